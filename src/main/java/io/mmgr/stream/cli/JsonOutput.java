@@ -1,0 +1,23 @@
+package io.mmgr.stream.cli;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+
+/** One JSON object per line on stdout, for the {@code eval} commands. */
+public final class JsonOutput {
+
+    public static final ObjectMapper MAPPER = new ObjectMapper()
+            .configure(SerializationFeature.FAIL_ON_EMPTY_BEANS, false);
+
+    private JsonOutput() {
+    }
+
+    public static String line(Object value) {
+        try {
+            return MAPPER.writeValueAsString(value);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("cannot write JSON: " + e.getMessage(), e);
+        }
+    }
+}

@@ -1,0 +1,31 @@
+package io.mmgr.stream.tasks;
+
+import io.mmgr.stream.avro.BenchmarkItem;
+import io.mmgr.stream.avro.GenerationEvent;
+import java.util.Optional;
+
+/**
+ * A deterministic (non-judge) evaluator: computer vision, geometry or rule-based metrics.
+ * Implementations are plain Java (no Kafka), found with {@link java.util.ServiceLoader}; the stream,
+ * the {@code eval} commands and the tests all call the same code. One instance serves one stream
+ * thread at a time; keep per-call state on the stack.
+ */
+public interface DeterministicEvaluator {
+
+    /** Part name in the assembly, e.g. {@code maze-pixel}, {@code magma-ui}. */
+    String id();
+
+    /** Bumped whenever a change can alter a metric's value. */
+    String version();
+
+    /**
+     * Cheap validation done at intake, before anything is queued: a present value is the
+     * reason the event cannot be scored (it goes to the dead-letter topic).
+     */
+    default Optional<String> precheck(GenerationEvent event, BenchmarkItem item) {
+        return Optional.empty();
+    }
+
+    /** Scores one generation. Throws {@link EvaluationException} with a user-facing reason on bad input. */
+    EvaluationOutcome evaluate(EvaluationContext context) throws EvaluationException;
+}

@@ -1,0 +1,45 @@
+package io.mmgr.stream.tasks;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A strict AND over checks. Three-valued: any failed check gives 0 (a single failure decides the
+ * gate whatever is still missing); otherwise a missing metric gives null; otherwise 1.
+ */
+public record GateVariant(String name, List<Check> checks) {
+
+    public GateVariant {
+        checks = List.copyOf(checks);
+        if (checks.isEmpty()) {
+            throw new IllegalArgumentException("gate " + name + " has no checks");
+        }
+    }
+
+    public static GateVariant of(String name, Check... checks) {
+        return new GateVariant(name, List.of(checks));
+    }
+
+    public Outcome evaluate(GateInput input) {
+        List<String> failed = new ArrayList<>();
+        List<String> missing = new ArrayList<>();
+        for (Check check : checks) {
+            Double value = input.metrics().get(check.metric());
+            if (value == null || value.isNaN()) {
+                missing.add(check.label());
+            } else if (!check.condition().test(value)) {
+                failed.add(check.label());
+            }
+        }
+        Double value = !failed.isEmpty() ? Double.valueOf(0.0) : !missing.isEmpty() ? null : Double.valueOf(1.0);
+        return new Outcome(name, value, failed, missing);
+    }
+
+    /** The variant's value (0, 1 or null) with the checks that failed or are missing. */
+    public record Outcome(String name, Double value, List<String> failed, List<String> missing) {
+        /** True when every check's metric has arrived. */
+        public boolean complete() {
+            return missing.isEmpty();
+        }
+    }
+}
