@@ -1,0 +1,209 @@
+package io.mmgr.stream.embedded;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.Reader;
+import java.io.UncheckedIOException;
+import java.io.Writer;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import kafka.server.KafkaConfig;
+import kafka.server.KafkaRaftServer;
+import kafka.tools.StorageTool;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.utils.Time;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A single-node KRaft broker (combined broker and controller) running in this JVM, for the
+ * embedded default and the tests. Its log directory survives restarts, and so do its ports
+ * (kept in {@code ports.properties}), because the KRaft quorum records the controller's endpoint.
+ */
+public final class EmbeddedKafka implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(EmbeddedKafka.class);
+
+    private final KafkaRaftServer server;
+    private final String bootstrapServers;
+    private final Path dataDir;
+    private final Duration startTime;
+
+    private EmbeddedKafka(KafkaRaftServer server, String bootstrapServers, Path dataDir, Duration startTime) {
+        this.server = server;
+        this.bootstrapServers = bootstrapServers;
+        this.dataDir = dataDir;
+        this.startTime = startTime;
+    }
+
+    /**
+     * Starts (formatting on first use) a broker whose data lives in {@code dataDir}.
+     *
+     * @param preferredPort client port to use on first start; 0 picks a free one
+     */
+    public static EmbeddedKafka start(Path dataDir, int preferredPort) {
+        long t0 = System.nanoTime();
+        try {
+            Files.createDirectories(dataDir);
+            Path logDir = dataDir.resolve("kafka-logs");
+            Ports ports = Ports.loadOrChoose(dataDir.resolve("ports.properties"), preferredPort);
+            Properties props = brokerProperties(logDir, ports);
+            Path configFile = dataDir.resolve("server.properties");
+            try (Writer w = Files.newBufferedWriter(configFile)) {
+                props.store(w, "written by mmgr-stream on each start");
+            }
+            if (!Files.exists(logDir.resolve("meta.properties"))) {
+                format(configFile);
+            }
+            KafkaRaftServer server = new KafkaRaftServer(KafkaConfig.fromProps(props, false), Time.SYSTEM);
+            server.startup();
+            String bootstrap = "127.0.0.1:" + ports.broker;
+            awaitReady(bootstrap, Duration.ofSeconds(60));
+            Duration took = Duration.ofNanos(System.nanoTime() - t0);
+            LOG.info("Kafka broker ready at {} in {} ms (data in {})", bootstrap, took.toMillis(), logDir);
+            return new EmbeddedKafka(server, bootstrap, dataDir, took);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot start the embedded Kafka broker in " + dataDir, e);
+        }
+    }
+
+    private static Properties brokerProperties(Path logDir, Ports ports) {
+        Properties p = new Properties();
+        p.put("process.roles", "broker,controller");
+        p.put("node.id", "1");
+        p.put("listeners", "PLAINTEXT://127.0.0.1:" + ports.broker + ",CONTROLLER://127.0.0.1:" + ports.controller);
+        p.put("advertised.listeners", "PLAINTEXT://127.0.0.1:" + ports.broker);
+        p.put("controller.listener.names", "CONTROLLER");
+        p.put("inter.broker.listener.name", "PLAINTEXT");
+        p.put("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT");
+        p.put("controller.quorum.bootstrap.servers", "127.0.0.1:" + ports.controller);
+        p.put("log.dirs", logDir.toAbsolutePath().toString());
+        // one node: every internal topic has one replica
+        p.put("offsets.topic.replication.factor", "1");
+        p.put("offsets.topic.num.partitions", "4");
+        p.put("transaction.state.log.replication.factor", "1");
+        p.put("transaction.state.log.min.isr", "1");
+        p.put("transaction.state.log.num.partitions", "4");
+        p.put("share.coordinator.state.topic.replication.factor", "1");
+        p.put("share.coordinator.state.topic.min.isr", "1");
+        p.put("min.insync.replicas", "1");
+        p.put("default.replication.factor", "1");
+        p.put("num.partitions", "1");
+        p.put("auto.create.topics.enable", "false");
+        p.put("group.initial.rebalance.delay.ms", "0");
+        p.put("log.cleaner.dedupe.buffer.size", String.valueOf(8 * 1024 * 1024));
+        return p;
+    }
+
+    private static void format(Path configFile) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        int rc;
+        try (PrintStream ps = new PrintStream(out, true, StandardCharsets.UTF_8)) {
+            rc = StorageTool.execute(new String[] {"format", "-t", Uuid.randomUuid().toString(),
+                    "-c", configFile.toString(), "--standalone"}, ps);
+        }
+        if (rc != 0) {
+            throw new IllegalStateException("formatting the KRaft storage failed: " + out.toString(StandardCharsets.UTF_8));
+        }
+    }
+
+    private static void awaitReady(String bootstrap, Duration timeout) {
+        Map<String, Object> conf = Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
+                AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 5000,
+                AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 10000);
+        long deadline = System.nanoTime() + timeout.toNanos();
+        try (Admin admin = Admin.create(conf)) {
+            while (true) {
+                try {
+                    admin.describeCluster().nodes().get(5, TimeUnit.SECONDS);
+                    // the controller must also answer: listing topics goes through metadata
+                    admin.listTopics().names().get(5, TimeUnit.SECONDS);
+                    return;
+                } catch (ExecutionException | TimeoutException e) {
+                    if (System.nanoTime() > deadline) {
+                        throw new IllegalStateException("the embedded broker did not become ready within " + timeout, e);
+                    }
+                    Thread.sleep(100);
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while waiting for the embedded broker", e);
+        }
+    }
+
+    public String bootstrapServers() {
+        return bootstrapServers;
+    }
+
+    public Path dataDir() {
+        return dataDir;
+    }
+
+    /** Wall time from {@link #start} to a broker answering metadata requests. */
+    public Duration startTime() {
+        return startTime;
+    }
+
+    @Override
+    public void close() {
+        server.shutdown();
+        server.awaitShutdown();
+    }
+
+    /** Client and controller ports, chosen once and kept with the data. */
+    private record Ports(int broker, int controller) {
+
+        static Ports loadOrChoose(Path file, int preferredBroker) throws IOException {
+            if (Files.exists(file)) {
+                Properties p = new Properties();
+                try (Reader r = Files.newBufferedReader(file)) {
+                    p.load(r);
+                }
+                return new Ports(Integer.parseInt(p.getProperty("broker")), Integer.parseInt(p.getProperty("controller")));
+            }
+            int broker = preferredBroker > 0 && isFree(preferredBroker) ? preferredBroker : freePort();
+            int controller = freePort();
+            while (controller == broker) {
+                controller = freePort();
+            }
+            Properties p = new Properties();
+            p.setProperty("broker", String.valueOf(broker));
+            p.setProperty("controller", String.valueOf(controller));
+            try (Writer w = Files.newBufferedWriter(file)) {
+                p.store(w, "ports of the embedded broker; the KRaft quorum remembers the controller's");
+            }
+            return new Ports(broker, controller);
+        }
+    }
+
+    static boolean isFree(int port) {
+        try (ServerSocket s = new ServerSocket(port, 1, InetAddress.getLoopbackAddress())) {
+            s.setReuseAddress(true);
+            return true;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    /** A port that was free a moment ago on loopback. */
+    public static int freePort() {
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return s.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}

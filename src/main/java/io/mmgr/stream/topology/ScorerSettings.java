@@ -1,0 +1,61 @@
+package io.mmgr.stream.topology;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Settings of the scoring topology.
+ *
+ * @param topicPrefix       prefix of every public topic, e.g. {@code mmgr.}
+ * @param applicationId     Kafka Streams application.id (also the prefix of internal topics)
+ * @param partitions        partitions of the sample-keyed topics (all equal: parts of a sample meet in one partition)
+ * @param replicationFactor replication of the topics created at start-up
+ * @param judgeEnabled      whether judge parts are planned (false: judged metrics show as unavailable)
+ * @param artifactRoots     directories file: artifacts may live under
+ * @param maxArtifactBytes  artifacts larger than this are refused
+ * @param streamThreads     Kafka Streams threads of this instance
+ * @param kafkaOverrides    extra client properties (security, tuning), passed through as given
+ */
+public record ScorerSettings(String topicPrefix, String applicationId, int partitions, short replicationFactor,
+                             boolean judgeEnabled, List<Path> artifactRoots, long maxArtifactBytes,
+                             int streamThreads, Map<String, String> kafkaOverrides) {
+
+    public static final String DEFAULT_PREFIX = "mmgr.";
+    public static final String DEFAULT_APPLICATION_ID = "mmgr-scorer";
+
+    public ScorerSettings {
+        if (partitions < 1) {
+            throw new IllegalArgumentException("partitions must be at least 1");
+        }
+        artifactRoots = List.copyOf(artifactRoots);
+        kafkaOverrides = Map.copyOf(kafkaOverrides);
+    }
+
+    /** Defaults for one machine: 6 partitions, one replica, no judge, artifacts under the working directory. */
+    public static ScorerSettings defaults() {
+        return new ScorerSettings(DEFAULT_PREFIX, DEFAULT_APPLICATION_ID, 6, (short) 1, false,
+                List.of(Path.of("").toAbsolutePath()), io.mmgr.stream.artifacts.LocalArtifactResolver.DEFAULT_MAX_BYTES,
+                2, Map.of());
+    }
+
+    public ScorerSettings withPrefix(String prefix) {
+        return new ScorerSettings(prefix, applicationId, partitions, replicationFactor, judgeEnabled, artifactRoots,
+                maxArtifactBytes, streamThreads, kafkaOverrides);
+    }
+
+    public ScorerSettings withJudge(boolean enabled) {
+        return new ScorerSettings(topicPrefix, applicationId, partitions, replicationFactor, enabled, artifactRoots,
+                maxArtifactBytes, streamThreads, kafkaOverrides);
+    }
+
+    public ScorerSettings withArtifactRoots(List<Path> roots) {
+        return new ScorerSettings(topicPrefix, applicationId, partitions, replicationFactor, judgeEnabled, roots,
+                maxArtifactBytes, streamThreads, kafkaOverrides);
+    }
+
+    public ScorerSettings withPartitions(int n) {
+        return new ScorerSettings(topicPrefix, applicationId, n, replicationFactor, judgeEnabled, artifactRoots,
+                maxArtifactBytes, streamThreads, kafkaOverrides);
+    }
+}

@@ -1,0 +1,42 @@
+package io.mmgr.stream.topology.assembly;
+
+import io.mmgr.stream.avro.AssemblyState;
+import io.mmgr.stream.avro.SampleKey;
+import io.mmgr.stream.avro.SampleScore;
+import java.time.Instant;
+import org.apache.kafka.streams.processor.api.Processor;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.state.KeyValueStore;
+
+/** Applies arrivals to the changelogged per-sample store and forwards the scores the assembler emits. */
+final class AssemblyProcessor implements Processor<SampleKey, Arrival, SampleKey, SampleScore> {
+
+    private final ScoreAssembler assembler;
+    private final String storeName;
+    private KeyValueStore<SampleKey, AssemblyState> store;
+    private ProcessorContext<SampleKey, SampleScore> context;
+
+    AssemblyProcessor(ScoreAssembler assembler, String storeName) {
+        this.assembler = assembler;
+        this.storeName = storeName;
+    }
+
+    @Override
+    public void init(ProcessorContext<SampleKey, SampleScore> context) {
+        this.context = context;
+        this.store = context.getStateStore(storeName);
+    }
+
+    @Override
+    public void process(Record<SampleKey, Arrival> record) {
+        if (record.key() == null || record.value() == null) {
+            return;
+        }
+        AssemblyState state = assembler.apply(store.get(record.key()), record.value());
+        var emission = assembler.score(record.key(), state, Instant.now());
+        emission.ifPresent(e -> state.setLastEmitted(e.fingerprint()));
+        store.put(record.key(), state);
+        emission.ifPresent(e -> context.forward(new Record<>(record.key(), e.score(), record.timestamp())));
+    }
+}

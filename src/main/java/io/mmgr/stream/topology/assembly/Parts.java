@@ -1,0 +1,75 @@
+package io.mmgr.stream.topology.assembly;
+
+import io.mmgr.stream.avro.DeterministicResult;
+import io.mmgr.stream.avro.HumanLabel;
+import io.mmgr.stream.avro.JudgeVerdict;
+import io.mmgr.stream.avro.PartResult;
+import io.mmgr.stream.tasks.TaskSpec;
+import java.time.Instant;
+import java.util.HashMap;
+
+/** Turns deterministic results, judge verdicts and human labels into the parts assembly keeps. */
+public final class Parts {
+
+    public static final String OK = "OK";
+    public static final String ERROR = "ERROR";
+    public static final String INVALID = "INVALID";
+    public static final String PENDING = "PENDING";
+    public static final String HUMAN_PREFIX = "human:";
+
+    private Parts() {
+    }
+
+    public static PartResult of(DeterministicResult r) {
+        return PartResult.newBuilder()
+                .setPart(r.getEvaluator())
+                .setKind("cv")
+                .setSource(r.getEvaluator() + "@" + r.getEvaluatorVersion())
+                .setGenerationId(r.getGenerationId())
+                .setStatus(r.getError() == null ? OK : ERROR)
+                .setMetrics(new HashMap<>(r.getMetrics()))
+                .setDetail(new HashMap<>(r.getDiagnostics()))
+                .setError(r.getError())
+                .setArrivedAt(Instant.now())
+                .build();
+    }
+
+    /** Verdict status VALID, INVALID or PENDING (see JudgeVerdict.avsc). */
+    public static PartResult of(JudgeVerdict v) {
+        String status = switch (v.getStatus()) {
+            case "VALID" -> OK;
+            case "PENDING" -> PENDING;
+            default -> INVALID;
+        };
+        String error = status.equals(OK) ? null
+                : v.getReason() != null ? v.getReason() : "judge verdict " + v.getStatus();
+        return PartResult.newBuilder()
+                .setPart(TaskSpec.JUDGE_PART)
+                .setKind("judge")
+                .setSource(v.getRubric() + "@" + v.getRubricVersion() + " by " + v.getJudgeModel())
+                .setGenerationId(v.getGenerationId())
+                .setStatus(status)
+                .setMetrics(new HashMap<>(v.getMetrics()))
+                .setDetail(new HashMap<>(v.getJustifications()))
+                .setError(error)
+                .setArrivedAt(Instant.now())
+                .build();
+    }
+
+    public static PartResult of(HumanLabel l) {
+        var detail = new HashMap<String, String>();
+        if (l.getNote() != null) {
+            detail.put("note", l.getNote());
+        }
+        return PartResult.newBuilder()
+                .setPart(HUMAN_PREFIX + l.getAnnotator())
+                .setKind("human")
+                .setSource(l.getAnnotator())
+                .setGenerationId(null)
+                .setStatus(OK)
+                .setMetrics(new HashMap<>(l.getMetrics()))
+                .setDetail(detail)
+                .setArrivedAt(l.getLabeledAt())
+                .build();
+    }
+}

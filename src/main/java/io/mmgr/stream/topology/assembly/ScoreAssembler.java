@@ -1,0 +1,200 @@
+package io.mmgr.stream.topology.assembly;
+
+import io.mmgr.stream.avro.AssemblyState;
+import io.mmgr.stream.avro.PartResult;
+import io.mmgr.stream.avro.SampleKey;
+import io.mmgr.stream.avro.SamplePlan;
+import io.mmgr.stream.avro.SampleScore;
+import io.mmgr.stream.tasks.GateInput;
+import io.mmgr.stream.tasks.GateResult;
+import io.mmgr.stream.tasks.TaskCatalog;
+import io.mmgr.stream.tasks.TaskSpec;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * The assembly rules, free of Kafka: keep a sample's plan and arrived parts, and decide when and
+ * what score to emit. A score is emitted when the last planned part arrives, again whenever a part
+ * is replaced or a label added, and early (status PENDING) when a part reports why it is delayed.
+ * No time window is involved, so a part that takes hours still counts.
+ */
+public final class ScoreAssembler {
+
+    public static final String COMPLETE = "COMPLETE";
+    public static final String PARTIAL = "PARTIAL";
+    public static final String PENDING = "PENDING";
+    public static final String FAILED = "FAILED";
+
+    /** Parts of other generations are kept for a while (they may arrive before their plan); this bounds them. */
+    static final int MAX_PARTS = 32;
+
+    private final TaskCatalog catalog;
+
+    public ScoreAssembler(TaskCatalog catalog) {
+        this.catalog = catalog;
+    }
+
+    /** A score to publish and the fingerprint to remember for it. */
+    public record Emission(SampleScore score, String fingerprint) {
+    }
+
+    public AssemblyState apply(AssemblyState state, Arrival arrival) {
+        AssemblyState s = state == null
+                ? AssemblyState.newBuilder().setPlan(null).setParts(new HashMap<>()).setLastEmitted(null).build()
+                : AssemblyState.newBuilder(state).setParts(new HashMap<>(state.getParts())).build();
+        if (arrival instanceof Arrival.Plan p) {
+            SamplePlan old = s.getPlan();
+            if (old != null && !old.getGenerationId().equals(p.plan().getGenerationId())) {
+                // a new generation of the sample replaces the old one: its parts no longer apply
+                s.getParts().values().removeIf(part -> old.getGenerationId().equals(part.getGenerationId()));
+            }
+            s.setPlan(p.plan());
+        } else if (arrival instanceof Arrival.Part p) {
+            s.getParts().put(slot(p.part().getPart(), p.part().getGenerationId()), p.part());
+            prune(s);
+        }
+        return s;
+    }
+
+    private static String slot(String part, String generationId) {
+        return generationId == null ? part : part + "|" + generationId;
+    }
+
+    private static void prune(AssemblyState s) {
+        if (s.getParts().size() <= MAX_PARTS) {
+            return;
+        }
+        String current = s.getPlan() == null ? null : s.getPlan().getGenerationId();
+        s.getParts().entrySet().stream()
+                .filter(e -> e.getValue().getGenerationId() != null && !e.getValue().getGenerationId().equals(current))
+                .min(Comparator.comparing(e -> e.getValue().getArrivedAt()))
+                .map(Map.Entry::getKey)
+                .ifPresent(s.getParts()::remove);
+    }
+
+    /** The score to emit now, if any: only when it differs from the last one emitted. */
+    public Optional<Emission> score(SampleKey key, AssemblyState s, Instant now) {
+        SamplePlan plan = s.getPlan();
+        if (plan == null) {
+            return Optional.empty();
+        }
+        Map<String, PartResult> arrived = new TreeMap<>();
+        Map<String, String> pending = new TreeMap<>(plan.getUnavailableParts());
+        boolean waiting = false;
+        boolean announced = false;
+        for (String name : plan.getPlannedParts()) {
+            PartResult part = s.getParts().get(slot(name, plan.getGenerationId()));
+            if (part == null) {
+                waiting = true;
+                pending.put(name, "waiting");
+            } else if (Parts.PENDING.equals(part.getStatus())) {
+                waiting = true;
+                announced = true;
+                pending.put(name, part.getError() == null ? "pending" : part.getError());
+            } else {
+                arrived.put(name, part);
+            }
+        }
+        if (waiting && !announced) {
+            return Optional.empty();
+        }
+        Map<String, PartResult> humans = new TreeMap<>();
+        s.getParts().forEach((slot, part) -> {
+            if (part.getPart().startsWith(Parts.HUMAN_PREFIX)) {
+                humans.put(part.getPart(), part);
+            }
+        });
+
+        Map<String, Double> metrics = new TreeMap<>();
+        Map<String, String> errors = new TreeMap<>();
+        Map<String, String> justifications = new TreeMap<>();
+        Set<String> usable = new HashSet<>();
+        List<String> used = new ArrayList<>();
+        for (PartResult part : arrived.values()) {
+            if (Parts.OK.equals(part.getStatus())) {
+                usable.add(part.getPart());
+                used.add(part.getPart() + "@" + part.getSource());
+                part.getMetrics().forEach((m, v) -> metrics.put(part.getPart() + "." + m, v));
+                if (TaskSpec.JUDGE_PART.equals(part.getPart())) {
+                    justifications.putAll(part.getDetail());
+                }
+            } else {
+                errors.put(part.getPart(), part.getError() == null ? part.getStatus() : part.getError());
+            }
+        }
+        Map<String, Double> gateMetrics = new HashMap<>(metrics);
+        for (PartResult part : humans.values()) {
+            part.getMetrics().forEach((m, v) -> metrics.put(part.getPart() + "." + m, v));
+            used.add(part.getPart());
+        }
+
+        GateResult gate = catalog.find(key.getTask())
+                .map(spec -> spec.gate().evaluate(new GateInput(key.getTask(), plan.getModality(), gateMetrics, usable)))
+                .orElse(new GateResult(null, null, Map.of(), List.of(), List.of("no gate for task " + key.getTask())));
+
+        String status = waiting ? PENDING
+                : !errors.isEmpty() ? FAILED
+                : !plan.getUnavailableParts().isEmpty() ? PARTIAL
+                : COMPLETE;
+        if (!waiting) {
+            pending.keySet().retainAll(plan.getUnavailableParts().keySet());
+        }
+        SampleScore score = SampleScore.newBuilder()
+                .setRunId(key.getRunId())
+                .setModel(plan.getModel())
+                .setCheckpointId(key.getCheckpointId())
+                .setTrainingStep(plan.getTrainingStep())
+                .setTask(key.getTask())
+                .setSampleId(key.getSampleId())
+                .setSeed(key.getSeed())
+                .setModality(plan.getModality())
+                .setGenerationId(plan.getGenerationId())
+                .setStatus(status)
+                .setPrimary(gate.primary())
+                .setPrimarySource(gate.primarySource())
+                .setMetrics(new HashMap<>(metrics))
+                .setGates(new HashMap<>(gate.gates()))
+                .setFailedChecks(gate.failedChecks())
+                .setMissingChecks(gate.missingChecks())
+                .setPartsUsed(used)
+                .setPending(new HashMap<>(pending))
+                .setErrors(new HashMap<>(errors))
+                .setJustifications(new HashMap<>(justifications))
+                .setProducedAt(plan.getProducedAt())
+                .setScoredAt(now)
+                .build();
+        String fingerprint = fingerprint(score);
+        if (fingerprint.equals(s.getLastEmitted())) {
+            return Optional.empty();
+        }
+        return Optional.of(new Emission(score, fingerprint));
+    }
+
+    /** Digest of everything in a score but its timestamp, to re-emit only on a real change. */
+    static String fingerprint(SampleScore s) {
+        String canonical = String.join("\u0001", s.getGenerationId(), s.getStatus(), String.valueOf(s.getPrimary()),
+                String.valueOf(s.getPrimarySource()), new TreeMap<>(s.getMetrics()).toString(),
+                new TreeMap<>(s.getGates()).toString(), s.getFailedChecks().toString(), s.getMissingChecks().toString(),
+                s.getPartsUsed().toString(), new TreeMap<>(s.getPending()).toString(),
+                new TreeMap<>(s.getErrors()).toString(), new TreeMap<>(s.getJustifications()).toString(),
+                s.getModel(), String.valueOf(s.getTrainingStep()));
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256")
+                    .digest(canonical.getBytes(StandardCharsets.UTF_8)), 0, 16);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

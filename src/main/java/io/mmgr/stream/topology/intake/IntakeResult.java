@@ -1,0 +1,30 @@
+package io.mmgr.stream.topology.intake;
+
+import io.mmgr.stream.avro.BenchmarkItem;
+import io.mmgr.stream.avro.DeadLetter;
+import io.mmgr.stream.avro.EvaluationRequest;
+import io.mmgr.stream.avro.GenerationEvent;
+import io.mmgr.stream.avro.JudgeRequest;
+import io.mmgr.stream.avro.SampleKey;
+import io.mmgr.stream.avro.SamplePlan;
+import java.util.List;
+
+/** What intake made of a record at each step; never serialized (intake runs in one sub-topology). */
+public sealed interface IntakeResult {
+
+    /** A readable, valid event, with its benchmark item once joined (null when there is none). */
+    record Accepted(RawRecord raw, GenerationEvent event, String generationId, BenchmarkItem item) implements IntakeResult {
+        public Accepted withItem(BenchmarkItem joined) {
+            return new Accepted(raw, event, generationId, joined);
+        }
+    }
+
+    /** The sample's plan and the work it asks of the evaluators and the judge. */
+    record Planned(SampleKey key, SamplePlan plan, List<EvaluationRequest> evaluations,
+                   List<JudgeRequest> judgeRequests) implements IntakeResult {
+    }
+
+    /** A record that cannot be scored, with its dead letter. */
+    record Rejected(DeadLetter letter) implements IntakeResult {
+    }
+}

@@ -1,0 +1,82 @@
+package io.mmgr.stream.topology.intake;
+
+import io.mmgr.stream.avro.GenerationEvent;
+import io.mmgr.stream.topology.DeadLetters;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.Arrays;
+import java.util.HexFormat;
+import java.util.Optional;
+import org.apache.kafka.common.serialization.Deserializer;
+import org.apache.kafka.streams.processor.api.FixedKeyProcessor;
+import org.apache.kafka.streams.processor.api.FixedKeyProcessorContext;
+import org.apache.kafka.streams.processor.api.FixedKeyRecord;
+
+/** Deserializes and validates raw generation events; anything unusable becomes a dead letter. */
+final class ParseProcessor implements FixedKeyProcessor<byte[], byte[], IntakeResult> {
+
+    static final String STAGE = "intake";
+
+    private final Deserializer<GenerationEvent> deserializer;
+    private final EventValidator validator;
+    private FixedKeyProcessorContext<byte[], IntakeResult> context;
+
+    ParseProcessor(Deserializer<GenerationEvent> deserializer, EventValidator validator) {
+        this.deserializer = deserializer;
+        this.validator = validator;
+    }
+
+    @Override
+    public void init(FixedKeyProcessorContext<byte[], IntakeResult> context) {
+        this.context = context;
+    }
+
+    @Override
+    public void process(FixedKeyRecord<byte[], byte[]> record) {
+        RawRecord raw = new RawRecord(record.key(), record.value(), context.recordMetadata());
+        context.forward(record.withValue(parse(raw)));
+    }
+
+    private IntakeResult parse(RawRecord raw) {
+        if (raw.value() == null || raw.value().length == 0) {
+            return reject(raw, "empty record value (a generation event was expected)", null, null);
+        }
+        GenerationEvent event;
+        try {
+            String topic = raw.source().map(m -> m.topic()).orElse("generations");
+            event = deserializer.deserialize(topic, raw.value());
+        } catch (RuntimeException e) {
+            return reject(raw, "not a readable GenerationEvent: " + DeadLetters.describe(e), e, null);
+        }
+        if (event == null) {
+            return reject(raw, "empty record value (a generation event was expected)", null, null);
+        }
+        Optional<String> problem = validator.problem(event);
+        if (problem.isPresent()) {
+            return reject(raw, problem.get(), null, refOf(event));
+        }
+        return new IntakeResult.Accepted(raw, event, generationId(raw.value()), null);
+    }
+
+    static IntakeResult.Rejected reject(RawRecord raw, String reason, Throwable error, String ref) {
+        return new IntakeResult.Rejected(DeadLetters.of(raw.source(), STAGE, reason, error, raw.key(), raw.value(), ref));
+    }
+
+    static String refOf(GenerationEvent e) {
+        return e.getRunId() + "/" + e.getCheckpointId() + "/" + e.getTask() + "/" + e.getSampleId() + "#" + e.getSeed();
+    }
+
+    /**
+     * Digest of the Avro payload (after the 5-byte wire header, so the writer's schema id does not
+     * matter): parts computed for another generation of the same sample are recognised by it.
+     */
+    static String generationId(byte[] value) {
+        try {
+            byte[] payload = value.length > 5 ? Arrays.copyOfRange(value, 5, value.length) : value;
+            byte[] digest = MessageDigest.getInstance("SHA-256").digest(payload);
+            return HexFormat.of().formatHex(digest, 0, 16);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}
