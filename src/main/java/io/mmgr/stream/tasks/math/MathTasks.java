@@ -1,0 +1,20 @@
+package io.mmgr.stream.tasks.math;
+
+import io.mmgr.stream.tasks.TaskFamily;
+import io.mmgr.stream.tasks.TaskSpec;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * MMGR T4 Math: judge only. {@code text} is accepted because the seed evaluates text-solution
+ * baselines (Gemini-3-Flash/Pro) on Math.
+ */
+public final class MathTasks implements TaskFamily {
+
+    @Override
+    public List<TaskSpec> tasks() {
+        return List.of(new TaskSpec(MathMetrics.TASK, "math", "mmgr", Set.of("image", "video", "text"),
+                List.of(), Optional.of(MathMetrics.RUBRIC), new MathGate()));
+    }
+}

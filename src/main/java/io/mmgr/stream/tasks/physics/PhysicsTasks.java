@@ -1,0 +1,27 @@
+package io.mmgr.stream.tasks.physics;
+
+import io.mmgr.stream.tasks.TaskFamily;
+import io.mmgr.stream.tasks.TaskSpec;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * MMGR T9 Physical Concepts and T10 Sports: judge only, video only (seed L.3: "Evaluation is
+ * exclusive to video generative models"). Same gate, one rubric per task.
+ */
+public final class PhysicsTasks implements TaskFamily {
+
+    @Override
+    public List<TaskSpec> tasks() {
+        PhysicsGate gate = new PhysicsGate();
+        return List.of(
+                spec(PhysicsMetrics.PHYSICAL_CONCEPTS, gate),
+                spec(PhysicsMetrics.SPORTS, gate));
+    }
+
+    private static TaskSpec spec(String task, PhysicsGate gate) {
+        // rubric id = task id
+        return new TaskSpec(task, "physics", "mmgr", Set.of("video"), List.of(), Optional.of(task), gate);
+    }
+}
