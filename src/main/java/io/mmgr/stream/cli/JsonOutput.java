@@ -13,6 +13,14 @@ public final class JsonOutput {
     private JsonOutput() {
     }
 
+    public static com.fasterxml.jackson.databind.JsonNode parse(String json) {
+        try {
+            return MAPPER.readTree(json);
+        } catch (JsonProcessingException e) {
+            throw new IllegalArgumentException("not valid JSON: " + e.getOriginalMessage(), e);
+        }
+    }
+
     public static String line(Object value) {
         try {
             return MAPPER.writeValueAsString(value);

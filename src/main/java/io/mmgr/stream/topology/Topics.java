@@ -5,6 +5,7 @@ import io.mmgr.stream.avro.BenchmarkItem;
 import io.mmgr.stream.avro.DeadLetter;
 import io.mmgr.stream.avro.DeterministicResult;
 import io.mmgr.stream.avro.EvaluationRequest;
+import io.mmgr.stream.avro.GenerationEvent;
 import io.mmgr.stream.avro.HumanLabel;
 import io.mmgr.stream.avro.JudgeRequest;
 import io.mmgr.stream.avro.JudgeVerdict;
@@ -24,8 +25,8 @@ import org.apache.kafka.common.serialization.Serdes;
  */
 public final class Topics {
 
-    /** Raw bytes: intake deserializes itself so that unreadable records reach the dead-letter topic intact. */
-    public final Topic<byte[], byte[]> generations;
+    /** Producers' key is free; intake reads raw bytes and deserializes itself so unreadable records reach the dead-letter topic intact. */
+    public final Topic<byte[], GenerationEvent> generations;
     /** Compacted; key {@code <task>/<sampleId>} so that a task's items can be counted by prefix. */
     public final Topic<String, BenchmarkItem> benchmark;
     public final Topic<SampleKey, EvaluationRequest> evaluationRequests;
@@ -45,7 +46,7 @@ public final class Topics {
     public Topics(String prefix, int partitions, short replication, AvroSerdes serdes) {
         Serde<SampleKey> sampleKey = serdes.forKeys(SampleKey.class);
         Serde<LeaderboardKey> boardKey = serdes.forKeys(LeaderboardKey.class);
-        generations = new Topic<>(prefix + "generations", Serdes.ByteArray(), Serdes.ByteArray());
+        generations = new Topic<>(prefix + "generations", Serdes.ByteArray(), serdes.forValues(GenerationEvent.class));
         benchmark = new Topic<>(prefix + "benchmark", Serdes.String(), serdes.forValues(BenchmarkItem.class));
         evaluationRequests = new Topic<>(prefix + "evaluation-requests", sampleKey, serdes.forValues(EvaluationRequest.class));
         cvResults = new Topic<>(prefix + "cv-results", sampleKey, serdes.forValues(DeterministicResult.class));

@@ -12,6 +12,8 @@ import io.mmgr.stream.topology.SampleKeys;
 import io.mmgr.stream.topology.SamplePartitioner;
 import io.mmgr.stream.topology.Topics;
 import org.apache.kafka.common.serialization.Serde;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.kstream.Consumed;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.kstream.Branched;
 import org.apache.kafka.streams.kstream.GlobalKTable;
@@ -37,8 +39,7 @@ public final class IntakeTopology {
     /** Adds intake to the builder and returns the plans, keyed and partitioned by sample. */
     public static KStream<SampleKey, SamplePlan> build(StreamsBuilder builder, Topics topics, TaskCatalog catalog,
                                                        EvaluatorRegistry evaluators, boolean judgeEnabled,
-                                                       int partitions, Serde<GenerationEvent> eventSerde,
-                                                       Serde<SampleKey> keySerde, Serde<SamplePlan> planSerde) {
+                                                       int partitions, Serde<SampleKey> keySerde, Serde<SamplePlan> planSerde) {
         GlobalKTable<String, BenchmarkItem> items = builder.globalTable(topics.benchmark.name(),
                 topics.benchmark.consumed("benchmark-source"),
                 Materialized.<String, BenchmarkItem, org.apache.kafka.streams.state.KeyValueStore<org.apache.kafka.common.utils.Bytes, byte[]>>as(BENCHMARK_STORE)
@@ -47,8 +48,10 @@ public final class IntakeTopology {
 
         EventValidator validator = new EventValidator(catalog);
         KStream<byte[], IntakeResult> parsed = builder
-                .stream(topics.generations.name(), topics.generations.consumed("intake-source"))
-                .processValues(() -> new ParseProcessor(eventSerde.deserializer(), validator), Named.as("intake-parse"));
+                .stream(topics.generations.name(),
+                        Consumed.with(Serdes.ByteArray(), Serdes.ByteArray()).withName("intake-source"))
+                .processValues(() -> new ParseProcessor(topics.generations.valueSerde().deserializer(), validator),
+                        Named.as("intake-parse"));
 
         var parsedRoutes = parsed.split(Named.as("intake-parsed-"))
                 .branch((k, v) -> v instanceof IntakeResult.Rejected, Branched.as("rejected"))

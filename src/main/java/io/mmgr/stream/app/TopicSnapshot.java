@@ -1,0 +1,72 @@
+package io.mmgr.stream.app;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.PartitionInfo;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.Deserializer;
+
+/** Reads a topic from the beginning to its current end without a consumer group: the latest value per key. */
+public final class TopicSnapshot {
+
+    private TopicSnapshot() {
+    }
+
+    public static <K, V> Map<K, V> latest(Map<String, Object> clientConfig, String topic, Deserializer<K> keys,
+                                          Deserializer<V> values, Duration timeout) {
+        Map<K, V> out = new LinkedHashMap<>();
+        for (ConsumerRecord<byte[], byte[]> r : all(clientConfig, topic, timeout)) {
+            K key = keys.deserialize(topic, r.key());
+            V value = r.value() == null ? null : values.deserialize(topic, r.value());
+            if (value == null) {
+                out.remove(key);
+            } else {
+                out.put(key, value);
+            }
+        }
+        return out;
+    }
+
+    /** Every record currently in the topic, in partition order (read committed). */
+    public static List<ConsumerRecord<byte[], byte[]>> all(Map<String, Object> clientConfig, String topic, Duration timeout) {
+        Map<String, Object> conf = new HashMap<>(clientConfig);
+        conf.put("isolation.level", "read_committed");
+        conf.put("enable.auto.commit", "false");
+        conf.remove("group.id");
+        List<ConsumerRecord<byte[], byte[]>> out = new ArrayList<>();
+        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(conf, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+            List<PartitionInfo> infos = consumer.partitionsFor(topic, timeout);
+            if (infos == null || infos.isEmpty()) {
+                throw new IllegalStateException("topic " + topic + " does not exist");
+            }
+            List<TopicPartition> partitions = infos.stream().map(i -> new TopicPartition(topic, i.partition())).toList();
+            consumer.assign(partitions);
+            consumer.seekToBeginning(partitions);
+            Map<TopicPartition, Long> end = consumer.endOffsets(partitions, timeout);
+            long deadline = System.nanoTime() + timeout.toNanos();
+            while (!reached(consumer, end)) {
+                if (System.nanoTime() > deadline) {
+                    throw new IllegalStateException("timed out reading " + topic);
+                }
+                consumer.poll(Duration.ofMillis(200)).forEach(out::add);
+            }
+        }
+        return out;
+    }
+
+    private static boolean reached(KafkaConsumer<?, ?> consumer, Map<TopicPartition, Long> end) {
+        for (var e : end.entrySet()) {
+            if (consumer.position(e.getKey()) < e.getValue()) {
+                return false;
+            }
+        }
+        return true;
+    }
+}

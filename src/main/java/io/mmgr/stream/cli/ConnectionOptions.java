@@ -1,0 +1,64 @@
+package io.mmgr.stream.cli;
+
+import io.mmgr.stream.app.Endpoints;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import picocli.CommandLine.Option;
+
+/** How a client command finds Kafka and the registry: flags, else the endpoints a running scorer wrote. */
+public final class ConnectionOptions {
+
+    @Option(names = "--bootstrap-servers", description = "Kafka bootstrap servers (default: those of the scorer running in --data-dir)")
+    String bootstrapServers;
+
+    @Option(names = "--schema-registry-url", description = "Confluent-compatible schema registry URL (default: the running scorer's)")
+    String registryUrl;
+
+    @Option(names = "--data-dir", defaultValue = ".mmgr", description = "data directory of a running embedded scorer (default: ${DEFAULT-VALUE})")
+    Path dataDir;
+
+    @Option(names = "--topic-prefix", description = "prefix of the scorer's topics (default: the running scorer's, else mmgr.)")
+    String topicPrefix;
+
+    @Option(names = {"-P", "--kafka-property"}, description = "extra Kafka client property KEY=VALUE (security settings, ...); "
+            + "mmgr.schema-registry.KEY=VALUE goes to the registry client", mapFallbackValue = "")
+    Map<String, String> properties = new LinkedHashMap<>();
+
+    /** The endpoints to use, or a clear error when neither flags nor a running scorer tell them. */
+    public Endpoints resolve() {
+        Endpoints found = Endpoints.read(dataDir).orElse(null);
+        String bootstrap = bootstrapServers != null ? bootstrapServers : found == null ? null : found.bootstrapServers();
+        String registry = registryUrl != null ? registryUrl : found == null ? null : found.registryUrl();
+        String prefix = topicPrefix != null ? topicPrefix : found == null ? "mmgr." : found.topicPrefix();
+        if (bootstrap == null || registry == null) {
+            throw new IllegalArgumentException("no scorer found in " + dataDir.toAbsolutePath()
+                    + ": start one with 'bin/mmgr run' or pass --bootstrap-servers and --schema-registry-url");
+        }
+        return new Endpoints(bootstrap, registry, prefix);
+    }
+
+    /** Kafka client properties given with -P (not the registry's). */
+    public Map<String, Object> kafkaProperties(String bootstrap) {
+        Map<String, Object> out = new HashMap<>();
+        properties.forEach((k, v) -> {
+            if (!k.startsWith("mmgr.")) {
+                out.put(k, v);
+            }
+        });
+        out.put("bootstrap.servers", bootstrap);
+        return out;
+    }
+
+    /** Registry client settings given as -P mmgr.schema-registry.KEY=VALUE. */
+    public Map<String, Object> registryProperties() {
+        Map<String, Object> out = new HashMap<>();
+        properties.forEach((k, v) -> {
+            if (k.startsWith("mmgr.schema-registry.")) {
+                out.put(k.substring("mmgr.schema-registry.".length()), v);
+            }
+        });
+        return out;
+    }
+}

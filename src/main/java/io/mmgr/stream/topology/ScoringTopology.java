@@ -1,0 +1,75 @@
+package io.mmgr.stream.topology;
+
+import io.mmgr.stream.artifacts.ArtifactResolver;
+import io.mmgr.stream.avro.AssemblyState;
+import io.mmgr.stream.avro.ItemScoreKey;
+import io.mmgr.stream.avro.LeaderboardKey;
+import io.mmgr.stream.avro.SampleKey;
+import io.mmgr.stream.avro.SamplePlan;
+import io.mmgr.stream.avro.SampleScore;
+import io.mmgr.stream.avro.ScoreAggregate;
+import io.mmgr.stream.registry.AvroSerdes;
+import io.mmgr.stream.tasks.EvaluatorRegistry;
+import io.mmgr.stream.tasks.TaskCatalog;
+import io.mmgr.stream.topology.assembly.AssemblyTopology;
+import io.mmgr.stream.topology.evaluate.EvaluationTopology;
+import io.mmgr.stream.topology.intake.IntakeTopology;
+import io.mmgr.stream.topology.leaderboard.LeaderboardTopology;
+import java.nio.file.Path;
+import java.util.Properties;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.serialization.Serde;
+import org.apache.kafka.streams.StreamsBuilder;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.kstream.KStream;
+
+/**
+ * The whole scorer: intake, deterministic evaluation, assembly and leaderboards. Each sub-flow has
+ * its own builder method; this class only wires them and knows the Streams configuration.
+ */
+public final class ScoringTopology {
+
+    private ScoringTopology() {
+    }
+
+    public static Topology build(ScorerSettings settings, Topics topics, AvroSerdes serdes, TaskCatalog catalog,
+                                 EvaluatorRegistry evaluators, ArtifactResolver artifacts) {
+        Serde<SampleKey> sampleKey = serdes.forKeys(SampleKey.class);
+        StreamsBuilder builder = new StreamsBuilder();
+        KStream<SampleKey, SamplePlan> plans = IntakeTopology.build(builder, topics, catalog, evaluators,
+                settings.judgeEnabled(), settings.partitions(), sampleKey,
+                serdes.forValues(SamplePlan.class));
+        EvaluationTopology.build(builder, topics, evaluators, artifacts);
+        KStream<SampleKey, SampleScore> scores = AssemblyTopology.build(builder, topics, catalog, plans, sampleKey,
+                serdes.forValues(AssemblyState.class));
+        LeaderboardTopology.build(builder, topics, scores, sampleKey, serdes.forKeys(ItemScoreKey.class),
+                serdes.forKeys(LeaderboardKey.class), serdes.forValues(SampleScore.class),
+                serdes.forValues(ScoreAggregate.class));
+        return builder.build();
+    }
+
+    /** Streams configuration: exactly-once, dead-letter safety nets, then the user's overrides. */
+    public static Properties streamsConfig(ScorerSettings settings, String bootstrapServers, String registryUrl,
+                                           Path stateDir, String deadLetterTopic) {
+        Properties p = new Properties();
+        p.put(StreamsConfig.APPLICATION_ID_CONFIG, settings.applicationId());
+        p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        p.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
+        p.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, settings.streamThreads());
+        p.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, (int) settings.replicationFactor());
+        p.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toAbsolutePath().toString());
+        p.put(StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG, DeadLetterHandlers.Deserialization.class);
+        p.put(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_CLASS_CONFIG, DeadLetterHandlers.Processing.class);
+        p.put(DeadLetterHandlers.TOPIC, deadLetterTopic);
+        p.put(DeadLetterHandlers.REGISTRY_URL, registryUrl);
+        // a scorer is read live: commit (and so publish) often
+        p.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 100);
+        p.put(StreamsConfig.consumerPrefix(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG), "earliest");
+        p.put(StreamsConfig.producerPrefix(ProducerConfig.COMPRESSION_TYPE_CONFIG), "lz4");
+        p.put(StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG), 5);
+        p.putAll(settings.kafkaOverrides());
+        return p;
+    }
+}

@@ -1,0 +1,86 @@
+package io.mmgr.stream.topology.leaderboard;
+
+import io.mmgr.stream.avro.ItemScoreKey;
+import io.mmgr.stream.avro.LeaderboardKey;
+import io.mmgr.stream.avro.SampleKey;
+import io.mmgr.stream.avro.SampleScore;
+import io.mmgr.stream.avro.ScoreAggregate;
+import io.mmgr.stream.leaderboard.Aggregates;
+import io.mmgr.stream.topology.SampleKeys;
+import io.mmgr.stream.topology.Topics;
+import io.mmgr.stream.topology.intake.IntakeTopology;
+import java.time.Instant;
+import org.apache.kafka.common.serialization.Serde;
+import org.apache.kafka.common.utils.Bytes;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.StreamsBuilder;
+import org.apache.kafka.streams.kstream.Grouped;
+import org.apache.kafka.streams.kstream.KStream;
+import org.apache.kafka.streams.kstream.KTable;
+import org.apache.kafka.streams.kstream.Materialized;
+import org.apache.kafka.streams.kstream.Named;
+import org.apache.kafka.streams.state.KeyValueStore;
+
+/**
+ * Leaderboards aggregate the sample-score table, never the stream: a re-scored sample's new value
+ * arrives with its old one, which is subtracted, so it replaces its contribution instead of adding.
+ * Items (the seeds of one benchmark item) come first for pass@k, then run x checkpoint x task rows,
+ * then the all-tasks row of each checkpoint.
+ */
+public final class LeaderboardTopology {
+
+    public static final String SCORES_STORE = "sample-scores";
+    public static final String ITEMS_STORE = "leaderboard-items";
+    public static final String TASK_SUMS_STORE = "leaderboard-task-sums";
+    /** Task rows with their expected counts: the store behind the per-task leaderboard. */
+    public static final String TASKS_STORE = "leaderboard-tasks";
+    public static final String CHECKPOINTS_STORE = "leaderboard-checkpoints";
+
+    private LeaderboardTopology() {
+    }
+
+    public static void build(StreamsBuilder builder, Topics topics, KStream<SampleKey, SampleScore> scores,
+                             Serde<SampleKey> sampleKey, Serde<ItemScoreKey> itemKey, Serde<LeaderboardKey> boardKey,
+                             Serde<SampleScore> scoreSerde, Serde<ScoreAggregate> aggregateSerde) {
+        KTable<SampleKey, SampleScore> table = scores.toTable(Named.as("leaderboard-scores-table"),
+                Materialized.<SampleKey, SampleScore, KeyValueStore<Bytes, byte[]>>as(SCORES_STORE)
+                        .withKeySerde(sampleKey).withValueSerde(scoreSerde));
+
+        KTable<ItemScoreKey, ScoreAggregate> items = table
+                .groupBy((k, s) -> KeyValue.pair(SampleKeys.item(k), Aggregates.ofScore(s)),
+                        Grouped.with("leaderboard-by-item", itemKey, aggregateSerde))
+                .aggregate(Aggregates::empty, (k, v, agg) -> Aggregates.add(agg, v),
+                        (k, v, agg) -> Aggregates.subtract(agg, v), Named.as("leaderboard-item-aggregate"),
+                        stored(ITEMS_STORE, itemKey, aggregateSerde));
+
+        KTable<LeaderboardKey, ScoreAggregate> tasks = items
+                .groupBy((k, a) -> KeyValue.pair(SampleKeys.board(k), Aggregates.ofItem(a)),
+                        Grouped.with("leaderboard-by-task", boardKey, aggregateSerde))
+                .aggregate(Aggregates::empty, (k, v, agg) -> Aggregates.add(agg, v),
+                        (k, v, agg) -> Aggregates.subtract(agg, v), Named.as("leaderboard-task-aggregate"),
+                        stored(TASK_SUMS_STORE, boardKey, aggregateSerde))
+                // materialized so that the all-tasks row subtracts exactly what it once added
+                .transformValues(() -> new ExpectedSamples(IntakeTopology.BENCHMARK_STORE),
+                        stored(TASKS_STORE, boardKey, aggregateSerde), Named.as("leaderboard-task-expected"));
+
+        KTable<LeaderboardKey, ScoreAggregate> checkpoints = tasks
+                .groupBy((k, a) -> KeyValue.pair(SampleKeys.allTasks(k), Aggregates.ofTask(k.getTask(), a)),
+                        Grouped.with("leaderboard-by-checkpoint", boardKey, aggregateSerde))
+                .aggregate(Aggregates::empty, (k, v, agg) -> Aggregates.add(agg, v),
+                        (k, v, agg) -> Aggregates.subtract(agg, v), Named.as("leaderboard-checkpoint-aggregate"),
+                        stored(CHECKPOINTS_STORE, boardKey, aggregateSerde));
+
+        tasks.toStream(Named.as("leaderboard-task-rows"))
+                .merge(checkpoints.toStream(Named.as("leaderboard-checkpoint-rows")), Named.as("leaderboard-rows-merge"))
+                .filter((k, v) -> v != null, Named.as("leaderboard-drop-deletes"))
+                .mapValues((k, v) -> Aggregates.toRow(k.getRunId(), k.getCheckpointId(), k.getTask(), v, Instant.now()),
+                        Named.as("leaderboard-row"))
+                .to(topics.leaderboard.name(), topics.leaderboard.produced("leaderboard-sink"));
+    }
+
+    private static <K> Materialized<K, ScoreAggregate, KeyValueStore<Bytes, byte[]>> stored(
+            String name, Serde<K> keySerde, Serde<ScoreAggregate> valueSerde) {
+        return Materialized.<K, ScoreAggregate, KeyValueStore<Bytes, byte[]>>as(name)
+                .withKeySerde(keySerde).withValueSerde(valueSerde);
+    }
+}
