@@ -62,6 +62,7 @@ public final class ScoringTopology {
         p.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toAbsolutePath().toString());
         p.put(StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG, DeadLetterHandlers.Deserialization.class);
         p.put(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_CLASS_CONFIG, DeadLetterHandlers.Processing.class);
+        p.put(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_GLOBAL_ENABLED_CONFIG, true);
         p.put(DeadLetterHandlers.TOPIC, deadLetterTopic);
         p.put(DeadLetterHandlers.REGISTRY_URL, registryUrl);
         // a scorer is read live: commit (and so publish) often

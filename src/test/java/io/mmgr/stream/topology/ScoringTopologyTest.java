@@ -1,0 +1,322 @@
+package io.mmgr.stream.topology;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import io.mmgr.stream.artifacts.LocalArtifactResolver;
+import io.mmgr.stream.avro.BenchmarkItem;
+import io.mmgr.stream.avro.DeadLetter;
+import io.mmgr.stream.avro.GenerationEvent;
+import io.mmgr.stream.avro.HumanLabel;
+import io.mmgr.stream.avro.JudgeRequest;
+import io.mmgr.stream.avro.JudgeVerdict;
+import io.mmgr.stream.avro.LeaderboardKey;
+import io.mmgr.stream.avro.LeaderboardRow;
+import io.mmgr.stream.avro.SampleKey;
+import io.mmgr.stream.avro.SampleScore;
+import io.mmgr.stream.registry.AvroSerdes;
+import io.mmgr.stream.registry.RegistryServer;
+import io.mmgr.stream.registry.SchemaRegistryClient;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.streams.TestInputTopic;
+import org.apache.kafka.streams.TestOutputTopic;
+import org.apache.kafka.streams.TopologyTestDriver;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The whole scoring topology on TopologyTestDriver, with the real serdes against our registry on loopback. */
+class ScoringTopologyTest {
+
+    static RegistryServer registry;
+
+    @TempDir
+    Path stateDir;
+
+    TopologyTestDriver driver;
+    Topics topics;
+    TestInputTopic<byte[], byte[]> generations;
+    TestInputTopic<String, BenchmarkItem> benchmark;
+    TestInputTopic<SampleKey, JudgeVerdict> verdicts;
+    TestInputTopic<SampleKey, HumanLabel> labels;
+    TestOutputTopic<SampleKey, SampleScore> scores;
+    TestOutputTopic<LeaderboardKey, LeaderboardRow> leaderboard;
+    TestOutputTopic<byte[], DeadLetter> deadLetters;
+    TestOutputTopic<SampleKey, JudgeRequest> judgeRequests;
+    AvroSerdes serdes;
+
+    @BeforeAll
+    static void startRegistry() throws Exception {
+        registry = RegistryServer.start(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), null);
+    }
+
+    @AfterAll
+    static void stopRegistry() {
+        registry.close();
+    }
+
+    void start(boolean judge) {
+        serdes = new AvroSerdes(new SchemaRegistryClient(registry.url()), true);
+        ScorerSettings settings = ScorerSettings.defaults().withPrefix("t.").withJudge(judge);
+        topics = new Topics("t.", settings.partitions(), (short) 1, serdes);
+        var topology = ScoringTopology.build(settings, topics, serdes, EchoTask.catalog(), EchoTask.evaluators(),
+                new LocalArtifactResolver(List.of(stateDir), 1 << 20, stateDir));
+        var props = ScoringTopology.streamsConfig(settings, "unused:9092", registry.url(), stateDir, topics.deadLetter.name());
+        driver = new TopologyTestDriver(topology, props);
+        generations = driver.createInputTopic(topics.generations.name(), new ByteArraySerializer(), new ByteArraySerializer());
+        benchmark = driver.createInputTopic(topics.benchmark.name(), new StringSerializer(), topics.benchmark.valueSerde().serializer());
+        verdicts = driver.createInputTopic(topics.judgeVerdicts.name(), topics.judgeVerdicts.keySerde().serializer(),
+                topics.judgeVerdicts.valueSerde().serializer());
+        labels = driver.createInputTopic(topics.humanLabels.name(), topics.humanLabels.keySerde().serializer(),
+                topics.humanLabels.valueSerde().serializer());
+        scores = driver.createOutputTopic(topics.sampleScores.name(), topics.sampleScores.keySerde().deserializer(),
+                topics.sampleScores.valueSerde().deserializer());
+        leaderboard = driver.createOutputTopic(topics.leaderboard.name(), topics.leaderboard.keySerde().deserializer(),
+                topics.leaderboard.valueSerde().deserializer());
+        deadLetters = driver.createOutputTopic(topics.deadLetter.name(), new org.apache.kafka.common.serialization.ByteArrayDeserializer(),
+                topics.deadLetter.valueSerde().deserializer());
+        judgeRequests = driver.createOutputTopic(topics.judgeRequests.name(), topics.judgeRequests.keySerde().deserializer(),
+                topics.judgeRequests.valueSerde().deserializer());
+    }
+
+    @AfterEach
+    void close() {
+        if (driver != null) {
+            driver.close();
+        }
+    }
+
+    void publishItem(String task, String sample, int seeds) {
+        benchmark.pipeInput(SampleKeys.itemKey(task, sample), Fixtures.item(task, sample, seeds));
+    }
+
+    void publish(GenerationEvent e) {
+        generations.pipeInput("k".getBytes(StandardCharsets.UTF_8),
+                topics.generations.valueSerde().serializer().serialize(topics.generations.name(), e));
+    }
+
+    static LeaderboardKey board(String run, String checkpoint, String task) {
+        return new LeaderboardKey(run, checkpoint, task);
+    }
+
+    @Test
+    void scoresSamplesAndAggregatesEachCheckpoint() {
+        start(false);
+        publishItem("echo", "s1", 1);
+        publishItem("echo", "s2", 1);
+        publishItem("echo", "s3", 1);
+        publish(Fixtures.event("run", "c1", 100, "echo", "s1", 0, Map.of("ok", 1.0, "quality", 0.8)));
+        publish(Fixtures.event("run", "c1", 100, "echo", "s2", 0, Map.of("ok", 0.0, "quality", 0.4)));
+
+        Map<SampleKey, SampleScore> byKey = scores.readKeyValuesToMap();
+        SampleScore s1 = byKey.get(new SampleKey("run", "c1", "echo", "s1", 0));
+        assertThat(s1.getStatus()).isEqualTo("COMPLETE");
+        assertThat(s1.getPrimary()).isEqualTo(1.0);
+        assertThat(s1.getMetrics()).containsEntry("echo.ok", 1.0).containsEntry("echo.quality", 0.8);
+        assertThat(s1.getPartsUsed()).containsExactly("echo@echo@1");
+        SampleScore s2 = byKey.get(new SampleKey("run", "c1", "echo", "s2", 0));
+        assertThat(s2.getPrimary()).isEqualTo(0.0);
+        assertThat(s2.getFailedChecks()).containsExactly("echo.ok=1");
+
+        Map<LeaderboardKey, LeaderboardRow> rows = leaderboard.readKeyValuesToMap();
+        LeaderboardRow task = rows.get(board("run", "c1", "echo"));
+        assertThat(task.getSamplesScored()).isEqualTo(2);
+        assertThat(task.getSamplesExpected()).isEqualTo(3);
+        assertThat(task.getPrimaryRate()).isEqualTo(0.5);
+        // Wilson 95% for 1 of 2, worked by hand: centre (0.5 + z²/4) / (1 + z²/2), half z·sqrt(0.125 + z²/16) / (1 + z²/2)
+        double z = 1.959963984540054;
+        double denom = 1 + z * z / 2;
+        assertThat(task.getPrimaryCiLow()).isCloseTo((0.5 + z * z / 4) / denom - z * Math.sqrt(0.125 + z * z / 16) / denom, within(1e-12));
+        assertThat(task.getPrimaryCiHigh()).isCloseTo((0.5 + z * z / 4) / denom + z * Math.sqrt(0.125 + z * z / 16) / denom, within(1e-12));
+        assertThat(task.getMetrics().get("echo.quality").getMean()).isCloseTo(0.6, within(1e-12));
+        assertThat(task.getMetrics().get("gate.overall_cv").getMean()).isEqualTo(0.5);
+        assertThat(task.getPassAtK()).isEmpty();
+        LeaderboardRow all = rows.get(board("run", "c1", SampleKeys.ALL_TASKS));
+        assertThat(all.getSamplesScored()).isEqualTo(2);
+        assertThat(all.getSamplesExpected()).isEqualTo(3);
+        assertThat(all.getTaskPrimaryRates().get("echo").getMean()).isEqualTo(0.5);
+        assertThat(all.getTrainingStep()).isEqualTo(100);
+        assertThat(all.getModel()).isEqualTo("model-x");
+    }
+
+    @Test
+    void aResentSampleReplacesItsContribution() {
+        start(false);
+        publishItem("echo", "s1", 1);
+        publishItem("echo", "s2", 1);
+        publish(Fixtures.event("run", "c1", 1, "echo", "s1", 0, Map.of("ok", 0.0)));
+        publish(Fixtures.event("run", "c1", 1, "echo", "s2", 0, Map.of("ok", 0.0)));
+        publish(Fixtures.event("run", "c1", 1, "echo", "s1", 0, Map.of("ok", 1.0)));
+
+        Map<LeaderboardKey, LeaderboardRow> rows = leaderboard.readKeyValuesToMap();
+        LeaderboardRow row = rows.get(board("run", "c1", "echo"));
+        assertThat(row.getSamplesScored()).isEqualTo(2);
+        assertThat(row.getPrimarySuccesses()).isEqualTo(1);
+        assertThat(row.getPrimaryRate()).isEqualTo(0.5);
+        LeaderboardRow all = rows.get(board("run", "c1", SampleKeys.ALL_TASKS));
+        assertThat(all.getSamplesScored()).isEqualTo(2);
+    }
+
+    @Test
+    void anIdenticalDuplicateDoesNotChangeAnything() {
+        start(false);
+        publishItem("echo", "s1", 1);
+        GenerationEvent e = Fixtures.event("run", "c1", 1, "echo", "s1", 0, Map.of("ok", 1.0));
+        publish(e);
+        assertThat(scores.readValuesToList()).hasSize(1);
+        publish(e);
+        assertThat(scores.readValuesToList()).isEmpty();
+        assertThat(leaderboard.readKeyValuesToMap().get(board("run", "c1", "echo")).getSamplesScored()).isEqualTo(1);
+    }
+
+    @Test
+    void unusableRecordsGoToTheDeadLetterTopicWithTheirReasonAndValidOnesKeepFlowing() {
+        start(false);
+        publishItem("echo", "s1", 1);
+        publishItem("echo", "s2", 1);
+        byte[] garbage = "{\"not\": \"avro\"}".getBytes(StandardCharsets.UTF_8);
+        generations.pipeInput("bad".getBytes(StandardCharsets.UTF_8), garbage);
+        publish(Fixtures.event("run", "c1", 1, "echo", "s1", 0, Map.of("ok", 1.0)));
+        publish(Fixtures.event("run", "c1", 1, "nope", "s1", 0, Map.of("ok", 1.0)));
+        publish(Fixtures.event("run", "c1", 1, "echo", "missing", 0, Map.of("ok", 1.0)));
+        publish(Fixtures.event("run", "c1", 1, "echo", "s2", 0, null));
+        publish(Fixtures.event("", "c1", 1, "echo", "s2", 0, Map.of("ok", 1.0)));
+        publish(Fixtures.event("run", "c1", 1, "echo", "s2", 0, Map.of("ok", 1.0)));
+
+        List<DeadLetter> letters = deadLetters.readValuesToList();
+        assertThat(letters).hasSize(5);
+        assertThat(letters).allSatisfy(l -> assertThat(l.getStage()).isEqualTo("intake"));
+        assertThat(letters.get(0).getReason()).startsWith("not a readable GenerationEvent");
+        assertThat(bytes(letters.get(0).getOriginalValue())).isEqualTo(garbage);
+        assertThat(letters.get(0).getSourceTopic()).isEqualTo("t.generations");
+        assertThat(letters.get(0).getSourceOffset()).isZero();
+        assertThat(letters.get(1).getReason()).startsWith("unknown task 'nope'").contains("echo");
+        assertThat(letters.get(1).getSampleRef()).isEqualTo("run/c1/nope/s1#0");
+        assertThat(letters.get(2).getReason()).contains("no benchmark item for task 'echo', sample 'missing'");
+        assertThat(letters.get(3).getReason()).isEqualTo("echo: inputs.values is missing");
+        assertThat(letters.get(4).getReason()).isEqualTo("field runId is empty");
+        assertThat(letters.get(4).getSourceOffset()).isEqualTo(5);
+
+        Map<SampleKey, SampleScore> byKey = scores.readKeyValuesToMap();
+        assertThat(byKey).containsOnlyKeys(new SampleKey("run", "c1", "echo", "s1", 0), new SampleKey("run", "c1", "echo", "s2", 0));
+    }
+
+    @Test
+    void aFailedEvaluationShowsOnTheScoreAndInTheDeadLetterTopic() {
+        start(false);
+        publishItem("echo", "s1", 1);
+        publish(Fixtures.event("run", "c1", 1, "echo", "s1", 0, Map.of("fail", 1.0)));
+        SampleScore s = scores.readValue();
+        assertThat(s.getStatus()).isEqualTo("FAILED");
+        assertThat(s.getErrors()).containsEntry("echo", "asked to fail");
+        assertThat(s.getPrimary()).isNull();
+        assertThat(s.getMissingChecks()).containsExactly("echo.ok=1");
+        DeadLetter letter = deadLetters.readValue();
+        assertThat(letter.getStage()).isEqualTo("evaluate:echo");
+        assertThat(letter.getReason()).isEqualTo("asked to fail");
+        assertThat(letter.getSampleRef()).isEqualTo("run/c1/echo/s1#0");
+        LeaderboardRow row = leaderboard.readKeyValuesToMap().get(board("run", "c1", "echo"));
+        assertThat(row.getSamplesFailed()).isEqualTo(1);
+        assertThat(row.getPrimaryRate()).isNull();
+    }
+
+    @Test
+    void withoutAJudgeAJudgedTaskGetsItsDeterministicPartsAndSaysWhatIsMissing() {
+        start(false);
+        publishItem("echo-judged", "s1", 1);
+        publish(Fixtures.event("run", "c1", 1, "echo-judged", "s1", 0, Map.of("ok", 1.0)));
+        SampleScore s = scores.readValue();
+        assertThat(s.getStatus()).isEqualTo("PARTIAL");
+        assertThat(s.getPending()).containsEntry("judge", "no judge configured");
+        assertThat(s.getMetrics()).containsEntry("echo.ok", 1.0);
+        assertThat(s.getPrimary()).isNull();
+        assertThat(s.getMissingChecks()).containsExactly("judge.agree=1");
+        assertThat(judgeRequests.isEmpty()).isTrue();
+        LeaderboardRow row = leaderboard.readKeyValuesToMap().get(board("run", "c1", "echo-judged"));
+        assertThat(row.getSamplesPartial()).isEqualTo(1);
+    }
+
+    @Test
+    void withAJudgeTheScoreWaitsForTheVerdictShowsPendingAndIsReplacedByALaterVerdict() {
+        start(true);
+        publishItem("echo-judged", "s1", 1);
+        publish(Fixtures.event("run", "c1", 1, "echo-judged", "s1", 0, Map.of("ok", 1.0)));
+        assertThat(scores.isEmpty()).isTrue();
+        var request = judgeRequests.readKeyValue();
+        SampleKey key = request.key;
+        assertThat(key).isEqualTo(new SampleKey("run", "c1", "echo-judged", "s1", 0));
+        assertThat(request.value.getRubric()).isEqualTo("echo");
+        String gen = request.value.getGenerationId();
+
+        verdicts.pipeInput(key, Fixtures.verdict(request.value.getRequestId(), gen, "PENDING", "1", Map.of()));
+        SampleScore pending = scores.readValue();
+        assertThat(pending.getStatus()).isEqualTo("PENDING");
+        assertThat(pending.getPending()).containsEntry("judge", "circuit open: judge unavailable");
+
+        verdicts.pipeInput(key, Fixtures.verdict(request.value.getRequestId(), gen, "VALID", "1", Map.of("agree", 1.0)));
+        SampleScore done = scores.readValue();
+        assertThat(done.getStatus()).isEqualTo("COMPLETE");
+        assertThat(done.getPrimary()).isEqualTo(1.0);
+        assertThat(done.getPartsUsed()).containsExactlyInAnyOrder("echo@echo@1", "judge@echo@1 by judge-model");
+
+        verdicts.pipeInput(key, Fixtures.verdict(request.value.getRequestId(), gen, "VALID", "2", Map.of("agree", 0.0)));
+        SampleScore rejudged = scores.readValue();
+        assertThat(rejudged.getPrimary()).isEqualTo(0.0);
+        assertThat(rejudged.getFailedChecks()).containsExactly("judge.agree=1");
+
+        LeaderboardRow row = leaderboard.readKeyValuesToMap().get(board("run", "c1", "echo-judged"));
+        assertThat(row.getSamplesScored()).isEqualTo(1);
+        assertThat(row.getSamplesPending()).isZero();
+        assertThat(row.getPrimaryRate()).isEqualTo(0.0);
+
+        // a verdict for an older generation of the sample is ignored
+        verdicts.pipeInput(key, Fixtures.verdict("old", "0000", "VALID", "3", Map.of("agree", 1.0)));
+        assertThat(scores.isEmpty()).isTrue();
+    }
+
+    @Test
+    void seedsOfOneItemGivePassAtK() {
+        start(false);
+        publishItem("echo", "s1", 3);
+        publish(Fixtures.event("run", "c1", 1, "echo", "s1", 0, Map.of("ok", 1.0)));
+        publish(Fixtures.event("run", "c1", 1, "echo", "s1", 1, Map.of("ok", 0.0)));
+        publish(Fixtures.event("run", "c1", 1, "echo", "s1", 2, Map.of("ok", 0.0)));
+        LeaderboardRow row = leaderboard.readKeyValuesToMap().get(board("run", "c1", "echo"));
+        assertThat(row.getSamplesExpected()).isEqualTo(3);
+        assertThat(row.getSamplesScored()).isEqualTo(3);
+        // n=3, c=1: pass@1 = 1/3, pass@2 = 1 - C(2,2)/C(3,2) = 2/3, pass@3 = 1
+        assertThat(row.getPassAtK().get("pass@1").getMean()).isCloseTo(1.0 / 3, within(1e-12));
+        assertThat(row.getPassAtK().get("pass@2").getMean()).isCloseTo(2.0 / 3, within(1e-12));
+        assertThat(row.getPassAtK().get("pass@3").getMean()).isCloseTo(1.0, within(1e-12));
+        assertThat(row.getPassAtK()).doesNotContainKey("pass@4");
+    }
+
+    @Test
+    void aHumanLabelIsCarriedOnTheScoreWithoutChangingItsGate() {
+        start(false);
+        publishItem("echo", "s1", 1);
+        publish(Fixtures.event("run", "c1", 1, "echo", "s1", 0, Map.of("ok", 1.0)));
+        assertThat(scores.readValue().getPrimary()).isEqualTo(1.0);
+        labels.pipeInput(new SampleKey("run", "c1", "echo", "s1", 0),
+                HumanLabel.newBuilder().setAnnotator("ann1").setMetrics(Map.of("ok", 0.0)).setLabeledAt(Instant.now()).build());
+        SampleScore labelled = scores.readValue();
+        assertThat(labelled.getMetrics()).containsEntry("human:ann1.ok", 0.0);
+        assertThat(labelled.getPrimary()).isEqualTo(1.0);
+    }
+
+    private static byte[] bytes(java.nio.ByteBuffer b) {
+        byte[] out = new byte[b.remaining()];
+        b.duplicate().get(out);
+        return out;
+    }
+}
