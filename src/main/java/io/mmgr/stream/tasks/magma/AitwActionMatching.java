@@ -104,7 +104,7 @@ public final class AitwActionMatching {
         }
 
         public static ScreenBox of(List<? extends Number> yxhw) {
-            if (yxhw == null || yxhw.size() != 4 || yxhw.contains(null)) {
+            if (yxhw == null || yxhw.size() != 4 || yxhw.stream().anyMatch(java.util.Objects::isNull)) {
                 throw new IllegalArgumentException("a screen box must be [y, x, height, width]");
             }
             return new ScreenBox(yxhw.get(0).doubleValue(), yxhw.get(1).doubleValue(),
