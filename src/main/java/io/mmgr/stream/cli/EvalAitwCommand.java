@@ -22,13 +22,15 @@ import picocli.CommandLine.Option;
                 "   \"gold\":{\"op\":\"DUAL_POINT\",\"point\":[x,y],\"liftPoint\":[x,y],",
                 "           \"screenBoxes\":[[y,x,height,width],...]},",
                 "   \"pred\":{\"op\":\"DUAL_POINT\",\"point\":[x,y],\"liftPoint\":[x,y]}}",
-                "Points are [x, y] normalized to [0, 1]; screen boxes are AITW's (y, x, height, width).",
-                "op is an AITW action type: DUAL_POINT, TYPE, PRESS_BACK, PRESS_HOME, PRESS_ENTER,",
-                "STATUS_TASK_COMPLETE, STATUS_TASK_IMPOSSIBLE (value, the typed text, is not compared).",
-                "A missing liftPoint means a tap at point. A missing or null pred fails the step.",
-                "Steps of an episode run 0, 1, 2, ... without gaps.",
-                "Prints one JSON object: action_match_accuracy (matched steps / steps, pooled),",
-                "step_success_rate (the same value, Magma's name), task_success_rate, counts."})
+                "Points are [x, y] normalized to [0, 1]; screen boxes are AITW's",
+                "(y, x, height, width). op is an AITW action type: DUAL_POINT, TYPE,",
+                "PRESS_BACK, PRESS_HOME, PRESS_ENTER, STATUS_TASK_COMPLETE,",
+                "STATUS_TASK_IMPOSSIBLE; a typed value is not compared (as the reference).",
+                "A missing liftPoint means a tap at point. A missing or null pred fails",
+                "the step. Steps of an episode run 0, 1, 2, ... without gaps.",
+                "Prints one JSON object: action_match_accuracy (matched steps / steps),",
+                "step_success_rate (the same value, Magma's name), task_success_rate",
+                "and the counts."})
 public final class EvalAitwCommand implements Callable<Integer> {
 
     @Option(names = "--steps", required = true, paramLabel = "FILE.jsonl", description = "gold and predicted steps, one per line")

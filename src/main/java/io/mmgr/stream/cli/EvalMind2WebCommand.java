@@ -20,13 +20,15 @@ import picocli.CommandLine.Option;
         footer = {"",
                 "Each line of FILE is one gold step and the model's prediction for it:",
                 "  {\"episode\":\"e1\",\"step\":0,",
-                "   \"gold\":{\"element\":\"a\",\"bbox\":[x1,y1,x2,y2],\"op\":\"TYPE\",\"value\":\"new york\"},",
+                "   \"gold\":{\"element\":\"a\",\"bbox\":[x1,y1,x2,y2],",
+                "           \"op\":\"TYPE\",\"value\":\"new york\"},",
                 "   \"pred\":{\"element\":\"a\",\"op\":\"TYPE\",\"value\":\"New York\"}}",
-                "gold needs element and/or bbox, and op; pred needs element and/or point:[x,y].",
-                "A missing or null pred is a step the model did not predict (it fails).",
-                "Steps of an episode run 0, 1, 2, ... without gaps.",
-                "Prints one JSON object: macro averages over episodes (as Mind2Web reports them),",
-                "task_success_rate, counts, and the pooled per-step figures under 'micro'."})
+                "gold needs element and/or bbox, and op; pred needs element and/or",
+                "point:[x,y]. A missing or null pred is a step the model did not predict",
+                "(it fails). Steps of an episode run 0, 1, 2, ... without gaps.",
+                "Prints one JSON object: the macro averages over episodes (as Mind2Web",
+                "reports them), task_success_rate, the counts, and the pooled per-step",
+                "figures under 'micro'."})
 public final class EvalMind2WebCommand implements Callable<Integer> {
 
     @Option(names = "--steps", required = true, paramLabel = "FILE.jsonl", description = "gold and predicted steps, one per line")

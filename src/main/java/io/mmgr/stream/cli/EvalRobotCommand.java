@@ -18,13 +18,17 @@ import picocli.CommandLine.Option;
         description = "Score robot manipulation trials (LIBERO, SimplerEnv): success rate per task, protocol check.",
         footer = {"",
                 "Each line of FILE is one trial (rollout) of one task of a suite:",
-                "  {\"suite\":\"libero-spatial\",\"task\":\"pick up the black bowl ...\",\"trial\":0,\"success\":true}",
-                "suite is a task id of the scorer: libero-spatial, libero-object, libero-goal, libero-10,",
-                "libero-90, simplerenv-widowx, simplerenv-google-robot. An optional \"protocolTrials\":N",
-                "gives the trials the protocol prescribes for the task (LIBERO 50, SimplerEnv WidowX 24);",
-                "simplerenv-google-robot varies per task and needs it. Trial numbers repeat only across tasks.",
-                "Prints one JSON object: success_rate (successes / trials, pooled as the LIBERO scripts",
-                "report a suite), per suite and per task figures, and how many tasks miss their protocol."})
+                "  {\"suite\":\"libero-spatial\",\"task\":\"put the bowl on the plate\",",
+                "   \"trial\":0,\"success\":true}",
+                "suite is one of the scorer's robot tasks: libero-spatial, libero-object,",
+                "libero-goal, libero-10, libero-90, simplerenv-widowx,",
+                "simplerenv-google-robot. An optional \"protocolTrials\":N gives the",
+                "trials the protocol prescribes for the task (default LIBERO 50,",
+                "SimplerEnv WidowX 24); simplerenv-google-robot varies per task and",
+                "needs it. Trial numbers are unique within a task.",
+                "Prints one JSON object: success_rate (successes / trials, pooled, as the",
+                "LIBERO scripts report a suite), per-suite and per-task figures, and how",
+                "many tasks miss their protocol's trial count."})
 public final class EvalRobotCommand implements Callable<Integer> {
 
     @Option(names = "--trials", required = true, paramLabel = "FILE.jsonl", description = "trials, one per line")

@@ -20,9 +20,9 @@ import picocli.CommandLine.Option;
         footer = {"",
                 "Each line of FILE is one instruction's target and the predicted click:",
                 "  {\"id\":\"s1\",\"kind\":\"text\",\"bbox\":[x1,y1,x2,y2],\"point\":[x,y]}",
-                "kind is text or icon; bbox and point are in the same coordinates.",
-                "Prints one JSON object: click_accuracy, click_accuracy_text, click_accuracy_icon",
-                "(null when no click of that kind), and the counts."})
+                "kind is text or icon; bbox and point use the same coordinates.",
+                "Prints one JSON object: click_accuracy, click_accuracy_text and",
+                "click_accuracy_icon (null without clicks of that kind), and the counts."})
 public final class EvalScreenSpotCommand implements Callable<Integer> {
 
     @Option(names = "--clicks", required = true, paramLabel = "FILE.jsonl", description = "targets and clicks, one per line")
