@@ -1,0 +1,124 @@
+package io.mmgr.stream.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.mmgr.stream.tasks.magma.RobotTrialMetrics;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code mmgr eval robot --trials FILE.jsonl}: robot success rates per task with the stream's own code. */
+@Command(name = "robot", mixinStandardHelpOptions = true,
+        description = "Score robot manipulation trials (LIBERO, SimplerEnv): success rate per task, protocol check.",
+        footer = {"",
+                "Each line of FILE is one trial (rollout) of one task of a suite:",
+                "  {\"suite\":\"libero-spatial\",\"task\":\"put the bowl on the plate\",",
+                "   \"trial\":0,\"success\":true}",
+                "suite is one of the scorer's robot tasks: libero-spatial, libero-object,",
+                "libero-goal, libero-10, libero-90, simplerenv-widowx,",
+                "simplerenv-google-robot. An optional \"protocolTrials\":N gives the",
+                "trials the protocol prescribes for the task (default LIBERO 50,",
+                "SimplerEnv WidowX 24); simplerenv-google-robot varies per task and",
+                "needs it. Trial numbers are unique within a task.",
+                "Prints one JSON object: success_rate (successes / trials, pooled, as the",
+                "LIBERO scripts report a suite), per-suite and per-task figures, and how",
+                "many tasks miss their protocol's trial count."})
+public final class EvalRobotCommand implements Callable<Integer> {
+
+    @Option(names = "--trials", required = true, paramLabel = "FILE.jsonl", description = "trials, one per line")
+    Path trials;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    private static final class TaskTrials {
+        final String suite;
+        final String task;
+        final JsonlInput.Line firstLine;
+        Integer protocolTrials;
+        final List<RobotTrialMetrics.Trial> trials = new ArrayList<>();
+
+        TaskTrials(String suite, String task, JsonlInput.Line firstLine, Integer protocolTrials) {
+            this.suite = suite;
+            this.task = task;
+            this.firstLine = firstLine;
+            this.protocolTrials = protocolTrials;
+        }
+    }
+
+    @Override
+    public Integer call() {
+        Map<List<String>, TaskTrials> tasks = new LinkedHashMap<>();
+        for (JsonlInput.Line line : JsonlInput.read(trials)) {
+            JsonNode n = line.node();
+            String suite = JsonlInput.requiredText(line, n, "suite");
+            String task = JsonlInput.requiredText(line, n, "task");
+            int trial = JsonlInput.requiredInt(line, n, "trial");
+            boolean success = JsonlInput.requiredBoolean(line, n, "success");
+            Integer protocol = JsonlInput.optionalInt(line, n, "protocolTrials");
+            TaskTrials t = tasks.computeIfAbsent(List.of(suite, task), k -> new TaskTrials(suite, task, line, protocol));
+            if (protocol != null && t.protocolTrials != null && !Objects.equals(protocol, t.protocolTrials)) {
+                throw line.error("protocolTrials " + protocol + " differs from " + t.protocolTrials
+                        + " given for the same task on line " + t.firstLine.number());
+            }
+            if (t.protocolTrials == null) {
+                t.protocolTrials = protocol;
+            }
+            if (t.trials.stream().anyMatch(x -> x.index() == trial)) {
+                throw line.error("trial " + trial + " of task '" + task + "' appears twice");
+            }
+            t.trials.add(new RobotTrialMetrics.Trial(trial, success));
+        }
+
+        List<Map<String, Object>> perTask = new ArrayList<>();
+        Map<String, int[]> perSuite = new LinkedHashMap<>(); // suite -> tasks, trials, successes
+        int allTrials = 0;
+        int allSuccesses = 0;
+        int mismatched = 0;
+        for (TaskTrials t : tasks.values()) {
+            RobotTrialMetrics.Result r = JsonlInput.convert(t.firstLine, "task '" + t.task + "'",
+                    () -> RobotTrialMetrics.score(t.trials, RobotTrialMetrics.protocolTrials(t.suite, t.protocolTrials)));
+            Map<String, Object> row = new LinkedHashMap<>();
+            row.put("suite", t.suite);
+            row.put("task", t.task);
+            row.put("success_rate", r.successRate());
+            row.put("trials", r.trials());
+            row.put("protocol_trials", r.protocolTrials());
+            row.put("trial_count_mismatch", r.trialCountMismatch());
+            perTask.add(row);
+            int[] agg = perSuite.computeIfAbsent(t.suite, k -> new int[3]);
+            agg[0]++;
+            agg[1] += r.trials();
+            agg[2] += r.successes();
+            allTrials += r.trials();
+            allSuccesses += r.successes();
+            mismatched += r.trialCountMismatch() ? 1 : 0;
+        }
+
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("success_rate", allSuccesses / (double) allTrials);
+        out.put("tasks", tasks.size());
+        out.put("trials", allTrials);
+        out.put("successes", allSuccesses);
+        out.put("mismatched_tasks", mismatched);
+        Map<String, Object> suites = new LinkedHashMap<>();
+        perSuite.forEach((suite, agg) -> {
+            Map<String, Object> row = new LinkedHashMap<>();
+            row.put("success_rate", agg[2] / (double) agg[1]);
+            row.put("tasks", agg[0]);
+            row.put("trials", agg[1]);
+            suites.put(suite, row);
+        });
+        out.put("suites", suites);
+        out.put("per_task", perTask);
+        spec.commandLine().getOut().println(JsonOutput.line(out));
+        spec.commandLine().getOut().flush();
+        return 0;
+    }
+}

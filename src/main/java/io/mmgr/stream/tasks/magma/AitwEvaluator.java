@@ -1,0 +1,69 @@
+package io.mmgr.stream.tasks.magma;
+
+import io.mmgr.stream.avro.BenchmarkItem;
+import io.mmgr.stream.avro.GenerationEvent;
+import io.mmgr.stream.tasks.DeterministicEvaluator;
+import io.mmgr.stream.tasks.EvaluationContext;
+import io.mmgr.stream.tasks.EvaluationException;
+import io.mmgr.stream.tasks.EvaluationOutcome;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+
+/**
+ * {@code magma-aitw}: one AITW episode scored by action matching (see {@link AitwActionMatching}).
+ * The gold steps carry their screen's annotation boxes ({@code screenBoxes}); predicted steps need
+ * an op, and a {@code DUAL_POINT} needs its normalized touch point. Missing steps are not matched;
+ * extra steps are not scored.
+ */
+public final class AitwEvaluator implements DeterministicEvaluator {
+
+    public static final String ID = "magma-aitw";
+
+    @Override
+    public String id() {
+        return ID;
+    }
+
+    @Override
+    public String version() {
+        return "1";
+    }
+
+    @Override
+    public Optional<String> precheck(GenerationEvent event, BenchmarkItem item) {
+        try {
+            MagmaRecords.aitwGold(item);
+            MagmaRecords.aitwPredictions(event);
+            return Optional.empty();
+        } catch (EvaluationException e) {
+            return Optional.of(e.getMessage());
+        }
+    }
+
+    @Override
+    public EvaluationOutcome evaluate(EvaluationContext context) throws EvaluationException {
+        List<AitwActionMatching.GoldStep> gold = MagmaRecords.aitwGold(context.item());
+        List<AitwActionMatching.Action> predicted = MagmaRecords.aitwPredictions(context.event());
+        AitwActionMatching.EpisodeResult r = AitwActionMatching.scoreEpisode(predicted, gold);
+
+        Map<String, Double> metrics = new LinkedHashMap<>();
+        metrics.put("action_match_accuracy", r.accuracy());
+        // Magma's name for the same fraction of matched steps
+        metrics.put("step_success_rate", r.accuracy());
+        metrics.put("task_success", r.taskSuccess() ? 1.0 : 0.0);
+        metrics.put("steps", (double) r.matched().size());
+
+        Map<String, String> diagnostics = new LinkedHashMap<>();
+        diagnostics.put("predicted_steps", Integer.toString(r.predictedSteps()));
+        diagnostics.put("missing_steps", Integer.toString(Math.max(0, gold.size() - predicted.size())));
+        diagnostics.put("extra_predicted_steps", Integer.toString(Math.max(0, predicted.size() - gold.size())));
+        diagnostics.put("unmatched_steps", IntStream.range(0, r.matched().size())
+                .filter(i -> !r.matched().get(i))
+                .mapToObj(Integer::toString).collect(Collectors.joining(",")));
+        return new EvaluationOutcome(metrics, diagnostics);
+    }
+}

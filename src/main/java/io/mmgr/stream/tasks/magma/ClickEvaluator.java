@@ -1,0 +1,63 @@
+package io.mmgr.stream.tasks.magma;
+
+import io.mmgr.stream.avro.BenchmarkItem;
+import io.mmgr.stream.avro.GenerationEvent;
+import io.mmgr.stream.tasks.DeterministicEvaluator;
+import io.mmgr.stream.tasks.EvaluationContext;
+import io.mmgr.stream.tasks.EvaluationException;
+import io.mmgr.stream.tasks.EvaluationOutcome;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * {@code magma-click}: one ScreenSpot instruction. The prediction is {@code inputs.uiActions[0].point};
+ * the gold is {@code groundTruth.targetBox} and {@code elementKind}. The per-kind metric of the other
+ * kind is null (not applicable), so leaderboard means per kind count only samples of that kind.
+ */
+public final class ClickEvaluator implements DeterministicEvaluator {
+
+    public static final String ID = "magma-click";
+
+    @Override
+    public String id() {
+        return ID;
+    }
+
+    @Override
+    public String version() {
+        return "1";
+    }
+
+    @Override
+    public Optional<String> precheck(GenerationEvent event, BenchmarkItem item) {
+        try {
+            MagmaRecords.screenSpotTarget(item);
+            MagmaRecords.screenSpotKind(item);
+            MagmaRecords.screenSpotClick(event);
+            return Optional.empty();
+        } catch (EvaluationException e) {
+            return Optional.of(e.getMessage());
+        }
+    }
+
+    @Override
+    public EvaluationOutcome evaluate(EvaluationContext context) throws EvaluationException {
+        Box target = MagmaRecords.screenSpotTarget(context.item());
+        ClickAccuracy.Kind kind = MagmaRecords.screenSpotKind(context.item());
+        Point click = MagmaRecords.screenSpotClick(context.event());
+        double correct = ClickAccuracy.correct(click, target) ? 1.0 : 0.0;
+
+        Map<String, Double> metrics = new LinkedHashMap<>();
+        metrics.put("click_correct", correct);
+        metrics.put("click_correct_text", kind == ClickAccuracy.Kind.TEXT ? correct : null);
+        metrics.put("click_correct_icon", kind == ClickAccuracy.Kind.ICON ? correct : null);
+        Map<String, String> diagnostics = new LinkedHashMap<>();
+        diagnostics.put("element_kind", kind.label());
+        int actions = context.event().getInputs().getUiActions().size();
+        if (actions > 1) {
+            diagnostics.put("ignored_actions", Integer.toString(actions - 1));
+        }
+        return new EvaluationOutcome(metrics, diagnostics);
+    }
+}

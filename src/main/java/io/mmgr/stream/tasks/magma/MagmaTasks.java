@@ -1,0 +1,60 @@
+package io.mmgr.stream.tasks.magma;
+
+import io.mmgr.stream.tasks.Check;
+import io.mmgr.stream.tasks.GateVariant;
+import io.mmgr.stream.tasks.TaskFamily;
+import io.mmgr.stream.tasks.TaskSpec;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/** The Magma agentic tasks: UI navigation (Mind2Web, AITW, ScreenSpot) and robot manipulation suites. */
+public final class MagmaTasks implements TaskFamily {
+
+    public static final String FAMILY = "magma";
+    public static final String BENCHMARK = "magma";
+
+    public static final List<String> ROBOT_TASKS = List.of(
+            "libero-spatial", "libero-object", "libero-goal", "libero-10", "libero-90",
+            "simplerenv-google-robot", "simplerenv-widowx");
+
+    @Override
+    public List<TaskSpec> tasks() {
+        List<TaskSpec> specs = new ArrayList<>();
+        specs.add(spec("mind2web", "ui", MagmaUiEvaluator.ID, mind2webGate()));
+        specs.add(spec("aitw", "ui", AitwEvaluator.ID, aitwGate()));
+        specs.add(spec("screenspot", "ui", ClickEvaluator.ID, screenSpotGate()));
+        for (String task : ROBOT_TASKS) {
+            specs.add(spec(task, "robot", RobotTrialsEvaluator.ID, robotGate()));
+        }
+        return specs;
+    }
+
+    private static TaskSpec spec(String id, String modality, String evaluator, MagmaGate gate) {
+        return new TaskSpec(id, FAMILY, BENCHMARK, Set.of(modality), List.of(evaluator), Optional.empty(), gate);
+    }
+
+    static MagmaGate mind2webGate() {
+        String p = MagmaUiEvaluator.ID + ".";
+        return new MagmaGate(MagmaUiEvaluator.ID, "step_success_rate",
+                List.of(Check.isOne(p + "element_selection_accuracy"), Check.isOne(p + "operation_f1")),
+                List.of(GateVariant.of("task_success", Check.isOne(p + "task_success"))));
+    }
+
+    static MagmaGate aitwGate() {
+        String p = AitwEvaluator.ID + ".";
+        return new MagmaGate(AitwEvaluator.ID, "step_success_rate", List.of(),
+                List.of(GateVariant.of("task_success", Check.isOne(p + "task_success"))));
+    }
+
+    static MagmaGate screenSpotGate() {
+        return new MagmaGate(ClickEvaluator.ID, "click_correct", List.of(), List.of());
+    }
+
+    static MagmaGate robotGate() {
+        Check protocol = Check.isZero(RobotTrialsEvaluator.ID + ".trial_count_mismatch");
+        return new MagmaGate(RobotTrialsEvaluator.ID, "success_rate", List.of(protocol),
+                List.of(GateVariant.of("trial_protocol", protocol)));
+    }
+}

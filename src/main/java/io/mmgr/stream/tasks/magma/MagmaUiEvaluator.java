@@ -1,0 +1,68 @@
+package io.mmgr.stream.tasks.magma;
+
+import io.mmgr.stream.avro.BenchmarkItem;
+import io.mmgr.stream.avro.GenerationEvent;
+import io.mmgr.stream.tasks.DeterministicEvaluator;
+import io.mmgr.stream.tasks.EvaluationContext;
+import io.mmgr.stream.tasks.EvaluationException;
+import io.mmgr.stream.tasks.EvaluationOutcome;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+
+/**
+ * {@code magma-ui}: one Mind2Web episode (predicted steps in {@code inputs.uiActions}, gold steps in
+ * {@code groundTruth.uiSteps}). A prediction with fewer steps than gold fails the missing ones;
+ * steps beyond the gold count are not scored and are reported in the diagnostics.
+ */
+public final class MagmaUiEvaluator implements DeterministicEvaluator {
+
+    public static final String ID = "magma-ui";
+
+    @Override
+    public String id() {
+        return ID;
+    }
+
+    @Override
+    public String version() {
+        return "1";
+    }
+
+    @Override
+    public Optional<String> precheck(GenerationEvent event, BenchmarkItem item) {
+        try {
+            MagmaRecords.mind2webGold(item);
+            MagmaRecords.mind2webPredictions(event);
+            return Optional.empty();
+        } catch (EvaluationException e) {
+            return Optional.of(e.getMessage());
+        }
+    }
+
+    @Override
+    public EvaluationOutcome evaluate(EvaluationContext context) throws EvaluationException {
+        List<UiStepMetrics.Gold> gold = MagmaRecords.mind2webGold(context.item());
+        List<UiStepMetrics.Prediction> predicted = MagmaRecords.mind2webPredictions(context.event());
+        UiStepMetrics.EpisodeResult r = UiStepMetrics.scoreEpisode(predicted, gold);
+
+        Map<String, Double> metrics = new LinkedHashMap<>();
+        metrics.put("element_selection_accuracy", r.elementSelectionAccuracy());
+        metrics.put("operation_f1", r.operationF1());
+        metrics.put("step_success_rate", r.stepSuccessRate());
+        metrics.put("task_success", r.taskSuccess() ? 1.0 : 0.0);
+        metrics.put("steps", (double) r.steps().size());
+
+        Map<String, String> diagnostics = new LinkedHashMap<>();
+        diagnostics.put("predicted_steps", Integer.toString(r.predictedSteps()));
+        diagnostics.put("missing_steps", Integer.toString(r.missingSteps()));
+        diagnostics.put("extra_predicted_steps", Integer.toString(r.extraPredictedSteps()));
+        diagnostics.put("failed_steps", IntStream.range(0, r.steps().size())
+                .filter(i -> !r.steps().get(i).success())
+                .mapToObj(Integer::toString).collect(Collectors.joining(",")));
+        return new EvaluationOutcome(metrics, diagnostics);
+    }
+}

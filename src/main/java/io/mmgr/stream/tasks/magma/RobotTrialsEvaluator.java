@@ -1,0 +1,52 @@
+package io.mmgr.stream.tasks.magma;
+
+import io.mmgr.stream.avro.BenchmarkItem;
+import io.mmgr.stream.avro.GenerationEvent;
+import io.mmgr.stream.tasks.DeterministicEvaluator;
+import io.mmgr.stream.tasks.EvaluationContext;
+import io.mmgr.stream.tasks.EvaluationException;
+import io.mmgr.stream.tasks.EvaluationOutcome;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * {@code robot-trials}: one robot task's trials (LIBERO, SimplerEnv). The success rate is computed
+ * over the trials that arrived; a count that differs from the protocol is flagged, not rejected, so
+ * a short run still shows up, marked as not comparable.
+ */
+public final class RobotTrialsEvaluator implements DeterministicEvaluator {
+
+    public static final String ID = "robot-trials";
+
+    @Override
+    public String id() {
+        return ID;
+    }
+
+    @Override
+    public String version() {
+        return "1";
+    }
+
+    @Override
+    public Optional<String> precheck(GenerationEvent event, BenchmarkItem item) {
+        try {
+            MagmaRecords.robotResult(event, item);
+            return Optional.empty();
+        } catch (EvaluationException e) {
+            return Optional.of(e.getMessage());
+        }
+    }
+
+    @Override
+    public EvaluationOutcome evaluate(EvaluationContext context) throws EvaluationException {
+        RobotTrialMetrics.Result r = MagmaRecords.robotResult(context.event(), context.item());
+        Map<String, Double> metrics = new LinkedHashMap<>();
+        metrics.put("success_rate", r.successRate());
+        metrics.put("trials", (double) r.trials());
+        metrics.put("protocol_trials", (double) r.protocolTrials());
+        metrics.put("trial_count_mismatch", r.trialCountMismatch() ? 1.0 : 0.0);
+        return new EvaluationOutcome(metrics, Map.of("successes", Integer.toString(r.successes())));
+    }
+}
