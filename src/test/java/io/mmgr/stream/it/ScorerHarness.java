@@ -1,0 +1,125 @@
+package io.mmgr.stream.it;
+
+import io.mmgr.stream.app.ScorerApp;
+import io.mmgr.stream.app.TopicSnapshot;
+import io.mmgr.stream.avro.BenchmarkItem;
+import io.mmgr.stream.avro.DeadLetter;
+import io.mmgr.stream.avro.GenerationEvent;
+import io.mmgr.stream.avro.LeaderboardKey;
+import io.mmgr.stream.avro.LeaderboardRow;
+import io.mmgr.stream.avro.SampleKey;
+import io.mmgr.stream.avro.SampleScore;
+import io.mmgr.stream.embedded.EmbeddedKafka;
+import io.mmgr.stream.registry.AvroSerdes;
+import io.mmgr.stream.registry.RegistryServer;
+import io.mmgr.stream.registry.SchemaRegistryClient;
+import io.mmgr.stream.topology.SampleKeys;
+import io.mmgr.stream.topology.ScorerSettings;
+import io.mmgr.stream.topology.Topics;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Predicate;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+
+/**
+ * A real single-node KRaft broker and our registry, both in this JVM, with a scorer on them and
+ * helpers to publish and to read the scorer's topics.
+ */
+final class ScorerHarness implements AutoCloseable {
+
+    final EmbeddedKafka kafka;
+    final RegistryServer registry;
+    final ScorerApp scorer;
+    final Topics topics;
+    final KafkaProducer<byte[], byte[]> producer;
+    final Map<String, Object> clientConfig;
+
+    ScorerHarness(Path dir, ScorerSettings settings) throws Exception {
+        kafka = EmbeddedKafka.start(dir.resolve("broker"), 0);
+        registry = RegistryServer.start(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), null);
+        scorer = ScorerApp.start(settings, kafka.bootstrapServers(), registry.url(), dir.resolve("streams"), Duration.ofMinutes(2));
+        topics = new Topics(settings.topicPrefix(), settings.partitions(), (short) 1,
+                new AvroSerdes(new SchemaRegistryClient(registry.url()), true));
+        clientConfig = Map.of("bootstrap.servers", kafka.bootstrapServers());
+        producer = new KafkaProducer<>(Map.of("bootstrap.servers", kafka.bootstrapServers(), "acks", "all",
+                "linger.ms", 5), new ByteArraySerializer(), new ByteArraySerializer());
+    }
+
+    void publish(BenchmarkItem item) {
+        String topic = topics.benchmark.name();
+        send(topic, SampleKeys.itemKey(item.getTask(), item.getSampleId()).getBytes(StandardCharsets.UTF_8),
+                topics.benchmark.valueSerde().serializer().serialize(topic, item));
+    }
+
+    void publish(GenerationEvent event) {
+        String topic = topics.generations.name();
+        send(topic, SampleKeys.ref(SampleKeys.of(event)).getBytes(StandardCharsets.UTF_8),
+                topics.generations.valueSerde().serializer().serialize(topic, event));
+    }
+
+    void publishRaw(byte[] key, byte[] value) {
+        send(topics.generations.name(), key, value);
+    }
+
+    private void send(String topic, byte[] key, byte[] value) {
+        try {
+            producer.send(new ProducerRecord<>(topic, key, value)).get();
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot publish to " + topic, e);
+        }
+    }
+
+    Map<SampleKey, SampleScore> scores() {
+        return TopicSnapshot.latest(clientConfig, topics.sampleScores.name(), topics.sampleScores.keySerde().deserializer(),
+                topics.sampleScores.valueSerde().deserializer(), Duration.ofSeconds(30));
+    }
+
+    Map<LeaderboardKey, LeaderboardRow> leaderboard() {
+        return TopicSnapshot.latest(clientConfig, topics.leaderboard.name(), topics.leaderboard.keySerde().deserializer(),
+                topics.leaderboard.valueSerde().deserializer(), Duration.ofSeconds(30));
+    }
+
+    List<DeadLetter> deadLetters() {
+        List<DeadLetter> out = new ArrayList<>();
+        for (ConsumerRecord<byte[], byte[]> r : TopicSnapshot.all(clientConfig, topics.deadLetter.name(), Duration.ofSeconds(30))) {
+            out.add(topics.deadLetter.valueSerde().deserializer().deserialize(topics.deadLetter.name(), r.value()));
+        }
+        return out;
+    }
+
+    /** Polls {@code read} until {@code done} holds (the scorer works asynchronously), or fails after the timeout. */
+    static <T> T await(java.util.function.Supplier<T> read, Predicate<T> done, Duration timeout, String what) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        T last = null;
+        while (System.nanoTime() < deadline) {
+            last = read.get();
+            if (done.test(last)) {
+                return last;
+            }
+            try {
+                Thread.sleep(250);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+        }
+        throw new AssertionError("timed out waiting for " + what + "; last seen: " + last);
+    }
+
+    @Override
+    public void close() {
+        producer.close();
+        scorer.close();
+        registry.close();
+        kafka.close();
+    }
+}
