@@ -1,0 +1,108 @@
+package io.mmgr.stream.cli;
+
+import io.mmgr.stream.app.EmbeddedStack;
+import io.mmgr.stream.app.Endpoints;
+import io.mmgr.stream.app.ScorerApp;
+import io.mmgr.stream.bench.LoadReport;
+import io.mmgr.stream.bench.LoadRunner;
+import io.mmgr.stream.bench.MagmaWorkload;
+import io.mmgr.stream.registry.AvroSerdes;
+import io.mmgr.stream.registry.SchemaRegistryClient;
+import io.mmgr.stream.topology.ScorerSettings;
+import io.mmgr.stream.topology.Topics;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/** {@code mmgr bench load}: end-to-end throughput and latency of the scorer on synthetic Magma episodes. */
+@Command(name = "load", mixinStandardHelpOptions = true,
+        description = {"Publish synthetic Mind2Web episodes and measure samples/s and event->score latency.",
+                "By default it starts a fresh embedded broker, registry and scorer in a temporary directory;",
+                "--attach measures the scorer already running in --data-dir (or at the given endpoints) instead."})
+public final class BenchLoadCommand implements Callable<Integer> {
+
+    @Option(names = "--samples", defaultValue = "20000", description = "generation events to send (default: ${DEFAULT-VALUE})")
+    long samples;
+
+    @Option(names = "--items", defaultValue = "1000", description = "benchmark items (episodes) (default: ${DEFAULT-VALUE})")
+    int items;
+
+    @Option(names = "--steps", defaultValue = "5", description = "UI steps per episode (default: ${DEFAULT-VALUE})")
+    int steps;
+
+    @Option(names = "--rate", defaultValue = "0", description = "events per second; 0 = as fast as possible (default: ${DEFAULT-VALUE})")
+    double rate;
+
+    @Option(names = "--threads", defaultValue = "2", description = "stream threads of the embedded scorer (default: ${DEFAULT-VALUE})")
+    int threads;
+
+    @Option(names = "--attach", description = "measure the running scorer instead of starting one")
+    boolean attach;
+
+    @Option(names = "--timeout", defaultValue = "PT10M", description = "give up after (default: ${DEFAULT-VALUE})")
+    Duration timeout;
+
+    @Mixin
+    ConnectionOptions connection;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() throws Exception {
+        PrintWriter out = spec.commandLine().getOut();
+        Path tmp = null;
+        EmbeddedStack stack = null;
+        ScorerApp scorer = null;
+        try {
+            Endpoints ep;
+            if (attach) {
+                ep = connection.resolve();
+            } else {
+                tmp = Files.createTempDirectory("mmgr-load-");
+                stack = EmbeddedStack.start(tmp, 0, 0);
+                ScorerSettings settings = ScorerSettings.defaults();
+                settings = new ScorerSettings(settings.topicPrefix(), settings.applicationId(), settings.partitions(),
+                        (short) 1, false, settings.artifactRoots(), settings.maxArtifactBytes(), threads, settings.kafkaOverrides());
+                scorer = ScorerApp.start(settings, stack.bootstrapServers(), stack.registryUrl(), tmp.resolve("streams"),
+                        Duration.ofMinutes(2));
+                ep = new Endpoints(stack.bootstrapServers(), stack.registryUrl(), settings.topicPrefix());
+                out.printf("embedded broker started in %d ms%n", stack.kafka().startTime().toMillis());
+            }
+            try (SchemaRegistryClient registry = new SchemaRegistryClient(ep.registryUrl(), connection.registryProperties())) {
+                Topics topics = new Topics(ep.topicPrefix(), 1, (short) 1, new AvroSerdes(registry, true));
+                LoadRunner runner = new LoadRunner(connection.kafkaProperties(ep.bootstrapServers()), topics);
+                Progress progress = new Progress(spec.commandLine().getErr(), samples, "samples scored");
+                LoadReport report = runner.run(new MagmaWorkload(items, steps, 42), "load-" + System.currentTimeMillis(),
+                        samples, rate, 0.7, timeout, n -> progress.step());
+                progress.finish();
+                out.println(report.summary());
+            }
+            return 0;
+        } finally {
+            if (scorer != null) {
+                scorer.close();
+            }
+            if (stack != null) {
+                stack.close();
+            }
+            if (tmp != null) {
+                deleteRecursively(tmp);
+            }
+        }
+    }
+
+    private static void deleteRecursively(Path dir) {
+        try (var paths = Files.walk(dir)) {
+            paths.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (java.io.IOException ignored) {
+            // a temporary directory; the OS cleans what is left
+        }
+    }
+}
