@@ -74,6 +74,11 @@ public final class RegistryServer implements AutoCloseable {
      * it in memory.
      */
     public static RegistryServer start(InetSocketAddress bind, Path storageDir) throws IOException {
+        // the JDK server writes headers and body separately; with Nagle on, every answer waits for the
+        // client's delayed ACK (~40 ms). Read once, when the first HttpServer of the JVM is created.
+        if (System.getProperty("sun.net.httpserver.nodelay") == null) {
+            System.setProperty("sun.net.httpserver.nodelay", "true");
+        }
         RegistryState state = storageDir == null ? RegistryState.inMemory() : RegistryState.open(storageDir);
         HttpServer http;
         try {
@@ -207,7 +212,7 @@ public final class RegistryServer implements AutoCloseable {
             }
             RegistryState.Registered registered = state.register(subject, parseSchema(body(exchange)));
             if (registered.created()) {
-                LOG.info("schema registry: subject '{}' got schema id {}", subject, registered.id());
+                LOG.debug("schema registry: subject '{}' got schema id {}", subject, registered.id());
             }
             return JSON.createObjectNode().put("id", registered.id());
         }
