@@ -15,6 +15,7 @@ import org.apache.avro.specific.SpecificData;
 import org.apache.avro.specific.SpecificDatumReader;
 import org.apache.avro.specific.SpecificDatumWriter;
 import org.apache.avro.specific.SpecificRecord;
+import org.apache.avro.util.ClassSecurityValidator;
 import org.apache.kafka.common.errors.SerializationException;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.Serde;
@@ -74,6 +75,11 @@ public final class AvroSerdes {
         Schema schema = model.getSchema(type);
         if (schema == null || schema.getType() != Schema.Type.RECORD) {
             throw new IllegalArgumentException(type.getName() + " is not a generated Avro record class");
+        }
+        // Avro 1.12 would silently decode generic records instead; fail when the topology is built
+        if (!ClassSecurityValidator.getGlobal().isTrusted(type)) {
+            throw new IllegalStateException("Avro will not instantiate " + type.getName() + ": add "
+                    + type.getPackageName() + " to the system property org.apache.avro.SERIALIZABLE_PACKAGES");
         }
         return Serdes.serdeFrom(new AvroSerializer<>(schema, model, isKey), new AvroDeserializer<>(type, schema, model));
     }

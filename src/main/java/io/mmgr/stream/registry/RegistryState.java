@@ -245,7 +245,7 @@ final class RegistryState implements AutoCloseable {
             persisted = next;
         } catch (IOException e) {
             restore(persisted);
-            throw new ApiError(500, ApiError.STORE_ERROR, "Error in the backend data store: cannot write "
+            throw new ApiError(500, ApiError.STORE_ERROR, "Cannot store the registry state in "
                     + file + ": " + e.getMessage());
         }
     }

@@ -185,12 +185,20 @@ public final class SchemaRegistryClient implements AutoCloseable {
     /**
      * Whether {@code schema} could be registered as the next version of {@code subject} under the
      * subject's compatibility level, checked against its latest version
-     * (POST /compatibility/subjects/{subject}/versions/latest).
+     * (POST /compatibility/subjects/{subject}/versions/latest). True for a subject that does not
+     * exist yet: there is nothing to be incompatible with.
      */
     public boolean isCompatible(String subject, Schema schema) {
         ObjectNode body = JSON.createObjectNode().put("schema", schema.toString());
-        JsonNode answer = send("POST", "/compatibility/subjects/" + encode(subject) + "/versions/latest", body);
-        return answer.path("is_compatible").asBoolean(false);
+        try {
+            JsonNode answer = send("POST", "/compatibility/subjects/" + encode(subject) + "/versions/latest", body);
+            return answer.path("is_compatible").asBoolean(false);
+        } catch (RegistryException e) {
+            if (e.errorCode() == 40401) {
+                return true;
+            }
+            throw e;
+        }
     }
 
     /**

@@ -295,6 +295,28 @@ class RegistryServerTest {
     }
 
     @Test
+    void aFailedWriteLeavesNoTrace(@TempDir Path dir) throws Exception {
+        Path storage = dir.resolve("store");
+        server.close();
+        server = start(storage);
+        post("/subjects/orders-value/versions", schemaBody(A));
+        try (Stream<Path> files = Files.list(storage)) {
+            for (Path p : (Iterable<Path>) files::iterator) {
+                Files.delete(p);
+            }
+        }
+        Files.delete(storage);
+
+        Answer failed = post("/subjects/new-value/versions", schemaBody(A_B_DEFAULT));
+
+        expectError(failed, 500, 50001);
+        assertThat(get("/subjects").json).isEqualTo(JSON.readTree("[\"orders-value\"]"));
+        Files.createDirectories(storage);
+        assertThat(post("/subjects/new-value/versions", schemaBody(A_B_DEFAULT)).json.get("id").asInt())
+                .as("the failed attempt used up no id").isEqualTo(2);
+    }
+
+    @Test
     void aStorageDirectoryServesOneRegistryAtATime(@TempDir Path dir) throws Exception {
         try (RegistryServer first = start(dir)) {
             assertThatThrownBy(() -> start(dir)).isInstanceOf(IOException.class).hasMessageContaining("in use");

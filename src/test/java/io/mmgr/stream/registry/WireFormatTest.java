@@ -14,6 +14,7 @@ import java.util.Arrays;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericData;
 import org.apache.avro.generic.GenericRecord;
+import org.apache.avro.util.ClassSecurityValidator;
 import org.apache.kafka.common.errors.SerializationException;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.junit.jupiter.api.AfterAll;
@@ -119,6 +120,21 @@ class WireFormatTest {
                     .hasMessageContaining("schema id " + id)
                     .hasMessageContaining("cannot be read as io.mmgr.stream.avro.MetricStat")
                     .hasMessageContaining("/fields/1/type");
+        }
+    }
+
+    @Test
+    void aClassAvroWouldNotInstantiateIsRefusedWhenTheSerdeIsMade() {
+        ClassSecurityValidator.ClassSecurityPredicate trusted = ClassSecurityValidator.getGlobal();
+        try {
+            ClassSecurityValidator.setGlobal(type -> !type.getPackageName().equals("io.mmgr.stream.avro"));
+
+            assertThatThrownBy(() -> serdes.forValues(MetricStat.class))
+                    .isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("io.mmgr.stream.avro.MetricStat")
+                    .hasMessageContaining("org.apache.avro.SERIALIZABLE_PACKAGES");
+        } finally {
+            ClassSecurityValidator.setGlobal(trusted);
         }
     }
 
