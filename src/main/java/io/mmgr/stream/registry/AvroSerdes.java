@@ -100,7 +100,7 @@ public final class AvroSerdes {
 
     private static final ThreadLocal<Scratch> SCRATCH = ThreadLocal.withInitial(Scratch::new);
 
-    /** ByteArrayOutputStream without the copy on reset and without growing memory forever. */
+    /** A reusable output buffer that drops storage grown past MAX_RETAINED_BUFFER by one huge record. */
     private static final class Buffer extends ByteArrayOutputStream {
         Buffer() {
             super(256);
