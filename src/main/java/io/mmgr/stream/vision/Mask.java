@@ -62,6 +62,22 @@ public final class Mask {
         }
     }
 
+    /**
+     * Paints a thick segment: a square brush of half-width {@code halfWidth} swept from
+     * {@code (x0, y0)} to {@code (x1, y1)} (pixel-centre coordinates), clipped to the grid.
+     */
+    public void paintSegment(double x0, double y0, double x1, double y1, double halfWidth) {
+        double len = Math.hypot(x1 - x0, y1 - y0);
+        int steps = Math.max(1, (int) Math.ceil(len * 2));
+        for (int i = 0; i <= steps; i++) {
+            double t = i / (double) steps;
+            double x = x0 + t * (x1 - x0);
+            double y = y0 + t * (y1 - y0);
+            fillRect((int) Math.round(x - halfWidth), (int) Math.round(y - halfWidth),
+                    (int) Math.round(x + halfWidth), (int) Math.round(y + halfWidth), true);
+        }
+    }
+
     public Mask copy() {
         return new Mask(width, height, bits.clone());
     }

@@ -57,7 +57,7 @@ public final class MazeThresholds {
     /** Walls need this fraction of a canonical pixel's footprint. */
     public static final double WALL_FRACTION = 0.5;
 
-    /** A video target is only located in frames showing at least this share of its reference area (not hidden by the agent). */
+    /** A video target is only located in frames showing at least this share of its largest visible area (not hidden by the agent). */
     public static final double VISIBLE_TARGET_FRACTION = 0.5;
 
     /** Video tracking: the agent moves to a new cell once its centroid is this close (Chebyshev, canonical px) to that cell's centre. */

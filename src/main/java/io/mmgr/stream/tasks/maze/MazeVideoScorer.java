@@ -27,10 +27,10 @@ public final class MazeVideoScorer {
     private double agentSideSum;
     private int agentFrames;
     private Double startOffset;
-    private double maxTargetDeviation;
-    private double maxTargetOffsetPx;
-    private boolean targetSeen;
+    /** Per frame showing the red square: its area, deviation (canonical px) and offset (source px). */
+    private final List<double[]> targetSightings = new ArrayList<>();
     private Cell current;
+    private double[] lastCentre;
 
     public MazeVideoScorer(MazeReference ref) {
         this.ref = ref;
@@ -46,12 +46,10 @@ public final class MazeVideoScorer {
         minLayout = Math.min(minLayout, MazeImageScorer.layoutIou(ref, frame));
 
         Mask target = frame.target().largestComponent();
-        if (target.count() >= MazeThresholds.VISIBLE_TARGET_FRACTION * ref.targetArea()) {
+        if (!target.isEmpty()) {
             double[] t = target.centroid();
             double d = Math.hypot(t[0] - ref.targetCentre()[0], t[1] - ref.targetCentre()[1]);
-            maxTargetDeviation = Math.max(maxTargetDeviation, d);
-            maxTargetOffsetPx = Math.max(maxTargetOffsetPx, d * frame.pixelsPerCanonical());
-            targetSeen = true;
+            targetSightings.add(new double[] {target.count(), d, d * frame.pixelsPerCanonical()});
         }
 
         Mask agent = frame.start().largestComponent();
@@ -64,6 +62,12 @@ public final class MazeVideoScorer {
             startOffset = PathMeasures.offsetPx(c, ref.startCentre(), frame.pixelsPerCanonical());
         }
         trail.orInPlace(agent);
+        // accumulate the path between sampled positions too, unless the agent jumped (> 2 cells)
+        if (lastCentre != null && Math.hypot(c[0] - lastCentre[0], c[1] - lastCentre[1]) <= 4 * BLOCK) {
+            double half = Math.sqrt(area) / 2.0;
+            trail.paintSegment(lastCentre[0] - 0.5, lastCentre[1] - 0.5, c[0] - 0.5, c[1] - 0.5, half);
+        }
+        lastCentre = c;
         agentPixels += area;
         crossingPixels += agent.intersectionCount(ref.wallsErodedVideo());
         agentSideSum += Math.sqrt(area);
@@ -88,8 +92,9 @@ public final class MazeVideoScorer {
         if (cheb > MazeThresholds.CELL_SWITCH_DISTANCE) {
             return;
         }
-        // fill gaps between sampled positions with the maze's own route when it is short
-        if (current.manhattan(nearest) > 1 || !ref.lattice().connected(current, nearest)) {
+        // fill gaps between sampled positions with the maze's own route when it is short; a step into
+        // an adjacent cell through a wall is a crossing, not a gap, and is kept as it is
+        if (current.manhattan(nearest) > 1) {
             List<Cell> between = ref.lattice().shortestPath(current, nearest);
             if (!between.isEmpty() && between.size() - 1 <= MazeThresholds.MAX_FILLED_STEPS) {
                 route.addAll(between.subList(1, between.size() - 1));
@@ -109,7 +114,22 @@ public final class MazeVideoScorer {
         }
         double crossing = agentPixels == 0 ? 0.0 : crossingPixels / (double) agentPixels;
         boolean crossWall = crossing > MazeThresholds.VIDEO_CROSSING_RATIO;
-        // "Video: 1 if structure changes in any frame" and the red square must stay where it was
+        // "Video: 1 if structure changes in any frame" and the red square must stay where it was. The
+        // square is located only in frames that show most of it (the agent covers it at the end), judged
+        // against the largest the video ever shows it, since models draw markers of any size.
+        double largest = 0;
+        for (double[] t : targetSightings) {
+            largest = Math.max(largest, t[0]);
+        }
+        boolean targetSeen = largest > 0;
+        double maxTargetDeviation = 0;
+        double maxTargetOffsetPx = 0;
+        for (double[] t : targetSightings) {
+            if (t[0] >= MazeThresholds.VISIBLE_TARGET_FRACTION * largest) {
+                maxTargetDeviation = Math.max(maxTargetDeviation, t[1]);
+                maxTargetOffsetPx = Math.max(maxTargetOffsetPx, t[2]);
+            }
+        }
         boolean targetMoved = !targetSeen || maxTargetDeviation > MazeThresholds.MARKER_TOLERANCE;
         boolean mazeChanged = minLayout <= MazeThresholds.LAYOUT_IOU_MIN || targetMoved;
 

@@ -11,6 +11,10 @@ final class MazeFixtures {
 
     /** A problem of the band (sizes, algorithms and placements vary with the seed) able to host the fault. */
     static Scenario scenario(MazeBand band, Fault fault, long seed) {
+        return scenario(band, fault, seed, sc -> true);
+    }
+
+    static Scenario scenario(MazeBand band, Fault fault, long seed, java.util.function.Predicate<Scenario> accept) {
         Random random = new Random(seed * 31 + fault.ordinal() * 1009L + band.ordinal() * 7919L);
         for (int attempt = 0; attempt < 500; attempt++) {
             int rows = band.minSize() + random.nextInt(band.maxSize() - band.minSize() + 1);
@@ -22,7 +26,7 @@ final class MazeFixtures {
                 continue;
             }
             Optional<Scenario> sc = Scenario.of(fault, p, random);
-            if (sc.isPresent()) {
+            if (sc.isPresent() && accept.test(sc.get())) {
                 return sc.get();
             }
         }
