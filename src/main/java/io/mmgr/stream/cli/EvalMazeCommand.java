@@ -1,0 +1,157 @@
+package io.mmgr.stream.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.mmgr.stream.artifacts.LocalArtifactResolver;
+import io.mmgr.stream.avro.ArtifactRef;
+import io.mmgr.stream.avro.BenchmarkItem;
+import io.mmgr.stream.avro.GenerationEvent;
+import io.mmgr.stream.avro.GroundTruth;
+import io.mmgr.stream.tasks.EvaluationContext;
+import io.mmgr.stream.tasks.EvaluationException;
+import io.mmgr.stream.tasks.EvaluationOutcome;
+import io.mmgr.stream.tasks.GateVariant;
+import io.mmgr.stream.tasks.maze.MazeGate;
+import io.mmgr.stream.tasks.maze.MazePixelEvaluator;
+import java.io.BufferedReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code mmgr eval maze}: the maze-pixel evaluator on local files, one JSON object per case. The
+ * {@code overall} is the maze gate's pixel variant over the same metrics.
+ */
+@Command(name = "maze", mixinStandardHelpOptions = true,
+        description = "Score maze outputs (image or video) with the deterministic pixel pipeline.")
+public final class EvalMazeCommand implements Callable<Integer> {
+
+    @Option(names = "--problem", description = "Problem image (PNG/JPEG).")
+    Path problem;
+
+    @Option(names = "--solution", description = "Reference solution image.")
+    Path solution;
+
+    @Option(names = "--rows", description = "Maze rows.")
+    Integer rows;
+
+    @Option(names = "--cols", description = "Maze columns.")
+    Integer cols;
+
+    @Option(names = "--output", description = "The model's answer: .png/.jpg image or .mp4/.webm video.")
+    Path output;
+
+    @Option(names = "--model", defaultValue = "", description = "Model name, selects the video frame budget (veo 192, sora 360, wan 120).")
+    String model;
+
+    @Option(names = "--batch", description = "JSONL of cases {id, problem, solution, rows, cols, output[, model]}.")
+    Path batch;
+
+    @Override
+    public Integer call() throws Exception {
+        MazePixelEvaluator evaluator = new MazePixelEvaluator();
+        LocalArtifactResolver resolver = new LocalArtifactResolver(List.of(Path.of("/")),
+                LocalArtifactResolver.DEFAULT_MAX_BYTES, Files.createTempDirectory("mmgr-eval"));
+        if (batch != null) {
+            int failures = 0;
+            try (BufferedReader in = Files.newBufferedReader(batch, StandardCharsets.UTF_8)) {
+                String line;
+                int n = 0;
+                while ((line = in.readLine()) != null) {
+                    n++;
+                    if (line.isBlank()) {
+                        continue;
+                    }
+                    Map<String, Object> result = new LinkedHashMap<>();
+                    try {
+                        JsonNode c = JsonOutput.MAPPER.readTree(line);
+                        result.put("id", c.path("id").asText("line-" + n));
+                        result.putAll(score(evaluator, resolver, path(c, "problem"), path(c, "solution"),
+                                c.path("rows").asInt(), c.path("cols").asInt(), path(c, "output"),
+                                c.path("model").asText(model)));
+                    } catch (EvaluationException | RuntimeException | java.io.IOException e) {
+                        failures++;
+                        result.put("error", e.getMessage());
+                    }
+                    System.out.println(JsonOutput.line(result));
+                }
+            }
+            return failures == 0 ? 0 : 1;
+        }
+        if (problem == null || solution == null || rows == null || cols == null || output == null) {
+            System.err.println("error: --problem, --solution, --rows, --cols and --output are required (or --batch)");
+            return 2;
+        }
+        try {
+            System.out.println(JsonOutput.line(score(evaluator, resolver, problem, solution, rows, cols, output, model)));
+            return 0;
+        } catch (EvaluationException e) {
+            System.out.println(JsonOutput.line(Map.of("error", e.getMessage())));
+            return 1;
+        }
+    }
+
+    private static Path path(JsonNode c, String field) {
+        if (!c.hasNonNull(field)) {
+            throw new IllegalArgumentException("case is missing '" + field + "'");
+        }
+        return Path.of(c.get(field).asText());
+    }
+
+    static Map<String, Object> score(MazePixelEvaluator evaluator, LocalArtifactResolver resolver, Path problem,
+                                     Path solution, int rows, int cols, Path output, String model)
+            throws EvaluationException {
+        String outType = mediaType(output);
+        BenchmarkItem item = BenchmarkItem.newBuilder()
+                .setTask("maze")
+                .setSampleId("cli:" + problem.getFileName())
+                .setArtifacts(List.of(ref("problem", problem), ref("solution", solution)))
+                .setGroundTruth(GroundTruth.newBuilder().setMazeRows(rows).setMazeCols(cols).build())
+                .build();
+        String modality = outType.startsWith("video/") ? "video" : "image";
+        GenerationEvent event = GenerationEvent.newBuilder()
+                .setRunId("cli").setModel(model).setCheckpointId("cli").setTrainingStep(0)
+                .setTask("maze").setSampleId(item.getSampleId()).setModality(modality)
+                .setArtifacts(List.of(ref("output", output)))
+                .setProducedAt(Instant.now())
+                .build();
+        EvaluationOutcome outcome = evaluator.evaluate(new EvaluationContext(event, item, resolver));
+        GateVariant.Outcome gate = MazeGate.pixelOverall(modality, outcome.metrics());
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("modality", modality);
+        out.put("maze_changed", outcome.metrics().get("maze_changed"));
+        out.put("cross_wall", outcome.metrics().get("cross_wall"));
+        out.put("target_achievement", outcome.metrics().get("target_achievement"));
+        out.put("action_reflection", outcome.metrics().get("action_reflection"));
+        out.put("overall", gate.value());
+        out.put("failed_checks", gate.failed());
+        out.putAll(outcome.metrics());
+        return out;
+    }
+
+    private static ArtifactRef ref(String role, Path file) {
+        return ArtifactRef.newBuilder().setRole(role).setUri(file.toAbsolutePath().normalize().toUri().toString())
+                .setMediaType(mediaType(file)).build();
+    }
+
+    static String mediaType(Path file) {
+        String name = file.getFileName().toString().toLowerCase(Locale.ROOT);
+        if (name.endsWith(".mp4") || name.endsWith(".m4v") || name.endsWith(".mov")) {
+            return "video/mp4";
+        }
+        if (name.endsWith(".webm") || name.endsWith(".mkv")) {
+            return "video/webm";
+        }
+        if (name.endsWith(".jpg") || name.endsWith(".jpeg")) {
+            return "image/jpeg";
+        }
+        return "image/png";
+    }
+}

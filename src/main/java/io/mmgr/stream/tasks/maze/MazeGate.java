@@ -1,0 +1,64 @@
+package io.mmgr.stream.tasks.maze;
+
+import io.mmgr.stream.tasks.Check;
+import io.mmgr.stream.tasks.GateInput;
+import io.mmgr.stream.tasks.GateResult;
+import io.mmgr.stream.tasks.GateVariant;
+import io.mmgr.stream.tasks.TaskGate;
+import io.mmgr.stream.tasks.TaskSpec;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * MMGR T1 Maze gates.
+ * <ul>
+ *   <li>{@code vlm} (verbatim): "Set to 1 if MC = 0, CW = 0, and TA = 1; 0 otherwise." Action
+ *       Reflection does not gate. The Table 4 Maze row comes from this variant, so it is primary
+ *       whenever the judge's verdict has arrived.</li>
+ *   <li>{@code pixel} (C.5.3): maze match IoU &gt; 0.8, no wall crossing, target achievement &gt; 0.95,
+ *       no excessive reflection. The evaluator already applies the modality's crossing threshold
+ *       (video: ratio &gt; 5 %) and takes the per-frame minimum IoU for videos.</li>
+ * </ul>
+ */
+public final class MazeGate implements TaskGate {
+
+    public static final String PIXEL_PART = MazePixelEvaluator.ID;
+    private static final String J = TaskSpec.JUDGE_PART + ".";
+    private static final String P = PIXEL_PART + ".";
+
+    public static final GateVariant VLM = GateVariant.of("vlm",
+            Check.isZero(J + "maze_changed"),
+            Check.isZero(J + "cross_wall"),
+            Check.isOne(J + "target_achievement"));
+
+    public static final GateVariant PIXEL = GateVariant.of("pixel",
+            Check.above(P + "layout_iou", MazeThresholds.LAYOUT_IOU_MIN),
+            Check.isZero(P + "cross_wall"),
+            Check.above(P + "target_achievement", MazeThresholds.TARGET_ACHIEVEMENT_MIN),
+            Check.isZero(P + "excessive_reflection"));
+
+    @Override
+    public GateResult evaluate(GateInput input) {
+        GateVariant.Outcome vlm = VLM.evaluate(input);
+        GateVariant.Outcome pixel = PIXEL.evaluate(input);
+        GateVariant.Outcome primary;
+        if (input.has(TaskSpec.JUDGE_PART)) {
+            primary = vlm;
+        } else if (input.has(PIXEL_PART)) {
+            primary = pixel;
+        } else {
+            primary = vlm;
+        }
+        Map<String, Double> gates = new LinkedHashMap<>();
+        gates.put("overall_vlm", vlm.value());
+        gates.put("overall_pixel", pixel.value());
+        return new GateResult(primary.value(), primary.name(), gates, primary.failed(), primary.missing());
+    }
+
+    /** The pixel variant alone on bare maze-pixel metrics (the {@code eval maze} command's {@code overall}). */
+    public static GateVariant.Outcome pixelOverall(String modality, Map<String, Double> bareMetrics) {
+        Map<String, Double> keyed = new LinkedHashMap<>();
+        bareMetrics.forEach((k, v) -> keyed.put(P + k, v));
+        return PIXEL.evaluate(new GateInput("maze", modality, keyed, java.util.Set.of(PIXEL_PART)));
+    }
+}

@@ -1,0 +1,176 @@
+package io.mmgr.stream.tasks.maze;
+
+import static io.mmgr.stream.tasks.maze.MazeThresholds.BLOCK;
+
+import io.mmgr.stream.vision.Mask;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Scores a video output frame by frame (MMGR C.5.3, video extension): the green agent is tracked
+ * across frames and its accumulated path compared with the solution; layout IoU is taken per frame
+ * and the minimum reported; wall crossing uses stronger erosion and a 5 % ratio; exploration
+ * (Action Reflection) is read from backtracking in the tracked route. Feed frames in order with
+ * {@link #accept(MazeCanvas)}, then call {@link #finish()}.
+ */
+public final class MazeVideoScorer {
+
+    private final MazeReference ref;
+    private final Mask trail;
+    private final List<Cell> route = new ArrayList<>();
+    private int frames;
+    private double minLayout = 1.0;
+    private long agentPixels;
+    private long crossingPixels;
+    private double agentSideSum;
+    private int agentFrames;
+    private Double startOffset;
+    /** Per frame showing the red square: its area, deviation (canonical px) and offset (source px). */
+    private final List<double[]> targetSightings = new ArrayList<>();
+    private Cell current;
+    private double[] lastCentre;
+
+    public MazeVideoScorer(MazeReference ref) {
+        this.ref = ref;
+        this.trail = new Mask(ref.walls().width(), ref.walls().height());
+    }
+
+    public void accept(MazeCanvas frame) {
+        frames++;
+        if (!frame.found()) {
+            minLayout = 0.0;
+            return;
+        }
+        minLayout = Math.min(minLayout, MazeImageScorer.layoutIou(ref, frame));
+
+        Mask target = frame.target().largestComponent();
+        if (!target.isEmpty()) {
+            double[] t = target.centroid();
+            double d = Math.hypot(t[0] - ref.targetCentre()[0], t[1] - ref.targetCentre()[1]);
+            targetSightings.add(new double[] {target.count(), d, d * frame.pixelsPerCanonical()});
+        }
+
+        Mask agent = frame.start().largestComponent();
+        int area = agent.count();
+        if (area == 0) {
+            return;
+        }
+        double[] c = agent.centroid();
+        if (startOffset == null) {
+            startOffset = PathMeasures.offsetPx(c, ref.startCentre(), frame.pixelsPerCanonical());
+        }
+        trail.orInPlace(agent);
+        // accumulate the path between sampled positions too, unless the agent jumped (> 2 cells)
+        if (lastCentre != null && Math.hypot(c[0] - lastCentre[0], c[1] - lastCentre[1]) <= 4 * BLOCK) {
+            double half = Math.sqrt(area) / 2.0;
+            trail.paintSegment(lastCentre[0] - 0.5, lastCentre[1] - 0.5, c[0] - 0.5, c[1] - 0.5, half);
+        }
+        lastCentre = c;
+        agentPixels += area;
+        crossingPixels += agent.intersectionCount(ref.wallsErodedVideo());
+        agentSideSum += Math.sqrt(area);
+        agentFrames++;
+        track(c);
+    }
+
+    /** Moves the tracked cell with hysteresis, so a centroid hovering between two cells does not flicker. */
+    private void track(double[] c) {
+        Cell nearest = MazeReference.cellAt(c);
+        nearest = new Cell(clamp(nearest.row(), ref.rows()), clamp(nearest.col(), ref.cols()));
+        if (current == null) {
+            current = nearest;
+            route.add(nearest);
+            return;
+        }
+        if (nearest.equals(current)) {
+            return;
+        }
+        double[] centre = MazeReference.blockCentre(nearest);
+        double cheb = Math.max(Math.abs(c[0] - centre[0]), Math.abs(c[1] - centre[1]));
+        if (cheb > MazeThresholds.CELL_SWITCH_DISTANCE) {
+            return;
+        }
+        // fill gaps between sampled positions with the maze's own route when it is short; a step into
+        // an adjacent cell through a wall is a crossing, not a gap, and is kept as it is
+        if (current.manhattan(nearest) > 1) {
+            List<Cell> between = ref.lattice().shortestPath(current, nearest);
+            if (!between.isEmpty() && between.size() - 1 <= MazeThresholds.MAX_FILLED_STEPS) {
+                route.addAll(between.subList(1, between.size() - 1));
+            }
+        }
+        route.add(nearest);
+        current = nearest;
+    }
+
+    private static int clamp(int v, int n) {
+        return Math.max(0, Math.min(n - 1, v));
+    }
+
+    public MazeMetrics finish() {
+        if (frames == 0) {
+            throw new IllegalStateException("no frames were analysed");
+        }
+        double crossing = agentPixels == 0 ? 0.0 : crossingPixels / (double) agentPixels;
+        boolean crossWall = crossing > MazeThresholds.VIDEO_CROSSING_RATIO;
+        // "Video: 1 if structure changes in any frame" and the red square must stay where it was. The
+        // square is located only in frames that show most of it (the agent covers it at the end), judged
+        // against the largest the video ever shows it, since models draw markers of any size.
+        double largest = 0;
+        for (double[] t : targetSightings) {
+            largest = Math.max(largest, t[0]);
+        }
+        boolean targetSeen = largest > 0;
+        double maxTargetDeviation = 0;
+        double maxTargetOffsetPx = 0;
+        for (double[] t : targetSightings) {
+            if (t[0] >= MazeThresholds.VISIBLE_TARGET_FRACTION * largest) {
+                maxTargetDeviation = Math.max(maxTargetDeviation, t[1]);
+                maxTargetOffsetPx = Math.max(maxTargetOffsetPx, t[2]);
+            }
+        }
+        boolean targetMoved = !targetSeen || maxTargetDeviation > MazeThresholds.MARKER_TOLERANCE;
+        boolean mazeChanged = minLayout <= MazeThresholds.LAYOUT_IOU_MIN || targetMoved;
+
+        double side = agentFrames == 0 ? BLOCK : agentSideSum / agentFrames;
+        Mask cellTrail = trail.dilate(PathMeasures.dilationFor(side));
+        double[] match = PathMeasures.match(cellTrail, ref.solutionFull(), null);
+
+        Set<Cell> visited = new HashSet<>(route);
+        int hit = 0;
+        for (Cell c : ref.solution()) {
+            if (visited.contains(c)) {
+                hit++;
+            }
+        }
+        double achievement = hit / (double) ref.solution().size();
+        int moves = 0;
+        for (int i = 1; i < route.size(); i++) {
+            moves += route.get(i - 1).manhattan(route.get(i));
+        }
+        double lengthRatio = moves / (double) (ref.solution().size() - 1);
+        boolean loop = cellTrail.holes(MazeThresholds.LOOP_MIN_AREA) > 0;
+        boolean excessive = loop || lengthRatio > MazeThresholds.REFLECTION_LENGTH_RATIO;
+        return new MazeMetrics(minLayout, mazeChanged, startOffset, targetSeen ? maxTargetOffsetPx : null,
+                crossing, crossWall, match[0], match[1], match[2], achievement, loop, lengthRatio, excessive,
+                backtracked(), frames);
+    }
+
+    /** Backtracking: the agent comes back to a cell it had left. */
+    private boolean backtracked() {
+        Set<Cell> left = new HashSet<>();
+        for (int i = 1; i < route.size(); i++) {
+            left.add(route.get(i - 1));
+            if (left.contains(route.get(i))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The tracked cells, in order (for diagnostics). */
+    public List<Cell> route() {
+        return List.copyOf(route);
+    }
+}

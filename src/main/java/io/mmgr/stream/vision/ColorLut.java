@@ -1,0 +1,44 @@
+package io.mmgr.stream.vision;
+
+/**
+ * A {@link PixelClassifier} tabulated over 5 bits per channel (32 768 entries, fits in L1), so
+ * labelling a frame costs one table load per pixel whatever the classifier's rules cost.
+ * Each bin is classified at its centre colour; colour rules are tolerant enough that an 8-level
+ * bin does not matter.
+ */
+public final class ColorLut {
+
+    private final byte[] table = new byte[1 << 15];
+
+    private ColorLut(PixelClassifier classifier) {
+        for (int r = 0; r < 32; r++) {
+            for (int g = 0; g < 32; g++) {
+                for (int b = 0; b < 32; b++) {
+                    int label = classifier.classify((r << 3) | 4, (g << 3) | 4, (b << 3) | 4);
+                    if (label < 0 || label > 127) {
+                        throw new IllegalArgumentException("labels must be in 0..127, got " + label);
+                    }
+                    table[(r << 10) | (g << 5) | b] = (byte) label;
+                }
+            }
+        }
+    }
+
+    public static ColorLut of(PixelClassifier classifier) {
+        return new ColorLut(classifier);
+    }
+
+    public int classify(int rgb) {
+        return table[((rgb >> 9) & 0x7C00) | ((rgb >> 6) & 0x3E0) | ((rgb >> 3) & 0x1F)];
+    }
+
+    public LabelImage label(RgbImage image) {
+        int[] px = image.pixels();
+        byte[] out = new byte[px.length];
+        for (int i = 0; i < px.length; i++) {
+            int rgb = px[i];
+            out[i] = table[((rgb >> 9) & 0x7C00) | ((rgb >> 6) & 0x3E0) | ((rgb >> 3) & 0x1F)];
+        }
+        return new LabelImage(image.width(), image.height(), out);
+    }
+}

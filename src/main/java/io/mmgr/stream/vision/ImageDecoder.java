@@ -1,0 +1,101 @@
+package io.mmgr.stream.vision;
+
+import java.awt.image.BufferedImage;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.util.Iterator;
+import javax.imageio.ImageIO;
+import javax.imageio.ImageReadParam;
+import javax.imageio.ImageReader;
+import javax.imageio.stream.ImageInputStream;
+
+/**
+ * Decodes PNG/JPEG/BMP/GIF bytes with bounded memory: the declared dimensions are read from the
+ * header and checked before any pixel is decoded, and large images are subsampled while decoding
+ * so the working copy never exceeds {@link Limits#maxWorkingSide()}.
+ */
+public final class ImageDecoder {
+
+    static {
+        ImageIO.setUseCache(false); // no temp files per decode
+    }
+
+    /**
+     * @param maxDeclaredPixels images declaring more pixels than this are refused outright
+     * @param maxWorkingSide    longest side of the decoded working copy; larger images are subsampled
+     */
+    public record Limits(long maxDeclaredPixels, int maxWorkingSide) {
+        /** 100 megapixels declared (a 10k x 10k scan), worked on at most 2048 pixels a side. */
+        public static final Limits DEFAULT = new Limits(100_000_000L, 2048);
+    }
+
+    private ImageDecoder() {
+    }
+
+    /** Reads width and height from the header only. */
+    public static int[] declaredSize(byte[] bytes) throws MediaException {
+        try (ImageInputStream in = ImageIO.createImageInputStream(new ByteArrayInputStream(bytes))) {
+            ImageReader reader = readerFor(in);
+            try {
+                reader.setInput(in, true, true);
+                return new int[] {reader.getWidth(0), reader.getHeight(0)};
+            } finally {
+                reader.dispose();
+            }
+        } catch (IOException e) {
+            throw new MediaException("image header cannot be read: " + e.getMessage(), e);
+        }
+    }
+
+    public static RgbImage decode(byte[] bytes, Limits limits) throws MediaException {
+        if (bytes == null || bytes.length == 0) {
+            throw new MediaException("image is empty");
+        }
+        try (ImageInputStream in = ImageIO.createImageInputStream(new ByteArrayInputStream(bytes))) {
+            ImageReader reader = readerFor(in);
+            try {
+                reader.setInput(in, true, true);
+                int w;
+                int h;
+                try {
+                    w = reader.getWidth(0);
+                    h = reader.getHeight(0);
+                } catch (IOException e) {
+                    throw new MediaException("image header cannot be read: " + e.getMessage(), e);
+                }
+                if (w <= 0 || h <= 0) {
+                    throw new MediaException("image declares an empty size " + w + "x" + h);
+                }
+                if ((long) w * h > limits.maxDeclaredPixels()) {
+                    throw new MediaException("image declares " + w + "x" + h + " pixels, over the limit of "
+                            + limits.maxDeclaredPixels() + " pixels");
+                }
+                ImageReadParam param = reader.getDefaultReadParam();
+                int step = (Math.max(w, h) + limits.maxWorkingSide() - 1) / limits.maxWorkingSide();
+                if (step > 1) {
+                    param.setSourceSubsampling(step, step, 0, 0);
+                }
+                BufferedImage image = reader.read(0, param);
+                return RgbImage.of(image);
+            } finally {
+                reader.dispose();
+            }
+        } catch (MediaException e) {
+            throw e;
+        } catch (IOException | RuntimeException e) {
+            // ImageIO reports truncated streams as IIOException or, for some codecs, runtime exceptions
+            throw new MediaException("image is truncated or corrupt: " + e.getMessage(), e);
+        }
+    }
+
+    private static ImageReader readerFor(ImageInputStream in) throws MediaException {
+        if (in == null) {
+            throw new MediaException("image cannot be read");
+        }
+        Iterator<ImageReader> readers = ImageIO.getImageReaders(in);
+        if (!readers.hasNext()) {
+            throw new MediaException("not a decodable image (expected PNG, JPEG, BMP or GIF)");
+        }
+        return readers.next();
+    }
+}
