@@ -14,6 +14,7 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.Properties;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.Topology;
 import org.slf4j.Logger;
@@ -58,7 +59,13 @@ public final class ScorerApp implements AutoCloseable {
             return org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.REPLACE_THREAD;
         });
         streams.start();
-        awaitRunning(streams, startTimeout);
+        try {
+            awaitRunning(streams, startTimeout);
+        } catch (RuntimeException e) {
+            closeLeavingGroup(streams);
+            registry.close();
+            throw e;
+        }
         return new ScorerApp(streams, topics, topology, registry);
     }
 
@@ -115,7 +122,16 @@ public final class ScorerApp implements AutoCloseable {
 
     @Override
     public void close() {
-        streams.close(Duration.ofSeconds(30));
+        closeLeavingGroup(streams);
         registry.close();
+    }
+
+    /**
+     * Streams stays in its group on close by default (to spare rolling restarts a rebalance); a
+     * stopped scorer leaves, so its partitions move at once, not after the session timeout.
+     */
+    private static void closeLeavingGroup(KafkaStreams streams) {
+        streams.close(CloseOptions.groupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP)
+                .withTimeout(Duration.ofSeconds(30)));
     }
 }

@@ -14,6 +14,7 @@ final class Progress {
     private final AtomicLong done = new AtomicLong();
     private final long started = System.nanoTime();
     private volatile long lastPrint;
+    private volatile long lastShown = -1;
 
     Progress(PrintWriter err, long total, String what) {
         this.err = err;
@@ -31,6 +32,7 @@ final class Progress {
     }
 
     private synchronized void print(long n) {
+        lastShown = n;
         int filled = total == 0 ? WIDTH : (int) (WIDTH * n / total);
         double secs = Math.max(1e-3, (System.nanoTime() - started) / 1e9);
         err.printf("\r[%s%s] %d/%d %s  %.0f/s", "#".repeat(filled), " ".repeat(WIDTH - filled), n, total, what, n / secs);
@@ -39,7 +41,9 @@ final class Progress {
 
     void finish() {
         if (total > 0) {
-            print(done.get());
+            if (lastShown != done.get()) {
+                print(done.get());
+            }
             err.println();
             err.flush();
         }

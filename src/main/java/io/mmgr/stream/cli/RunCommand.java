@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.clients.admin.Admin;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -77,14 +78,30 @@ public final class RunCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(spec.commandLine(),
                     "--schema-registry-url is required with --bootstrap-servers");
         }
-        EmbeddedStack stack = null;
+        // registered first, so that Ctrl-C during start-up also stops whatever has started
+        AtomicReference<EmbeddedStack> stackRef = new AtomicReference<>();
+        AtomicReference<ScorerApp> appRef = new AtomicReference<>();
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            if (appRef.get() != null) {
+                System.err.println("Stopping the scorer ...");
+                appRef.get().close();
+            }
+            if (stackRef.get() != null) {
+                stackRef.get().close();
+            }
+            stopped.countDown();
+        }, "mmgr-shutdown"));
+
         String bootstrap = bootstrapServers;
         String registry = registryUrl;
         long t0 = System.nanoTime();
+        EmbeddedStack stack = null;
         if (bootstrap == null) {
             out.println("Starting the embedded Kafka broker and schema registry in " + dataDir.toAbsolutePath() + " ...");
             out.flush();
             stack = EmbeddedStack.start(dataDir, brokerPort, registryPort);
+            stackRef.set(stack);
             bootstrap = stack.bootstrapServers();
             registry = registryUrl != null ? registryUrl : stack.registryUrl();
         }
@@ -92,26 +109,9 @@ public final class RunCommand implements Callable<Integer> {
         List<Path> roots = artifactRoots.isEmpty() ? List.of(Path.of("").toAbsolutePath()) : artifactRoots;
         ScorerSettings settings = new ScorerSettings(topicPrefix, applicationId, partitions, replication, false, roots,
                 maxArtifactBytes, threads, properties);
-        ScorerApp app;
-        try {
-            app = ScorerApp.start(settings, bootstrap, registry, dataDir.resolve("streams"), Duration.ofMinutes(2));
-        } catch (RuntimeException e) {
-            if (stack != null) {
-                stack.close();
-            }
-            throw e;
-        }
+        ScorerApp app = ScorerApp.start(settings, bootstrap, registry, dataDir.resolve("streams"), Duration.ofMinutes(2));
+        appRef.set(app);
         new Endpoints(bootstrap, registry, topicPrefix).write(dataDir);
-        CountDownLatch stopped = new CountDownLatch(1);
-        EmbeddedStack embedded = stack;
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            System.err.println("Stopping the scorer ...");
-            app.close();
-            if (embedded != null) {
-                embedded.close();
-            }
-            stopped.countDown();
-        }, "mmgr-shutdown"));
 
         var t = app.topics();
         out.printf("mmgr-stream scorer running (ready in %.1f s)%n", (System.nanoTime() - t0) / 1e9);
