@@ -28,7 +28,8 @@ import org.apache.avro.specific.SpecificRecord;
  */
 public final class JsonAvro {
 
-    private static final ObjectMapper MAPPER = new ObjectMapper();
+    /** Shared, thread-safe once configured. */
+    public static final ObjectMapper MAPPER = new ObjectMapper();
 
     private JsonAvro() {
     }

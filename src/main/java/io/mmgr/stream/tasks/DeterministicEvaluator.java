@@ -28,4 +28,23 @@ public interface DeterministicEvaluator {
 
     /** Scores one generation. Throws {@link EvaluationException} with a user-facing reason on bad input. */
     EvaluationOutcome evaluate(EvaluationContext context) throws EvaluationException;
+
+    /** Input parsing that an evaluation starts with, run alone. */
+    @FunctionalInterface
+    interface InputCheck {
+        void run() throws EvaluationException;
+    }
+
+    /**
+     * A precheck made of the same parsing {@link #evaluate} starts with, so the two can never
+     * disagree: the parser's reason when it refuses the input, else empty.
+     */
+    static Optional<String> problemOf(InputCheck check) {
+        try {
+            check.run();
+            return Optional.empty();
+        } catch (EvaluationException e) {
+            return Optional.of(e.getMessage());
+        }
+    }
 }

@@ -35,13 +35,10 @@ public final class AitwEvaluator implements DeterministicEvaluator {
 
     @Override
     public Optional<String> precheck(GenerationEvent event, BenchmarkItem item) {
-        try {
+        return DeterministicEvaluator.problemOf(() -> {
             MagmaRecords.aitwGold(item);
             MagmaRecords.aitwPredictions(event);
-            return Optional.empty();
-        } catch (EvaluationException e) {
-            return Optional.of(e.getMessage());
-        }
+        });
     }
 
     @Override

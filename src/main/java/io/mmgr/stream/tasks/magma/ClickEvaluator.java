@@ -31,14 +31,11 @@ public final class ClickEvaluator implements DeterministicEvaluator {
 
     @Override
     public Optional<String> precheck(GenerationEvent event, BenchmarkItem item) {
-        try {
+        return DeterministicEvaluator.problemOf(() -> {
             MagmaRecords.screenSpotTarget(item);
             MagmaRecords.screenSpotKind(item);
             MagmaRecords.screenSpotClick(event);
-            return Optional.empty();
-        } catch (EvaluationException e) {
-            return Optional.of(e.getMessage());
-        }
+        });
     }
 
     @Override

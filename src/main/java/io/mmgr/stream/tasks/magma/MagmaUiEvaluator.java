@@ -34,13 +34,10 @@ public final class MagmaUiEvaluator implements DeterministicEvaluator {
 
     @Override
     public Optional<String> precheck(GenerationEvent event, BenchmarkItem item) {
-        try {
+        return DeterministicEvaluator.problemOf(() -> {
             MagmaRecords.mind2webGold(item);
             MagmaRecords.mind2webPredictions(event);
-            return Optional.empty();
-        } catch (EvaluationException e) {
-            return Optional.of(e.getMessage());
-        }
+        });
     }
 
     @Override

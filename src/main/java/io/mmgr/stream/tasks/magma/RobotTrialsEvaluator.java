@@ -31,12 +31,7 @@ public final class RobotTrialsEvaluator implements DeterministicEvaluator {
 
     @Override
     public Optional<String> precheck(GenerationEvent event, BenchmarkItem item) {
-        try {
-            MagmaRecords.robotResult(event, item);
-            return Optional.empty();
-        } catch (EvaluationException e) {
-            return Optional.of(e.getMessage());
-        }
+        return DeterministicEvaluator.problemOf(() -> MagmaRecords.robotResult(event, item));
     }
 
     @Override

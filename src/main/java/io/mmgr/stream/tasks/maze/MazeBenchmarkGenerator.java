@@ -3,7 +3,7 @@ package io.mmgr.stream.tasks.maze;
 import io.mmgr.stream.avro.ArtifactRef;
 import io.mmgr.stream.avro.BenchmarkItem;
 import io.mmgr.stream.avro.GroundTruth;
-import io.mmgr.stream.bench.PlainJson;
+import io.mmgr.stream.json.JsonAvro;
 import io.mmgr.stream.vision.RgbImage;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -62,7 +62,7 @@ public final class MazeBenchmarkGenerator {
                 String id = String.format(Locale.ROOT, "maze-%s-%04d", band.id(), i + 1);
                 BenchmarkItem item = write(outDir, id, band, p, seed);
                 items.add(item);
-                w.write(PlainJson.line(item));
+                w.write(JsonAvro.toJson(item).toString());
                 w.write('\n');
             }
         }
@@ -87,7 +87,7 @@ public final class MazeBenchmarkGenerator {
         json.put("target", List.of(p.target().row(), p.target().col()));
         json.put("lattice", p.lattice().toStrings());
         json.put("solutionPath", p.solutionAsLists());
-        byte[] jsonBytes = PlainJson.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsBytes(json);
+        byte[] jsonBytes = JsonAvro.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsBytes(json);
         Files.write(jsonFile, jsonBytes);
 
         GroundTruth gt = GroundTruth.newBuilder()

@@ -67,10 +67,9 @@ public final class MazePixelEvaluator implements DeterministicEvaluator {
         if (ArtifactResolver.find(event.getArtifacts(), "output").isEmpty()) {
             return Optional.of("maze generation has no artifact with role 'output'");
         }
-        try {
-            size(item);
-        } catch (EvaluationException e) {
-            return Optional.of(e.getMessage());
+        Optional<String> badSize = DeterministicEvaluator.problemOf(() -> size(item));
+        if (badSize.isPresent()) {
+            return badSize;
         }
         ArtifactRef out = ArtifactResolver.find(event.getArtifacts(), "output").get();
         if (!isVideo(event, out) && !isImage(event, out)) {

@@ -24,7 +24,6 @@ public final class MazeReference {
     private final Mask walls;
     private final double[] startCentre;
     private final double[] targetCentre;
-    private final int targetArea;
     private final Mask wallsErodedImage;
     private final Mask wallsErodedVideo;
     private final Mask solutionFull;
@@ -32,13 +31,12 @@ public final class MazeReference {
     private final Mask endpointCells;
 
     private MazeReference(MazeLattice lattice, List<Cell> solution, Mask walls, double[] startCentre,
-                          double[] targetCentre, int targetArea) {
+                          double[] targetCentre) {
         this.lattice = lattice;
         this.solution = List.copyOf(solution);
         this.walls = walls;
         this.startCentre = startCentre;
         this.targetCentre = targetCentre;
-        this.targetArea = targetArea;
         this.wallsErodedImage = walls.erode(MazeThresholds.IMAGE_WALL_EROSION);
         this.wallsErodedVideo = walls.erode(MazeThresholds.VIDEO_WALL_EROSION);
         int w = walls.width();
@@ -90,7 +88,6 @@ public final class MazeReference {
         Mask walls = latticeWalls;
         double[] startCentre = blockCentre(start);
         double[] targetCentre = blockCentre(target);
-        int targetArea = BLOCK * BLOCK;
         if (problem != null) {
             double agreement = Mask.iou(problem.walls(), latticeWalls, null);
             if (agreement < 0.5) {
@@ -105,9 +102,8 @@ public final class MazeReference {
             }
             startCentre = s.centroid();
             targetCentre = t.centroid();
-            targetArea = t.count();
         }
-        return new MazeReference(lattice, solution, walls, startCentre, targetCentre, targetArea);
+        return new MazeReference(lattice, solution, walls, startCentre, targetCentre);
     }
 
     /** The reference drawn from the lattice alone (no images). */
@@ -282,10 +278,6 @@ public final class MazeReference {
 
     double[] targetCentre() {
         return targetCentre;
-    }
-
-    int targetArea() {
-        return targetArea;
     }
 
     Mask solutionFull() {
