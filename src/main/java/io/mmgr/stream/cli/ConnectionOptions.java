@@ -40,13 +40,19 @@ public final class ConnectionOptions {
     }
 
     /** Kafka client properties given with -P (not the registry's). */
-    public Map<String, Object> kafkaProperties(String bootstrap) {
+    public Map<String, Object> kafkaProperties() {
         Map<String, Object> out = new HashMap<>();
         properties.forEach((k, v) -> {
             if (!k.startsWith("mmgr.")) {
                 out.put(k, v);
             }
         });
+        return out;
+    }
+
+    /** The same with the bootstrap servers set. */
+    public Map<String, Object> kafkaProperties(String bootstrap) {
+        Map<String, Object> out = kafkaProperties();
         out.put("bootstrap.servers", bootstrap);
         return out;
     }

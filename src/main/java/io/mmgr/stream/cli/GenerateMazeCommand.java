@@ -1,5 +1,6 @@
 package io.mmgr.stream.cli;
 
+import io.mmgr.stream.app.JsonlPublisher;
 import io.mmgr.stream.tasks.maze.MazeBand;
 import io.mmgr.stream.tasks.maze.MazeBenchmarkGenerator;
 import java.nio.file.Path;
@@ -7,7 +8,9 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code mmgr bench generate maze}: problem/solution images, lattice JSON and benchmark-items.jsonl. */
@@ -27,13 +30,23 @@ public final class GenerateMazeCommand implements Callable<Integer> {
     @Option(names = "--seed", defaultValue = "1", description = "Random seed (default ${DEFAULT-VALUE}).")
     long seed;
 
+    @Option(names = "--publish", description = "Also publish the items to the running scorer's benchmark topic.")
+    boolean publish;
+
+    @Mixin
+    ConnectionOptions connection;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
     @Override
     public Integer call() throws Exception {
         List<MazeBand> bands = band.equalsIgnoreCase("all")
                 ? Arrays.asList(MazeBand.values())
                 : List.of(MazeBand.valueOf(band.toUpperCase(Locale.ROOT)));
         MazeBenchmarkGenerator.Result r = MazeBenchmarkGenerator.generate(out, count, bands, seed);
-        System.out.println("wrote " + r.items().size() + " maze items to " + r.itemsFile());
-        return 0;
+        spec.commandLine().getOut().println("wrote " + r.items().size() + " maze items to " + r.itemsFile());
+        spec.commandLine().getOut().flush();
+        return publish ? PublishCommand.publish(spec.commandLine(), connection, JsonlPublisher.Kind.benchmark, r.itemsFile()) : 0;
     }
 }

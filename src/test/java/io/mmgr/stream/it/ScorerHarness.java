@@ -34,7 +34,7 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  * A real single-node KRaft broker and our registry, both in this JVM, with a scorer on them and
  * helpers to publish and to read the scorer's topics.
  */
-final class ScorerHarness implements AutoCloseable {
+public final class ScorerHarness implements AutoCloseable {
 
     final EmbeddedKafka kafka;
     final RegistryServer registry;
@@ -43,9 +43,9 @@ final class ScorerHarness implements AutoCloseable {
     final KafkaProducer<byte[], byte[]> producer;
     final Map<String, Object> clientConfig;
 
-    ScorerHarness(Path dir, ScorerSettings settings) throws Exception {
+    public ScorerHarness(Path dir, ScorerSettings settings) throws Exception {
         kafka = EmbeddedKafka.start(dir.resolve("broker"), 0);
-        registry = RegistryServer.start(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), null);
+        registry = RegistryServer.start(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), dir.resolve("registry"));
         scorer = ScorerApp.start(settings, kafka.bootstrapServers(), registry.url(), dir.resolve("streams"), Duration.ofMinutes(2));
         topics = new Topics(settings.topicPrefix(), settings.partitions(), (short) 1,
                 new AvroSerdes(new SchemaRegistryClient(registry.url()), true));
@@ -54,19 +54,19 @@ final class ScorerHarness implements AutoCloseable {
                 "linger.ms", 5), new ByteArraySerializer(), new ByteArraySerializer());
     }
 
-    void publish(BenchmarkItem item) {
+    public void publish(BenchmarkItem item) {
         String topic = topics.benchmark.name();
         send(topic, SampleKeys.itemKey(item.getTask(), item.getSampleId()).getBytes(StandardCharsets.UTF_8),
                 topics.benchmark.valueSerde().serializer().serialize(topic, item));
     }
 
-    void publish(GenerationEvent event) {
+    public void publish(GenerationEvent event) {
         String topic = topics.generations.name();
         send(topic, SampleKeys.ref(SampleKeys.of(event)).getBytes(StandardCharsets.UTF_8),
                 topics.generations.valueSerde().serializer().serialize(topic, event));
     }
 
-    void publishRaw(byte[] key, byte[] value) {
+    public void publishRaw(byte[] key, byte[] value) {
         send(topics.generations.name(), key, value);
     }
 
@@ -78,17 +78,17 @@ final class ScorerHarness implements AutoCloseable {
         }
     }
 
-    Map<SampleKey, SampleScore> scores() {
+    public Map<SampleKey, SampleScore> scores() {
         return TopicSnapshot.latest(clientConfig, topics.sampleScores.name(), topics.sampleScores.keySerde().deserializer(),
                 topics.sampleScores.valueSerde().deserializer(), Duration.ofSeconds(30));
     }
 
-    Map<LeaderboardKey, LeaderboardRow> leaderboard() {
+    public Map<LeaderboardKey, LeaderboardRow> leaderboard() {
         return TopicSnapshot.latest(clientConfig, topics.leaderboard.name(), topics.leaderboard.keySerde().deserializer(),
                 topics.leaderboard.valueSerde().deserializer(), Duration.ofSeconds(30));
     }
 
-    List<DeadLetter> deadLetters() {
+    public List<DeadLetter> deadLetters() {
         List<DeadLetter> out = new ArrayList<>();
         for (ConsumerRecord<byte[], byte[]> r : TopicSnapshot.all(clientConfig, topics.deadLetter.name(), Duration.ofSeconds(30))) {
             out.add(topics.deadLetter.valueSerde().deserializer().deserialize(topics.deadLetter.name(), r.value()));
@@ -97,7 +97,7 @@ final class ScorerHarness implements AutoCloseable {
     }
 
     /** Polls {@code read} until {@code done} holds (the scorer works asynchronously), or fails after the timeout. */
-    static <T> T await(java.util.function.Supplier<T> read, Predicate<T> done, Duration timeout, String what) {
+    public static <T> T await(java.util.function.Supplier<T> read, Predicate<T> done, Duration timeout, String what) {
         long deadline = System.nanoTime() + timeout.toNanos();
         T last = null;
         while (System.nanoTime() < deadline) {

@@ -1,0 +1,168 @@
+package io.mmgr.stream.app;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.mmgr.stream.avro.BenchmarkItem;
+import io.mmgr.stream.avro.GenerationEvent;
+import io.mmgr.stream.avro.HumanLabel;
+import io.mmgr.stream.avro.SampleKey;
+import io.mmgr.stream.json.JsonAvro;
+import io.mmgr.stream.registry.AvroSerdes;
+import io.mmgr.stream.registry.SchemaRegistryClient;
+import io.mmgr.stream.topology.SampleKeys;
+import io.mmgr.stream.topology.Topics;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.Serializer;
+
+/**
+ * Publishes JSONL files of records written with the Avro schemas' field names: generation events,
+ * benchmark items or human labels. A bad line is reported with its number and skipped; the rest go out.
+ */
+public final class JsonlPublisher implements AutoCloseable {
+
+    public enum Kind { generations, benchmark, labels }
+
+    /** What a file gave: records sent, and the lines that were not (with why). */
+    public record Result(long sent, List<String> errors, String topic) {
+    }
+
+    private final SchemaRegistryClient registry;
+    private final Topics topics;
+    private final KafkaProducer<byte[], byte[]> producer;
+    private final Serializer<GenerationEvent> events;
+    private final Serializer<BenchmarkItem> items;
+    private final Serializer<SampleKey> labelKeys;
+    private final Serializer<HumanLabel> labels;
+
+    public JsonlPublisher(Endpoints endpoints, Map<String, Object> kafkaProperties, Map<String, Object> registryProperties) {
+        this.registry = new SchemaRegistryClient(endpoints.registryUrl(), registryProperties);
+        this.topics = new Topics(endpoints.topicPrefix(), 1, (short) 1, new AvroSerdes(registry, true));
+        Map<String, Object> conf = new HashMap<>(kafkaProperties);
+        conf.put("bootstrap.servers", endpoints.bootstrapServers());
+        conf.put("acks", "all");
+        conf.put("enable.idempotence", "true");
+        conf.put("linger.ms", "5");
+        this.producer = new KafkaProducer<>(conf, new ByteArraySerializer(), new ByteArraySerializer());
+        this.events = topics.generations.valueSerde().serializer();
+        this.items = topics.benchmark.valueSerde().serializer();
+        this.labelKeys = topics.humanLabels.keySerde().serializer();
+        this.labels = topics.humanLabels.valueSerde().serializer();
+    }
+
+    /** Lines of a file that hold a record (blank lines are skipped). */
+    public static long countRecords(Path file) throws IOException {
+        try (var lines = Files.lines(file, StandardCharsets.UTF_8)) {
+            return lines.filter(l -> !l.isBlank()).count();
+        }
+    }
+
+    /**
+     * @param onRecord called once per record line, when it was sent or refused (progress)
+     */
+    public Result publish(Kind kind, Path file, Runnable onRecord) throws IOException {
+        List<String> errors = Collections.synchronizedList(new ArrayList<>());
+        AtomicLong sent = new AtomicLong();
+        try (BufferedReader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+            String line;
+            int lineNo = 0;
+            while ((line = reader.readLine()) != null) {
+                lineNo++;
+                if (line.isBlank()) {
+                    continue;
+                }
+                ProducerRecord<byte[], byte[]> record;
+                try {
+                    record = toRecord(kind, line);
+                } catch (RuntimeException e) {
+                    errors.add("line " + lineNo + ": " + e.getMessage());
+                    onRecord.run();
+                    continue;
+                }
+                int n = lineNo;
+                producer.send(record, (meta, ex) -> {
+                    if (ex != null) {
+                        errors.add("line " + n + ": not published: " + ex.getMessage());
+                    } else {
+                        sent.incrementAndGet();
+                    }
+                    onRecord.run();
+                });
+            }
+        }
+        producer.flush();
+        List<String> sorted = new ArrayList<>(errors);
+        sorted.sort(java.util.Comparator.comparingInt(e -> Integer.parseInt(e.substring(5, e.indexOf(':')))));
+        return new Result(sent.get(), sorted, topic(kind));
+    }
+
+    public String topic(Kind kind) {
+        return switch (kind) {
+            case generations -> topics.generations.name();
+            case benchmark -> topics.benchmark.name();
+            case labels -> topics.humanLabels.name();
+        };
+    }
+
+    private ProducerRecord<byte[], byte[]> toRecord(Kind kind, String line) {
+        String topic = topic(kind);
+        switch (kind) {
+            case generations -> {
+                GenerationEvent e = JsonAvro.read(line, GenerationEvent.class);
+                byte[] key = SampleKeys.ref(SampleKeys.of(e)).getBytes(StandardCharsets.UTF_8);
+                return new ProducerRecord<>(topic, key, events.serialize(topic, e));
+            }
+            case benchmark -> {
+                BenchmarkItem item = JsonAvro.read(line, BenchmarkItem.class);
+                byte[] key = SampleKeys.itemKey(item.getTask(), item.getSampleId()).getBytes(StandardCharsets.UTF_8);
+                return new ProducerRecord<>(topic, key, items.serialize(topic, item));
+            }
+            case labels -> {
+                // one flat object: the sample's key fields beside the label's
+                JsonNode node;
+                try {
+                    node = JsonAvro.MAPPER.readTree(line);
+                } catch (com.fasterxml.jackson.core.JsonProcessingException ex) {
+                    throw new IllegalArgumentException("not valid JSON: " + ex.getOriginalMessage(), ex);
+                }
+                if (!(node instanceof ObjectNode object)) {
+                    throw new IllegalArgumentException("a label line must be a JSON object");
+                }
+                ObjectNode keyPart = JsonAvro.MAPPER.createObjectNode();
+                ObjectNode labelPart = object.deepCopy();
+                for (String f : List.of("runId", "checkpointId", "task", "sampleId", "seed")) {
+                    if (object.has(f)) {
+                        keyPart.set(f, object.get(f));
+                        labelPart.remove(f);
+                    }
+                }
+                if (!labelPart.has("labeledAt")) {
+                    labelPart.put("labeledAt", System.currentTimeMillis());
+                }
+                SampleKey key = JsonAvro.read(keyPart, SampleKey.class);
+                HumanLabel label = JsonAvro.read(labelPart, HumanLabel.class);
+                int partition = SampleKeys.partition(key, producer.partitionsFor(topic).size());
+                return new ProducerRecord<>(topic, partition, labelKeys.serialize(topic, key), labels.serialize(topic, label));
+            }
+            default -> throw new IllegalStateException();
+        }
+    }
+
+    @Override
+    public void close() {
+        producer.close();
+        registry.close();
+    }
+}
