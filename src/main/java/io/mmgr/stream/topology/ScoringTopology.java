@@ -68,7 +68,6 @@ public final class ScoringTopology {
         // a scorer is read live: commit (and so publish) often
         p.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 100);
         p.put(StreamsConfig.consumerPrefix(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG), "earliest");
-        p.put(StreamsConfig.producerPrefix(ProducerConfig.COMPRESSION_TYPE_CONFIG), "lz4");
         p.put(StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG), 5);
         p.putAll(settings.kafkaOverrides());
         return p;
