@@ -181,7 +181,7 @@ public final class ArcGridDecoder {
             return null;
         }
         // grid lines: with them every boundary is drawn, so readings that split cells are rejected
-        boolean line = GridLines.lines(GridLines.seamEdgeShare(img, edgeX, edgeY, cy.get(0), cx.get(0)));
+        boolean line = GridLines.lines(img, edgeX, edgeY, cy.get(0), cx.get(0));
         if (line) {
             List<AxisFit.Hypothesis> lx = GridLines.agreeing(img, edgeX, edgeY, cx, cy.get(0), true);
             List<AxisFit.Hypothesis> ly = GridLines.agreeing(img, edgeX, edgeY, cy, cx.get(0), false);

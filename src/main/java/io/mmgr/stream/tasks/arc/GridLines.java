@@ -58,8 +58,71 @@ final class GridLines {
         return seams < MIN_SEAMS ? Double.NaN : withEdge / (double) seams;
     }
 
-    static boolean lines(double share) {
-        return !Double.isNaN(share) && share >= LINE_SHARE;
+    /**
+     * Lines are seen when same-colour seams show edges; a grid with too few same-colour neighbours is
+     * judged by the seams' own colour instead: one colour, unlike the cells on both sides, at nearly
+     * every seam (a seam without a line shows one neighbour's colour or a blend that varies with the pair).
+     */
+    static boolean lines(RgbImage img, boolean[] edgeX, boolean[] edgeY, AxisFit.Hypothesis rows, AxisFit.Hypothesis cols) {
+        double share = seamEdgeShare(img, edgeX, edgeY, rows, cols);
+        if (!Double.isNaN(share)) {
+            return share >= LINE_SHARE;
+        }
+        int[][] core = coreMeans(img, rows, cols);
+        List<Integer> seams = new ArrayList<>();
+        int samples = 0;
+        for (int i = 0; i < rows.count(); i++) {
+            int y = (int) Math.round(rows.boundary(i) + rows.pitch() / 2);
+            for (int k = 1; k < cols.count(); k++) {
+                samples++;
+                Integer c = seamColour(img, cols.boundary(k), y, true, core[i][k - 1], core[i][k]);
+                if (c != null) {
+                    seams.add(c);
+                }
+            }
+        }
+        for (int j = 0; j < cols.count(); j++) {
+            int x = (int) Math.round(cols.boundary(j) + cols.pitch() / 2);
+            for (int k = 1; k < rows.count(); k++) {
+                samples++;
+                Integer c = seamColour(img, rows.boundary(k), x, false, core[k - 1][j], core[k][j]);
+                if (c != null) {
+                    seams.add(c);
+                }
+            }
+        }
+        if (samples < 4 || seams.size() < 0.8 * samples) {
+            return false;
+        }
+        int first = seams.get(seams.size() / 2);
+        int agree = 0;
+        for (int c : seams) {
+            agree += ArcGridDecoder.l1(c, first) <= SAME ? 1 : 0;
+        }
+        return agree >= 0.8 * seams.size();
+    }
+
+    /** The seam pixel most unlike both neighbouring cells, if it is unlike both. */
+    private static Integer seamColour(RgbImage img, double boundary, int at, boolean xAxis, int a, int b) {
+        int limit = xAxis ? img.width() : img.height();
+        int other = xAxis ? img.height() : img.width();
+        if (at < 0 || at >= other) {
+            return null;
+        }
+        int best = -1;
+        int bestPx = 0;
+        for (int p = (int) Math.floor(boundary); p <= (int) Math.ceil(boundary); p++) {
+            if (p < 0 || p >= limit) {
+                continue;
+            }
+            int px = xAxis ? img.get(p, at) : img.get(at, p);
+            int d = Math.min(ArcGridDecoder.l1(px, a), ArcGridDecoder.l1(px, b));
+            if (d > best) {
+                best = d;
+                bestPx = px;
+            }
+        }
+        return best > SAME ? bestPx : null;
     }
 
     /** The candidates of one axis whose same-colour seams show the lines (or cannot be judged). */
