@@ -5,7 +5,7 @@ import java.util.function.ToDoubleBiFunction;
 
 /**
  * Dynamic Time Warping path metrics of Ilharco et al. 2019, "General Evaluation for Instruction
- * Conditioned Navigation using Dynamic Time Warping" (reference code: google-research, r4r/nDTW):
+ * Conditioned Navigation using Dynamic Time Warping" (reference code: google-research/google-research, r4r/dtw.py):
  * DTW(R, Q) is the minimum total distance of a monotone alignment of the query Q (the agent's path)
  * to the reference R; nDTW = exp(-DTW / (|R| d_th)); sDTW = SR * nDTW. The distance between points is
  * the environment's (shortest-path distance on a navigation graph in the paper; Euclidean in

@@ -20,7 +20,8 @@ class DtwSplGeoAlignTest {
     }
 
     /**
-     * Ilharco et al.'s worked example (the doctest of their reference DTW class): on a 3 x 4 grid graph
+     * Ilharco et al.'s worked example (the doctest of their reference DTW class, google-research/google-research
+     * r4r/dtw.py): on a 3 x 4 grid graph
      * with unit edges (shortest-path distance = Manhattan distance), d_th = 3.
      */
     @Test
