@@ -7,7 +7,7 @@ import picocli.CommandLine.Command;
 @Command(name = "eval", mixinStandardHelpOptions = true,
         description = "Score outputs offline with the same evaluators the stream uses.",
         subcommands = {EvalMazeCommand.class, EvalMind2WebCommand.class, EvalAitwCommand.class,
-                EvalScreenSpotCommand.class, EvalRobotCommand.class})
+                EvalScreenSpotCommand.class, EvalRobotCommand.class, EvalArcCommand.class, EvalFidCommand.class, EvalNavCommand.class})
 public final class EvalCommand implements Runnable {
 
     @CommandLine.Spec

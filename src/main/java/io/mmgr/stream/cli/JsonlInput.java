@@ -27,6 +27,11 @@ final class JsonlInput {
     }
 
     static List<Line> read(Path file) {
+        return read(file, false);
+    }
+
+    /** As {@link #read(Path)}, also accepting lines that are JSON arrays (feature vectors). */
+    static List<Line> read(Path file, boolean allowArrays) {
         List<String> raw;
         try {
             raw = Files.readAllLines(file, StandardCharsets.UTF_8);
@@ -47,7 +52,7 @@ final class JsonlInput {
             } catch (JsonProcessingException e) {
                 throw new CliInputException(file + " line " + (i + 1) + ": not valid JSON: " + e.getOriginalMessage());
             }
-            if (node == null || !node.isObject()) {
+            if (node == null || !(node.isObject() || allowArrays && node.isArray())) {
                 throw new CliInputException(file + " line " + (i + 1) + ": expected a JSON object");
             }
             lines.add(new Line(file, i + 1, node));

@@ -1,0 +1,417 @@
+package io.mmgr.stream.tasks.arc;
+
+import io.mmgr.stream.vision.Rect;
+import io.mmgr.stream.vision.RgbImage;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+
+/**
+ * Reads an ARC grid from an image: locates the grid on the canvas (margins of any background),
+ * infers rows and columns from the colour edges (grid lines or colour runs, {@link AxisFit}), samples
+ * each cell's core and maps it to the nearest of the ten ARC colours ({@link ArcPalette}). Blur, JPEG,
+ * slight hue shifts and non-integer scaling move edges by a pixel or two and are absorbed by the
+ * tolerances; a cell whose colour is far from every ARC colour is read as {@link #UNREADABLE}.
+ *
+ * <p>Without grid lines some images are ambiguous: a 6x6 grid made of 2x2 blocks is pixel for pixel a
+ * 3x3 grid with larger cells. Among readings that explain the pixels equally well the decoder prefers
+ * square cells, then the dimensions the caller expects (the ground truth's, when known), then the
+ * coarsest. The expected dimensions never override the pixels: a reading is only chosen if its
+ * boundaries explain the image's edges, and when grid lines are visible only readings that put a line
+ * on every boundary count.
+ */
+public final class ArcGridDecoder {
+
+    /** A cell whose colour is not one of the ten ARC colours. */
+    public static final int UNREADABLE = -1;
+
+    /** L1 RGB distance that counts as a colour edge / as "not the background". */
+    static final int EDGE_THRESHOLD = 48;
+    static final int BACKGROUND_THRESHOLD = 60;
+    /** CIELAB distance beyond which a cell's colour is not an ARC colour. */
+    static final double MAX_COLOUR_DISTANCE = 25.0;
+    /** Cell aspect ratios within this factor of 1 count as square. */
+    static final double ASPECT_TOLERANCE = 1.8;
+    /** Smallest cell the decoder resolves, in pixels. */
+    static final double MIN_PITCH = 3.0;
+
+    /**
+     * The reading: symbols (or {@link #UNREADABLE}), where the grid was found, its pitch, whether grid
+     * lines were seen, whether another reading explained the pixels as well, and the share of core
+     * pixels that agreed with each cell's symbol (lowest over the grid).
+     */
+    public record Decoded(int[][] cells, Rect bounds, double cellWidth, double cellHeight, boolean gridLines,
+                          boolean ambiguous, double minAgreement) {
+        public int rows() {
+            return cells.length;
+        }
+
+        public int cols() {
+            return cells[0].length;
+        }
+
+        public String cellsText() {
+            StringBuilder sb = new StringBuilder("[");
+            for (int r = 0; r < cells.length; r++) {
+                sb.append(r == 0 ? "[" : ",[");
+                for (int c = 0; c < cells[r].length; c++) {
+                    sb.append(c == 0 ? "" : ",").append(cells[r][c]);
+                }
+                sb.append(']');
+            }
+            return sb.append(']').toString();
+        }
+    }
+
+    private ArcGridDecoder() {
+    }
+
+    /**
+     * @param image    the generated image
+     * @param region   where to look (the answer region of a full puzzle canvas), or null for all of it
+     * @param expected rows and columns of the ground truth, used only to break ties, or null
+     */
+    public static Decoded decode(RgbImage image, Rect region, int[] expected) throws ArcDecodeException {
+        RgbImage img = region == null ? image : crop(image, region);
+        int w = img.width();
+        int h = img.height();
+        if (w < 3 || h < 3) {
+            throw new ArcDecodeException("the image (or its answer region) is only " + w + "x" + h + " pixels");
+        }
+        int[] px = img.pixels();
+        Integer background = background(img);
+        List<Extent> extents = new ArrayList<>();
+        if (background != null) {
+            Extent e = extent(img, background);
+            if (e == null) {
+                throw new ArcDecodeException("no grid found: every pixel of the "
+                        + (region == null ? "image" : "answer region") + " is the background colour");
+            }
+            extents.add(e);
+            // a background that is itself an ARC colour may be the grid's own edge cells
+            if (ArcPalette.distance(background, ArcPalette.symbolExact(background)) <= MAX_COLOUR_DISTANCE
+                    && (e.x0 > 0 || e.y0 > 0 || e.x1 < w || e.y1 < h)) {
+                extents.add(new Extent(0, 0, w, h));
+            }
+        } else {
+            extents.add(new Extent(0, 0, w, h));
+        }
+        boolean[] edgeX = new boolean[w * h];
+        boolean[] edgeY = new boolean[w * h];
+        for (int y = 0; y < h; y++) {
+            int o = y * w;
+            for (int x = 1; x < w - 1; x++) {
+                edgeX[o + x] = l1(px[o + x - 1], px[o + x + 1]) > EDGE_THRESHOLD;
+            }
+        }
+        for (int y = 1; y < h - 1; y++) {
+            int o = y * w;
+            for (int x = 0; x < w; x++) {
+                edgeY[o + x] = l1(px[o - w + x], px[o + w + x]) > EDGE_THRESHOLD;
+            }
+        }
+        Reading best = null;
+        for (Extent e : extents) {
+            Reading r = read(img, e, edgeX, edgeY, expected);
+            if (r == null) {
+                continue;
+            }
+            if (best == null || (!best.matches(expected) && r.matches(expected))) {
+                best = r;
+            }
+        }
+        if (best == null) {
+            throw new ArcDecodeException("no regular grid of cells found in the "
+                    + (region == null ? "image" : "answer region"));
+        }
+        Rect origin = region == null ? new Rect(0, 0, w, h) : clip(region, image);
+        Rect bounds = new Rect((int) Math.round(best.cols.start() + 0.5) + origin.x(),
+                (int) Math.round(best.rows.start() + 0.5) + origin.y(),
+                Math.max(1, (int) Math.round(best.cols.pitch() * best.cols.count())),
+                Math.max(1, (int) Math.round(best.rows.pitch() * best.rows.count())));
+        return sample(img, best, bounds);
+    }
+
+    private record Extent(int x0, int y0, int x1, int y1) {
+    }
+
+    private record Reading(AxisFit.Hypothesis rows, AxisFit.Hypothesis cols, boolean lines, boolean ambiguous) {
+        boolean matches(int[] expected) {
+            return expected != null && rows.count() == expected[0] && cols.count() == expected[1];
+        }
+    }
+
+    private static Reading read(RgbImage img, Extent e, boolean[] edgeX, boolean[] edgeY, int[] expected) {
+        int w = img.width();
+        int h = img.height();
+        double lenX = e.x1 - e.x0;
+        double lenY = e.y1 - e.y0;
+        if (lenX < MIN_PITCH || lenY < MIN_PITCH) {
+            return null;
+        }
+        // profiles: edge pixels per position, counted across the extent (plus a little halo along the axis)
+        int ax0 = Math.max(0, e.x0 - 3);
+        int ax1 = Math.min(w, e.x1 + 3);
+        int ay0 = Math.max(0, e.y0 - 3);
+        int ay1 = Math.min(h, e.y1 + 3);
+        double[] profX = new double[w];
+        double[] profY = new double[h];
+        for (int y = e.y0; y < e.y1; y++) {
+            int o = y * w;
+            for (int x = ax0; x < ax1; x++) {
+                if (edgeX[o + x]) {
+                    profX[x]++;
+                }
+            }
+        }
+        for (int y = ay0; y < ay1; y++) {
+            int o = y * w;
+            for (int x = e.x0; x < e.x1; x++) {
+                if (edgeY[o + x]) {
+                    profY[y]++;
+                }
+            }
+        }
+        List<AxisFit.Peak> peaksX = AxisFit.peaks(profX, Math.max(3, 0.3 * lenY / ArcGrid.MAX_SIDE));
+        List<AxisFit.Peak> peaksY = AxisFit.peaks(profY, Math.max(3, 0.3 * lenX / ArcGrid.MAX_SIDE));
+        // outer boundaries sit on the extent's edges (between pixels, hence the half pixel)
+        List<AxisFit.Hypothesis> cx = candidates(peaksX, e.x0 - 0.5, e.x1 - 0.5, lenX);
+        List<AxisFit.Hypothesis> cy = candidates(peaksY, e.y0 - 0.5, e.y1 - 0.5, lenY);
+        if (cx.isEmpty() || cy.isEmpty()) {
+            return null;
+        }
+        // grid lines: with them every boundary is drawn, so readings that split cells are rejected
+        boolean line = GridLines.lines(img, edgeX, edgeY, cy.get(0), cx.get(0));
+        if (line) {
+            List<AxisFit.Hypothesis> lx = GridLines.agreeing(img, edgeX, edgeY, cx, cy.get(0), true);
+            List<AxisFit.Hypothesis> ly = GridLines.agreeing(img, edgeX, edgeY, cy, cx.get(0), false);
+            cx = lx.isEmpty() ? cx : lx;
+            cy = ly.isEmpty() ? cy : ly;
+        }
+        List<Reading> readings = new ArrayList<>();
+        for (AxisFit.Hypothesis x : cx) {
+            for (AxisFit.Hypothesis y : cy) {
+                readings.add(new Reading(y, x, line, false));
+            }
+        }
+        Comparator<Reading> order = Comparator
+                .comparingDouble((Reading r) -> squareness(r))
+                .thenComparingInt(r -> r.matches(expected) ? 0 : 1)
+                .thenComparingInt(r -> r.rows().count() * r.cols().count());
+        readings.sort(order);
+        Reading first = readings.get(0);
+        boolean ambiguous = readings.size() > 1 && squareness(readings.get(1)) == squareness(first);
+        return new Reading(first.rows(), first.cols(), line, ambiguous);
+    }
+
+    /**
+     * 0 for cells whose aspect ratio is within {@link #ASPECT_TOLERANCE} (models stretch canvases, e.g. a
+     * square puzzle into a 16:9 video frame), otherwise how far from square (log of the aspect ratio).
+     */
+    private static double squareness(Reading r) {
+        double a = Math.abs(Math.log(r.cols().pitch() / r.rows().pitch()));
+        return a <= Math.log(ASPECT_TOLERANCE) ? 0 : a;
+    }
+
+    /** Consistent counts along one axis, coarsest first. */
+    private static List<AxisFit.Hypothesis> candidates(List<AxisFit.Peak> peaks, double start, double end, double len) {
+        List<AxisFit.Hypothesis> fits = new ArrayList<>();
+        int maxCount = (int) Math.min(ArcGrid.MAX_SIDE, Math.floor(len / MIN_PITCH));
+        for (int n = 1; n <= maxCount; n++) {
+            fits.add(AxisFit.fit(peaks, start, end, n));
+        }
+        if (fits.isEmpty()) {
+            return List.of();
+        }
+        List<AxisFit.Hypothesis> consistent = new ArrayList<>();
+        for (AxisFit.Hypothesis f : fits) {
+            if (f.unexplained() <= AxisFit.MAX_UNEXPLAINED) {
+                consistent.add(f);
+            }
+        }
+        if (consistent.isEmpty()) {
+            // heavily degraded: take the best explanation if it is still a fair one
+            AxisFit.Hypothesis best = fits.stream().min(Comparator.comparingDouble(AxisFit.Hypothesis::unexplained))
+                    .orElseThrow();
+            if (best.unexplained() > 2.5 * AxisFit.MAX_UNEXPLAINED) {
+                return List.of();
+            }
+            consistent.add(best);
+        }
+        return consistent;
+    }
+
+    /** Each cell's core (a quarter of the pitch in from every boundary) votes for a symbol. */
+    private static Decoded sample(RgbImage img, Reading r, Rect bounds) {
+        int rows = r.rows().count();
+        int cols = r.cols().count();
+        int[][] cells = new int[rows][cols];
+        double minAgreement = 1.0;
+        int[] votes = new int[10];
+        long[][] sums = new long[10][3];
+        for (int i = 0; i < rows; i++) {
+            double top = r.rows().boundary(i);
+            double bottom = r.rows().boundary(i + 1);
+            double my = Math.max(0.25 * r.rows().pitch(), Math.min(r.rows().tolerance(), 0.4 * r.rows().pitch()));
+            int y0 = clampInt((int) Math.ceil(top + my), 0, img.height() - 1);
+            int y1 = clampInt((int) Math.floor(bottom - my), y0, img.height() - 1);
+            for (int j = 0; j < cols; j++) {
+                double left = r.cols().boundary(j);
+                double right = r.cols().boundary(j + 1);
+                double mx = Math.max(0.25 * r.cols().pitch(), Math.min(r.cols().tolerance(), 0.4 * r.cols().pitch()));
+                int x0 = clampInt((int) Math.ceil(left + mx), 0, img.width() - 1);
+                int x1 = clampInt((int) Math.floor(right - mx), x0, img.width() - 1);
+                java.util.Arrays.fill(votes, 0);
+                for (long[] s : sums) {
+                    java.util.Arrays.fill(s, 0);
+                }
+                int total = 0;
+                for (int y = y0; y <= y1; y++) {
+                    for (int x = x0; x <= x1; x++) {
+                        int rgb = img.get(x, y);
+                        int s = ArcPalette.symbol(rgb);
+                        votes[s]++;
+                        sums[s][0] += (rgb >> 16) & 0xFF;
+                        sums[s][1] += (rgb >> 8) & 0xFF;
+                        sums[s][2] += rgb & 0xFF;
+                        total++;
+                    }
+                }
+                int best = 0;
+                for (int s = 1; s < 10; s++) {
+                    if (votes[s] > votes[best]) {
+                        best = s;
+                    }
+                }
+                int n = votes[best];
+                int mean = (int) (sums[best][0] / n) << 16 | (int) (sums[best][1] / n) << 8 | (int) (sums[best][2] / n);
+                cells[i][j] = ArcPalette.distance(mean, best) <= MAX_COLOUR_DISTANCE ? best : UNREADABLE;
+                minAgreement = Math.min(minAgreement, n / (double) total);
+            }
+        }
+        return new Decoded(cells, bounds, r.cols().pitch(), r.rows().pitch(), r.lines(), r.ambiguous(), minAgreement);
+    }
+
+    /**
+     * The canvas background: the dominant colour of the outermost pixel ring, if it covers most of the
+     * ring; null when the ring is busy (the grid fills the image).
+     */
+    private static Integer background(RgbImage img) {
+        int w = img.width();
+        int h = img.height();
+        int[] bins = new int[4096];
+        long[][] sums = new long[4096][3];
+        int ring = 0;
+        for (int x = 0; x < w; x++) {
+            ring += add(img.get(x, 0), bins, sums) + add(img.get(x, h - 1), bins, sums);
+        }
+        for (int y = 1; y < h - 1; y++) {
+            ring += add(img.get(0, y), bins, sums) + add(img.get(w - 1, y), bins, sums);
+        }
+        int top = 0;
+        for (int b = 1; b < bins.length; b++) {
+            if (bins[b] > bins[top]) {
+                top = b;
+            }
+        }
+        int n = bins[top];
+        int rgb = (int) (sums[top][0] / n) << 16 | (int) (sums[top][1] / n) << 8 | (int) (sums[top][2] / n);
+        // neighbouring bins hold the same colour under JPEG noise: count the ring pixels near it
+        int near = 0;
+        for (int x = 0; x < w; x++) {
+            near += (l1(img.get(x, 0), rgb) <= BACKGROUND_THRESHOLD ? 1 : 0)
+                    + (l1(img.get(x, h - 1), rgb) <= BACKGROUND_THRESHOLD ? 1 : 0);
+        }
+        for (int y = 1; y < h - 1; y++) {
+            near += (l1(img.get(0, y), rgb) <= BACKGROUND_THRESHOLD ? 1 : 0)
+                    + (l1(img.get(w - 1, y), rgb) <= BACKGROUND_THRESHOLD ? 1 : 0);
+        }
+        return near >= 0.9 * ring ? rgb : null;
+    }
+
+    private static int add(int rgb, int[] bins, long[][] sums) {
+        int b = ((rgb >> 12) & 0xF00) | ((rgb >> 8) & 0xF0) | ((rgb >> 4) & 0xF);
+        bins[b]++;
+        sums[b][0] += (rgb >> 16) & 0xFF;
+        sums[b][1] += (rgb >> 8) & 0xFF;
+        sums[b][2] += rgb & 0xFF;
+        return 1;
+    }
+
+    /** The rows and columns holding enough non-background pixels to be part of the grid. */
+    private static Extent extent(RgbImage img, int background) {
+        int w = img.width();
+        int h = img.height();
+        int[] colCount = new int[w];
+        int[] rowCount = new int[h];
+        int[] px = img.pixels();
+        for (int y = 0; y < h; y++) {
+            int o = y * w;
+            for (int x = 0; x < w; x++) {
+                if (l1(px[o + x], background) > BACKGROUND_THRESHOLD) {
+                    colCount[x]++;
+                    rowCount[y]++;
+                }
+            }
+        }
+        int minCol = Math.max(2, (int) Math.ceil(0.02 * h));
+        int minRow = Math.max(2, (int) Math.ceil(0.02 * w));
+        int x0 = first(colCount, minCol);
+        int x1 = last(colCount, minCol);
+        int y0 = first(rowCount, minRow);
+        int y1 = last(rowCount, minRow);
+        if (x0 < 0 || y0 < 0) {
+            return null;
+        }
+        return new Extent(x0, y0, x1 + 1, y1 + 1);
+    }
+
+    private static int first(int[] a, int min) {
+        for (int i = 0; i < a.length; i++) {
+            if (a[i] >= min) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    private static int last(int[] a, int min) {
+        for (int i = a.length - 1; i >= 0; i--) {
+            if (a[i] >= min) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    static int l1(int a, int b) {
+        return Math.abs(((a >> 16) & 0xFF) - ((b >> 16) & 0xFF)) + Math.abs(((a >> 8) & 0xFF) - ((b >> 8) & 0xFF))
+                + Math.abs((a & 0xFF) - (b & 0xFF));
+    }
+
+    private static int clampInt(int v, int lo, int hi) {
+        return Math.max(lo, Math.min(hi, v));
+    }
+
+    /** The part of {@code region} inside the image, or null when nothing is. */
+    static Rect clip(Rect region, RgbImage image) {
+        int x0 = Math.max(0, region.x());
+        int y0 = Math.max(0, region.y());
+        int x1 = Math.min(image.width(), region.x() + region.width());
+        int y1 = Math.min(image.height(), region.y() + region.height());
+        return x1 - x0 < 3 || y1 - y0 < 3 ? null : new Rect(x0, y0, x1 - x0, y1 - y0);
+    }
+
+    private static RgbImage crop(RgbImage image, Rect region) throws ArcDecodeException {
+        Rect r = clip(region, image);
+        if (r == null) {
+            throw new ArcDecodeException("the answer region " + region + " lies outside the " + image.width() + "x"
+                    + image.height() + " image");
+        }
+        int[] out = new int[r.width() * r.height()];
+        for (int y = 0; y < r.height(); y++) {
+            System.arraycopy(image.pixels(), (r.y() + y) * image.width() + r.x(), out, y * r.width(), r.width());
+        }
+        return new RgbImage(r.width(), r.height(), out);
+    }
+}

@@ -1,0 +1,174 @@
+package io.mmgr.stream.tasks.arc;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Finds how many equal cells one axis of a grid image holds. Input: the edge profile along the axis
+ * (per position, how many pixels across the grid see a colour change there). Edges are condensed to
+ * peaks (centroids, robust to blur and to the two sides of a grid line); a count {@code n} is
+ * <em>consistent</em> when, after a least-squares fit of start and pitch, nearly all edge mass lies
+ * near the {@code n + 1} predicted boundaries. Every multiple of the true count is consistent too, so
+ * the caller chooses among consistent counts (coarsest, squarest, ...).
+ */
+final class AxisFit {
+
+    /** A peak may sit this far from its boundary, as a fraction of the pitch (with an absolute floor). */
+    static final double TOLERANCE_FRACTION = 0.12;
+    static final double TOLERANCE_MIN_PX = 2.5;
+    /** Unexplained edge mass allowed for a consistent count (JPEG ringing, antialiasing). */
+    static final double MAX_UNEXPLAINED = 0.04;
+
+    /** One count's fit. {@code coverage} is filled in by the decoder for the counts it considers. */
+    record Hypothesis(int count, double start, double pitch, double unexplained) {
+        double boundary(int k) {
+            return start + k * pitch;
+        }
+
+        double tolerance() {
+            return Math.max(TOLERANCE_MIN_PX, TOLERANCE_FRACTION * pitch);
+        }
+    }
+
+    record Peak(double centre, double mass) {
+    }
+
+    private AxisFit() {
+    }
+
+    /** Peaks of a profile: runs above {@code threshold}, split at deep valleys, as (centroid, mass). */
+    static List<Peak> peaks(double[] profile, double threshold) {
+        int n = profile.length;
+        double[] s = new double[n];
+        for (int i = 0; i < n; i++) {
+            double l = i > 0 ? profile[i - 1] : profile[i];
+            double r = i < n - 1 ? profile[i + 1] : profile[i];
+            s[i] = (l + 2 * profile[i] + r) / 4.0;
+        }
+        List<Peak> out = new ArrayList<>();
+        int i = 0;
+        while (i < n) {
+            if (s[i] < threshold) {
+                i++;
+                continue;
+            }
+            int j = i;
+            while (j < n && s[j] >= threshold) {
+                j++;
+            }
+            split(profile, s, i, j, out);
+            i = j;
+        }
+        return out;
+    }
+
+    /** Splits a run [from, to) at valleys lower than 60 % of the smaller neighbouring maximum. */
+    private static void split(double[] raw, double[] s, int from, int to, List<Peak> out) {
+        int segStart = from;
+        int lastMax = from;
+        for (int i = from + 1; i < to; i++) {
+            if (s[i] > s[lastMax]) {
+                lastMax = i;
+            }
+            // a valley at i: look for the next maximum after it
+            if (i < to - 1 && s[i] < s[i - 1] && s[i] <= s[i + 1]) {
+                int nextMax = i + 1;
+                for (int k = i + 1; k < to; k++) {
+                    if (s[k] > s[nextMax]) {
+                        nextMax = k;
+                    }
+                    if (k + 1 < to && s[k + 1] < s[k]) {
+                        break;
+                    }
+                }
+                if (s[i] < 0.6 * Math.min(s[lastMax], s[nextMax])) {
+                    out.add(centroid(raw, segStart, i + 1));
+                    segStart = i + 1;
+                    lastMax = nextMax;
+                }
+            }
+        }
+        out.add(centroid(raw, segStart, to));
+    }
+
+    private static Peak centroid(double[] raw, int from, int to) {
+        double m = 0;
+        double c = 0;
+        for (int i = from; i < to; i++) {
+            m += raw[i];
+            c += raw[i] * i;
+        }
+        return m == 0 ? new Peak((from + to - 1) / 2.0, 0) : new Peak(c / m, m);
+    }
+
+    /**
+     * Fits {@code count} cells between {@code start} and {@code end} (pixel positions of the outer
+     * boundaries, as located) to the peaks; returns the refined fit and its unexplained edge mass.
+     */
+    static Hypothesis fit(List<Peak> peaks, double start, double end, int count) {
+        double pitch = (end - start) / count;
+        double s = start;
+        double p = pitch;
+        // two rounds of assignment + weighted least squares on (start, pitch)
+        for (int round = 0; round < 2; round++) {
+            double sw = 0;
+            double sk = 0;
+            double sx = 0;
+            double skk = 0;
+            double skx = 0;
+            int kMin = Integer.MAX_VALUE;
+            int kMax = Integer.MIN_VALUE;
+            for (Peak pk : peaks) {
+                int k = (int) Math.round((pk.centre() - s) / p);
+                if (k < 0 || k > count) {
+                    continue;
+                }
+                double d = Math.abs(pk.centre() - (s + k * p));
+                if (d > 0.35 * p) {
+                    continue;
+                }
+                double w = pk.mass();
+                sw += w;
+                sk += w * k;
+                sx += w * pk.centre();
+                skk += w * k * k;
+                skx += w * k * pk.centre();
+                kMin = Math.min(kMin, k);
+                kMax = Math.max(kMax, k);
+            }
+            if (kMax - kMin < 1 || sw == 0) {
+                break;
+            }
+            double det = sw * skk - sk * sk;
+            if (Math.abs(det) < 1e-9) {
+                break;
+            }
+            double newP = (sw * skx - sk * sx) / det;
+            double newS = (sx - newP * sk) / sw;
+            // a refit may not wander off the located extent (a few pixels of halo at most)
+            double slack = Math.max(TOLERANCE_MIN_PX, TOLERANCE_FRACTION * pitch);
+            if (newP <= 0 || Math.abs(newS - start) > slack || Math.abs(newS + count * newP - end) > slack) {
+                break;
+            }
+            s = newS;
+            p = newP;
+        }
+        Hypothesis h = new Hypothesis(count, s, p, 0);
+        double tol = h.tolerance();
+        // the outer boundaries are the located extent: a fit that moved them is not a reading of this grid
+        if (Math.abs(s - start) > tol || Math.abs(h.boundary(count) - end) > tol) {
+            return new Hypothesis(count, s, p, 1.0);
+        }
+        double total = 0;
+        double unexplained = 0;
+        for (Peak pk : peaks) {
+            total += pk.mass();
+            int k = (int) Math.round((pk.centre() - s) / p);
+            k = Math.max(0, Math.min(count, k));
+            if (Math.abs(pk.centre() - h.boundary(k)) > tol) {
+                unexplained += pk.mass();
+            }
+        }
+        return new Hypothesis(count, s, p, total == 0 ? 0 : unexplained / total);
+    }
+}

@@ -1,0 +1,77 @@
+package io.mmgr.stream.tasks.nav;
+
+import io.mmgr.stream.avro.BenchmarkItem;
+import io.mmgr.stream.avro.GenerationEvent;
+import io.mmgr.stream.tasks.DeterministicEvaluator;
+import io.mmgr.stream.tasks.EvaluationContext;
+import io.mmgr.stream.tasks.EvaluationException;
+import io.mmgr.stream.tasks.EvaluationOutcome;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The {@code geo-align} part of T5 (diagnostic, never gating): {@link GeoAlign} between the event's
+ * {@code inputs.trajectory3d} and the item's {@code groundTruth.trajectory3d}. The goal is
+ * {@code goal3d} (else the ground truth's last position), the success distance d_th is
+ * {@code goalRadius3d} (else 3 m, the R2R / Ilharco et al. default). An item without a ground-truth
+ * trajectory, or an event without a predicted one, gets null metrics and a diagnostic: the suite is
+ * diagnostic, so its absence never keeps a sample from its gated score.
+ */
+public final class GeoAlignEvaluator implements DeterministicEvaluator {
+
+    public static final String ID = NavMetrics.GEO_ALIGN_EVALUATOR;
+    /** d_th when the item sets no goal radius: 3 m, the success distance of R2R used by Ilharco et al. */
+    static final double DEFAULT_SUCCESS_DISTANCE = 3.0;
+
+    @Override
+    public String id() {
+        return ID;
+    }
+
+    @Override
+    public String version() {
+        return "1";
+    }
+
+    @Override
+    public Optional<String> precheck(GenerationEvent event, BenchmarkItem item) {
+        try {
+            NavInputs.eventTrack(event, true);
+        } catch (EvaluationException e) {
+            return Optional.of(e.getMessage());
+        }
+        return Optional.empty();
+    }
+
+    @Override
+    public EvaluationOutcome evaluate(EvaluationContext context) throws EvaluationException {
+        BenchmarkItem item = context.item();
+        Optional<Track> predicted = NavInputs.eventTrack(context.event(), true);
+        Optional<Track> truth = NavInputs.truthTrack(item, true);
+        Map<String, String> diag = new LinkedHashMap<>();
+        diag.put("higher_is_better", String.join(",", GeoAlign.HIGHER_IS_BETTER));
+        diag.put("lower_is_better", String.join(",", GeoAlign.LOWER_IS_BETTER));
+        if (predicted.isEmpty() || truth.isEmpty()) {
+            Map<String, Double> none = new LinkedHashMap<>();
+            for (String k : GeoAlign.HIGHER_IS_BETTER) {
+                none.put(k, null);
+            }
+            for (String k : GeoAlign.LOWER_IS_BETTER) {
+                none.put(k, null);
+            }
+            none.put(GeoAlign.PATH_LENGTH_PRED, null);
+            none.put(GeoAlign.PATH_LENGTH_GT, null);
+            diag.put("not_computed", predicted.isEmpty() ? "the event has no inputs.trajectory3d"
+                    : "the benchmark item has no groundTruth.trajectory3d");
+            return new EvaluationOutcome(none, diag);
+        }
+        Vec goal = item.getGroundTruth().getGoal3d() != null ? NavInputs.goal3d(item) : truth.get().last();
+        double dth = item.getGroundTruth().getGoalRadius3d() != null ? NavInputs.goalRadius(item) : DEFAULT_SUCCESS_DISTANCE;
+        String spl = NavInputs.extra(item).get("shortestPathLength");
+        Double shortest = spl == null ? null : NavInputs.number(item, "shortestPathLength", 0);
+        diag.put("success_distance", Double.toString(dth));
+        diag.put("association", predicted.get().frames().equals(truth.get().frames()) ? "by frame" : "by normalized time");
+        return new EvaluationOutcome(GeoAlign.compute(predicted.get(), truth.get(), goal, dth, shortest), diag);
+    }
+}

@@ -1,0 +1,204 @@
+package io.mmgr.stream.tasks.nav;
+
+import io.mmgr.stream.avro.ArtifactRef;
+import io.mmgr.stream.avro.BenchmarkItem;
+import io.mmgr.stream.avro.GenerationEvent;
+import io.mmgr.stream.tasks.DeterministicEvaluator;
+import io.mmgr.stream.tasks.EvaluationContext;
+import io.mmgr.stream.tasks.EvaluationException;
+import io.mmgr.stream.tasks.EvaluationOutcome;
+import io.mmgr.stream.vision.MediaException;
+import io.mmgr.stream.vision.MarkerTracker;
+import io.mmgr.stream.vision.Rect;
+import io.mmgr.stream.vision.VideoDecoder;
+import io.mmgr.stream.vision.VideoProbe;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The {@code nav-geometry} part: the seed's Task Completeness metrics ({@link TaskCompleteness},
+ * {@link TrajectoryAlignment}) from the agent's trace. 2D metrics (Top-down, SLAG) use
+ * {@code inputs.trajectory2d} or, when the event carries none, the agent marker tracked in the
+ * top-down output video; 3D metrics (Last-Mile, 3D Real-World, SLAG) use {@code inputs.trajectory3d}
+ * (e.g. VGGT poses), in the benchmark item's frame. Metrics a task does not use are null.
+ */
+public final class NavGeometryEvaluator implements DeterministicEvaluator {
+
+    public static final String ID = NavMetrics.GEOMETRY_EVALUATOR;
+    /** Frames sampled from a top-down video to track the agent. */
+    static final int TRACK_FRAMES = 240;
+    static final int DEFAULT_MARKER_TOLERANCE = 90;
+
+    private final VideoDecoder.Limits videoLimits;
+
+    public NavGeometryEvaluator() {
+        this(VideoDecoder.Limits.DEFAULT);
+    }
+
+    public NavGeometryEvaluator(VideoDecoder.Limits videoLimits) {
+        this.videoLimits = videoLimits;
+    }
+
+    @Override
+    public String id() {
+        return ID;
+    }
+
+    @Override
+    public String version() {
+        return "1";
+    }
+
+    static boolean needs2d(String task) {
+        return task.equals(NavMetrics.TOP_DOWN) || task.equals(NavMetrics.SLAG);
+    }
+
+    static boolean needs3d(String task) {
+        return task.equals(NavMetrics.LAST_MILE) || task.equals(NavMetrics.REAL_WORLD_3D) || task.equals(NavMetrics.SLAG);
+    }
+
+    @Override
+    public Optional<String> precheck(GenerationEvent event, BenchmarkItem item) {
+        try {
+            String task = event.getTask();
+            if (needs2d(task)) {
+                NavInputs.goalPolygon(item);
+                NavInputs.number(item, "agentRadius2d", 0);
+                if (NavInputs.eventTrack(event, false).isEmpty()) {
+                    if (NavInputs.outputVideo(event).isEmpty()) {
+                        return Optional.of("no 2D trajectory (inputs.trajectory2d) and no top-down output video to track the agent in");
+                    }
+                    if (NavInputs.agentColour(item).isEmpty()) {
+                        return Optional.of("no 2D trajectory (inputs.trajectory2d), and the benchmark item names no agent "
+                                + "marker colour (groundTruth.extra.agentColor) to track in the top-down video");
+                    }
+                    NavInputs.mapRegion(item);
+                }
+            }
+            if (needs3d(task)) {
+                if (NavInputs.eventTrack(event, true).isEmpty()) {
+                    return Optional.of("no 3D trajectory (inputs.trajectory3d: the agent's reconstructed poses)");
+                }
+                NavInputs.goal3d(item);
+                NavInputs.goalRadius(item);
+                NavInputs.oracleRadius(item);
+                NavInputs.upAxis(item);
+            }
+            if (!needs2d(task) && !needs3d(task)) {
+                return Optional.of("task '" + task + "' is not a navigation task");
+            }
+        } catch (EvaluationException e) {
+            return Optional.of(e.getMessage());
+        }
+        return Optional.empty();
+    }
+
+    @Override
+    public EvaluationOutcome evaluate(EvaluationContext context) throws EvaluationException {
+        GenerationEvent event = context.event();
+        BenchmarkItem item = context.item();
+        String task = event.getTask();
+        Map<String, Double> m = new LinkedHashMap<>();
+        Map<String, String> diag = new LinkedHashMap<>();
+        m.put(NavMetrics.SUCCESS_2D, null);
+        m.put(NavMetrics.ORACLE_SUCCESS_2D, null);
+        m.put(NavMetrics.SUCCESS_3D, null);
+        m.put(NavMetrics.ORACLE_SUCCESS_3D, null);
+        m.put(NavMetrics.TRAJECTORY_ALIGNMENT, null);
+        Track track2d = null;
+        if (needs2d(task)) {
+            Polygon2d goal = NavInputs.goalPolygon(item);
+            double radius = NavInputs.number(item, "agentRadius2d", 0);
+            Optional<Track> given = NavInputs.eventTrack(event, false);
+            if (given.isPresent()) {
+                track2d = given.get();
+                diag.put("trajectory2d", "inputs (" + track2d.points().size() + " poses)");
+            } else {
+                track2d = track(context, diag);
+            }
+            if (track2d == null) {
+                m.put(NavMetrics.SUCCESS_2D, 0.0);
+                m.put(NavMetrics.ORACLE_SUCCESS_2D, 0.0);
+            } else {
+                m.put(NavMetrics.SUCCESS_2D, bool(TaskCompleteness.success2d(track2d.points(), goal, radius)));
+                m.put(NavMetrics.ORACLE_SUCCESS_2D, bool(TaskCompleteness.oracleSuccess2d(track2d.points(), goal, radius)));
+                diag.put("final_distance_2d", fmt(goal.distance(track2d.last())));
+            }
+        }
+        if (needs3d(task)) {
+            Track track3d = NavInputs.eventTrack(event, true)
+                    .orElseThrow(() -> new EvaluationException("no 3D trajectory (inputs.trajectory3d)"));
+            Vec goal = NavInputs.goal3d(item);
+            m.put(NavMetrics.SUCCESS_3D, bool(TaskCompleteness.success3d(track3d.points(), goal, NavInputs.goalRadius(item))));
+            m.put(NavMetrics.ORACLE_SUCCESS_3D,
+                    bool(TaskCompleteness.oracleSuccess3d(track3d.points(), goal, NavInputs.oracleRadius(item))));
+            diag.put("final_distance_3d", fmt(track3d.last().distanceTo(goal)));
+            diag.put("closest_approach_3d", fmt(TaskCompleteness.closestApproach(track3d.points(), goal)));
+            if (task.equals(NavMetrics.SLAG)) {
+                if (track2d == null) {
+                    m.put(NavMetrics.TRAJECTORY_ALIGNMENT, 0.0);
+                } else {
+                    TrajectoryAlignment.Result r = TrajectoryAlignment.compare(track2d.points(), track3d.points(),
+                            NavInputs.upAxis(item));
+                    m.put(NavMetrics.TRAJECTORY_ALIGNMENT, bool(r.aligned()));
+                    diag.put("alignment_frechet_fraction", fmt(r.frechetFraction()));
+                    diag.put("alignment_turns", "route " + r.routeTurns() + " / path " + r.pathTurns());
+                }
+            }
+        }
+        return new EvaluationOutcome(m, diag);
+    }
+
+    /** The agent's 2D trajectory tracked in the top-down video, in the video's pixel coordinates; null if never seen. */
+    private Track track(EvaluationContext context, Map<String, String> diag) throws EvaluationException {
+        BenchmarkItem item = context.item();
+        ArtifactRef video = NavInputs.outputVideo(context.event())
+                .orElseThrow(() -> new EvaluationException("no 2D trajectory and no top-down output video"));
+        int colour = NavInputs.agentColour(item).orElseThrow(() -> new EvaluationException(
+                "no 2D trajectory, and no agent marker colour (groundTruth.extra.agentColor) to track"));
+        int tolerance = (int) NavInputs.number(item, "agentColorTolerance", DEFAULT_MARKER_TOLERANCE);
+        Rect region = NavInputs.mapRegion(item);
+        Path file = context.artifacts().file(video);
+        List<Vec> points = new ArrayList<>();
+        List<Integer> frames = new ArrayList<>();
+        int[] sampled = new int[1];
+        try {
+            VideoProbe probe = VideoDecoder.probe(file);
+            MarkerTracker tracker = new MarkerTracker(colour, tolerance, 4);
+            VideoDecoder.sample(file, TRACK_FRAMES, videoLimits, (index, frame) -> {
+                sampled[0]++;
+                double s = probe.width() / (double) frame.width();
+                Rect r = region == null ? null : new Rect((int) Math.floor(region.x() / s), (int) Math.floor(region.y() / s),
+                        Math.max(1, (int) Math.ceil(region.width() / s)), Math.max(1, (int) Math.ceil(region.height() / s)));
+                double[] c = tracker.locate(frame, r);
+                if (c != null) {
+                    points.add(Vec.of(c[0] * s, c[1] * s));
+                    frames.add(index);
+                }
+            });
+        } catch (MediaException e) {
+            throw new EvaluationException("top-down output video: " + e.getMessage(), e);
+        }
+        diag.put("trajectory2d", "tracked in " + points.size() + " of " + sampled[0] + " sampled frames");
+        if (points.isEmpty()) {
+            diag.put("tracking", "agent marker " + String.format(Locale.ROOT, "#%06X", colour) + " not found in any frame");
+            return null;
+        }
+        List<Double> headings = new ArrayList<>();
+        points.forEach(p -> headings.add(null));
+        return new Track(points, frames, headings);
+    }
+
+    private static Double bool(boolean b) {
+        return b ? 1.0 : 0.0;
+    }
+
+    private static String fmt(double v) {
+        return String.format(Locale.ROOT, "%.4f", v);
+    }
+}
