@@ -3,7 +3,7 @@ package io.mmgr.stream.tasks.arc;
 import io.mmgr.stream.avro.ArtifactRef;
 import io.mmgr.stream.avro.BenchmarkItem;
 import io.mmgr.stream.avro.GroundTruth;
-import io.mmgr.stream.bench.PlainJson;
+import io.mmgr.stream.json.JsonAvro;
 import io.mmgr.stream.vision.Rect;
 import io.mmgr.stream.vision.RgbImage;
 import java.io.ByteArrayOutputStream;
@@ -74,7 +74,7 @@ public final class ArcBenchmarkGenerator {
                     }
                     BenchmarkItem item = write(outDir, task, i, file, seed);
                     items.add(item);
-                    w.write(PlainJson.line(item));
+                    w.write(JsonAvro.toJson(item).toString());
                     w.write('\n');
                 }
             }
