@@ -1,0 +1,160 @@
+package io.mmgr.stream.vision;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Finds a ruled {@code n x n} grid anywhere on a light canvas: any position, margin and size, thin
+ * and thick lines, other marks around it. The grid's lines are one connected net, the largest mark
+ * on the page; its bounding box is the grid and the rows and columns that the net crosses almost
+ * end to end are its lines. Lines too faint or blurred to survive the threshold are put where the
+ * lattice says they must be, provided every line that was found sits on that lattice.
+ */
+public final class GridLocator {
+
+    /** Ink threshold bounds around Otsu's level (the page/mark split). */
+    static final int MIN_THRESHOLD = 48;
+    static final int MAX_THRESHOLD = 160;
+    /**
+     * A column (row) of the grid's bounding box is a line when the net covers at least this
+     * fraction of it. Lines cover ~100%; digits touching the net add at most a few cells' worth, and a
+     * Sudoku column never repeats a digit, so strokes do not line up across all rows.
+     */
+    static final double LINE_COVERAGE = 0.7;
+    /** A found line may sit this fraction of a cell away from its lattice position. */
+    static final double LATTICE_TOLERANCE = 0.2;
+    /** Consecutive line gaps within this relative spread count as one regular lattice (for the wrong-size report). */
+    static final double REGULAR_SPREAD = 0.25;
+    /** Smallest cell pitch we try to read, in pixels; below it digits are a few pixels tall. */
+    static final int MIN_PITCH = 8;
+    /** The grid's bounding box may be at most this elongated. */
+    static final double MAX_ASPECT = 2.0;
+
+    private GridLocator() {
+    }
+
+    public static GridGeometry locate(InkImage ink, int n) throws GridException {
+        int threshold = Math.max(MIN_THRESHOLD, Math.min(MAX_THRESHOLD, ink.otsuThreshold()));
+        Mask net = ink.mask(threshold).largestComponent();
+        int w = ink.width();
+        int h = ink.height();
+        int x0 = w;
+        int y0 = h;
+        int x1 = -1;
+        int y1 = -1;
+        for (int y = 0; y < h; y++) {
+            for (int x = 0; x < w; x++) {
+                if (net.get(x, y)) {
+                    x0 = Math.min(x0, x);
+                    x1 = Math.max(x1, x);
+                    y0 = Math.min(y0, y);
+                    y1 = Math.max(y1, y);
+                }
+            }
+        }
+        int bw = x1 - x0 + 1;
+        int bh = y1 - y0 + 1;
+        if (x1 < 0 || bw < n * MIN_PITCH || bh < n * MIN_PITCH) {
+            throw new GridException(GridException.Kind.NOT_FOUND, "no grid found: no ruled area of at least "
+                    + n * MIN_PITCH + " px a side");
+        }
+        double aspect = bw / (double) bh;
+        if (aspect > MAX_ASPECT || aspect < 1 / MAX_ASPECT) {
+            throw new GridException(GridException.Kind.NOT_FOUND, String.format(Locale.ROOT,
+                    "no grid found: the largest ruled area is %dx%d px, too elongated for a square grid", bw, bh));
+        }
+        int[] colCount = new int[bw];
+        int[] rowCount = new int[bh];
+        for (int y = y0; y <= y1; y++) {
+            for (int x = x0; x <= x1; x++) {
+                if (net.get(x, y)) {
+                    colCount[x - x0]++;
+                    rowCount[y - y0]++;
+                }
+            }
+        }
+        double[][] cols = fit(runs(colCount, bh, x0), n, "columns");
+        double[][] rows = fit(runs(rowCount, bw, y0), n, "rows");
+        return new GridGeometry(cols[0], cols[1], rows[0], rows[1]);
+    }
+
+    /** Runs of line positions: {centre, half-width} in image coordinates. */
+    private static List<double[]> runs(int[] count, int span, int offset) {
+        List<double[]> out = new ArrayList<>();
+        int start = -1;
+        for (int i = 0; i <= count.length; i++) {
+            boolean line = i < count.length && count[i] >= LINE_COVERAGE * span;
+            if (line && start < 0) {
+                start = i;
+            } else if (!line && start >= 0) {
+                int len = i - start;
+                out.add(new double[] {offset + start + (len - 1) / 2.0, len / 2.0});
+                start = -1;
+            }
+        }
+        return out;
+    }
+
+    /** The n+1 line centres and half-widths, fitted to a regular lattice from the first to the last line. */
+    private static double[][] fit(List<double[]> runs, int n, String axis) throws GridException {
+        if (runs.size() < 2) {
+            throw new GridException(GridException.Kind.NOT_FOUND, "no grid found: the ruled area has no border lines");
+        }
+        double first = runs.get(0)[0];
+        double last = runs.get(runs.size() - 1)[0];
+        double cell = (last - first) / n;
+        if (cell < MIN_PITCH) {
+            throw new GridException(GridException.Kind.NOT_FOUND, "no grid found: cells would be under " + MIN_PITCH + " px");
+        }
+        double[] centre = new double[n + 1];
+        double[] half = new double[n + 1];
+        boolean[] seen = new boolean[n + 1];
+        boolean fits = true;
+        for (double[] run : runs) {
+            double pos = (run[0] - first) / cell;
+            int k = (int) Math.round(pos);
+            if (k < 0 || k > n || Math.abs(pos - k) > LATTICE_TOLERANCE || seen[k]) {
+                fits = false;
+                break;
+            }
+            seen[k] = true;
+            centre[k] = run[0];
+            half[k] = run[1];
+        }
+        if (!fits) {
+            int m = runs.size() - 1;
+            if (m != n && regular(runs)) {
+                throw new GridException(GridException.Kind.WRONG_SIZE,
+                        "the grid has " + m + " " + axis + ", expected " + n);
+            }
+            throw new GridException(GridException.Kind.NOT_FOUND,
+                    "no grid found: the lines do not form " + n + " evenly spaced " + axis);
+        }
+        double thin = Double.MAX_VALUE;
+        for (int k = 0; k <= n; k++) {
+            if (seen[k]) {
+                thin = Math.min(thin, half[k]);
+            }
+        }
+        for (int k = 0; k <= n; k++) {
+            if (!seen[k]) {
+                centre[k] = first + k * cell;
+                half[k] = thin; // a line too faint to find is at most as wide as the thinnest found
+            }
+        }
+        return new double[][] {centre, half};
+    }
+
+    private static boolean regular(List<double[]> runs) {
+        double total = runs.get(runs.size() - 1)[0] - runs.get(0)[0];
+        double mean = total / (runs.size() - 1);
+        for (int i = 1; i < runs.size(); i++) {
+            double gap = runs.get(i)[0] - runs.get(i - 1)[0];
+            if (Math.abs(gap - mean) > REGULAR_SPREAD * mean) {
+                return false;
+            }
+        }
+        return true;
+    }
+}
