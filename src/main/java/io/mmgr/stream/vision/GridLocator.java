@@ -10,6 +10,9 @@ import java.util.Locale;
  * on the page; its bounding box is the grid and the rows and columns that the net crosses almost
  * end to end are its lines. Lines too faint or blurred to survive the threshold are put where the
  * lattice says they must be, provided every line that was found sits on that lattice.
+ *
+ * <p>The net is taken at Otsu's level first. Grey or blurred lines can fall below that level when dark
+ * digits set it, so a failed search is repeated half-way between the paper and that level.
  */
 public final class GridLocator {
 
@@ -35,7 +38,27 @@ public final class GridLocator {
     }
 
     public static GridGeometry locate(InkImage ink, int n) throws GridException {
-        int threshold = Math.max(MIN_THRESHOLD, Math.min(MAX_THRESHOLD, ink.otsuThreshold()));
+        int[] hist = ink.histogram(0, 0, ink.width(), ink.height());
+        int threshold = Math.max(MIN_THRESHOLD, Math.min(MAX_THRESHOLD, InkImage.otsu(hist)));
+        try {
+            return locate(ink, n, threshold);
+        } catch (GridException first) {
+            int paper = InkImage.percentile(hist, 0.5);
+            int lower = paper + (threshold - paper) / 2;
+            if (lower <= paper || lower >= threshold) {
+                throw first;
+            }
+            try {
+                return locate(ink, n, lower);
+            } catch (GridException second) {
+                // a wrong size says more than "not found", whichever level saw it
+                throw second.kind() == GridException.Kind.WRONG_SIZE || first.kind() != GridException.Kind.WRONG_SIZE
+                        ? second : first;
+            }
+        }
+    }
+
+    static GridGeometry locate(InkImage ink, int n, int threshold) throws GridException {
         Mask net = ink.mask(threshold).largestComponent();
         int w = ink.width();
         int h = ink.height();
