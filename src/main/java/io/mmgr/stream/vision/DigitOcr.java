@@ -258,7 +258,7 @@ public final class DigitOcr implements AutoCloseable {
         }
     }
 
-    private static byte[] loadModel() {
+    static byte[] loadModel() {
         String override = System.getProperty(MODEL_PROPERTY);
         try {
             if (override != null && !override.isBlank()) {

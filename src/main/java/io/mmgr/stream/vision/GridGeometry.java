@@ -2,9 +2,11 @@ package io.mmgr.stream.vision;
 
 /**
  * A ruled grid found in an image: the centres and half-widths of its {@code cols + 1} vertical and
- * {@code rows + 1} horizontal lines, in pixels.
+ * {@code rows + 1} horizontal lines, in pixels; which of them were seen (the others were placed on the
+ * lattice), and the ink level the lines were seen at.
  */
-public record GridGeometry(double[] xs, double[] xHalf, double[] ys, double[] yHalf) {
+public record GridGeometry(double[] xs, double[] xHalf, double[] ys, double[] yHalf,
+                           boolean[] xSeen, boolean[] ySeen, int threshold) {
 
     public int rows() {
         return ys.length - 1;

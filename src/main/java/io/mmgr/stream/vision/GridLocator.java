@@ -97,9 +97,51 @@ public final class GridLocator {
                 }
             }
         }
-        double[][] cols = fit(runs(colCount, bh, x0), n, "columns");
-        double[][] rows = fit(runs(rowCount, bw, y0), n, "rows");
-        return new GridGeometry(cols[0], cols[1], rows[0], rows[1]);
+        Lines cols = fit(runs(colCount, bh, x0), n, "columns");
+        Lines rows = fit(runs(rowCount, bw, y0), n, "rows");
+        return new GridGeometry(cols.centre, cols.half, rows.centre, rows.half, cols.seen, rows.seen, threshold);
+    }
+
+    /**
+     * Whether the lines seen in {@code g} are still where they were in {@code ink}: each still inked
+     * (at the level they were found at) along {@link #LINE_COVERAGE} of its length, sampled every
+     * other pixel. A video's grid rarely moves, so checking costs far less than searching; a moved,
+     * faded or vanished grid fails and is searched for again.
+     */
+    public static boolean stillFits(InkImage ink, GridGeometry g) {
+        int y0 = (int) Math.round(g.ys()[0]);
+        int y1 = (int) Math.round(g.ys()[g.rows()]);
+        int x0 = (int) Math.round(g.xs()[0]);
+        int x1 = (int) Math.round(g.xs()[g.cols()]);
+        if (x0 < 0 || y0 < 0 || x1 >= ink.width() || y1 >= ink.height()) {
+            return false;
+        }
+        for (int k = 0; k <= g.cols(); k++) {
+            if (g.xSeen()[k] && !inked(ink, (int) Math.round(g.xs()[k]), y0, y1, true, g.threshold())) {
+                return false;
+            }
+        }
+        for (int k = 0; k <= g.rows(); k++) {
+            if (g.ySeen()[k] && !inked(ink, (int) Math.round(g.ys()[k]), x0, x1, false, g.threshold())) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static boolean inked(InkImage ink, int at, int from, int to, boolean vertical, int threshold) {
+        int hits = 0;
+        int samples = 0;
+        for (int t = from; t <= to; t += 2) {
+            samples++;
+            if ((vertical ? ink.get(at, t) : ink.get(t, at)) >= threshold) {
+                hits++;
+            }
+        }
+        return hits >= LINE_COVERAGE * samples;
+    }
+
+    private record Lines(double[] centre, double[] half, boolean[] seen) {
     }
 
     /** Runs of line positions: {centre, half-width} in image coordinates. */
@@ -120,7 +162,7 @@ public final class GridLocator {
     }
 
     /** The n+1 line centres and half-widths, fitted to a regular lattice from the first to the last line. */
-    private static double[][] fit(List<double[]> runs, int n, String axis) throws GridException {
+    private static Lines fit(List<double[]> runs, int n, String axis) throws GridException {
         if (runs.size() < 2) {
             throw new GridException(GridException.Kind.NOT_FOUND, "no grid found: the ruled area has no border lines");
         }
@@ -154,6 +196,14 @@ public final class GridLocator {
             throw new GridException(GridException.Kind.NOT_FOUND,
                     "no grid found: the lines do not form " + n + " evenly spaced " + axis);
         }
+        boolean inner = false;
+        for (int k = 1; k < n; k++) {
+            inner |= seen[k];
+        }
+        if (!inner) {
+            // a bare frame (a photo border, a text box) is not a grid: at least the box lines must show
+            throw new GridException(GridException.Kind.NOT_FOUND, "no grid found: a frame without inner " + axis + " lines");
+        }
         double thin = Double.MAX_VALUE;
         for (int k = 0; k <= n; k++) {
             if (seen[k]) {
@@ -166,7 +216,7 @@ public final class GridLocator {
                 half[k] = thin; // a line too faint to find is at most as wide as the thinnest found
             }
         }
-        return new double[][] {centre, half};
+        return new Lines(centre, half, seen);
     }
 
     private static boolean regular(List<double[]> runs) {

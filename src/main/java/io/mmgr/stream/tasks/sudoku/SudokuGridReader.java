@@ -39,8 +39,10 @@ final class SudokuGridReader {
     private final DigitOcr ocr;
     private final byte[][] fingerprints;
     private final int[] values;
+    private GridGeometry grid;
     private int ocrCalls;
     private int cellReads;
+    private int gridSearches;
 
     SudokuGridReader(int n, DigitOcr ocr) {
         this.n = n;
@@ -55,7 +57,11 @@ final class SudokuGridReader {
      */
     int[] read(RgbImage frame) throws GridException {
         InkImage ink = InkImage.of(frame);
-        GridGeometry grid = GridLocator.locate(ink, n);
+        if (grid == null || !GridLocator.stillFits(ink, grid)) {
+            grid = null;
+            gridSearches++;
+            grid = GridLocator.locate(ink, n);
+        }
         int inset = (int) Math.max(1, Math.round(INSET * grid.pitch()));
         for (int r = 0; r < n; r++) {
             for (int c = 0; c < n; c++) {
@@ -93,6 +99,11 @@ final class SudokuGridReader {
     /** Glyphs sent to the OCR engine so far. */
     int ocrCalls() {
         return ocrCalls;
+    }
+
+    /** Frames in which the grid was searched for (the others kept the previous frame's grid). */
+    int gridSearches() {
+        return gridSearches;
     }
 
     /** Cells examined (new or changed) so far. */

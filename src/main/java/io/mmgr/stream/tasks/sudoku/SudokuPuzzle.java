@@ -45,6 +45,9 @@ public record SudokuPuzzle(int size, int[] givens, int[] solution) {
      * Whitespace, commas and {@code |} separators are ignored so grids may be written row by row.
      */
     public static SudokuPuzzle parse(int size, String givens, String solution) {
+        if (size != 4 && size != 9) {
+            throw new IllegalArgumentException("grid size must be 4 or 9, got " + size);
+        }
         return new SudokuPuzzle(size, cells(givens, size, "givens", true), cells(solution, size, "solution", false));
     }
 

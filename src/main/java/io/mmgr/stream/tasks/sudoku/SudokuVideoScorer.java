@@ -94,6 +94,7 @@ public final class SudokuVideoScorer {
         d.put("frames_without_grid", Integer.toString(framesWithoutGrid));
         d.put("cells_ocr", Integer.toString(reader.ocrCalls()));
         d.put("cell_reads", Integer.toString(reader.cellReads()));
+        d.put("grid_searches", Integer.toString(reader.gridSearches()));
         d.put("unreadable_cells", Integer.toString(SudokuImageScorer.count(lastRead, SudokuGridReader.INVALID)));
         d.put("mean_updates_per_frame", String.format(Locale.ROOT, "%.3f", mean));
         d.put("max_updates_in_a_frame", Integer.toString(maxUpdates));

@@ -61,6 +61,7 @@ class SudokuVideoScoringTest {
         VideoScript corrected = gradual.withCell("corrected-entry-4x4", fixed,
                 Scenario.otherDigit(four.solution()[fixed], 4, new Random(7)), firstShown, firstShown + 4);
         VideoScript idle = VideoScript.allAtOnce("nothing-done-4x4", four, 12, 0);
+        VideoScript cut = gradual.withCut("cut-to-white-4x4", 6, 9);
 
         int b9 = nine.blankCount();
         return Stream.of(
@@ -71,7 +72,8 @@ class SudokuVideoScoringTest {
                 Arguments.of(endsWrong, NINE, 1.0 / 9, (b9 - 1) / (double) b9),
                 Arguments.of(flicker, grey, 0.0, 1.0),
                 Arguments.of(corrected, SMALL, 0.0, 1.0),
-                Arguments.of(idle, SMALL, 0.0, 0.0));
+                Arguments.of(idle, SMALL, 0.0, 0.0),
+                Arguments.of(cut, SMALL, 0.0, 1.0));
     }
 
     @ParameterizedTest(name = "{0} {1}")
@@ -86,8 +88,8 @@ class SudokuVideoScoringTest {
         SudokuScore score = scorer.finish();
 
         assertThat(delivered).isEqualTo(script.frames().size());
-        assertThat(score.diagnostics()).containsEntry("frames_analyzed", Integer.toString(delivered))
-                .containsEntry("frames_without_grid", "0");
+        assertThat(score.diagnostics()).containsEntry("frames_analyzed", Integer.toString(delivered - script.blankFrames()))
+                .containsEntry("frames_without_grid", Integer.toString(script.blankFrames()));
         assertThat(score.grid()).as("final grid").isEqualTo(SudokuRules.format(script.last()));
         assertThat(score.cluesChanged()).isEqualTo(script.clueEverChanged() ? 1.0 : 0.0);
         assertThat(score.constraintViolation()).isCloseTo(cv, within(1e-12));
@@ -98,6 +100,29 @@ class SudokuVideoScoringTest {
         // only cells whose pixels changed are read again: one OCR per digit that appeared, not per frame
         int ocrCalls = Integer.parseInt(score.diagnostics().get("cells_ocr"));
         assertThat(ocrCalls).isLessThanOrEqualTo(script.contentChanges());
+    }
+
+    @org.junit.jupiter.api.Test
+    void aGridThatMovesMidVideoIsFoundAgain() throws Exception {
+        SudokuPuzzle p = Puzzles.of(4, SudokuBand.MEDIUM, 44);
+        VideoScript script = VideoScript.gradual("moving-grid-4x4", p, 2, 1, 2, 2, new Random(8));
+        SudokuStyle base = SudokuStyle.standard(320);
+        OutputLook left = new OutputLook("left", base, null, 0, 0);
+        OutputLook shifted = new OutputLook("shifted", new SudokuStyle(320, 320, 0xFFFFFF, 52, 34, 250, 250,
+                1.5, 4, 0x000000, base.clueFont(), 0x000000, base.fillFont(), 0x1F4FD0, 0.5, -1), null, 0, 0);
+        int half = script.frames().size() / 2;
+        Path file = Files.createDirectories(Path.of("target/fixtures/sudoku-video")).resolve("moving-grid.mp4");
+        script.write(i -> i < half ? left : shifted, file);
+        SudokuVideoScorer scorer = new SudokuVideoScorer(p, ocr);
+
+        VideoDecoder.sample(file, 360, VideoDecoder.Limits.DEFAULT, scorer::accept);
+        SudokuScore score = scorer.finish();
+
+        assertThat(score.diagnostics()).containsEntry("grid_searches", "2");
+        assertThat(score.grid()).isEqualTo(p.solutionString());
+        assertThat(score.cluesChanged()).isZero();
+        assertThat(score.completionAccuracy()).isEqualTo(1.0);
+        assertThat(score.actionReflection()).isEqualTo(script.actionReflection());
     }
 
     @ParameterizedTest(name = "{0}")

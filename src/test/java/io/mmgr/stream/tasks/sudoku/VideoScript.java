@@ -10,9 +10,19 @@ import java.util.Random;
 /**
  * A video answer written frame by frame from known grid states, with the truth the scorer must find:
  * Clues Changed if any frame shows a clue other than its given, the final frame's grid, and the Action
- * Reflection the seed's rule gives on the states (counted here independently of the scorer).
+ * Reflection the seed's rule gives on the states (counted here independently of the scorer). A null
+ * state is a blank white frame (a cut), which shows no grid and is not counted.
  */
 record VideoScript(String name, SudokuPuzzle puzzle, List<int[]> frames, boolean[] clue) {
+
+    /** The frames that show a grid. */
+    List<int[]> gridFrames() {
+        return frames.stream().filter(java.util.Objects::nonNull).toList();
+    }
+
+    int blankFrames() {
+        return frames.size() - gridFrames().size();
+    }
 
     @Override
     public String toString() {
@@ -20,11 +30,12 @@ record VideoScript(String name, SudokuPuzzle puzzle, List<int[]> frames, boolean
     }
 
     int[] last() {
-        return frames.get(frames.size() - 1);
+        List<int[]> shown = gridFrames();
+        return shown.get(shown.size() - 1);
     }
 
     boolean clueEverChanged() {
-        for (int[] f : frames) {
+        for (int[] f : gridFrames()) {
             for (int i = 0; i < f.length; i++) {
                 if (puzzle.isGiven(i) && f[i] != puzzle.givens()[i]) {
                     return true;
@@ -44,7 +55,8 @@ record VideoScript(String name, SudokuPuzzle puzzle, List<int[]> frames, boolean
         int total = 0;
         int max = 0;
         int active = 0;
-        for (int[] f : frames) {
+        List<int[]> shown = gridFrames();
+        for (int[] f : shown) {
             int u = 0;
             for (int i = 0; i < f.length; i++) {
                 u += f[i] != prev[i] ? 1 : 0;
@@ -55,8 +67,8 @@ record VideoScript(String name, SudokuPuzzle puzzle, List<int[]> frames, boolean
             prev = f;
         }
         double limit = puzzle.size() == 4 ? 3 : 5;
-        boolean ok = total / (double) frames.size() <= limit && max <= 0.25 * puzzle.cells()
-                && active >= 0.2 * frames.size();
+        boolean ok = total / (double) shown.size() <= limit && max <= 0.25 * puzzle.cells()
+                && active >= 0.2 * shown.size();
         return ok ? 1.0 : 0.0;
     }
 
@@ -64,7 +76,7 @@ record VideoScript(String name, SudokuPuzzle puzzle, List<int[]> frames, boolean
     int contentChanges() {
         int[] prev = new int[puzzle.cells()];
         int changes = 0;
-        for (int[] f : frames) {
+        for (int[] f : gridFrames()) {
             for (int i = 0; i < f.length; i++) {
                 changes += f[i] != prev[i] ? 1 : 0;
             }
@@ -74,13 +86,29 @@ record VideoScript(String name, SudokuPuzzle puzzle, List<int[]> frames, boolean
     }
 
     void write(OutputLook look, Path file) throws MediaException {
-        int w = look.style().canvasWidth();
-        int h = look.style().canvasHeight();
+        write(frame -> look, file);
+    }
+
+    /** Each frame in the look chosen for its index (all looks on one canvas size). */
+    void write(java.util.function.IntFunction<OutputLook> lookOf, Path file) throws MediaException {
+        int w = lookOf.apply(0).style().canvasWidth();
+        int h = lookOf.apply(0).style().canvasHeight();
         try (VideoEncoder enc = VideoEncoder.open(file, w, h, 24, VideoEncoder.Container.MP4)) {
-            for (int[] f : frames) {
-                enc.write(look.render(puzzle.size(), f, clue, null));
+            for (int i = 0; i < frames.size(); i++) {
+                int[] f = frames.get(i);
+                enc.write(f == null ? io.mmgr.stream.vision.RgbImage.filled(w, h, 0xFFFFFF)
+                        : lookOf.apply(i).render(puzzle.size(), f, clue, null));
             }
         }
+    }
+
+    /** The same script with blank frames in place of frames {@code from} (inclusive) to {@code to} (exclusive). */
+    VideoScript withCut(String newName, int from, int to) {
+        List<int[]> out = new ArrayList<>(frames);
+        for (int f = from; f < to; f++) {
+            out.set(f, null);
+        }
+        return new VideoScript(newName, puzzle, out, clue);
     }
 
     // ---- scripts ----
@@ -124,8 +152,8 @@ record VideoScript(String name, SudokuPuzzle puzzle, List<int[]> frames, boolean
     VideoScript withCell(String newName, int cell, int digit, int from, int to) {
         List<int[]> out = new ArrayList<>();
         for (int f = 0; f < frames.size(); f++) {
-            int[] s = frames.get(f).clone();
-            if (f >= from && f < to) {
+            int[] s = frames.get(f) == null ? null : frames.get(f).clone();
+            if (s != null && f >= from && f < to) {
                 s[cell] = digit;
             }
             out.add(s);
