@@ -50,10 +50,10 @@ public final class DigitOcr implements AutoCloseable {
 
     /**
      * Tried in order; measured on 810 glyphs (10 fonts x 3 styles x 3 sizes x 9 digits), each alone:
-     * two anti-aliased copies as a line at a 32 px cap height read 807 (1.1 ms each; Tesseract's models
-     * were trained on text of about that size, 24 and 48 px read worse); three copies at 28 px recover
-     * most of the rest; binarised copies as a word and the lone glyph in single-character mode are
-     * last resorts. Every failure seen was "nothing read", never a different digit.
+     * two anti-aliased copies as a line at a 32 px cap height read 807 (1.1 ms each; 28 and 36 px read
+     * about as well, 40 px worse; binarised or single copies 744-792); with the later attempts the
+     * cascade read 809. Binarised copies as a word and the lone glyph in single-character mode are last
+     * resorts. Every failure seen was "nothing read", never a different digit.
      */
     static final List<Attempt> ATTEMPTS = List.of(
             new Attempt(32, 2, 40, false, PSM_SINGLE_LINE),
@@ -100,7 +100,6 @@ public final class DigitOcr implements AutoCloseable {
         }
         api.SetVariable("tessedit_char_whitelist", WHITELIST);
         api.SetVariable("debug_file", "/dev/null"); // keeps Tesseract's warnings off stderr
-        // Our glyphs have no physical size; a nominal resolution silences the "invalid resolution" guess.
         return new DigitOcr(api, buffer, attempts);
     }
 
@@ -116,7 +115,7 @@ public final class DigitOcr implements AutoCloseable {
             Rendered r = render(glyph, a);
             api.SetPageSegMode(a.pageSegMode());
             api.SetImage(r.pixels(), r.width(), r.height(), 1, r.width());
-            api.SetSourceResolution(300);
+            api.SetSourceResolution(300); // glyphs have no physical size; a nominal one avoids Tesseract's guess
             BytePointer text = api.GetUTF8Text();
             String s = text == null ? "" : text.getString();
             if (text != null) {
