@@ -14,7 +14,10 @@ public final class GlyphExtractor {
      * least 184; a mid-grey digit (#909090) still spreads ~110. 48 keeps a wide margin on both sides.
      */
     static final int MIN_CONTRAST = 48;
-    /** Components smaller than this fraction of the region (and under 3 px) are noise specks. */
+    /**
+     * Components smaller than this fraction of the region (and at least 3 px) are noise specks: JPEG
+     * and codec blotches are a few pixels, the smallest digit stroke part (the dot-free "1") is ~3%.
+     */
     static final double MIN_SPECK = 0.003;
     /**
      * A component touching the region's edge and thinner than this fraction of the region across
@@ -26,7 +29,11 @@ public final class GlyphExtractor {
      * digits are 40-70% of a cell, a stray dot or dash is far less.
      */
     static final double MIN_HEIGHT = 0.2;
-    /** Percentiles taken as the paper and the ink level. */
+    /**
+     * Percentiles taken as the paper and the ink level: the median is paper, as digits cover well under
+     * half a cell; the 99.5th percentile lands inside the strokes of even a thin "1" (3-5% of the cell)
+     * while a handful of noisy pixels cannot set it.
+     */
     static final double PAPER = 0.5;
     static final double INK = 0.995;
 

@@ -16,7 +16,11 @@ import java.util.Locale;
  */
 public final class GridLocator {
 
-    /** Ink threshold bounds around Otsu's level (the page/mark split). */
+    /**
+     * Bounds on Otsu's level (the page/mark split). At least 48, so paper tints and compression
+     * noise (a #E8E8E8 box shading is 23, JPEG noise on white under 15) never join the net; at most
+     * 160, so mid-grey lines (#707070 is 143) stay in the net when black digits pull Otsu's level up.
+     */
     static final int MIN_THRESHOLD = 48;
     static final int MAX_THRESHOLD = 160;
     /**
@@ -25,13 +29,17 @@ public final class GridLocator {
      * Sudoku column never repeats a digit, so strokes do not line up across all rows.
      */
     static final double LINE_COVERAGE = 0.7;
-    /** A found line may sit this fraction of a cell away from its lattice position. */
+    /**
+     * A found line may sit this fraction of a cell away from its lattice position. Drawn grids put
+     * lines within a pixel or two of it; 0.2 also takes slightly uneven hand-made or generated grids,
+     * yet stays below the 0.25 cell by which the lines of a 4x4 lattice miss a 9x9 one and vice versa.
+     */
     static final double LATTICE_TOLERANCE = 0.2;
-    /** Consecutive line gaps within this relative spread count as one regular lattice (for the wrong-size report). */
+    /** Line gaps within this relative spread of their mean make a regular lattice (for the wrong-size report). */
     static final double REGULAR_SPREAD = 0.25;
     /** Smallest cell pitch we try to read, in pixels; below it digits are a few pixels tall. */
     static final int MIN_PITCH = 8;
-    /** The grid's bounding box may be at most this elongated. */
+    /** The grid's bounding box may be at most this elongated (a stretched square grid, not a table or a strip). */
     static final double MAX_ASPECT = 2.0;
 
     private GridLocator() {

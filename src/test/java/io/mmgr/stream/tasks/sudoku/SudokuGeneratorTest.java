@@ -24,6 +24,29 @@ class SudokuGeneratorTest {
     }
 
     @Test
+    void theItemsFileReadsBackAsTheItemsThePublisherSends(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+            throws Exception {
+        var result = SudokuBenchmarkGenerator.generate(dir, 6, java.util.List.of(4, 9),
+                java.util.Arrays.asList(SudokuBand.values()), 3);
+        var lines = java.nio.file.Files.readAllLines(result.itemsFile());
+        assertThat(lines).hasSize(6);
+        for (int i = 0; i < 6; i++) {
+            var item = io.mmgr.stream.json.JsonAvro.read(lines.get(i), io.mmgr.stream.avro.BenchmarkItem.class);
+            assertThat(item).isEqualTo(result.items().get(i));
+            SudokuPuzzle p = SudokuOcrEvaluator.puzzle(item);
+            assertThat(p.size()).isEqualTo(i % 2 == 0 ? 4 : 9);
+            SudokuBand band = SudokuBand.parse(item.getDifficulty());
+            assertThat(band).isEqualTo(SudokuBand.values()[(i / 2) % 3]);
+            assertThat(p.givenCount()).isBetween(band.minGivens(p.size()), band.maxGivens(p.size()));
+            for (String role : new String[] {"problem", "solution"}) {
+                var ref = item.getArtifacts().stream().filter(a -> a.getRole().equals(role)).findFirst().orElseThrow();
+                byte[] bytes = java.nio.file.Files.readAllBytes(java.nio.file.Path.of(java.net.URI.create(ref.getUri())));
+                assertThat(io.mmgr.stream.artifacts.LocalArtifactResolver.sha256(bytes)).isEqualTo(ref.getSha256());
+            }
+        }
+    }
+
+    @Test
     void theSameSeedGivesTheSamePuzzles() {
         SudokuPuzzle a = SudokuGenerator.generate(9, SudokuBand.HARD, new Random(11));
         SudokuPuzzle b = SudokuGenerator.generate(9, SudokuBand.HARD, new Random(11));
