@@ -11,6 +11,11 @@ import java.util.Map;
  * Scores a video output frame by frame (seed D.4.2): Clues Changed if any clue differs in any frame;
  * Constraint Violation and Completion Accuracy on the final frame; Action Reflection by the seed's
  * gradual-filling rule. Frames in which no grid is found (a fade, a cut) are skipped and counted.
+ *
+ * <p>Action Reflection: a frame's updates are the cells whose digit (or emptiness) differs from the
+ * previous analysed frame, the first frame being compared with the posed puzzle; the "average ... per
+ * frame" is their mean over all analysed frames, and a frame is "active" when it has any update. The
+ * seed gives the three thresholds but not these counting details.
  */
 public final class SudokuVideoScorer {
 
