@@ -20,7 +20,7 @@ public final class BenchCommand implements Runnable {
     /** {@code mmgr bench generate <family>}: one subcommand per task family generator. */
     @Command(name = "generate", mixinStandardHelpOptions = true,
             description = "Generate benchmark problems with known ground truth.",
-            subcommands = {GenerateMazeCommand.class, GenerateArcCommand.class})
+            subcommands = {GenerateMazeCommand.class, GenerateSudokuCommand.class, GenerateArcCommand.class})
     public static final class Generate implements Runnable {
         @CommandLine.Spec
         CommandLine.Model.CommandSpec spec;

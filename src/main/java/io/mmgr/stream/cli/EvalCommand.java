@@ -6,8 +6,9 @@ import picocli.CommandLine.Command;
 /** {@code mmgr eval <task>}: offline, single-sample or single-file scoring with the stream's own code. */
 @Command(name = "eval", mixinStandardHelpOptions = true,
         description = "Score outputs offline with the same evaluators the stream uses.",
-        subcommands = {EvalMazeCommand.class, EvalMind2WebCommand.class, EvalAitwCommand.class,
-                EvalScreenSpotCommand.class, EvalRobotCommand.class, EvalArcCommand.class, EvalFidCommand.class, EvalNavCommand.class})
+        subcommands = {EvalMazeCommand.class, EvalSudokuCommand.class, EvalArcCommand.class, EvalNavCommand.class,
+                EvalFidCommand.class, EvalMind2WebCommand.class, EvalAitwCommand.class, EvalScreenSpotCommand.class,
+                EvalRobotCommand.class})
 public final class EvalCommand implements Runnable {
 
     @CommandLine.Spec

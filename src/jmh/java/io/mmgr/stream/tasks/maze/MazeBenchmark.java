@@ -1,5 +1,6 @@
 package io.mmgr.stream.tasks.maze;
 
+import io.mmgr.stream.tasks.FrameBudget;
 import io.mmgr.stream.vision.ImageDecoder;
 import io.mmgr.stream.vision.RgbImage;
 import io.mmgr.stream.vision.VideoDecoder;

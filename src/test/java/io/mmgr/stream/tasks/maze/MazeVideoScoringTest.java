@@ -1,5 +1,6 @@
 package io.mmgr.stream.tasks.maze;
 
+import io.mmgr.stream.tasks.FrameBudget;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 

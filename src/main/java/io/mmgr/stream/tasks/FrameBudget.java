@@ -1,4 +1,4 @@
-package io.mmgr.stream.tasks.maze;
+package io.mmgr.stream.tasks;
 
 import java.util.Locale;
 

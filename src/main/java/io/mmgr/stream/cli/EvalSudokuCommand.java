@@ -1,0 +1,163 @@
+package io.mmgr.stream.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.mmgr.stream.artifacts.LocalArtifactResolver;
+import io.mmgr.stream.avro.ArtifactRef;
+import io.mmgr.stream.avro.BenchmarkItem;
+import io.mmgr.stream.avro.GenerationEvent;
+import io.mmgr.stream.avro.GroundTruth;
+import io.mmgr.stream.tasks.EvaluationContext;
+import io.mmgr.stream.tasks.EvaluationException;
+import io.mmgr.stream.tasks.EvaluationOutcome;
+import io.mmgr.stream.tasks.GateVariant;
+import io.mmgr.stream.tasks.sudoku.SudokuGate;
+import io.mmgr.stream.tasks.sudoku.SudokuMetrics;
+import io.mmgr.stream.tasks.sudoku.SudokuOcrEvaluator;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code mmgr eval sudoku}: the sudoku-ocr evaluator on local files, one JSON object per case. The
+ * {@code overall} is the Sudoku gate's OCR variant over the same metrics. A batch runs in one JVM
+ * with one OCR engine.
+ */
+@Command(name = "sudoku", mixinStandardHelpOptions = true,
+        description = "Score Sudoku outputs (image or video) with the deterministic OCR pipeline.",
+        footer = {"",
+                "Grids are row-major strings: digits, and '.' or '0' for the blanks of the givens.",
+                "A --batch file has one case a line:",
+                "  {\"id\":\"a\",\"size\":4,\"givens\":\"1..4...\",\"solution\":\"1234...\",\"output\":\"out.png\"}",
+                "(optional \"model\", which picks the video frame budget). Each case prints one line",
+                "with its id and the metrics, or its id and an error."})
+public final class EvalSudokuCommand implements Callable<Integer> {
+
+    @Option(names = "--size", description = "4 or 9.")
+    Integer size;
+
+    @Option(names = "--givens", description = "The puzzle's givens, row-major, '.' or '0' for blanks.")
+    String givens;
+
+    @Option(names = "--solution", description = "The solution, row-major.")
+    String solution;
+
+    @Option(names = "--output", description = "The model's answer: .png/.jpg image or .mp4/.webm video.")
+    Path output;
+
+    @Option(names = "--model", defaultValue = "", description = "Model name, selects the video frame budget (veo 192, sora 360, wan 120).")
+    String model;
+
+    @Option(names = "--batch", paramLabel = "CASES.jsonl", description = "JSONL of cases {id, size, givens, solution, output[, model]}.")
+    Path batch;
+
+    @Override
+    public Integer call() throws Exception {
+        LocalArtifactResolver resolver = new LocalArtifactResolver(List.of(Path.of("/")),
+                LocalArtifactResolver.DEFAULT_MAX_BYTES, Files.createTempDirectory("mmgr-eval"));
+        try (SudokuOcrEvaluator evaluator = new SudokuOcrEvaluator()) {
+            if (batch != null) {
+                return runBatch(evaluator, resolver);
+            }
+            if (size == null || givens == null || solution == null || output == null) {
+                throw new CliInputException("--size, --givens, --solution and --output are required (or --batch)");
+            }
+            try {
+                System.out.println(JsonOutput.line(score(evaluator, resolver, "cli", size, givens, solution, output, model)));
+                return 0;
+            } catch (EvaluationException e) {
+                System.out.println(JsonOutput.line(Map.of("error", e.getMessage())));
+                return 1;
+            }
+        }
+    }
+
+    private int runBatch(SudokuOcrEvaluator evaluator, LocalArtifactResolver resolver) throws IOException {
+        int failures = 0;
+        try (BufferedReader in = Files.newBufferedReader(batch, StandardCharsets.UTF_8)) {
+            String line;
+            int n = 0;
+            while ((line = in.readLine()) != null) {
+                n++;
+                if (line.isBlank()) {
+                    continue;
+                }
+                Map<String, Object> result = new LinkedHashMap<>();
+                try {
+                    JsonNode c = JsonOutput.parse(line);
+                    String id = c.path("id").asText("line-" + n);
+                    result.put("id", id);
+                    result.putAll(score(evaluator, resolver, id, required(c, "size").asInt(),
+                            required(c, "givens").asText(), required(c, "solution").asText(),
+                            Path.of(required(c, "output").asText()), c.path("model").asText(model)));
+                } catch (EvaluationException | RuntimeException e) {
+                    failures++;
+                    result.putIfAbsent("id", "line-" + n);
+                    result.put("error", e.getMessage());
+                }
+                System.out.println(JsonOutput.line(result));
+            }
+        }
+        return failures == 0 ? 0 : 1;
+    }
+
+    private static JsonNode required(JsonNode c, String field) {
+        if (!c.hasNonNull(field)) {
+            throw new IllegalArgumentException("case is missing '" + field + "'");
+        }
+        return c.get(field);
+    }
+
+    static Map<String, Object> score(SudokuOcrEvaluator evaluator, LocalArtifactResolver resolver, String id,
+                                     int size, String givens, String solution, Path output, String model)
+            throws EvaluationException {
+        String outType = EvalMazeCommand.mediaType(output);
+        BenchmarkItem item = BenchmarkItem.newBuilder()
+                .setTask(SudokuMetrics.TASK)
+                .setSampleId(id)
+                .setGroundTruth(GroundTruth.newBuilder().setGridSize(size).setGivens(givens).setAnswer(solution).build())
+                .build();
+        String modality = outType.startsWith("video/") ? "video" : "image";
+        GenerationEvent event = GenerationEvent.newBuilder()
+                .setRunId("cli").setModel(model).setCheckpointId("cli").setTrainingStep(0)
+                .setTask(SudokuMetrics.TASK).setSampleId(id).setModality(modality)
+                .setArtifacts(List.of(ArtifactRef.newBuilder().setRole("output")
+                        .setUri(output.toAbsolutePath().normalize().toUri().toString())
+                        .setMediaType(outType).build()))
+                .setProducedAt(Instant.now())
+                .build();
+        EvaluationOutcome outcome = evaluator.evaluate(new EvaluationContext(event, item, resolver));
+        GateVariant.Outcome gate = SudokuGate.ocrOverall(modality, outcome.metrics());
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("modality", modality);
+        out.putAll(outcome.metrics());
+        out.put("overall", gate.value());
+        out.put("failed_checks", gate.failed());
+        Map<String, Object> diagnostics = new LinkedHashMap<>();
+        outcome.diagnostics().forEach((k, v) -> {
+            if (k.equals("grid")) {
+                out.put("grid", v);
+            } else if (!k.equals("modality")) {
+                diagnostics.put(k, number(v));
+            }
+        });
+        out.put("diagnostics", diagnostics);
+        return out;
+    }
+
+    private static Object number(String v) {
+        try {
+            return v.contains(".") ? (Object) Double.parseDouble(v) : (Object) Long.parseLong(v);
+        } catch (NumberFormatException e) {
+            return v;
+        }
+    }
+}

@@ -1,0 +1,132 @@
+package io.mmgr.stream.tasks.sudoku;
+
+import io.mmgr.stream.vision.DigitOcr;
+import io.mmgr.stream.vision.Glyph;
+import io.mmgr.stream.vision.GlyphExtractor;
+import io.mmgr.stream.vision.GridException;
+import io.mmgr.stream.vision.GridGeometry;
+import io.mmgr.stream.vision.GridLocator;
+import io.mmgr.stream.vision.InkImage;
+import io.mmgr.stream.vision.Rect;
+import io.mmgr.stream.vision.RgbImage;
+
+/**
+ * Reads the digits of an n x n Sudoku from images (seed D.4.2): locate the grid, segment the cells,
+ * threshold each cell adaptively, decide empty or filled, OCR the filled ones and keep digits 1..n.
+ *
+ * <p>Across the frames of one video it remembers each cell's fingerprint at its last reading and
+ * reads a cell again only when its pixels changed since then, so a 96-frame video costs about one
+ * OCR per digit that appears, not one per digit per frame. A reader belongs to one image or video.
+ */
+final class SudokuGridReader {
+
+    /** Read value of a cell with ink but no digit 1..n (unreadable, or a digit outside the grid's range). */
+    static final int INVALID = -1;
+    /**
+     * Cells are fingerprinted as 8 x 8 block means; a cell is read again when a block moved by more
+     * than {@link #CHANGE} of 255 since its last reading. On an H.264 test video (9x9 at 480 px)
+     * unchanged cells moved at most 12 between frames and a digit appearing at least 119; 40 sits
+     * well between, with room for a pixel of grid jitter.
+     */
+    static final int FINGERPRINT = 8;
+    static final int CHANGE = 40;
+    /**
+     * Cells are read inside their lines, a further 6% of the cell pitch in from each line's edge, to
+     * stay clear of anti-aliasing and blur around the lines; printed digits keep a wider margin.
+     */
+    static final double INSET = 0.06;
+
+    private final int n;
+    private final DigitOcr ocr;
+    private final byte[][] fingerprints;
+    private final int[] values;
+    private GridGeometry grid;
+    private int ocrCalls;
+    private int cellReads;
+    private int gridSearches;
+
+    SudokuGridReader(int n, DigitOcr ocr) {
+        this.n = n;
+        this.ocr = ocr;
+        this.fingerprints = new byte[n * n][];
+        this.values = new int[n * n];
+    }
+
+    /**
+     * The frame's cells, row-major: 0 empty, 1..n a digit, {@link #INVALID} ink without a valid digit.
+     * Cells whose pixels match their last reading keep it.
+     */
+    int[] read(RgbImage frame) throws GridException {
+        InkImage ink = InkImage.of(frame);
+        if (grid == null || !GridLocator.stillFits(ink, grid)) {
+            grid = null;
+            gridSearches++;
+            grid = GridLocator.locate(ink, n);
+        }
+        int inset = (int) Math.max(1, Math.round(INSET * grid.pitch()));
+        for (int r = 0; r < n; r++) {
+            for (int c = 0; c < n; c++) {
+                int i = r * n + c;
+                Rect cell = inner(grid.cell(r, c), inset);
+                byte[] print = GlyphExtractor.fingerprint(ink, cell, FINGERPRINT);
+                if (fingerprints[i] != null && GlyphExtractor.difference(print, fingerprints[i]) <= CHANGE) {
+                    continue;
+                }
+                fingerprints[i] = print;
+                cellReads++;
+                values[i] = readCell(ink, cell);
+            }
+        }
+        return values.clone();
+    }
+
+    private int readCell(InkImage ink, Rect cell) {
+        Glyph glyph = GlyphExtractor.extract(ink, cell);
+        if (glyph == null) {
+            return 0;
+        }
+        ocrCalls++;
+        DigitOcr.Reading reading = ocr.read(glyph);
+        // the seed keeps recognised symbols that are valid digits; anything else is no digit
+        return reading.found() && reading.digit() <= n ? reading.digit() : INVALID;
+    }
+
+    private static Rect inner(Rect r, int inset) {
+        int dx = Math.min(inset, (r.width() - 1) / 2);
+        int dy = Math.min(inset, (r.height() - 1) / 2);
+        return new Rect(r.x() + dx, r.y() + dy, r.width() - 2 * dx, r.height() - 2 * dy);
+    }
+
+    /** Glyphs sent to the OCR engine so far. */
+    int ocrCalls() {
+        return ocrCalls;
+    }
+
+    /** Frames in which the grid was searched for (the others kept the previous frame's grid). */
+    int gridSearches() {
+        return gridSearches;
+    }
+
+    /** Cells examined (new or changed) so far. */
+    int cellReads() {
+        return cellReads;
+    }
+
+    /** The metrics' view of a read grid: digits 1..n, 0 for empty or invalid. */
+    static int[] digits(int[] read) {
+        int[] out = new int[read.length];
+        for (int i = 0; i < read.length; i++) {
+            out[i] = Math.max(0, read[i]);
+        }
+        return out;
+    }
+
+    /** Row-major text of a read grid: digits, {@code .} empty, {@code ?} ink without a valid digit. */
+    static String format(int[] read) {
+        StringBuilder sb = new StringBuilder(read.length);
+        for (int v : read) {
+            sb.append(v == 0 ? '.' : v == INVALID ? '?' : (char) ('0' + v));
+        }
+        return sb.toString();
+    }
+}
