@@ -1,6 +1,8 @@
 package io.mmgr.stream.app;
 
-import io.mmgr.stream.artifacts.LocalArtifactResolver;
+import io.mmgr.stream.artifacts.ArtifactResolver;
+import io.mmgr.stream.artifacts.CompositeArtifactResolver;
+import io.mmgr.stream.artifacts.HttpArtifactResolver;
 import io.mmgr.stream.registry.AvroSerdes;
 import io.mmgr.stream.registry.SchemaRegistryClient;
 import io.mmgr.stream.tasks.EvaluatorRegistry;
@@ -48,8 +50,9 @@ public final class ScorerApp implements AutoCloseable {
         try (Admin admin = Admin.create(adminConfig)) {
             TopicAdmin.ensure(admin, topics.definitions());
         }
-        LocalArtifactResolver artifacts = new LocalArtifactResolver(settings.artifactRoots(), settings.maxArtifactBytes(),
-                stateDir.resolve("spill"));
+        ArtifactResolver artifacts = CompositeArtifactResolver.standard(settings.artifactRoots(), settings.maxArtifactBytes(),
+                stateDir.resolve("spill"), settings.artifactHttpAllow().stream().map(HttpArtifactResolver.AllowedHost::parse).toList(),
+                HttpArtifactResolver.DEFAULT_TIMEOUT);
         Topology topology = ScoringTopology.build(settings, topics, serdes, TaskCatalog.load(), EvaluatorRegistry.load(), artifacts);
         Properties props = ScoringTopology.streamsConfig(settings, bootstrapServers, registryUrl, stateDir,
                 topics.deadLetter.name());

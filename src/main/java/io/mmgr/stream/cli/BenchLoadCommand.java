@@ -68,8 +68,7 @@ public final class BenchLoadCommand implements Callable<Integer> {
                 tmp = Files.createTempDirectory("mmgr-load-");
                 stack = EmbeddedStack.start(tmp, 0, 0);
                 ScorerSettings settings = ScorerSettings.defaults();
-                settings = new ScorerSettings(settings.topicPrefix(), settings.applicationId(), settings.partitions(),
-                        (short) 1, false, settings.artifactRoots(), settings.maxArtifactBytes(), threads, settings.kafkaOverrides());
+                settings = settings.withStreamThreads(threads);
                 scorer = ScorerApp.start(settings, stack.bootstrapServers(), stack.registryUrl(), tmp.resolve("streams"),
                         Duration.ofMinutes(2));
                 ep = new Endpoints(stack.bootstrapServers(), stack.registryUrl(), settings.topicPrefix());

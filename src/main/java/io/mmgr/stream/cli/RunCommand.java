@@ -3,6 +3,7 @@ package io.mmgr.stream.cli;
 import io.mmgr.stream.app.EmbeddedStack;
 import io.mmgr.stream.app.Endpoints;
 import io.mmgr.stream.app.ScorerApp;
+import io.mmgr.stream.artifacts.HttpArtifactResolver;
 import io.mmgr.stream.artifacts.LocalArtifactResolver;
 import io.mmgr.stream.topology.ScorerSettings;
 import java.io.PrintWriter;
@@ -26,13 +27,16 @@ import picocli.CommandLine.Option;
                 + "in this process (data in --data-dir, kept across restarts).", "Ctrl-C stops it cleanly."})
 public final class RunCommand implements Callable<Integer> {
 
-    @Option(names = "--bootstrap-servers", description = "join this Kafka cluster instead of starting one")
+    @Option(names = "--bootstrap-servers", defaultValue = "${env:MMGR_BOOTSTRAP_SERVERS}",
+            description = "join this Kafka cluster instead of starting one (env MMGR_BOOTSTRAP_SERVERS)")
     String bootstrapServers;
 
-    @Option(names = "--schema-registry-url", description = "use this Confluent-compatible registry (required with --bootstrap-servers)")
+    @Option(names = "--schema-registry-url", defaultValue = "${env:MMGR_SCHEMA_REGISTRY_URL}",
+            description = "use this Confluent-compatible registry (required with --bootstrap-servers; env MMGR_SCHEMA_REGISTRY_URL)")
     String registryUrl;
 
-    @Option(names = "--data-dir", defaultValue = ".mmgr", description = "broker, registry and state data (default: ${DEFAULT-VALUE})")
+    @Option(names = "--data-dir", defaultValue = "${env:MMGR_DATA_DIR:-.mmgr}",
+            description = "broker, registry and state data (default: ${DEFAULT-VALUE}; env MMGR_DATA_DIR)")
     Path dataDir;
 
     @Option(names = "--broker-port", defaultValue = "9092", description = "embedded broker port on first start (default: ${DEFAULT-VALUE}; busy: any free port)")
@@ -41,31 +45,44 @@ public final class RunCommand implements Callable<Integer> {
     @Option(names = "--registry-port", defaultValue = "8081", description = "embedded registry port (default: ${DEFAULT-VALUE}; busy: any free port)")
     int registryPort;
 
-    @Option(names = "--topic-prefix", defaultValue = ScorerSettings.DEFAULT_PREFIX, description = "prefix of every topic (default: ${DEFAULT-VALUE})")
+    @Option(names = "--topic-prefix", defaultValue = "${env:MMGR_TOPIC_PREFIX:-" + ScorerSettings.DEFAULT_PREFIX + "}",
+            description = "prefix of every topic (default: ${DEFAULT-VALUE}; env MMGR_TOPIC_PREFIX)")
     String topicPrefix;
 
-    @Option(names = "--application-id", defaultValue = ScorerSettings.DEFAULT_APPLICATION_ID,
-            description = "Kafka Streams application.id; instances sharing it share the work (default: ${DEFAULT-VALUE})")
+    @Option(names = "--application-id", defaultValue = "${env:MMGR_APPLICATION_ID:-" + ScorerSettings.DEFAULT_APPLICATION_ID + "}",
+            description = "Kafka Streams application.id; instances sharing it share the work (default: ${DEFAULT-VALUE}; "
+                    + "env MMGR_APPLICATION_ID)")
     String applicationId;
 
-    @Option(names = "--partitions", defaultValue = "6", description = "partitions of the topics created at start-up (default: ${DEFAULT-VALUE})")
+    @Option(names = "--partitions", defaultValue = "${env:MMGR_PARTITIONS:-6}",
+            description = "partitions of the topics created at start-up (default: ${DEFAULT-VALUE}; env MMGR_PARTITIONS)")
     int partitions;
 
-    @Option(names = "--replication-factor", description = "replication of created topics (default: 1 embedded, else min(3, brokers))")
+    @Option(names = "--replication-factor", defaultValue = "${env:MMGR_REPLICATION_FACTOR}",
+            description = "replication of created topics (default: 1 embedded, else min(3, brokers); env MMGR_REPLICATION_FACTOR)")
     Short replicationFactor;
 
-    @Option(names = "--threads", defaultValue = "2", description = "stream threads (default: ${DEFAULT-VALUE})")
+    @Option(names = "--threads", defaultValue = "${env:MMGR_THREADS:-2}", description = "stream threads (default: ${DEFAULT-VALUE}; env MMGR_THREADS)")
     int threads;
 
-    @Option(names = "--artifact-root", description = "directory file: artifacts may live under (repeatable; default: the working directory)")
+    @Option(names = "--artifact-root", split = ",", defaultValue = "${env:MMGR_ARTIFACT_ROOTS}",
+            description = "directory file: artifacts may live under (repeatable or comma-separated; default: the working "
+                    + "directory; env MMGR_ARTIFACT_ROOTS)")
     List<Path> artifactRoots = new ArrayList<>();
 
-    @Option(names = "--max-artifact-bytes", defaultValue = "" + LocalArtifactResolver.DEFAULT_MAX_BYTES,
-            description = "largest artifact accepted (default: ${DEFAULT-VALUE})")
+    @Option(names = "--artifact-http-allow", split = ",", defaultValue = "${env:MMGR_ARTIFACT_HTTP_ALLOW}", paramLabel = "HOST[:PORT]",
+            description = "host http(s) artifacts may be downloaded from (repeatable or comma-separated; default: none, "
+                    + "every http URI is refused; env MMGR_ARTIFACT_HTTP_ALLOW)")
+    List<String> artifactHttpAllow = new ArrayList<>();
+
+    @Option(names = "--max-artifact-bytes", defaultValue = "${env:MMGR_MAX_ARTIFACT_BYTES:-" + LocalArtifactResolver.DEFAULT_MAX_BYTES + "}",
+            description = "largest artifact accepted (default: ${DEFAULT-VALUE}; env MMGR_MAX_ARTIFACT_BYTES)")
     long maxArtifactBytes;
 
-    @Option(names = {"-P", "--kafka-property"}, description = "Kafka client property KEY=VALUE for every client (security, tuning); "
-            + "mmgr.schema-registry.KEY=VALUE configures the registry client")
+    @Option(names = {"-P", "--kafka-property"}, split = "\\R", defaultValue = "${env:MMGR_KAFKA_PROPERTIES}",
+            description = "Kafka client property KEY=VALUE for every client (security, tuning); "
+            + "mmgr.schema-registry.KEY=VALUE configures the registry client. Values are never printed. "
+            + "Env MMGR_KAFKA_PROPERTIES: KEY=VALUE lines (replaced by -P on the command line)")
     Map<String, String> properties = new LinkedHashMap<>();
 
     @CommandLine.Spec
@@ -107,8 +124,15 @@ public final class RunCommand implements Callable<Integer> {
         }
         short replication = replicationFactor != null ? replicationFactor : stack != null ? 1 : defaultReplication(bootstrap);
         List<Path> roots = artifactRoots.isEmpty() ? List.of(Path.of("").toAbsolutePath()) : artifactRoots;
+        for (String host : artifactHttpAllow) {
+            try {
+                HttpArtifactResolver.AllowedHost.parse(host);
+            } catch (IllegalArgumentException e) {
+                throw new CommandLine.ParameterException(spec.commandLine(), "--artifact-http-allow: " + e.getMessage());
+            }
+        }
         ScorerSettings settings = new ScorerSettings(topicPrefix, applicationId, partitions, replication, false, roots,
-                maxArtifactBytes, threads, properties);
+                maxArtifactBytes, threads, properties, artifactHttpAllow);
         ScorerApp app = ScorerApp.start(settings, bootstrap, registry, dataDir.resolve("streams"), Duration.ofMinutes(2));
         appRef.set(app);
         new Endpoints(bootstrap, registry, topicPrefix).write(dataDir);
@@ -123,6 +147,7 @@ public final class RunCommand implements Callable<Integer> {
                 t.judgeVerdicts.name(), t.humanLabels.name());
         out.printf("  Output topics           : %s, %s, %s%n", t.sampleScores.name(), t.leaderboard.name(), t.deadLetter.name());
         out.printf("  Artifact roots          : %s%n", roots);
+        out.printf("  HTTP artifact hosts     : %s%n", artifactHttpAllow.isEmpty() ? "none" : String.join(", ", artifactHttpAllow));
         out.printf("  Judge                   : not configured (judged metrics show as unavailable)%n");
         out.println("Publish with 'bin/mmgr publish --kind benchmark ITEMS.jsonl' and 'bin/mmgr publish EVENTS.jsonl';");
         out.println("watch with 'bin/mmgr leaderboard'. Press Ctrl-C to stop.");
