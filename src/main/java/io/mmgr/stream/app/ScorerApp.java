@@ -42,6 +42,12 @@ public final class ScorerApp implements AutoCloseable {
     /** Starts a scorer against existing Kafka and registry endpoints and waits until it runs. */
     public static ScorerApp start(ScorerSettings settings, String bootstrapServers, String registryUrl, Path stateDir,
                                   Duration startTimeout) {
+        return start(settings, bootstrapServers, registryUrl, stateDir, startTimeout, (now, before) -> { });
+    }
+
+    /** The same, telling {@code stateListener} every Kafka Streams state change (health checks watch it). */
+    public static ScorerApp start(ScorerSettings settings, String bootstrapServers, String registryUrl, Path stateDir,
+                                  Duration startTimeout, KafkaStreams.StateListener stateListener) {
         SchemaRegistryClient registry = new SchemaRegistryClient(registryUrl, registryClientConfig(settings));
         AvroSerdes serdes = new AvroSerdes(registry, true);
         Topics topics = new Topics(settings.topicPrefix(), settings.partitions(), settings.replicationFactor(), serdes);
@@ -61,6 +67,7 @@ public final class ScorerApp implements AutoCloseable {
             LOG.error("stream thread failed; replacing it", e);
             return org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.REPLACE_THREAD;
         });
+        streams.setStateListener(stateListener);
         streams.start();
         try {
             awaitRunning(streams, startTimeout);

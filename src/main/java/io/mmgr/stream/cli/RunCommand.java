@@ -133,7 +133,10 @@ public final class RunCommand implements Callable<Integer> {
         }
         ScorerSettings settings = new ScorerSettings(topicPrefix, applicationId, partitions, replication, false, roots,
                 maxArtifactBytes, threads, properties, artifactHttpAllow);
-        ScorerApp app = ScorerApp.start(settings, bootstrap, registry, dataDir.resolve("streams"), Duration.ofMinutes(2));
+        HealthFile health = new HealthFile(dataDir.resolve(HealthFile.NAME));
+        health.write("STARTING");
+        ScorerApp app = ScorerApp.start(settings, bootstrap, registry, dataDir.resolve("streams"), Duration.ofMinutes(2),
+                (now, before) -> health.write(now.name()));
         appRef.set(app);
         new Endpoints(bootstrap, registry, topicPrefix).write(dataDir);
 
