@@ -138,14 +138,16 @@ public final class RunCommand implements Callable<Integer> {
         ScorerApp app = ScorerApp.start(settings, bootstrap, registry, dataDir.resolve("streams"), Duration.ofMinutes(2),
                 (now, before) -> health.write(now.name()));
         appRef.set(app);
-        new Endpoints(bootstrap, registry, topicPrefix).write(dataDir);
+        // the file and the banner never carry credentials a URL's user-info may hold
+        String shownRegistry = withoutUserInfo(registry);
+        new Endpoints(bootstrap, shownRegistry, topicPrefix).write(dataDir);
 
         var t = app.topics();
         out.printf("mmgr-stream scorer running (ready in %.1f s)%n", (System.nanoTime() - t0) / 1e9);
         out.printf("  Kafka bootstrap servers : %s%s%n", bootstrap, stack != null
                 ? String.format(" (embedded broker, started in %.1f s, data in %s)", stack.kafka().startTime().toMillis() / 1000.0,
                         dataDir.resolve("broker").toAbsolutePath()) : "");
-        out.printf("  Schema registry         : %s%s%n", registry, stack != null && registryUrl == null ? " (embedded)" : "");
+        out.printf("  Schema registry         : %s%s%n", shownRegistry, stack != null && registryUrl == null ? " (embedded)" : "");
         out.printf("  Input topics            : %s, %s, %s, %s%n", t.generations.name(), t.benchmark.name(),
                 t.judgeVerdicts.name(), t.humanLabels.name());
         out.printf("  Output topics           : %s, %s, %s%n", t.sampleScores.name(), t.leaderboard.name(), t.deadLetter.name());
@@ -157,6 +159,20 @@ public final class RunCommand implements Callable<Integer> {
         out.flush();
         stopped.await();
         return 0;
+    }
+
+    /** The URL without its user-info (credentials), or the text unchanged when it is not a URL. */
+    static String withoutUserInfo(String url) {
+        try {
+            java.net.URI u = new java.net.URI(url);
+            if (u.getRawUserInfo() == null) {
+                return url;
+            }
+            return new java.net.URI(u.getScheme(), null, u.getHost(), u.getPort(), u.getPath(), u.getQuery(), u.getFragment())
+                    .toString();
+        } catch (java.net.URISyntaxException e) {
+            return url.contains("@") ? url.substring(url.lastIndexOf('@') + 1) : url;
+        }
     }
 
     private short defaultReplication(String bootstrap) throws Exception {

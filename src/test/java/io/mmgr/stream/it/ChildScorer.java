@@ -29,6 +29,7 @@ final class ChildScorer implements AutoCloseable {
     private final Path dataDir;
     private final List<String> args;
     private final Map<String, String> env;
+    private final List<String> jvmArgs;
     private Process process;
     private Path log;
     private int starts;
@@ -37,10 +38,19 @@ final class ChildScorer implements AutoCloseable {
      * @param args {@code run}'s arguments after the data directory (endpoints, application id, -P ...)
      */
     ChildScorer(String name, Path dataDir, List<String> args, Map<String, String> env) {
+        this(name, dataDir, args, env, List.of());
+    }
+
+    /**
+     * @param env     environment of the JVM; with MMGR_DATA_DIR set, no --data-dir is passed (configuration by environment)
+     * @param jvmArgs extra JVM options (system properties, ...)
+     */
+    ChildScorer(String name, Path dataDir, List<String> args, Map<String, String> env, List<String> jvmArgs) {
         this.name = name;
         this.dataDir = dataDir;
         this.args = List.copyOf(args);
         this.env = Map.copyOf(env);
+        this.jvmArgs = List.copyOf(jvmArgs);
     }
 
     static String classpath() {
@@ -61,10 +71,16 @@ final class ChildScorer implements AutoCloseable {
         Files.createDirectories(dataDir);
         log = dataDir.resolve("scorer-" + starts + ".log");
         List<String> cmd = new ArrayList<>(List.of(java(), "-Xmx384m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
-                "-Dorg.apache.avro.SERIALIZABLE_PACKAGES=io.mmgr.stream.avro",
-                "-cp", classpath(), "io.mmgr.stream.cli.Main", "run", "--data-dir", dataDir.toString()));
+                "-Dorg.apache.avro.SERIALIZABLE_PACKAGES=io.mmgr.stream.avro"));
+        cmd.addAll(jvmArgs);
+        cmd.addAll(List.of("-cp", classpath(), "io.mmgr.stream.cli.Main", "run"));
+        if (!env.containsKey("MMGR_DATA_DIR")) {
+            cmd.addAll(List.of("--data-dir", dataDir.toString()));
+        }
         cmd.addAll(args);
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile());
+        // only what the test sets: MMGR_* variables of the machine running the tests do not leak in
+        pb.environment().keySet().removeIf(k -> k.startsWith("MMGR_"));
         pb.environment().putAll(env);
         process = pb.start();
         LIVE.add(process);
