@@ -3,8 +3,6 @@ package io.mmgr.stream.it;
 import static io.mmgr.stream.it.ScorerHarness.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpServer;
 import io.mmgr.stream.artifacts.LocalArtifactResolver;
 import io.mmgr.stream.avro.ArtifactRef;
@@ -16,14 +14,12 @@ import io.mmgr.stream.avro.GroundTruth;
 import io.mmgr.stream.avro.SampleKey;
 import io.mmgr.stream.avro.SampleScore;
 import io.mmgr.stream.avro.UiAction;
-import io.mmgr.stream.json.JsonAvro;
 import io.mmgr.stream.registry.SchemaRegistryClient;
 import io.mmgr.stream.tasks.maze.MazeBand;
 import io.mmgr.stream.tasks.maze.MazeBenchmarkGenerator;
 import io.mmgr.stream.tasks.maze.MazeHostileMedia;
 import io.mmgr.stream.topology.SampleKeys;
 import io.mmgr.stream.topology.ScorerSettings;
-import java.io.ByteArrayOutputStream;
 import java.io.OutputStream;
 import java.io.RandomAccessFile;
 import java.net.InetAddress;
@@ -38,15 +34,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import org.apache.avro.Schema;
-import org.apache.avro.generic.GenericData;
-import org.apache.avro.generic.GenericDatumReader;
-import org.apache.avro.generic.GenericDatumWriter;
-import org.apache.avro.generic.GenericRecord;
-import org.apache.avro.io.BinaryEncoder;
-import org.apache.avro.io.DecoderFactory;
-import org.apache.avro.io.EncoderFactory;
-import org.apache.avro.specific.SpecificDatumWriter;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
@@ -277,30 +264,8 @@ class HostileInputTest {
         assertThat(h.deadLetters()).noneMatch(d -> concerns(d, ref(newer)));
     }
 
-    /** The event written with GenerationEvent v-next: one more optional field, registered as a new version. */
     static byte[] withAddedField(GenerationEvent event) throws Exception {
-        ObjectNode json = (ObjectNode) JsonAvro.MAPPER.readTree(GenerationEvent.getClassSchema().toString());
-        ((ArrayNode) json.get("fields")).addObject().put("name", "promptVersion")
-                .set("type", JsonAvro.MAPPER.createArrayNode().add("null").add("string"));
-        ((ObjectNode) json.get("fields").get(json.get("fields").size() - 1)).putNull("default");
-        Schema newer = new Schema.Parser().parse(json.toString());
-        SchemaRegistryClient client = new SchemaRegistryClient(h.registry.url());
-        int id = client.register(h.topics.generations.name() + "-value", newer);
-
-        ByteArrayOutputStream old = new ByteArrayOutputStream();
-        BinaryEncoder enc = EncoderFactory.get().binaryEncoder(old, null);
-        new SpecificDatumWriter<GenerationEvent>(GenerationEvent.getClassSchema()).write(event, enc);
-        enc.flush();
-        GenericRecord record = new GenericDatumReader<GenericRecord>(GenerationEvent.getClassSchema(), newer)
-                .read(null, DecoderFactory.get().binaryDecoder(old.toByteArray(), null));
-        record.put("promptVersion", "v2-prompt");
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        out.write(0);
-        out.write(ByteBuffer.allocate(4).putInt(id).array());
-        BinaryEncoder enc2 = EncoderFactory.get().binaryEncoder(out, null);
-        new GenericDatumWriter<GenericRecord>(newer, GenericData.get()).write(record, enc2);
-        enc2.flush();
-        return out.toByteArray();
+        return EvolvedEvents.withAddedField(event, new SchemaRegistryClient(h.registry.url()), h.topics.generations.name() + "-value");
     }
 
     @Test

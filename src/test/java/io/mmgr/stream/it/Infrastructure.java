@@ -37,7 +37,8 @@ final class Infrastructure implements AutoCloseable {
     private final Path dir;
     private final EmbeddedKafka.SaslPlain sasl;
     private volatile EmbeddedKafka kafka;
-    final RegistryServer registry;
+    private volatile RegistryServer registry;
+    private final int registryPort;
     final SchemaRegistryClient registryClient;
 
     Infrastructure(Path dir) throws Exception {
@@ -49,6 +50,7 @@ final class Infrastructure implements AutoCloseable {
         this.sasl = sasl;
         this.kafka = EmbeddedKafka.start(dir.resolve("broker"), 0, BROKER_TUNING, sasl);
         this.registry = RegistryServer.start(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), dir.resolve("registry"));
+        this.registryPort = java.net.URI.create(registry.url()).getPort();
         this.registryClient = new SchemaRegistryClient(registry.url());
     }
 
@@ -79,6 +81,15 @@ final class Infrastructure implements AutoCloseable {
         Thread.sleep(down.toMillis());
         kafka = EmbeddedKafka.start(dir.resolve("broker"), 0, BROKER_TUNING, sasl);
         return Duration.ofNanos(System.nanoTime() - t0);
+    }
+
+    /** Stops the registry; {@link #startRegistry()} brings it back on the same port and data. */
+    void stopRegistry() {
+        registry.close();
+    }
+
+    void startRegistry() throws java.io.IOException {
+        registry = RegistryServer.start(new InetSocketAddress(InetAddress.getLoopbackAddress(), registryPort), dir.resolve("registry"));
     }
 
     /** Every committed sample-score record, grouped by key: a key with two records was scored twice. */
