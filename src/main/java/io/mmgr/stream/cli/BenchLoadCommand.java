@@ -60,7 +60,7 @@ public final class BenchLoadCommand implements Callable<Integer> {
             + "under the scorer's artifact roots (default: a temporary directory; with --attach ./mmgr-bench-mazes)")
     Path artifactDir;
 
-    @Option(names = "--raw-records", defaultValue = "100000",
+    @Option(names = "--raw-records", defaultValue = "300000",
             description = "records of the raw broker measurement, 0 to skip it (default: ${DEFAULT-VALUE})")
     long rawRecords;
 
