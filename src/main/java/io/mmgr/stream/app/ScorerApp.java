@@ -1,6 +1,8 @@
 package io.mmgr.stream.app;
 
-import io.mmgr.stream.artifacts.LocalArtifactResolver;
+import io.mmgr.stream.artifacts.ArtifactResolver;
+import io.mmgr.stream.artifacts.CompositeArtifactResolver;
+import io.mmgr.stream.artifacts.HttpArtifactResolver;
 import io.mmgr.stream.registry.AvroSerdes;
 import io.mmgr.stream.registry.SchemaRegistryClient;
 import io.mmgr.stream.tasks.EvaluatorRegistry;
@@ -40,6 +42,12 @@ public final class ScorerApp implements AutoCloseable {
     /** Starts a scorer against existing Kafka and registry endpoints and waits until it runs. */
     public static ScorerApp start(ScorerSettings settings, String bootstrapServers, String registryUrl, Path stateDir,
                                   Duration startTimeout) {
+        return start(settings, bootstrapServers, registryUrl, stateDir, startTimeout, (now, before) -> { });
+    }
+
+    /** The same, telling {@code stateListener} every Kafka Streams state change (health checks watch it). */
+    public static ScorerApp start(ScorerSettings settings, String bootstrapServers, String registryUrl, Path stateDir,
+                                  Duration startTimeout, KafkaStreams.StateListener stateListener) {
         SchemaRegistryClient registry = new SchemaRegistryClient(registryUrl, registryClientConfig(settings));
         AvroSerdes serdes = new AvroSerdes(registry, true);
         Topics topics = new Topics(settings.topicPrefix(), settings.partitions(), settings.replicationFactor(), serdes);
@@ -48,8 +56,9 @@ public final class ScorerApp implements AutoCloseable {
         try (Admin admin = Admin.create(adminConfig)) {
             TopicAdmin.ensure(admin, topics.definitions());
         }
-        LocalArtifactResolver artifacts = new LocalArtifactResolver(settings.artifactRoots(), settings.maxArtifactBytes(),
-                stateDir.resolve("spill"));
+        ArtifactResolver artifacts = CompositeArtifactResolver.standard(settings.artifactRoots(), settings.maxArtifactBytes(),
+                stateDir.resolve("spill"), settings.artifactHttpAllow().stream().map(HttpArtifactResolver.AllowedHost::parse).toList(),
+                HttpArtifactResolver.DEFAULT_TIMEOUT);
         Topology topology = ScoringTopology.build(settings, topics, serdes, TaskCatalog.load(), EvaluatorRegistry.load(), artifacts);
         Properties props = ScoringTopology.streamsConfig(settings, bootstrapServers, registryUrl, stateDir,
                 topics.deadLetter.name());
@@ -58,6 +67,7 @@ public final class ScorerApp implements AutoCloseable {
             LOG.error("stream thread failed; replacing it", e);
             return org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.REPLACE_THREAD;
         });
+        streams.setStateListener(stateListener);
         streams.start();
         try {
             awaitRunning(streams, startTimeout);

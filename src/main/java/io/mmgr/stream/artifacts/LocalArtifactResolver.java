@@ -2,16 +2,12 @@ package io.mmgr.stream.artifacts;
 
 import io.mmgr.stream.avro.ArtifactRef;
 import java.io.IOException;
-import java.io.InputStream;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.Base64;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
 
@@ -159,45 +155,27 @@ public final class LocalArtifactResolver implements ArtifactResolver {
     }
 
     private static void verify(ArtifactRef ref, byte[] bytes) throws ArtifactException {
-        if (ref.getSha256() == null) {
-            return;
-        }
-        verifyDigest(ref, sha256(bytes));
+        Digests.verify(ref, bytes);
     }
 
     private static void verifyDigest(ArtifactRef ref, String actual) throws ArtifactException {
-        if (!actual.equalsIgnoreCase(ref.getSha256())) {
-            throw new ArtifactException("artifact digest mismatch for " + ref.getUri()
-                    + ": declared " + ref.getSha256() + ", actual " + actual);
-        }
+        Digests.verify(ref, actual);
     }
 
     private String digestOf(Path path) throws ArtifactException {
         checkSize(path);
-        try (InputStream in = Files.newInputStream(path)) {
-            MessageDigest md = MessageDigest.getInstance("SHA-256");
-            byte[] buf = new byte[1 << 16];
-            int n;
-            while ((n = in.read(buf)) > 0) {
-                md.update(buf, 0, n);
-            }
-            return HexFormat.of().formatHex(md.digest());
+        try {
+            return Digests.sha256(path);
         } catch (IOException e) {
             throw new ArtifactException("artifact cannot be read: " + e.getMessage(), e);
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
         }
     }
 
     public static String sha256(byte[] bytes) {
-        try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
+        return Digests.sha256(bytes);
     }
 
-    private static String suffixFor(String mediaType) {
+    static String suffixFor(String mediaType) {
         return switch (mediaType == null ? "" : mediaType) {
             case "image/png" -> ".png";
             case "image/jpeg" -> ".jpg";

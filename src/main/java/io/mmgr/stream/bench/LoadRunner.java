@@ -2,17 +2,21 @@ package io.mmgr.stream.bench;
 
 import io.mmgr.stream.avro.BenchmarkItem;
 import io.mmgr.stream.avro.GenerationEvent;
+import io.mmgr.stream.avro.LeaderboardKey;
+import io.mmgr.stream.avro.LeaderboardRow;
 import io.mmgr.stream.avro.SampleKey;
 import io.mmgr.stream.avro.SampleScore;
 import io.mmgr.stream.topology.SampleKeys;
 import io.mmgr.stream.topology.Topics;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.LongConsumer;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -25,9 +29,11 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.Serializer;
 
 /**
- * Publishes a synthetic workload to a running scorer and measures how fast its sample scores come
- * out: throughput from the first event sent to the last score read, and each sample's
- * event-to-score latency from the score itself (producedAt to scoredAt, one clock).
+ * Publishes a synthetic workload to a running scorer and measures how fast its results come out:
+ * throughput from the first event sent to the last score read; per sample, the event-to-score
+ * latency from the score itself (producedAt to scoredAt, one clock) and the event-to-leaderboard
+ * latency, until the sample's leaderboard row counts it. Rows only hold counts, so "counts it"
+ * means: the row's samplesScored reached the sample's rank among that row's scores as read here.
  */
 public final class LoadRunner {
 
@@ -39,11 +45,32 @@ public final class LoadRunner {
         this.topics = topics;
     }
 
+    /** The former entry point: Magma episodes with the given share of right steps. */
+    public LoadReport run(MagmaWorkload workload, String runId, long samples, double rate, double stepAccuracy,
+                          Duration timeout, LongConsumer progress) {
+        Workload w = new Workload() {
+            @Override
+            public String description() {
+                return workload.description();
+            }
+
+            @Override
+            public List<BenchmarkItem> items() {
+                return workload.items();
+            }
+
+            @Override
+            public GenerationEvent event(String run, long n) {
+                return workload.event(run, n, stepAccuracy);
+            }
+        };
+        return run(w, runId, samples, rate, timeout, progress);
+    }
+
     /**
      * @param rate events per second, or 0 for as fast as possible
      */
-    public LoadReport run(MagmaWorkload workload, String runId, long samples, double rate, double stepAccuracy,
-                          Duration timeout, LongConsumer progress) {
+    public LoadReport run(Workload workload, String runId, long samples, double rate, Duration timeout, LongConsumer progress) {
         Map<String, Object> producerConf = new HashMap<>(clientConfig);
         producerConf.put("acks", "all");
         producerConf.put("linger.ms", "5");
@@ -53,7 +80,8 @@ public final class LoadRunner {
         consumerConf.put("enable.auto.commit", "false");
         consumerConf.put("max.poll.records", "2000");
         try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(producerConf, new ByteArraySerializer(), new ByteArraySerializer());
-             KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(consumerConf, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+             KafkaConsumer<byte[], byte[]> scoreConsumer = new KafkaConsumer<>(consumerConf, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+             KafkaConsumer<byte[], byte[]> boardConsumer = new KafkaConsumer<>(consumerConf, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
             Serializer<BenchmarkItem> items = topics.benchmark.valueSerde().serializer();
             for (BenchmarkItem item : workload.items()) {
                 producer.send(new ProducerRecord<>(topics.benchmark.name(),
@@ -63,15 +91,11 @@ public final class LoadRunner {
             producer.flush();
             // the global table must hold the items before the first event is joined
             sleep(1500);
-
-            List<TopicPartition> partitions = consumer.partitionsFor(topics.sampleScores.name()).stream()
-                    .map(p -> new TopicPartition(p.topic(), p.partition())).toList();
-            consumer.assign(partitions);
-            consumer.seekToEnd(partitions);
-            partitions.forEach(consumer::position);
+            assignAtEnd(scoreConsumer, topics.sampleScores.name());
+            assignAtEnd(boardConsumer, topics.leaderboard.name());
 
             AtomicReference<Exception> sendError = new AtomicReference<>();
-            java.util.concurrent.atomic.AtomicLong publishedAt = new java.util.concurrent.atomic.AtomicLong();
+            AtomicLong publishedAt = new AtomicLong();
             Serializer<GenerationEvent> events = topics.generations.valueSerde().serializer();
             long start = System.nanoTime();
             Thread publisher = new Thread(() -> {
@@ -83,7 +107,7 @@ public final class LoadRunner {
                             sleep(wait / 1_000_000, (int) (wait % 1_000_000));
                         }
                     }
-                    GenerationEvent e = workload.event(runId, n, stepAccuracy);
+                    GenerationEvent e = workload.event(runId, n);
                     producer.send(new ProducerRecord<>(topics.generations.name(),
                             SampleKeys.ref(SampleKeys.of(e)).getBytes(StandardCharsets.UTF_8),
                             events.serialize(topics.generations.name(), e)), (m, ex) -> {
@@ -97,32 +121,130 @@ public final class LoadRunner {
             }, "load-publisher");
             publisher.start();
 
-            Set<SampleKey> seen = new HashSet<>();
-            long[] latencies = new long[(int) samples];
+            Tracker tracker = new Tracker(runId, (int) samples);
             long deadline = System.nanoTime() + timeout.toNanos();
-            var keys = topics.sampleScores.keySerde().deserializer();
-            var values = topics.sampleScores.valueSerde().deserializer();
-            while (seen.size() < samples) {
+            long scoredAt = 0;
+            long boardAt = 0;
+            while (boardAt == 0) {
                 if (System.nanoTime() > deadline) {
-                    throw new IllegalStateException("timed out: " + seen.size() + " of " + samples + " samples scored");
+                    throw new IllegalStateException("timed out: " + tracker.scored() + " of " + samples
+                            + " samples scored, leaderboard complete: " + tracker.boardComplete());
                 }
                 if (sendError.get() != null) {
                     throw new IllegalStateException("publishing failed: " + sendError.get().getMessage(), sendError.get());
                 }
-                for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(200))) {
-                    SampleKey key = keys.deserialize(r.topic(), r.key());
-                    if (!runId.equals(key.getRunId()) || seen.contains(key)) {
-                        continue;
+                for (ConsumerRecord<byte[], byte[]> r : scoreConsumer.poll(Duration.ofMillis(scoredAt == 0 ? 50 : 0))) {
+                    if (tracker.score(topics.sampleScores.keySerde().deserializer().deserialize(r.topic(), r.key()),
+                            () -> topics.sampleScores.valueSerde().deserializer().deserialize(r.topic(), r.value()))) {
+                        progress.accept(tracker.scored());
                     }
-                    SampleScore s = values.deserialize(r.topic(), r.value());
-                    latencies[seen.size()] = s.getScoredAt().toEpochMilli() - s.getProducedAt().toEpochMilli();
-                    seen.add(key);
-                    progress.accept(seen.size());
+                }
+                long now = System.currentTimeMillis();
+                for (ConsumerRecord<byte[], byte[]> r : boardConsumer.poll(Duration.ofMillis(50))) {
+                    LeaderboardKey key = topics.leaderboard.keySerde().deserializer().deserialize(r.topic(), r.key());
+                    if (runId.equals(key.getRunId()) && !SampleKeys.ALL_TASKS.equals(key.getTask()) && r.value() != null) {
+                        LeaderboardRow row = topics.leaderboard.valueSerde().deserializer().deserialize(r.topic(), r.value());
+                        tracker.board(key, row.getSamplesScored(), now);
+                    }
+                }
+                if (scoredAt == 0 && tracker.scored() == samples) {
+                    scoredAt = System.nanoTime();
+                }
+                if (scoredAt != 0 && tracker.boardComplete()) {
+                    boardAt = System.nanoTime();
                 }
             }
-            double scoreSeconds = (System.nanoTime() - start) / 1e9;
             join(publisher);
-            return new LoadReport(samples, workload.steps(), (publishedAt.get() - start) / 1e9, scoreSeconds, latencies);
+            return new LoadReport(workload.description(), samples, (publishedAt.get() - start) / 1e9, (scoredAt - start) / 1e9,
+                    (boardAt - start) / 1e9, tracker.meanPrimary(), tracker.scoreLatencies(), tracker.boardLatencies());
+        }
+    }
+
+    private static void assignAtEnd(KafkaConsumer<byte[], byte[]> consumer, String topic) {
+        List<TopicPartition> partitions = consumer.partitionsFor(topic).stream()
+                .map(p -> new TopicPartition(p.topic(), p.partition())).toList();
+        consumer.assign(partitions);
+        consumer.seekToEnd(partitions);
+        partitions.forEach(consumer::position);
+    }
+
+    /** Which samples were scored, in which order per leaderboard row, and when each row reached each count. */
+    static final class Tracker {
+        private final String runId;
+        private final Set<SampleKey> seen = new HashSet<>();
+        private final long[] scoreLatency;
+        private final long[] producedAt;
+        private final LeaderboardKey[] rowOf;
+        private final int[] rankOf;
+        private final Map<LeaderboardKey, Integer> scoredPerRow = new HashMap<>();
+        /** Per row: when (epoch ms) it first counted 1, 2, ... samples. */
+        private final Map<LeaderboardKey, List<Long>> reached = new HashMap<>();
+        private int scored;
+        private double primarySum;
+        private int primaryCount;
+
+        Tracker(String runId, int samples) {
+            this.runId = runId;
+            this.scoreLatency = new long[samples];
+            this.producedAt = new long[samples];
+            this.rowOf = new LeaderboardKey[samples];
+            this.rankOf = new int[samples];
+        }
+
+        /** A score record; true when it is the first score of a sample of this run. */
+        boolean score(SampleKey key, java.util.function.Supplier<SampleScore> value) {
+            if (!runId.equals(key.getRunId()) || seen.contains(key) || scored >= scoreLatency.length) {
+                return false;
+            }
+            SampleScore s = value.get();
+            seen.add(key);
+            int i = scored++;
+            producedAt[i] = s.getProducedAt().toEpochMilli();
+            scoreLatency[i] = s.getScoredAt().toEpochMilli() - producedAt[i];
+            rowOf[i] = new LeaderboardKey(key.getRunId(), key.getCheckpointId(), key.getTask());
+            rankOf[i] = scoredPerRow.merge(rowOf[i], 1, Integer::sum);
+            if (s.getPrimary() != null) {
+                primarySum += s.getPrimary();
+                primaryCount++;
+            }
+            return true;
+        }
+
+        void board(LeaderboardKey row, long count, long atMillis) {
+            List<Long> times = reached.computeIfAbsent(row, k -> new ArrayList<>());
+            while (times.size() < count) {
+                times.add(atMillis);
+            }
+        }
+
+        int scored() {
+            return scored;
+        }
+
+        /** Mean primary score of the samples that have one (NaN when none). */
+        double meanPrimary() {
+            return primaryCount == 0 ? Double.NaN : primarySum / primaryCount;
+        }
+
+        boolean boardComplete() {
+            for (var e : scoredPerRow.entrySet()) {
+                if (reached.getOrDefault(e.getKey(), List.of()).size() < e.getValue()) {
+                    return false;
+                }
+            }
+            return scored > 0;
+        }
+
+        long[] scoreLatencies() {
+            return java.util.Arrays.copyOf(scoreLatency, scored);
+        }
+
+        long[] boardLatencies() {
+            long[] out = new long[scored];
+            for (int i = 0; i < scored; i++) {
+                out[i] = reached.get(rowOf[i]).get(rankOf[i] - 1) - producedAt[i];
+            }
+            return out;
         }
     }
 

@@ -14,7 +14,7 @@ import java.util.SplittableRandom;
  * Synthetic Mind2Web episodes for load tests: items with {@code steps} gold steps, and predictions
  * that get a step right with a given probability (a seeded generator, so runs repeat).
  */
-public final class MagmaWorkload {
+public final class MagmaWorkload implements Workload {
 
     public static final String TASK = "mind2web";
 
@@ -28,6 +28,18 @@ public final class MagmaWorkload {
         this.random = new SplittableRandom(seed);
     }
 
+    @Override
+    public String description() {
+        return "light: Mind2Web episodes of " + steps + " UI steps";
+    }
+
+    /** The n-th event with 70 % of its steps right. */
+    @Override
+    public GenerationEvent event(String runId, long n) {
+        return event(runId, n, 0.7);
+    }
+
+    @Override
     public List<BenchmarkItem> items() {
         List<BenchmarkItem> out = new ArrayList<>();
         for (int i = 0; i < items; i++) {

@@ -10,20 +10,26 @@ import picocli.CommandLine.Option;
 /** How a client command finds Kafka and the registry: flags, else the endpoints a running scorer wrote. */
 public final class ConnectionOptions {
 
-    @Option(names = "--bootstrap-servers", description = "Kafka bootstrap servers (default: those of the scorer running in --data-dir)")
+    @Option(names = "--bootstrap-servers", defaultValue = "${env:MMGR_BOOTSTRAP_SERVERS}",
+            description = "Kafka bootstrap servers (default: those of the scorer running in --data-dir; env MMGR_BOOTSTRAP_SERVERS)")
     String bootstrapServers;
 
-    @Option(names = "--schema-registry-url", description = "Confluent-compatible schema registry URL (default: the running scorer's)")
+    @Option(names = "--schema-registry-url", defaultValue = "${env:MMGR_SCHEMA_REGISTRY_URL}",
+            description = "Confluent-compatible schema registry URL (default: the running scorer's; env MMGR_SCHEMA_REGISTRY_URL)")
     String registryUrl;
 
-    @Option(names = "--data-dir", defaultValue = ".mmgr", description = "data directory of a running embedded scorer (default: ${DEFAULT-VALUE})")
+    @Option(names = "--data-dir", defaultValue = "${env:MMGR_DATA_DIR:-.mmgr}",
+            description = "data directory of a running embedded scorer (default: ${DEFAULT-VALUE}; env MMGR_DATA_DIR)")
     Path dataDir;
 
-    @Option(names = "--topic-prefix", description = "prefix of the scorer's topics (default: the running scorer's, else mmgr.)")
+    @Option(names = "--topic-prefix", defaultValue = "${env:MMGR_TOPIC_PREFIX}",
+            description = "prefix of the scorer's topics (default: the running scorer's, else mmgr.; env MMGR_TOPIC_PREFIX)")
     String topicPrefix;
 
-    @Option(names = {"-P", "--kafka-property"}, description = "extra Kafka client property KEY=VALUE (security settings, ...); "
-            + "mmgr.schema-registry.KEY=VALUE goes to the registry client", mapFallbackValue = "")
+    @Option(names = {"-P", "--kafka-property"}, split = "\\R", defaultValue = "${env:MMGR_KAFKA_PROPERTIES}",
+            description = "extra Kafka client property KEY=VALUE (security settings, ...); "
+            + "mmgr.schema-registry.KEY=VALUE goes to the registry client. Values are never printed. "
+            + "Env MMGR_KAFKA_PROPERTIES: KEY=VALUE lines", mapFallbackValue = "")
     Map<String, String> properties = new LinkedHashMap<>();
 
     /** The endpoints to use, or a clear error when neither flags nor a running scorer tell them. */

@@ -3,6 +3,7 @@ package io.mmgr.stream.cli;
 import io.mmgr.stream.app.EmbeddedStack;
 import io.mmgr.stream.app.Endpoints;
 import io.mmgr.stream.app.ScorerApp;
+import io.mmgr.stream.artifacts.HttpArtifactResolver;
 import io.mmgr.stream.artifacts.LocalArtifactResolver;
 import io.mmgr.stream.topology.ScorerSettings;
 import java.io.PrintWriter;
@@ -26,13 +27,16 @@ import picocli.CommandLine.Option;
                 + "in this process (data in --data-dir, kept across restarts).", "Ctrl-C stops it cleanly."})
 public final class RunCommand implements Callable<Integer> {
 
-    @Option(names = "--bootstrap-servers", description = "join this Kafka cluster instead of starting one")
+    @Option(names = "--bootstrap-servers", defaultValue = "${env:MMGR_BOOTSTRAP_SERVERS}",
+            description = "join this Kafka cluster instead of starting one (env MMGR_BOOTSTRAP_SERVERS)")
     String bootstrapServers;
 
-    @Option(names = "--schema-registry-url", description = "use this Confluent-compatible registry (required with --bootstrap-servers)")
+    @Option(names = "--schema-registry-url", defaultValue = "${env:MMGR_SCHEMA_REGISTRY_URL}",
+            description = "use this Confluent-compatible registry (required with --bootstrap-servers; env MMGR_SCHEMA_REGISTRY_URL)")
     String registryUrl;
 
-    @Option(names = "--data-dir", defaultValue = ".mmgr", description = "broker, registry and state data (default: ${DEFAULT-VALUE})")
+    @Option(names = "--data-dir", defaultValue = "${env:MMGR_DATA_DIR:-.mmgr}",
+            description = "broker, registry and state data (default: ${DEFAULT-VALUE}; env MMGR_DATA_DIR)")
     Path dataDir;
 
     @Option(names = "--broker-port", defaultValue = "9092", description = "embedded broker port on first start (default: ${DEFAULT-VALUE}; busy: any free port)")
@@ -41,31 +45,44 @@ public final class RunCommand implements Callable<Integer> {
     @Option(names = "--registry-port", defaultValue = "8081", description = "embedded registry port (default: ${DEFAULT-VALUE}; busy: any free port)")
     int registryPort;
 
-    @Option(names = "--topic-prefix", defaultValue = ScorerSettings.DEFAULT_PREFIX, description = "prefix of every topic (default: ${DEFAULT-VALUE})")
+    @Option(names = "--topic-prefix", defaultValue = "${env:MMGR_TOPIC_PREFIX:-" + ScorerSettings.DEFAULT_PREFIX + "}",
+            description = "prefix of every topic (default: ${DEFAULT-VALUE}; env MMGR_TOPIC_PREFIX)")
     String topicPrefix;
 
-    @Option(names = "--application-id", defaultValue = ScorerSettings.DEFAULT_APPLICATION_ID,
-            description = "Kafka Streams application.id; instances sharing it share the work (default: ${DEFAULT-VALUE})")
+    @Option(names = "--application-id", defaultValue = "${env:MMGR_APPLICATION_ID:-" + ScorerSettings.DEFAULT_APPLICATION_ID + "}",
+            description = "Kafka Streams application.id; instances sharing it share the work (default: ${DEFAULT-VALUE}; "
+                    + "env MMGR_APPLICATION_ID)")
     String applicationId;
 
-    @Option(names = "--partitions", defaultValue = "6", description = "partitions of the topics created at start-up (default: ${DEFAULT-VALUE})")
+    @Option(names = "--partitions", defaultValue = "${env:MMGR_PARTITIONS:-6}",
+            description = "partitions of the topics created at start-up (default: ${DEFAULT-VALUE}; env MMGR_PARTITIONS)")
     int partitions;
 
-    @Option(names = "--replication-factor", description = "replication of created topics (default: 1 embedded, else min(3, brokers))")
+    @Option(names = "--replication-factor", defaultValue = "${env:MMGR_REPLICATION_FACTOR}",
+            description = "replication of created topics (default: 1 embedded, else min(3, brokers); env MMGR_REPLICATION_FACTOR)")
     Short replicationFactor;
 
-    @Option(names = "--threads", defaultValue = "2", description = "stream threads (default: ${DEFAULT-VALUE})")
+    @Option(names = "--threads", defaultValue = "${env:MMGR_THREADS:-2}", description = "stream threads (default: ${DEFAULT-VALUE}; env MMGR_THREADS)")
     int threads;
 
-    @Option(names = "--artifact-root", description = "directory file: artifacts may live under (repeatable; default: the working directory)")
+    @Option(names = "--artifact-root", split = ",", defaultValue = "${env:MMGR_ARTIFACT_ROOTS}",
+            description = "directory file: artifacts may live under (repeatable or comma-separated; default: the working "
+                    + "directory; env MMGR_ARTIFACT_ROOTS)")
     List<Path> artifactRoots = new ArrayList<>();
 
-    @Option(names = "--max-artifact-bytes", defaultValue = "" + LocalArtifactResolver.DEFAULT_MAX_BYTES,
-            description = "largest artifact accepted (default: ${DEFAULT-VALUE})")
+    @Option(names = "--artifact-http-allow", split = ",", defaultValue = "${env:MMGR_ARTIFACT_HTTP_ALLOW}", paramLabel = "HOST[:PORT]",
+            description = "host http(s) artifacts may be downloaded from (repeatable or comma-separated; default: none, "
+                    + "every http URI is refused; env MMGR_ARTIFACT_HTTP_ALLOW)")
+    List<String> artifactHttpAllow = new ArrayList<>();
+
+    @Option(names = "--max-artifact-bytes", defaultValue = "${env:MMGR_MAX_ARTIFACT_BYTES:-" + LocalArtifactResolver.DEFAULT_MAX_BYTES + "}",
+            description = "largest artifact accepted (default: ${DEFAULT-VALUE}; env MMGR_MAX_ARTIFACT_BYTES)")
     long maxArtifactBytes;
 
-    @Option(names = {"-P", "--kafka-property"}, description = "Kafka client property KEY=VALUE for every client (security, tuning); "
-            + "mmgr.schema-registry.KEY=VALUE configures the registry client")
+    @Option(names = {"-P", "--kafka-property"}, split = "\\R", defaultValue = "${env:MMGR_KAFKA_PROPERTIES}",
+            description = "Kafka client property KEY=VALUE for every client (security, tuning); "
+            + "mmgr.schema-registry.KEY=VALUE configures the registry client. Values are never printed. "
+            + "Env MMGR_KAFKA_PROPERTIES: KEY=VALUE lines (replaced by -P on the command line)")
     Map<String, String> properties = new LinkedHashMap<>();
 
     @CommandLine.Spec
@@ -107,28 +124,55 @@ public final class RunCommand implements Callable<Integer> {
         }
         short replication = replicationFactor != null ? replicationFactor : stack != null ? 1 : defaultReplication(bootstrap);
         List<Path> roots = artifactRoots.isEmpty() ? List.of(Path.of("").toAbsolutePath()) : artifactRoots;
+        for (String host : artifactHttpAllow) {
+            try {
+                HttpArtifactResolver.AllowedHost.parse(host);
+            } catch (IllegalArgumentException e) {
+                throw new CommandLine.ParameterException(spec.commandLine(), "--artifact-http-allow: " + e.getMessage());
+            }
+        }
         ScorerSettings settings = new ScorerSettings(topicPrefix, applicationId, partitions, replication, false, roots,
-                maxArtifactBytes, threads, properties);
-        ScorerApp app = ScorerApp.start(settings, bootstrap, registry, dataDir.resolve("streams"), Duration.ofMinutes(2));
+                maxArtifactBytes, threads, properties, artifactHttpAllow);
+        HealthFile health = new HealthFile(dataDir.resolve(HealthFile.NAME));
+        health.write("STARTING");
+        ScorerApp app = ScorerApp.start(settings, bootstrap, registry, dataDir.resolve("streams"), Duration.ofMinutes(2),
+                (now, before) -> health.write(now.name()));
         appRef.set(app);
-        new Endpoints(bootstrap, registry, topicPrefix).write(dataDir);
+        // the file and the banner never carry credentials a URL's user-info may hold
+        String shownRegistry = withoutUserInfo(registry);
+        new Endpoints(bootstrap, shownRegistry, topicPrefix).write(dataDir);
 
         var t = app.topics();
         out.printf("mmgr-stream scorer running (ready in %.1f s)%n", (System.nanoTime() - t0) / 1e9);
         out.printf("  Kafka bootstrap servers : %s%s%n", bootstrap, stack != null
                 ? String.format(" (embedded broker, started in %.1f s, data in %s)", stack.kafka().startTime().toMillis() / 1000.0,
                         dataDir.resolve("broker").toAbsolutePath()) : "");
-        out.printf("  Schema registry         : %s%s%n", registry, stack != null && registryUrl == null ? " (embedded)" : "");
+        out.printf("  Schema registry         : %s%s%n", shownRegistry, stack != null && registryUrl == null ? " (embedded)" : "");
         out.printf("  Input topics            : %s, %s, %s, %s%n", t.generations.name(), t.benchmark.name(),
                 t.judgeVerdicts.name(), t.humanLabels.name());
         out.printf("  Output topics           : %s, %s, %s%n", t.sampleScores.name(), t.leaderboard.name(), t.deadLetter.name());
         out.printf("  Artifact roots          : %s%n", roots);
+        out.printf("  HTTP artifact hosts     : %s%n", artifactHttpAllow.isEmpty() ? "none" : String.join(", ", artifactHttpAllow));
         out.printf("  Judge                   : not configured (judged metrics show as unavailable)%n");
         out.println("Publish with 'bin/mmgr publish --kind benchmark ITEMS.jsonl' and 'bin/mmgr publish EVENTS.jsonl';");
         out.println("watch with 'bin/mmgr leaderboard'. Press Ctrl-C to stop.");
         out.flush();
         stopped.await();
         return 0;
+    }
+
+    /** The URL without its user-info (credentials), or the text unchanged when it is not a URL. */
+    static String withoutUserInfo(String url) {
+        try {
+            java.net.URI u = new java.net.URI(url);
+            if (u.getRawUserInfo() == null) {
+                return url;
+            }
+            return new java.net.URI(u.getScheme(), null, u.getHost(), u.getPort(), u.getPath(), u.getQuery(), u.getFragment())
+                    .toString();
+        } catch (java.net.URISyntaxException e) {
+            return url.contains("@") ? url.substring(url.lastIndexOf('@') + 1) : url;
+        }
     }
 
     private short defaultReplication(String bootstrap) throws Exception {

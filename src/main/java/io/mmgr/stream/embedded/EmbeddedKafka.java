@@ -36,14 +36,26 @@ public final class EmbeddedKafka implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(EmbeddedKafka.class);
 
+    /**
+     * A SASL/PLAIN client listener beside the plaintext one, for testing clients that authenticate.
+     *
+     * @param port  its port on loopback
+     * @param users user name to password
+     */
+    public record SaslPlain(int port, Map<String, String> users) {
+    }
+
     private final KafkaRaftServer server;
     private final String bootstrapServers;
+    private final String saslBootstrapServers;
     private final Path dataDir;
     private final Duration startTime;
 
-    private EmbeddedKafka(KafkaRaftServer server, String bootstrapServers, Path dataDir, Duration startTime) {
+    private EmbeddedKafka(KafkaRaftServer server, String bootstrapServers, String saslBootstrapServers, Path dataDir,
+                          Duration startTime) {
         this.server = server;
         this.bootstrapServers = bootstrapServers;
+        this.saslBootstrapServers = saslBootstrapServers;
         this.dataDir = dataDir;
         this.startTime = startTime;
     }
@@ -54,12 +66,24 @@ public final class EmbeddedKafka implements AutoCloseable {
      * @param preferredPort client port to use on first start; 0 picks a free one
      */
     public static EmbeddedKafka start(Path dataDir, int preferredPort) {
+        return start(dataDir, preferredPort, Map.of(), null);
+    }
+
+    /**
+     * @param overrides broker properties applied last (tests tune timeouts with them)
+     * @param sasl      an extra SASL/PLAIN listener, or null
+     */
+    public static EmbeddedKafka start(Path dataDir, int preferredPort, Map<String, String> overrides, SaslPlain sasl) {
         long t0 = System.nanoTime();
         try {
             Files.createDirectories(dataDir);
             Path logDir = dataDir.resolve("kafka-logs");
             Ports ports = Ports.loadOrChoose(dataDir.resolve("ports.properties"), preferredPort);
             Properties props = brokerProperties(logDir, ports);
+            if (sasl != null) {
+                addSaslListener(props, sasl);
+            }
+            props.putAll(overrides);
             Path configFile = dataDir.resolve("server.properties");
             try (Writer w = Files.newBufferedWriter(configFile)) {
                 props.store(w, "written by mmgr-stream on each start");
@@ -73,7 +97,7 @@ public final class EmbeddedKafka implements AutoCloseable {
             awaitReady(bootstrap, Duration.ofSeconds(60));
             Duration took = Duration.ofNanos(System.nanoTime() - t0);
             LOG.info("Kafka broker ready at {} in {} ms (data in {})", bootstrap, took.toMillis(), logDir);
-            return new EmbeddedKafka(server, bootstrap, dataDir, took);
+            return new EmbeddedKafka(server, bootstrap, sasl == null ? null : "127.0.0.1:" + sasl.port(), dataDir, took);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot start the embedded Kafka broker in " + dataDir, e);
         }
@@ -105,6 +129,16 @@ public final class EmbeddedKafka implements AutoCloseable {
         p.put("group.initial.rebalance.delay.ms", "0");
         p.put("log.cleaner.dedupe.buffer.size", String.valueOf(8 * 1024 * 1024));
         return p;
+    }
+
+    private static void addSaslListener(Properties p, SaslPlain sasl) {
+        p.put("listeners", p.getProperty("listeners") + ",SASL_PLAINTEXT://127.0.0.1:" + sasl.port());
+        p.put("advertised.listeners", p.getProperty("advertised.listeners") + ",SASL_PLAINTEXT://127.0.0.1:" + sasl.port());
+        p.put("listener.security.protocol.map", p.getProperty("listener.security.protocol.map") + ",SASL_PLAINTEXT:SASL_PLAINTEXT");
+        p.put("sasl.enabled.mechanisms", "PLAIN");
+        StringBuilder jaas = new StringBuilder("org.apache.kafka.common.security.plain.PlainLoginModule required");
+        sasl.users().forEach((user, password) -> jaas.append(" user_").append(user).append("=\"").append(password).append('"'));
+        p.put("listener.name.sasl_plaintext.plain.sasl.jaas.config", jaas.append(';').toString());
     }
 
     private static void format(Path configFile) {
@@ -146,6 +180,11 @@ public final class EmbeddedKafka implements AutoCloseable {
 
     public String bootstrapServers() {
         return bootstrapServers;
+    }
+
+    /** The SASL/PLAIN listener's address, or null when it was not asked for. */
+    public String saslBootstrapServers() {
+        return saslBootstrapServers;
     }
 
     public Path dataDir() {

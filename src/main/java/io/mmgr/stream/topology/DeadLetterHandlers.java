@@ -65,6 +65,22 @@ public final class DeadLetterHandlers {
         }
     }
 
+    /**
+     * The schema registry is out, not the record bad: fail the task (the thread is replaced and the
+     * record read again from the last commit) after a pause, so an outage is waited out, not spun on.
+     */
+    private static void pauseBeforeRetry(ErrorHandlerContext ctx, Exception e) {
+        LOG.warn("schema registry unavailable at {}-{}@{}: {}; retrying", ctx.topic(), ctx.partition(), ctx.offset(),
+                DeadLetters.describe(e));
+        try {
+            Thread.sleep(RETRY_PAUSE_MS);
+        } catch (InterruptedException ie) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    static final long RETRY_PAUSE_MS = 1000;
+
     /** Unreadable records on any source topic. */
     public static final class Deserialization implements DeserializationExceptionHandler {
         private Writer writer;
@@ -76,6 +92,10 @@ public final class DeadLetterHandlers {
 
         @Override
         public Response handleError(ErrorHandlerContext ctx, ConsumerRecord<byte[], byte[]> record, Exception e) {
+            if (DeadLetters.isRegistryOutage(e)) {
+                pauseBeforeRetry(ctx, e);
+                return Response.fail();
+            }
             LOG.warn("unreadable record at {}-{}@{}: {}", ctx.topic(), ctx.partition(), ctx.offset(), DeadLetters.describe(e));
             return Response.resume(writer.letter(ctx, "deserialize:" + ctx.topic(), e));
         }
@@ -92,6 +112,10 @@ public final class DeadLetterHandlers {
 
         @Override
         public Response handleError(ErrorHandlerContext ctx, Record<?, ?> record, Exception e) {
+            if (DeadLetters.isRegistryOutage(e)) {
+                pauseBeforeRetry(ctx, e);
+                return Response.fail();
+            }
             LOG.error("processor {} failed on a record from {}-{}@{}", ctx.processorNodeId(), ctx.topic(), ctx.partition(),
                     ctx.offset(), e);
             return Response.resume(writer.letter(ctx, "process:" + ctx.processorNodeId(), e));

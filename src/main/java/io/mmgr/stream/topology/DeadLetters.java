@@ -28,6 +28,22 @@ public final class DeadLetters {
                 .build();
     }
 
+    /**
+     * Whether the failure is the schema registry's, not the record's: unreachable, failing (5xx),
+     * refusing our credentials or throttling. Such records must not be dead-lettered: the task fails
+     * and retries them once the registry answers.
+     */
+    public static boolean isRegistryOutage(Throwable t) {
+        for (Throwable c = t; c != null; c = c.getCause() == c ? null : c.getCause()) {
+            if (c instanceof io.mmgr.stream.registry.RegistryException r) {
+                int status = r.status();
+                return status == io.mmgr.stream.registry.RegistryException.NO_RESPONSE || status >= 500
+                        || status == 401 || status == 403 || status == 429;
+            }
+        }
+        return false;
+    }
+
     /** The innermost message, without stack traces or class noise, for a user-facing reason. */
     public static String describe(Throwable t) {
         Throwable root = t;

@@ -16,10 +16,11 @@ import java.util.Map;
  * @param maxArtifactBytes  artifacts larger than this are refused
  * @param streamThreads     Kafka Streams threads of this instance
  * @param kafkaOverrides    extra client properties (security, tuning), passed through as given
+ * @param artifactHttpAllow hosts ({@code HOST} or {@code HOST:PORT}) http(s) artifacts may come from; empty: none
  */
 public record ScorerSettings(String topicPrefix, String applicationId, int partitions, short replicationFactor,
                              boolean judgeEnabled, List<Path> artifactRoots, long maxArtifactBytes,
-                             int streamThreads, Map<String, String> kafkaOverrides) {
+                             int streamThreads, Map<String, String> kafkaOverrides, List<String> artifactHttpAllow) {
 
     public static final String DEFAULT_PREFIX = "mmgr.";
     public static final String DEFAULT_APPLICATION_ID = "mmgr-scorer";
@@ -30,6 +31,15 @@ public record ScorerSettings(String topicPrefix, String applicationId, int parti
         }
         artifactRoots = List.copyOf(artifactRoots);
         kafkaOverrides = Map.copyOf(kafkaOverrides);
+        artifactHttpAllow = List.copyOf(artifactHttpAllow);
+    }
+
+    /** Settings without http artifact hosts. */
+    public ScorerSettings(String topicPrefix, String applicationId, int partitions, short replicationFactor,
+                          boolean judgeEnabled, List<Path> artifactRoots, long maxArtifactBytes,
+                          int streamThreads, Map<String, String> kafkaOverrides) {
+        this(topicPrefix, applicationId, partitions, replicationFactor, judgeEnabled, artifactRoots, maxArtifactBytes,
+                streamThreads, kafkaOverrides, List.of());
     }
 
     /** Defaults for one machine: 6 partitions, one replica, no judge, artifacts under the working directory. */
@@ -41,21 +51,46 @@ public record ScorerSettings(String topicPrefix, String applicationId, int parti
 
     public ScorerSettings withPrefix(String prefix) {
         return new ScorerSettings(prefix, applicationId, partitions, replicationFactor, judgeEnabled, artifactRoots,
-                maxArtifactBytes, streamThreads, kafkaOverrides);
+                maxArtifactBytes, streamThreads, kafkaOverrides, artifactHttpAllow);
     }
 
     public ScorerSettings withJudge(boolean enabled) {
         return new ScorerSettings(topicPrefix, applicationId, partitions, replicationFactor, enabled, artifactRoots,
-                maxArtifactBytes, streamThreads, kafkaOverrides);
+                maxArtifactBytes, streamThreads, kafkaOverrides, artifactHttpAllow);
     }
 
     public ScorerSettings withArtifactRoots(List<Path> roots) {
         return new ScorerSettings(topicPrefix, applicationId, partitions, replicationFactor, judgeEnabled, roots,
-                maxArtifactBytes, streamThreads, kafkaOverrides);
+                maxArtifactBytes, streamThreads, kafkaOverrides, artifactHttpAllow);
     }
 
     public ScorerSettings withPartitions(int n) {
         return new ScorerSettings(topicPrefix, applicationId, n, replicationFactor, judgeEnabled, artifactRoots,
-                maxArtifactBytes, streamThreads, kafkaOverrides);
+                maxArtifactBytes, streamThreads, kafkaOverrides, artifactHttpAllow);
+    }
+
+    public ScorerSettings withArtifactHttpAllow(List<String> hosts) {
+        return new ScorerSettings(topicPrefix, applicationId, partitions, replicationFactor, judgeEnabled, artifactRoots,
+                maxArtifactBytes, streamThreads, kafkaOverrides, hosts);
+    }
+
+    public ScorerSettings withMaxArtifactBytes(long max) {
+        return new ScorerSettings(topicPrefix, applicationId, partitions, replicationFactor, judgeEnabled, artifactRoots,
+                max, streamThreads, kafkaOverrides, artifactHttpAllow);
+    }
+
+    public ScorerSettings withApplicationId(String id) {
+        return new ScorerSettings(topicPrefix, id, partitions, replicationFactor, judgeEnabled, artifactRoots,
+                maxArtifactBytes, streamThreads, kafkaOverrides, artifactHttpAllow);
+    }
+
+    public ScorerSettings withStreamThreads(int threads) {
+        return new ScorerSettings(topicPrefix, applicationId, partitions, replicationFactor, judgeEnabled, artifactRoots,
+                maxArtifactBytes, threads, kafkaOverrides, artifactHttpAllow);
+    }
+
+    public ScorerSettings withKafkaOverrides(Map<String, String> overrides) {
+        return new ScorerSettings(topicPrefix, applicationId, partitions, replicationFactor, judgeEnabled, artifactRoots,
+                maxArtifactBytes, streamThreads, overrides, artifactHttpAllow);
     }
 }

@@ -44,8 +44,12 @@ final class ParseProcessor implements FixedKeyProcessor<byte[], byte[], IntakeRe
         GenerationEvent event;
         try {
             String topic = raw.source().map(m -> m.topic()).orElse("generations");
-            event = deserializer.deserialize(topic, raw.value());
+            event = deserializeWaitingOutRegistryOutages(topic, raw.value());
         } catch (RuntimeException e) {
+            if (DeadLetters.isRegistryOutage(e)) {
+                // not this record's fault: fail the task, which reads it again once the registry answers
+                throw e;
+            }
             return reject(raw, "not a readable GenerationEvent: " + DeadLetters.describe(e), e, null);
         }
         if (event == null) {
@@ -57,6 +61,36 @@ final class ParseProcessor implements FixedKeyProcessor<byte[], byte[], IntakeRe
         }
         return new IntakeResult.Accepted(raw, event, generationId(raw.value()), null);
     }
+
+    /**
+     * An event with a schema id not seen yet needs the registry. While the registry is out, wait here
+     * (retrying each second, well within the consumer's poll interval) rather than fail the task at
+     * once: a replaced stream thread costs a rebalance that waits out the old member's session.
+     */
+    private GenerationEvent deserializeWaitingOutRegistryOutages(String topic, byte[] value) {
+        long deadline = System.nanoTime() + REGISTRY_PATIENCE.toNanos();
+        while (true) {
+            try {
+                return deserializer.deserialize(topic, value);
+            } catch (RuntimeException e) {
+                if (!DeadLetters.isRegistryOutage(e) || System.nanoTime() - deadline > 0) {
+                    throw e;
+                }
+                LOG.warn("schema registry unavailable, waiting: {}", DeadLetters.describe(e));
+                try {
+                    Thread.sleep(1000);
+                } catch (InterruptedException ie) {
+                    Thread.currentThread().interrupt();
+                    throw e;
+                }
+            }
+        }
+    }
+
+    /** How long intake waits for the registry before failing the task (the poll interval allows 5 minutes). */
+    static final java.time.Duration REGISTRY_PATIENCE = java.time.Duration.ofSeconds(60);
+
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(ParseProcessor.class);
 
     static IntakeResult.Rejected reject(RawRecord raw, String reason, Throwable error, String ref) {
         return new IntakeResult.Rejected(DeadLetters.of(raw.source(), STAGE, reason, error, raw.key(), raw.value(), ref));

@@ -1,0 +1,164 @@
+package io.mmgr.stream.it;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * {@code mmgr run} as a separate JVM on this test's classpath: started against existing Kafka and
+ * registry, killed with SIGKILL ({@link #kill()}) or stopped with SIGTERM, and restarted on the same
+ * data directory. No child outlives the test JVM: every live process is destroyed by a shutdown hook.
+ */
+final class ChildScorer implements AutoCloseable {
+
+    private static final Set<Process> LIVE = ConcurrentHashMap.newKeySet();
+
+    static {
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> LIVE.forEach(Process::destroyForcibly), "kill-child-scorers"));
+    }
+
+    private final String name;
+    private final Path dataDir;
+    private final List<String> args;
+    private final Map<String, String> env;
+    private final List<String> jvmArgs;
+    private Process process;
+    private Path log;
+    private int starts;
+
+    /**
+     * @param args {@code run}'s arguments after the data directory (endpoints, application id, -P ...)
+     */
+    ChildScorer(String name, Path dataDir, List<String> args, Map<String, String> env) {
+        this(name, dataDir, args, env, List.of());
+    }
+
+    /**
+     * @param env     environment of the JVM; with MMGR_DATA_DIR set, no --data-dir is passed (configuration by environment)
+     * @param jvmArgs extra JVM options (system properties, ...)
+     */
+    ChildScorer(String name, Path dataDir, List<String> args, Map<String, String> env, List<String> jvmArgs) {
+        this.name = name;
+        this.dataDir = dataDir;
+        this.args = List.copyOf(args);
+        this.env = Map.copyOf(env);
+        this.jvmArgs = List.copyOf(jvmArgs);
+    }
+
+    static String classpath() {
+        // surefire runs tests from a manifest-only jar; it also publishes the real classpath
+        return System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
+    }
+
+    static String java() {
+        return Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    }
+
+    /** Starts the JVM and waits until the scorer says it runs; fails with the log's tail otherwise. */
+    ChildScorer start(Duration timeout) throws IOException, InterruptedException {
+        if (process != null && process.isAlive()) {
+            throw new IllegalStateException(name + " is already running");
+        }
+        starts++;
+        Files.createDirectories(dataDir);
+        log = dataDir.resolve("scorer-" + starts + ".log");
+        List<String> cmd = new ArrayList<>(List.of(java(), "-Xmx384m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
+                "-Dorg.apache.avro.SERIALIZABLE_PACKAGES=io.mmgr.stream.avro"));
+        cmd.addAll(jvmArgs);
+        cmd.addAll(List.of("-cp", classpath(), "io.mmgr.stream.cli.Main", "run"));
+        if (!env.containsKey("MMGR_DATA_DIR")) {
+            cmd.addAll(List.of("--data-dir", dataDir.toString()));
+        }
+        cmd.addAll(args);
+        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile());
+        // only what the test sets: MMGR_* variables of the machine running the tests do not leak in
+        pb.environment().keySet().removeIf(k -> k.startsWith("MMGR_"));
+        pb.environment().putAll(env);
+        process = pb.start();
+        LIVE.add(process);
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (!log().contains("mmgr-stream scorer running")) {
+            if (!process.isAlive()) {
+                LIVE.remove(process);
+                throw new IllegalStateException(name + " exited with " + process.exitValue() + " while starting:\n" + tail());
+            }
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException(name + " did not start within " + timeout + ":\n" + tail());
+            }
+            Thread.sleep(100);
+        }
+        return this;
+    }
+
+    /** SIGKILL: no shutdown hook, no leaving the group, an open transaction left behind. */
+    void kill() throws InterruptedException {
+        if (process != null) {
+            process.destroyForcibly();
+            process.waitFor(30, TimeUnit.SECONDS);
+            LIVE.remove(process);
+        }
+    }
+
+    /** SIGTERM: the scorer's shutdown hook closes it cleanly. */
+    int stop() throws InterruptedException {
+        if (process == null) {
+            return 0;
+        }
+        process.destroy();
+        if (!process.waitFor(60, TimeUnit.SECONDS)) {
+            process.destroyForcibly();
+            process.waitFor(10, TimeUnit.SECONDS);
+        }
+        LIVE.remove(process);
+        return process.exitValue();
+    }
+
+    boolean alive() {
+        return process != null && process.isAlive();
+    }
+
+    int starts() {
+        return starts;
+    }
+
+    /** Everything the current (or last) JVM wrote to stdout and stderr. */
+    String log() {
+        try {
+            return log == null || !Files.exists(log) ? "" : Files.readString(log, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            return "";
+        }
+    }
+
+    /** Every log this scorer wrote, over all its starts. */
+    String allLogs() throws IOException {
+        StringBuilder sb = new StringBuilder();
+        for (int i = 1; i <= starts; i++) {
+            Path p = dataDir.resolve("scorer-" + i + ".log");
+            if (Files.exists(p)) {
+                sb.append(Files.readString(p, StandardCharsets.UTF_8));
+            }
+        }
+        return sb.toString();
+    }
+
+    private String tail() {
+        String all = log();
+        return all.length() <= 4000 ? all : all.substring(all.length() - 4000);
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        if (alive()) {
+            kill();
+        }
+    }
+}

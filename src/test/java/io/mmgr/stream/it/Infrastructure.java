@@ -1,0 +1,137 @@
+package io.mmgr.stream.it;
+
+import io.mmgr.stream.app.TopicSnapshot;
+import io.mmgr.stream.avro.DeadLetter;
+import io.mmgr.stream.avro.LeaderboardKey;
+import io.mmgr.stream.avro.LeaderboardRow;
+import io.mmgr.stream.avro.SampleKey;
+import io.mmgr.stream.avro.SampleScore;
+import io.mmgr.stream.embedded.EmbeddedKafka;
+import io.mmgr.stream.registry.AvroSerdes;
+import io.mmgr.stream.registry.RegistryServer;
+import io.mmgr.stream.registry.SchemaRegistryClient;
+import io.mmgr.stream.topology.Topics;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+
+/**
+ * A KRaft broker and our registry in this JVM, without a scorer (scorers run elsewhere: child
+ * JVMs or separate in-process apps), with readers for the scorer's topics. The broker can be
+ * restarted on its data (ports kept).
+ */
+final class Infrastructure implements AutoCloseable {
+
+    /** Faster recovery from a killed transactional producer than the broker's 10 s default check. */
+    static final Map<String, String> BROKER_TUNING = Map.of(
+            "transaction.abort.timed.out.transaction.cleanup.interval.ms", "1000",
+            "group.min.session.timeout.ms", "2000");
+
+    private final Path dir;
+    private final EmbeddedKafka.SaslPlain sasl;
+    private volatile EmbeddedKafka kafka;
+    private volatile RegistryServer registry;
+    private final int registryPort;
+    final SchemaRegistryClient registryClient;
+
+    Infrastructure(Path dir) throws Exception {
+        this(dir, null);
+    }
+
+    Infrastructure(Path dir, EmbeddedKafka.SaslPlain sasl) throws Exception {
+        this.dir = dir;
+        this.sasl = sasl;
+        this.kafka = EmbeddedKafka.start(dir.resolve("broker"), 0, BROKER_TUNING, sasl);
+        this.registry = RegistryServer.start(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), dir.resolve("registry"));
+        this.registryPort = java.net.URI.create(registry.url()).getPort();
+        this.registryClient = new SchemaRegistryClient(registry.url());
+    }
+
+    String bootstrapServers() {
+        return kafka.bootstrapServers();
+    }
+
+    String saslBootstrapServers() {
+        return kafka.saslBootstrapServers();
+    }
+
+    String registryUrl() {
+        return registry.url();
+    }
+
+    Map<String, Object> clientConfig() {
+        return Map.of("bootstrap.servers", kafka.bootstrapServers());
+    }
+
+    Topics topics(String prefix, int partitions) {
+        return new Topics(prefix, partitions, (short) 1, new AvroSerdes(registryClient, true));
+    }
+
+    /** Stops the broker (controlled shutdown) and starts it again on the same data and ports. */
+    Duration restartBroker(Duration down) throws InterruptedException {
+        long t0 = System.nanoTime();
+        kafka.close();
+        Thread.sleep(down.toMillis());
+        kafka = EmbeddedKafka.start(dir.resolve("broker"), 0, BROKER_TUNING, sasl);
+        return Duration.ofNanos(System.nanoTime() - t0);
+    }
+
+    /** Stops the registry; {@link #startRegistry()} brings it back on the same port and data. */
+    void stopRegistry() {
+        registry.close();
+    }
+
+    void startRegistry() throws java.io.IOException {
+        registry = RegistryServer.start(new InetSocketAddress(InetAddress.getLoopbackAddress(), registryPort), dir.resolve("registry"));
+    }
+
+    /** Every committed sample-score record, grouped by key: a key with two records was scored twice. */
+    Map<SampleKey, List<SampleScore>> scoreRecords(Topics t) {
+        Map<SampleKey, List<SampleScore>> out = new LinkedHashMap<>();
+        var keys = t.sampleScores.keySerde().deserializer();
+        var values = t.sampleScores.valueSerde().deserializer();
+        for (ConsumerRecord<byte[], byte[]> r : TopicSnapshot.all(clientConfig(), t.sampleScores.name(), Duration.ofSeconds(60))) {
+            out.computeIfAbsent(keys.deserialize(r.topic(), r.key()), k -> new ArrayList<>())
+                    .add(r.value() == null ? null : values.deserialize(r.topic(), r.value()));
+        }
+        return out;
+    }
+
+    Map<LeaderboardKey, LeaderboardRow> leaderboard(Topics t) {
+        return TopicSnapshot.latest(clientConfig(), t.leaderboard.name(), t.leaderboard.keySerde().deserializer(),
+                t.leaderboard.valueSerde().deserializer(), Duration.ofSeconds(60));
+    }
+
+    List<DeadLetter> deadLetters(Topics t) {
+        List<DeadLetter> out = new ArrayList<>();
+        for (ConsumerRecord<byte[], byte[]> r : TopicSnapshot.all(clientConfig(), t.deadLetter.name(), Duration.ofSeconds(60))) {
+            out.add(t.deadLetter.valueSerde().deserializer().deserialize(t.deadLetter.name(), r.value()));
+        }
+        return out;
+    }
+
+    /** Records currently in a topic (end offsets summed, transaction markers included): a cheap progress gauge. */
+    long endOffsets(String topic) {
+        Map<String, Object> conf = new HashMap<>(clientConfig());
+        try (var consumer = new org.apache.kafka.clients.consumer.KafkaConsumer<byte[], byte[]>(conf,
+                new org.apache.kafka.common.serialization.ByteArrayDeserializer(),
+                new org.apache.kafka.common.serialization.ByteArrayDeserializer())) {
+            var parts = consumer.partitionsFor(topic, Duration.ofSeconds(30)).stream()
+                    .map(p -> new org.apache.kafka.common.TopicPartition(topic, p.partition())).toList();
+            return consumer.endOffsets(parts, Duration.ofSeconds(30)).values().stream().mapToLong(Long::longValue).sum();
+        }
+    }
+
+    @Override
+    public void close() {
+        registry.close();
+        kafka.close();
+    }
+}

@@ -1,0 +1,88 @@
+package io.mmgr.stream.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.mmgr.stream.app.ScorerApp;
+import io.mmgr.stream.avro.BenchmarkItem;
+import io.mmgr.stream.avro.GenerationEvent;
+import io.mmgr.stream.avro.GenerationInputs;
+import io.mmgr.stream.avro.GroundTruth;
+import io.mmgr.stream.avro.SampleKey;
+import io.mmgr.stream.avro.SampleScore;
+import io.mmgr.stream.avro.UiAction;
+import io.mmgr.stream.topology.SampleKeys;
+import io.mmgr.stream.topology.ScorerSettings;
+import io.mmgr.stream.topology.Topics;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A record the scorer cannot read because the schema registry is down is not bad data: it is not
+ * dead-lettered, and it is scored once the registry is back. (An event written with a schema id the
+ * scorer has not seen yet makes it ask the registry.)
+ */
+class RegistryOutageTest {
+
+    static final Duration WAIT = Duration.ofSeconds(90);
+
+    @TempDir
+    Path dir;
+
+    static GenerationEvent event(String sample) {
+        return GenerationEvent.newBuilder().setRunId("outage").setModel("m").setCheckpointId("c1").setTrainingStep(1)
+                .setTask("mind2web").setSampleId(sample).setModality("ui").setProducedAt(Instant.ofEpochMilli(1))
+                .setInputs(GenerationInputs.newBuilder().setUiActions(List.of(UiAction.newBuilder().setElement("e")
+                        .setOp("CLICK").build())).build()).build();
+    }
+
+    @Test
+    void eventsReadDuringARegistryOutageAreScoredWhenItIsBackNotDeadLettered() throws Exception {
+        try (Infrastructure infra = new Infrastructure(dir.resolve("infra"));
+             KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(Map.of("bootstrap.servers", infra.bootstrapServers()),
+                     new ByteArraySerializer(), new ByteArraySerializer())) {
+            ScorerSettings settings = ScorerSettings.defaults().withPrefix("outage.").withPartitions(1).withStreamThreads(1);
+            Topics t = infra.topics("outage.", 1);
+            try (ScorerApp app = ScorerApp.start(settings, infra.bootstrapServers(), infra.registryUrl(), dir.resolve("state"),
+                    Duration.ofMinutes(2))) {
+                BenchmarkItem item = BenchmarkItem.newBuilder().setTask("mind2web").setSampleId("s").setBenchmark("magma")
+                        .setGroundTruth(GroundTruth.newBuilder().setUiSteps(List.of(UiAction.newBuilder().setElement("e")
+                                .setOp("CLICK").build())).build()).build();
+                producer.send(new ProducerRecord<>(t.benchmark.name(), "mind2web/s".getBytes(StandardCharsets.UTF_8),
+                        t.benchmark.valueSerde().serializer().serialize(t.benchmark.name(), item))).get();
+                Thread.sleep(1000);
+                GenerationEvent before = event("s");
+                producer.send(new ProducerRecord<>(t.generations.name(), "a".getBytes(StandardCharsets.UTF_8),
+                        t.generations.valueSerde().serializer().serialize(t.generations.name(), before))).get();
+                ScorerHarness.await(() -> infra.scoreRecords(t), r -> r.containsKey(SampleKeys.of(before)), WAIT,
+                        "the sample before the outage");
+
+                // a newer producer's event: its schema id is new to the scorer
+                GenerationEvent during = GenerationEvent.newBuilder(event("s")).setCheckpointId("c2").build();
+                int id = EvolvedEvents.register(infra.registryClient, t.generations.name() + "-value");
+                byte[] bytes = EvolvedEvents.write(during, id);
+                infra.stopRegistry();
+                producer.send(new ProducerRecord<>(t.generations.name(), "b".getBytes(StandardCharsets.UTF_8), bytes)).get();
+                Thread.sleep(6000); // the scorer reads it, cannot resolve the schema, retries
+                assertThat(infra.deadLetters(t)).as("nothing dead-lettered during the outage").isEmpty();
+                assertThat(infra.scoreRecords(t)).doesNotContainKey(SampleKeys.of(during));
+
+                infra.startRegistry();
+                Map<SampleKey, List<SampleScore>> scores = ScorerHarness.await(() -> infra.scoreRecords(t),
+                        r -> r.containsKey(SampleKeys.of(during)), WAIT, "the sample read during the outage");
+                assertThat(scores.get(SampleKeys.of(during))).hasSize(1);
+                assertThat(scores.get(SampleKeys.of(during)).get(0).getPrimary()).isEqualTo(1.0);
+                assertThat(infra.deadLetters(t)).isEmpty();
+                assertThat(app.streams().state().isRunningOrRebalancing()).isTrue();
+            }
+        }
+    }
+}
