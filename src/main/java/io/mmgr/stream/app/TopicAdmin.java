@@ -10,6 +10,7 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.errors.TopicExistsException;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -19,6 +20,25 @@ public final class TopicAdmin {
     private static final Logger LOG = LoggerFactory.getLogger(TopicAdmin.class);
 
     private TopicAdmin() {
+    }
+
+    /**
+     * A topic just created may not be in every broker's metadata yet (KRaft propagates it
+     * asynchronously), so describing it is retried for a few seconds.
+     */
+    private static Map<String, TopicDescription> describe(Admin admin, List<String> names)
+            throws ExecutionException, InterruptedException {
+        long deadline = System.nanoTime() + 30_000_000_000L;
+        while (true) {
+            try {
+                return admin.describeTopics(names).allTopicNames().get();
+            } catch (ExecutionException e) {
+                if (!(e.getCause() instanceof UnknownTopicOrPartitionException) || System.nanoTime() > deadline) {
+                    throw e;
+                }
+                Thread.sleep(100);
+            }
+        }
     }
 
     /** Creates missing topics; warns when an existing one has another partition count. */
@@ -41,8 +61,7 @@ public final class TopicAdmin {
                     }
                 }
             }
-            Map<String, TopicDescription> described = admin.describeTopics(
-                    definitions.stream().map(Topics.Definition::name).toList()).allTopicNames().get();
+            Map<String, TopicDescription> described = describe(admin, definitions.stream().map(Topics.Definition::name).toList());
             for (Topics.Definition d : definitions) {
                 int actual = described.get(d.name()).partitions().size();
                 if (actual != d.partitions()) {
