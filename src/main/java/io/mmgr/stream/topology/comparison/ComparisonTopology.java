@@ -71,13 +71,13 @@ public final class ComparisonTopology {
                 .process(() -> new ComparisonProcessor(settings), Named.as("comparison-compare"),
                         OUTCOMES_STORE, CHECKPOINTS_STORE, DIRTY_STORE, RESULTS_STORE, ALERTS_STORE);
 
-        var routes = out.split(Named.as("comparison-"))
+        var routes = out.split(Named.as("comparison-out-"))
                 .branch((k, v) -> v instanceof Alert, Branched.as("alerts"))
                 .defaultBranch(Branched.as("results"));
-        routes.get("comparison-alerts")
+        routes.get("comparison-out-alerts")
                 .mapValues(v -> (Alert) v, Named.as("comparison-alert"))
                 .to(topics.alerts.name(), topics.alerts.produced("comparison-alerts-sink"));
-        routes.get("comparison-results")
+        routes.get("comparison-out-results")
                 .mapValues(v -> (CheckpointComparison) v, Named.as("comparison-result"))
                 .to(topics.comparisons.name(), topics.comparisons.produced("comparison-results-sink"));
     }
