@@ -4,6 +4,8 @@ import io.mmgr.stream.app.EmbeddedStack;
 import io.mmgr.stream.app.Endpoints;
 import io.mmgr.stream.app.ScorerApp;
 import io.mmgr.stream.artifacts.LocalArtifactResolver;
+import io.mmgr.stream.leaderboard.AlertRule;
+import io.mmgr.stream.topology.comparison.ComparisonSettings;
 import io.mmgr.stream.topology.ScorerSettings;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -63,6 +65,29 @@ public final class RunCommand implements Callable<Integer> {
             description = "largest artifact accepted (default: ${DEFAULT-VALUE})")
     long maxArtifactBytes;
 
+    @Option(names = "--web-port", defaultValue = "8080",
+            description = "dashboard, REST API, live updates and /metrics port (default: ${DEFAULT-VALUE}; 0: any free port)")
+    int webPort;
+
+    @Option(names = "--web-bind", defaultValue = "127.0.0.1", description = "interface the web server listens on (default: ${DEFAULT-VALUE})")
+    String webBind;
+
+    @Option(names = "--web-host", defaultValue = "127.0.0.1",
+            description = "how other scorer instances reach this one's web server (application.server) (default: ${DEFAULT-VALUE})")
+    String webHost;
+
+    @Option(names = "--no-web", description = "run without the web server")
+    boolean noWeb;
+
+    @Option(names = "--alert-p-value", defaultValue = "0.01", description = "a drop between checkpoints alerts below this p-value (default: ${DEFAULT-VALUE})")
+    double alertPValue;
+
+    @Option(names = "--alert-min-drop", defaultValue = "0.05", description = "... and when the primary rate fell by at least this much (default: ${DEFAULT-VALUE})")
+    double alertMinDrop;
+
+    @Option(names = "--alert-min-samples", defaultValue = "20", description = "... over at least this many compared samples (default: ${DEFAULT-VALUE})")
+    long alertMinSamples;
+
     @Option(names = {"-P", "--kafka-property"}, description = "Kafka client property KEY=VALUE for every client (security, tuning); "
             + "mmgr.schema-registry.KEY=VALUE configures the registry client")
     Map<String, String> properties = new LinkedHashMap<>();
@@ -94,7 +119,12 @@ public final class RunCommand implements Callable<Integer> {
                 maxArtifactBytes, threads, properties);
         ScorerApp app;
         try {
-            app = ScorerApp.start(settings, bootstrap, registry, dataDir.resolve("streams"), Duration.ofMinutes(2));
+            ScorerApp.Options options = ScorerApp.Options.defaults().withComparisons(new ComparisonSettings(
+                    new AlertRule(alertPValue, alertMinDrop, alertMinSamples), ComparisonSettings.DEFAULT.interval()));
+            if (!noWeb) {
+                options = options.withWeb(webBind, webPort, webHost);
+            }
+            app = ScorerApp.start(settings, options, bootstrap, registry, dataDir.resolve("streams"), Duration.ofMinutes(2));
         } catch (RuntimeException e) {
             if (stack != null) {
                 stack.close();
@@ -121,7 +151,9 @@ public final class RunCommand implements Callable<Integer> {
         out.printf("  Schema registry         : %s%s%n", registry, stack != null && registryUrl == null ? " (embedded)" : "");
         out.printf("  Input topics            : %s, %s, %s, %s%n", t.generations.name(), t.benchmark.name(),
                 t.judgeVerdicts.name(), t.humanLabels.name());
-        out.printf("  Output topics           : %s, %s, %s%n", t.sampleScores.name(), t.leaderboard.name(), t.deadLetter.name());
+        out.printf("  Output topics           : %s, %s, %s, %s, %s%n", t.sampleScores.name(), t.leaderboard.name(),
+                t.comparisons.name(), t.alerts.name(), t.deadLetter.name());
+        app.web().ifPresent(w -> out.printf("  Dashboard               : %s (REST under /api, metrics at /metrics)%n", w.url()));
         out.printf("  Artifact roots          : %s%n", roots);
         out.printf("  Judge                   : not configured (judged metrics show as unavailable)%n");
         out.println("Publish with 'bin/mmgr publish --kind benchmark ITEMS.jsonl' and 'bin/mmgr publish EVENTS.jsonl';");
