@@ -139,16 +139,18 @@ function renderChart() {
   const steps = [...new Set(all.map((p) => p.trainingStep))].sort((a, b) => a - b);
   const every = Math.max(1, Math.ceil(steps.length / 10));
   steps.forEach((s, i) => { if (i % every === 0) svg += `<text x="${x(s)}" y="${H - 10}" text-anchor="middle">${s}</text>`; });
-  for (const s of series) {
-    if (!s.pts.length) continue;
-    svg += `<polyline fill="none" stroke="${s.color}" stroke-width="2" points="${s.pts.map((p) => x(p.trainingStep) + ',' + y(p.primaryRate)).join(' ')}"/>`;
+  series.forEach((s, i) => {
+    if (!s.pts.length) return;
+    const dx = (i - (series.length - 1) / 2) * 5; // side by side, so intervals at one step stay readable
+    const px = (p) => x(p.trainingStep) + dx;
+    svg += `<polyline fill="none" stroke="${s.color}" stroke-width="2" points="${s.pts.map((p) => px(p) + ',' + y(p.primaryRate)).join(' ')}"/>`;
     for (const p of s.pts) {
       if (p.primaryCiLow != null) {
-        svg += `<line stroke="${s.color}" stroke-opacity=".35" stroke-width="6" x1="${x(p.trainingStep)}" x2="${x(p.trainingStep)}" y1="${y(p.primaryCiLow)}" y2="${y(p.primaryCiHigh)}"/>`;
+        svg += `<line stroke="${s.color}" stroke-opacity=".35" stroke-width="4" x1="${px(p)}" x2="${px(p)}" y1="${y(p.primaryCiLow)}" y2="${y(p.primaryCiHigh)}"/>`;
       }
-      svg += `<circle class="pt" r="4" fill="${s.color}" cx="${x(p.trainingStep)}" cy="${y(p.primaryRate)}"><title>${esc(s.task)} ${esc(p.checkpointId)}: ${pct(p.primaryRate)} [${pct(p.primaryCiLow)}, ${pct(p.primaryCiHigh)}], n=${p.primaryCount}</title></circle>`;
+      svg += `<circle class="pt" r="4" fill="${s.color}" cx="${px(p)}" cy="${y(p.primaryRate)}"><title>${esc(s.task)} ${esc(p.checkpointId)}: ${pct(p.primaryRate)} [${pct(p.primaryCiLow)}, ${pct(p.primaryCiHigh)}], n=${p.primaryCount}</title></circle>`;
     }
-  }
+  });
   svg += '</svg>';
   $('#chart').innerHTML = svg;
   $('#legend').innerHTML = series.map((s) => `<span><i style="background:${s.color}"></i>${esc(s.task)}</span>`).join('');
@@ -191,7 +193,7 @@ function renderBoard() {
       <td>${pct(r.primaryRate)} ${ciBar(r)}</td>
       <td>${r.primaryCount} <span class="muted">/ ${r.samplesExpected}</span>${r.samplesPending ? ` <span class="pend">${r.samplesPending} pending</span>` : ''}</td>
       <td>${r.task === ALL ? '' : delta(c && c.vsPrevious)}</td>
-      <td>${r.task === ALL ? '' : delta(c && c.vsBest)}</td>
+      <td>${r.task === ALL ? '' : c && c.vsPrevious && !c.vsBest ? '<span class="muted" title="the previous checkpoint is the best earlier one">= previous</span>' : delta(c && c.vsBest)}</td>
       <td>${metricsCell(r)}</td>
       <td>${flags}</td></tr>`;
   }).join('') || '<tr><td colspan="7" class="muted">no scores for this checkpoint yet</td></tr>';
