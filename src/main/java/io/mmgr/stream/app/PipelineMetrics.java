@@ -37,6 +37,7 @@ public final class PipelineMetrics implements AutoCloseable {
     private final Map<String, Timer> timers = new ConcurrentHashMap<>();
     private final Thread thread;
     private volatile boolean running = true;
+    private volatile int assigned;
 
     public PipelineMetrics(MeterRegistry registry, Map<String, Object> clientConfig, String applicationId, Topics topics) {
         this.registry = registry;
@@ -49,11 +50,15 @@ public final class PipelineMetrics implements AutoCloseable {
         Map<String, Object> conf = new HashMap<>(clientConfig);
         conf.put("group.id", applicationId + "-metrics");
         conf.put("isolation.level", "read_committed");
-        conf.put("auto.offset.reset", "latest");
+        // a new group counts what the topics hold once; afterwards it continues from its committed offsets
+        conf.put("auto.offset.reset", "earliest");
         conf.put("enable.auto.commit", "true");
         this.consumer = new KafkaConsumer<>(conf, new ByteArrayDeserializer(), new ByteArrayDeserializer());
         consumer.subscribe(List.of(topics.evaluationRequests.name(), topics.cvResults.name(), topics.sampleScores.name(),
                 topics.leaderboard.name(), topics.comparisons.name(), topics.deadLetter.name()));
+        io.micrometer.core.instrument.Gauge.builder("mmgr.pipeline.metrics.partitions", this, m -> m.assigned)
+                .description("Partitions of the pipeline's topics this instance's meters follow (the group shares them)")
+                .register(registry);
         this.thread = new Thread(this::run, "mmgr-pipeline-metrics");
         thread.setDaemon(true);
         thread.start();
@@ -62,7 +67,9 @@ public final class PipelineMetrics implements AutoCloseable {
     private void run() {
         try {
             while (running) {
-                for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(500))) {
+                var records = consumer.poll(Duration.ofMillis(500));
+                assigned = consumer.assignment().size();
+                for (ConsumerRecord<byte[], byte[]> r : records) {
                     try {
                         record(r, System.currentTimeMillis());
                     } catch (RuntimeException e) {
