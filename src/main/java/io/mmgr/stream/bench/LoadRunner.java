@@ -44,6 +44,16 @@ public final class LoadRunner {
      */
     public LoadReport run(MagmaWorkload workload, String runId, long samples, double rate, double stepAccuracy,
                           Duration timeout, LongConsumer progress) {
+        return run(workload, runId, samples, rate, stepAccuracy, timeout, progress, (n, at) -> { });
+    }
+
+    /** Told when the n-th event (0-based) was handed to the producer, in epoch milliseconds. */
+    public interface SendListener {
+        void sent(long n, long epochMillis);
+    }
+
+    public LoadReport run(MagmaWorkload workload, String runId, long samples, double rate, double stepAccuracy,
+                          Duration timeout, LongConsumer progress, SendListener sendListener) {
         Map<String, Object> producerConf = new HashMap<>(clientConfig);
         producerConf.put("acks", "all");
         producerConf.put("linger.ms", "5");
@@ -84,6 +94,7 @@ public final class LoadRunner {
                         }
                     }
                     GenerationEvent e = workload.event(runId, n, stepAccuracy);
+                    sendListener.sent(n, e.getProducedAt().toEpochMilli());
                     producer.send(new ProducerRecord<>(topics.generations.name(),
                             SampleKeys.ref(SampleKeys.of(e)).getBytes(StandardCharsets.UTF_8),
                             events.serialize(topics.generations.name(), e)), (m, ex) -> {

@@ -3,6 +3,7 @@ package io.mmgr.stream.cli;
 import io.mmgr.stream.app.EmbeddedStack;
 import io.mmgr.stream.app.Endpoints;
 import io.mmgr.stream.app.ScorerApp;
+import io.mmgr.stream.bench.DashboardLatencyProbe;
 import io.mmgr.stream.bench.LoadReport;
 import io.mmgr.stream.bench.LoadRunner;
 import io.mmgr.stream.bench.MagmaWorkload;
@@ -45,6 +46,16 @@ public final class BenchLoadCommand implements Callable<Integer> {
     @Option(names = "--attach", description = "measure the running scorer instead of starting one")
     boolean attach;
 
+    @Option(names = "--dashboard", description = "also measure event produced -> dashboard update: the embedded scorer "
+            + "serves its dashboard and a client of its live feed times the leaderboard updates (--dashboard-url with --attach)")
+    boolean dashboard;
+
+    @Option(names = "--dashboard-url", description = "the running scorer's dashboard, e.g. http://127.0.0.1:8080/ (with --attach)")
+    String dashboardUrl;
+
+    @Option(names = "--warmup", defaultValue = "PT10S", description = "dashboard updates in this first part of the run are left out (default: ${DEFAULT-VALUE})")
+    Duration warmup;
+
     @Option(names = "--timeout", defaultValue = "PT10M", description = "give up after (default: ${DEFAULT-VALUE})")
     Duration timeout;
 
@@ -70,8 +81,13 @@ public final class BenchLoadCommand implements Callable<Integer> {
                 ScorerSettings settings = ScorerSettings.defaults();
                 settings = new ScorerSettings(settings.topicPrefix(), settings.applicationId(), settings.partitions(),
                         (short) 1, false, settings.artifactRoots(), settings.maxArtifactBytes(), threads, settings.kafkaOverrides());
-                scorer = ScorerApp.start(settings, stack.bootstrapServers(), stack.registryUrl(), tmp.resolve("streams"),
+                ScorerApp.Options options = dashboard
+                        ? ScorerApp.Options.defaults().withWeb("127.0.0.1", 0, "127.0.0.1") : ScorerApp.Options.defaults();
+                scorer = ScorerApp.start(settings, options, stack.bootstrapServers(), stack.registryUrl(), tmp.resolve("streams"),
                         Duration.ofMinutes(2));
+                if (dashboard) {
+                    dashboardUrl = scorer.web().orElseThrow().url();
+                }
                 ep = new Endpoints(stack.bootstrapServers(), stack.registryUrl(), settings.topicPrefix());
                 out.printf("embedded broker started in %d ms%n", stack.kafka().startTime().toMillis());
             }
@@ -79,10 +95,19 @@ public final class BenchLoadCommand implements Callable<Integer> {
                 Topics topics = new Topics(ep.topicPrefix(), 1, (short) 1, new AvroSerdes(registry, true));
                 LoadRunner runner = new LoadRunner(connection.kafkaProperties(ep.bootstrapServers()), topics);
                 Progress progress = new Progress(spec.commandLine().getErr(), samples, "samples scored");
-                LoadReport report = runner.run(new MagmaWorkload(items, steps, 42), "load-" + System.currentTimeMillis(),
-                        samples, rate, 0.7, timeout, n -> progress.step());
+                String runId = "load-" + System.currentTimeMillis();
+                DashboardLatencyProbe probe = dashboardUrl != null && (dashboard || attach)
+                        ? new DashboardLatencyProbe(dashboardUrl, runId, items, samples) : null;
+                long started = System.currentTimeMillis();
+                LoadReport report = runner.run(new MagmaWorkload(items, steps, 42), runId, samples, rate, 0.7, timeout,
+                        n -> progress.step(), probe == null ? (n, at) -> { } : probe);
                 progress.finish();
                 out.println(report.summary());
+                if (probe != null) {
+                    Thread.sleep(1000); // the last updates
+                    out.println(probe.summary(started + warmup.toMillis()));
+                    probe.close();
+                }
             }
             return 0;
         } finally {

@@ -80,6 +80,12 @@ class MultiInstanceApiTest {
             ScorerHarness.await(() -> metric(urlA, "mmgr_pipeline_metrics_partitions", "") + metric(urlB, "mmgr_pipeline_metrics_partitions", ""),
                     n -> n == metricPartitions, WAIT, "the metrics consumers' partitions shared out");
 
+            // a live client of instance B, connected before anything is scored
+            List<String> events = java.util.Collections.synchronizedList(new ArrayList<>());
+            var sse = http.sendAsync(HttpRequest.newBuilder(URI.create(urlB + "api/events?run=" + RUN)).build(),
+                    HttpResponse.BodyHandlers.ofLines()).thenAccept(r -> r.body().forEach(events::add));
+            ScorerHarness.await(() -> b.web().orElseThrow().feed().clientCount(), n -> n == 1, WAIT, "the live client connected");
+
             Topics topics = new Topics("two.", 6, (short) 1, new AvroSerdes(new SchemaRegistryClient(registry.url()), true));
             MagmaWorkload workload = new MagmaWorkload(ITEMS, 3, 5, "ep-");
             for (BenchmarkItem item : workload.items()) {
@@ -131,6 +137,14 @@ class MultiInstanceApiTest {
             assertThat(second.at("/vsPrevious/baselineCheckpointId").asText()).isEqualTo("ckpt-0");
             assertThat(second.at("/vsPrevious/samples").asInt()).isEqualTo(ITEMS);
             assertThat(second.at("/vsPrevious/method").asText()).isEqualTo("paired");
+
+            // live updates: rows and comparisons of the run arrived as server-sent events
+            ScorerHarness.await(() -> List.copyOf(events), e -> e.contains("event: row") && e.contains("event: comparison"),
+                    WAIT, "live row and comparison events");
+            List<String> snapshot = List.copyOf(events);
+            String rowData = snapshot.get(snapshot.indexOf("event: row") + 1);
+            assertThat(rowData).startsWith("data: {").contains("\"runId\":\"" + RUN + "\"", "\"flags\"");
+            sse.cancel(true);
 
             // metrics: the two endpoints together count every score once; Kafka Streams' own metrics are exposed
             ScorerHarness.await(() -> metric(urlA, "mmgr_samples_scored_total", "task=\"mind2web\"")

@@ -31,7 +31,7 @@ import org.apache.kafka.streams.state.KeyValueStore;
 
 /**
  * Keeps every sample's latest primary per checkpoint (a re-scored sample replaces its outcome, so
- * nothing counts twice), per-checkpoint sums, and marks what changed. A wall-clock punctuation then
+ * nothing counts twice), per-checkpoint sums, and notes what changed. A wall-clock punctuation then
  * recomputes only the comparisons whose inputs changed: a changed checkpoint against its previous and
  * best earlier checkpoints, and the checkpoints that use it as their baseline. Emits each new
  * comparison and an alert when a comparison turns into a significant drop.
@@ -46,7 +46,9 @@ final class ComparisonProcessor implements Processor<SampleKey, SampleOutcome, L
     private ProcessorContext<LeaderboardKey, SpecificRecord> context;
     private KeyValueStore<String, Double> outcomes;
     private KeyValueStore<String, ScoreAggregate> checkpoints;
-    private KeyValueStore<String, Long> dirty;
+    /** Checkpoints changed since the last comparison run. Not stored: after a restart everything is compared once. */
+    private final Set<String> dirty = new TreeSet<>();
+    private boolean compareAll = true;
     private KeyValueStore<String, CheckpointComparison> results;
     private KeyValueStore<String, Alert> alerts;
     private BenchmarkSeeds seeds;
@@ -60,7 +62,6 @@ final class ComparisonProcessor implements Processor<SampleKey, SampleOutcome, L
         this.context = context;
         outcomes = context.getStateStore(ComparisonTopology.OUTCOMES_STORE);
         checkpoints = context.getStateStore(ComparisonTopology.CHECKPOINTS_STORE);
-        dirty = context.getStateStore(ComparisonTopology.DIRTY_STORE);
         results = context.getStateStore(ComparisonTopology.RESULTS_STORE);
         alerts = context.getStateStore(ComparisonTopology.ALERTS_STORE);
         seeds = new BenchmarkSeeds(context.getStateStore(ComparisonTopology.BENCHMARK_STORE));
@@ -105,24 +106,26 @@ final class ComparisonProcessor implements Processor<SampleKey, SampleOutcome, L
         sums.setTrainingStep(o.getTrainingStep());
         sums.setModel(o.getModel());
         checkpoints.put(ckptKey, sums);
-        dirty.put(ckptKey, record.timestamp());
+        dirty.add(ckptKey);
     }
 
     /** Recomputes the comparisons touched since the last run, per run x task. */
     void compareChanged(long timestamp) {
-        Map<String, Set<String>> byRunTask = new LinkedHashMap<>();
-        List<String> seen = new ArrayList<>();
-        try (KeyValueIterator<String, Long> it = dirty.all()) {
-            while (it.hasNext()) {
-                String key = it.next().key;
-                seen.add(key);
-                List<String> p = ComparisonKeys.parts(key);
-                byRunTask.computeIfAbsent(ComparisonKeys.runTask(p.get(0), p.get(1)), x -> new TreeSet<>()).add(p.get(2));
+        if (compareAll) {
+            // after a start or restart the changes since the last comparison are unknown: all of this task's checkpoints
+            try (KeyValueIterator<String, ScoreAggregate> it = checkpoints.all()) {
+                it.forEachRemaining(kv -> dirty.add(kv.key));
             }
+            compareAll = false;
         }
+        Map<String, Set<String>> byRunTask = new LinkedHashMap<>();
+        for (String key : dirty) {
+            List<String> p = ComparisonKeys.parts(key);
+            byRunTask.computeIfAbsent(ComparisonKeys.runTask(p.get(0), p.get(1)), x -> new TreeSet<>()).add(p.get(2));
+        }
+        dirty.clear();
         Instant at = Instant.ofEpochMilli(timestamp);
         byRunTask.forEach((runTask, changed) -> compareRunTask(runTask, changed, at));
-        seen.forEach(dirty::delete);
     }
 
     private record Ckpt(String id, String key, ScoreAggregate sums) {

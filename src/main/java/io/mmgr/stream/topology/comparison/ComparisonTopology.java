@@ -36,8 +36,6 @@ public final class ComparisonTopology {
     public static final String OUTCOMES_STORE = "comparison-outcomes";
     /** Primary sums per checkpoint: key {@code run/task/checkpoint}. */
     public static final String CHECKPOINTS_STORE = "comparison-checkpoints";
-    /** Checkpoints changed since the last comparison run (kept in a store so a restart loses none). */
-    public static final String DIRTY_STORE = "comparison-changed";
     /** Latest comparison per checkpoint: key {@code run/task/checkpoint}. */
     public static final String RESULTS_STORE = "checkpoint-comparisons";
     /** Alerts raised: key {@code run/task/checkpoint/kind}. */
@@ -53,10 +51,9 @@ public final class ComparisonTopology {
         Serde<SampleOutcome> outcomeSerde = serdes.forValues(SampleOutcome.class);
         builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(OUTCOMES_STORE),
                 Serdes.String(), Serdes.Double()));
+        // cached: every sample of a checkpoint updates its sums, the changelog gets one record per commit
         builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(CHECKPOINTS_STORE),
-                Serdes.String(), serdes.forValues(ScoreAggregate.class)));
-        builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(DIRTY_STORE),
-                Serdes.String(), Serdes.Long()));
+                Serdes.String(), serdes.forValues(ScoreAggregate.class)).withCachingEnabled());
         builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(RESULTS_STORE),
                 Serdes.String(), serdes.forValues(CheckpointComparison.class)));
         builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(ALERTS_STORE),
@@ -69,7 +66,7 @@ public final class ComparisonTopology {
                         .withName(REPARTITION)
                         .withStreamPartitioner(new ComparisonKeys.ByRunTask<>()))
                 .process(() -> new ComparisonProcessor(settings), Named.as("comparison-compare"),
-                        OUTCOMES_STORE, CHECKPOINTS_STORE, DIRTY_STORE, RESULTS_STORE, ALERTS_STORE);
+                        OUTCOMES_STORE, CHECKPOINTS_STORE, RESULTS_STORE, ALERTS_STORE);
 
         var routes = out.split(Named.as("comparison-out-"))
                 .branch((k, v) -> v instanceof Alert, Branched.as("alerts"))
