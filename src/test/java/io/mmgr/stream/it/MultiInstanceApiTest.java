@@ -130,6 +130,25 @@ class MultiInstanceApiTest {
             }
             assertThat(owners).as("each instance holds some of the keys").containsExactlyInAnyOrder(hostA, hostB);
 
+            // a checkpoint's progress, the runs and a checkpoint's failing samples, from the instance that holds less of them
+            JsonNode progress = get(urlB + "api/progress?run=" + RUN + "&checkpoint=ckpt-0");
+            assertThat(progress.at("/total/samplesScored").asInt()).isEqualTo(ITEMS);
+            assertThat(progress.at("/total/samplesExpected").asInt()).isEqualTo(ITEMS);
+            assertThat(progress.at("/tasks/0/task").asText()).isEqualTo("mind2web");
+            assertThat(progress.at("/tasks/0/fraction").asDouble()).isEqualTo(1.0);
+            JsonNode runs = get(urlA + "api/runs");
+            assertThat(runs.get(0).get("runId").asText()).isEqualTo(RUN);
+            assertThat(runs.get(0).get("checkpoints")).extracting(c -> c.get("checkpointId").asText()).containsExactly("ckpt-0", "ckpt-1");
+            JsonNode failing = get(urlA + "api/samples?run=" + RUN + "&checkpoint=ckpt-0&task=mind2web&outcome=fail");
+            JsonNode all = get(urlB + "api/samples?run=" + RUN + "&checkpoint=ckpt-0&task=mind2web");
+            assertThat(all.size()).isEqualTo(ITEMS);
+            long notPassed = 0;
+            for (JsonNode s : all) {
+                notPassed += s.get("primary").asDouble() < 1.0 ? 1 : 0;
+            }
+            assertThat(failing.size()).isEqualTo(notPassed);
+            assertThat(get(urlB + "api/alerts?run=" + RUN).size()).as("the second checkpoint is no worse on purpose").isZero();
+
             // comparisons gathered from either instance: the second checkpoint against the first, paired on all items
             JsonNode cmp = ScorerHarness.await(() -> get(urlB + "api/comparisons?run=" + RUN + "&task=mind2web"),
                     c -> c.size() == 2, WAIT, "both comparisons");
