@@ -122,11 +122,13 @@ public final class ScorerApp implements AutoCloseable {
             return org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.REPLACE_THREAD;
         });
         KafkaStreamsMetrics streamsMetrics = new KafkaStreamsMetrics(streams);
-        streamsMetrics.bindTo(meters);
         PipelineMetrics pipeline = null;
         try {
             streams.start();
             awaitRunning(streams, startTimeout);
+            // bound once running, so task and processor-node metrics (record e2e latency per node) are there
+            // from the first scrape; the binder picks up later ones (rebalances) by itself
+            streamsMetrics.bindTo(meters);
             Map<String, Object> clients = new HashMap<>(kafkaClientConfig(settings));
             clients.put("bootstrap.servers", bootstrapServers);
             pipeline = new PipelineMetrics(meters, clients, settings.applicationId(), topics);
