@@ -80,7 +80,11 @@ public final class LiveFeed implements HttpHandler, AutoCloseable {
         long lastFlush = System.currentTimeMillis();
         try {
             while (running) {
-                for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(FLUSH_MILLIS))) {
+                var records = consumer.poll(Duration.ofMillis(FLUSH_MILLIS));
+                if (clients.isEmpty()) {
+                    continue; // nobody watching: nothing to decode
+                }
+                for (ConsumerRecord<byte[], byte[]> r : records) {
                     try {
                         Pending p = decode(r);
                         if (p != null) {
