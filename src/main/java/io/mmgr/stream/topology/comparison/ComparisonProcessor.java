@@ -9,12 +9,17 @@ import io.mmgr.stream.avro.SampleOutcome;
 import io.mmgr.stream.avro.ScoreAggregate;
 import io.mmgr.stream.leaderboard.Aggregates;
 import io.mmgr.stream.leaderboard.AlertRule;
+import io.mmgr.stream.leaderboard.Difference;
+import io.mmgr.stream.leaderboard.ProportionTests;
 import io.mmgr.stream.topology.BenchmarkSeeds;
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
@@ -210,7 +215,7 @@ final class ComparisonProcessor implements Processor<SampleKey, SampleOutcome, L
                 .setRate(now.getRate()).setBaselineRate(now.getBaselineRate()).setDifference(now.getDifference())
                 .setCiLow(now.getCiLow()).setCiHigh(now.getCiHigh()).setPValue(now.getPValue())
                 .setSamples(now.getSamples())
-                .setMessage(String.format(java.util.Locale.ROOT, "%s on %s dropped %.1f points against %s %s (%.1f%% -> %.1f%%, p = %.2g, %s)",
+                .setMessage(String.format(Locale.ROOT, "%s on %s dropped %.1f points against %s %s (%.1f%% -> %.1f%%, p = %.2g, %s)",
                         key.getCheckpointId(), key.getTask(), -100 * now.getDifference(), what,
                         now.getBaselineCheckpointId(), 100 * now.getBaselineRate(), 100 * now.getRate(), now.getPValue(),
                         now.getNote()))
@@ -222,21 +227,21 @@ final class ComparisonProcessor implements Processor<SampleKey, SampleOutcome, L
 
     /** The candidate against a baseline: paired on the samples both have, else two independent groups. */
     private ComparisonResult compare(Ckpt x, Ckpt baseline, long expected) {
-        io.mmgr.stream.leaderboard.ProportionTests.Paired pairs = pair(x.key(), baseline.key());
+        ProportionTests.Paired pairs = pair(x.key(), baseline.key());
         long nx = x.sums().getPrimaryCount();
         long nb = baseline.sums().getPrimaryCount();
         boolean incomplete = expected > 0 && (nx < expected || nb < expected);
         boolean partial = incomplete || pairs.size() < nx || pairs.size() < nb;
-        io.mmgr.stream.leaderboard.Difference d;
+        Difference d;
         String note;
         if (pairs.size() > 0) {
             d = pairs.compare();
             note = partial
-                    ? String.format("partial: compared on the %d samples both have (%s: %d of %d scored, %s: %d of %d)",
+                    ? String.format(Locale.ROOT, "partial: compared on the %d samples both have (%s: %d of %d scored, %s: %d of %d)",
                             pairs.size(), x.id(), nx, expected, baseline.id(), nb, expected)
                     : "paired on all " + pairs.size() + " samples";
         } else if (!incomplete && nx > 0 && nb > 0) {
-            d = io.mmgr.stream.leaderboard.ProportionTests.twoProportion(x.sums().getPrimarySum(), nx,
+            d = ProportionTests.twoProportion(x.sums().getPrimarySum(), nx,
                     baseline.sums().getPrimarySum(), nb);
             note = "independent groups: " + nx + " and " + nb + " samples, none scored by both";
         } else {
@@ -252,8 +257,8 @@ final class ComparisonProcessor implements Processor<SampleKey, SampleOutcome, L
     }
 
     /** Walks both checkpoints' samples in key order and pairs those present in both. */
-    private io.mmgr.stream.leaderboard.ProportionTests.Paired pair(String candidateKey, String baselineKey) {
-        io.mmgr.stream.leaderboard.ProportionTests.Paired pairs = new io.mmgr.stream.leaderboard.ProportionTests.Paired();
+    private ProportionTests.Paired pair(String candidateKey, String baselineKey) {
+        ProportionTests.Paired pairs = new ProportionTests.Paired();
         String pa = ComparisonKeys.samplesOf(candidateKey);
         String pb = ComparisonKeys.samplesOf(baselineKey);
         try (KeyValueIterator<String, Double> a = outcomes.prefixScan(pa, prefix);
@@ -278,7 +283,6 @@ final class ComparisonProcessor implements Processor<SampleKey, SampleOutcome, L
 
     /** The stores order keys by their UTF-8 bytes; compare suffixes the same way. */
     private static int compareBytes(String s, String t) {
-        return java.util.Arrays.compareUnsigned(s.getBytes(java.nio.charset.StandardCharsets.UTF_8),
-                t.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        return Arrays.compareUnsigned(s.getBytes(StandardCharsets.UTF_8), t.getBytes(StandardCharsets.UTF_8));
     }
 }
