@@ -80,9 +80,11 @@ public final class DemoCommand implements Callable<Integer> {
         out.println("Starting the embedded broker, schema registry and scorer in " + dir.toAbsolutePath() + " ...");
         out.flush();
         DemoRun demo = DemoRun.start(settings);
+        CountDownLatch stopRequested = new CountDownLatch(1);
         CountDownLatch done = new CountDownLatch(1);
         Thread hook = new Thread(() -> {
             demo.stop();
+            stopRequested.countDown();
             try {
                 done.await();
             } catch (InterruptedException e) {
@@ -107,9 +109,7 @@ public final class DemoCommand implements Callable<Integer> {
             } else {
                 out.println("All checkpoints published. The dashboard stays up; press Ctrl-C to stop.");
                 out.flush();
-                while (!Thread.currentThread().isInterrupted()) {
-                    Thread.sleep(60_000);
-                }
+                stopRequested.await();
             }
             return 0;
         } finally {
