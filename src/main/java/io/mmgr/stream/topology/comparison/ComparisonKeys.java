@@ -59,13 +59,4 @@ public final class ComparisonKeys {
             return Optional.of(Set.of(partition(key.getRunId(), key.getTask(), numPartitions)));
         }
     }
-
-    /** Finds the partition of a comparison store key, for interactive queries. */
-    public static final class StoreKeyPartitioner implements StreamPartitioner<String, Object> {
-        @Override
-        public Optional<Set<Integer>> partitions(String topic, String key, Object value, int numPartitions) {
-            List<String> p = parts(key);
-            return Optional.of(Set.of(partition(p.get(0), p.get(1), numPartitions)));
-        }
-    }
 }
