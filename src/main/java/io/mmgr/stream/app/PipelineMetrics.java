@@ -22,7 +22,8 @@ import org.slf4j.LoggerFactory;
  * Scorer meters read from the pipeline's own topics, so no processor carries metric code: samples
  * scored per task and status, scoring latency (event produced to score, from the score itself), dead
  * letters per stage, and end-to-end lag per stage (a stage's output becoming visible, committed, minus
- * the generation's timestamp, which Kafka Streams carries to every output record). A consumer group
+ * the generation's timestamp, which Kafka Streams carries to every output record; comparisons are
+ * stamped when computed, so they have no such lag). A consumer group
  * shared by the instances, so each record is counted once across them.
  */
 public final class PipelineMetrics implements AutoCloseable {
@@ -46,7 +47,6 @@ public final class PipelineMetrics implements AutoCloseable {
         stageOfTopic.put(topics.cvResults.name(), "evaluation");
         stageOfTopic.put(topics.sampleScores.name(), "assembly");
         stageOfTopic.put(topics.leaderboard.name(), "leaderboard");
-        stageOfTopic.put(topics.comparisons.name(), "comparison");
         Map<String, Object> conf = new HashMap<>(clientConfig);
         conf.put("group.id", applicationId + "-metrics");
         conf.put("isolation.level", "read_committed");
@@ -55,7 +55,7 @@ public final class PipelineMetrics implements AutoCloseable {
         conf.put("enable.auto.commit", "true");
         this.consumer = new KafkaConsumer<>(conf, new ByteArrayDeserializer(), new ByteArrayDeserializer());
         consumer.subscribe(List.of(topics.evaluationRequests.name(), topics.cvResults.name(), topics.sampleScores.name(),
-                topics.leaderboard.name(), topics.comparisons.name(), topics.deadLetter.name()));
+                topics.leaderboard.name(), topics.deadLetter.name()));
         io.micrometer.core.instrument.Gauge.builder("mmgr.pipeline.metrics.partitions", this, m -> m.assigned)
                 .description("Partitions of the pipeline's topics this instance's meters follow (the group shares them)")
                 .register(registry);

@@ -107,6 +107,8 @@ public final class BenchLoadCommand implements Callable<Integer> {
                     Thread.sleep(1000); // the last updates
                     out.println(probe.summary(started + warmup.toMillis()));
                     probe.close();
+                    out.println("stage lag (event produced -> stage output visible), from " + dashboardUrl + "metrics:");
+                    out.println(stageLags(dashboardUrl + "metrics"));
                 }
             }
             return 0;
@@ -120,6 +122,30 @@ public final class BenchLoadCommand implements Callable<Integer> {
             if (tmp != null) {
                 deleteRecursively(tmp);
             }
+        }
+    }
+
+    /** p50 and p95 of mmgr_stage_lag_seconds per stage, in milliseconds, from a Prometheus scrape. */
+    static String stageLags(String metricsUrl) {
+        try {
+            String text = java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest.newBuilder(
+                    java.net.URI.create(metricsUrl)).build(), java.net.http.HttpResponse.BodyHandlers.ofString()).body();
+            java.util.Map<String, String> byStage = new java.util.TreeMap<>();
+            java.util.regex.Matcher m = java.util.regex.Pattern.compile("^mmgr_stage_lag_seconds\\{([^}]*)\\} ([0-9.eE+-]+)$",
+                    java.util.regex.Pattern.MULTILINE).matcher(text);
+            while (m.find()) {
+                java.util.regex.Matcher q = java.util.regex.Pattern.compile("quantile=\"([0-9.]+)\"").matcher(m.group(1));
+                java.util.regex.Matcher st = java.util.regex.Pattern.compile("stage=\"([a-z]+)\"").matcher(m.group(1));
+                if (q.find() && st.find()) {
+                    byStage.merge(st.group(1), "p" + Math.round(Double.parseDouble(q.group(1)) * 100) + " "
+                            + Math.round(Double.parseDouble(m.group(2)) * 1000) + " ms", (a, b) -> a + ", " + b);
+                }
+            }
+            StringBuilder b = new StringBuilder();
+            byStage.forEach((stage, v) -> b.append(String.format("  %-12s %s%n", stage, v)));
+            return b.toString();
+        } catch (Exception e) {
+            return "  (metrics unavailable: " + e.getMessage() + ")";
         }
     }
 
