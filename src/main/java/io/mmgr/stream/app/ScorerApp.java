@@ -1,5 +1,9 @@
 package io.mmgr.stream.app;
 
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.mmgr.stream.artifacts.ArtifactResolver;
 import io.mmgr.stream.artifacts.CompositeArtifactResolver;
 import io.mmgr.stream.artifacts.HttpArtifactResolver;
@@ -10,10 +14,13 @@ import io.mmgr.stream.tasks.TaskCatalog;
 import io.mmgr.stream.topology.ScorerSettings;
 import io.mmgr.stream.topology.ScoringTopology;
 import io.mmgr.stream.topology.Topics;
+import io.mmgr.stream.topology.comparison.ComparisonSettings;
+import io.mmgr.stream.web.WebServer;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.streams.CloseOptions;
@@ -22,32 +29,83 @@ import org.apache.kafka.streams.Topology;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** One scorer instance: creates the topics, builds the topology and runs Kafka Streams. */
+/**
+ * One scorer instance: creates the topics, builds the topology and runs Kafka Streams; with a web
+ * server, also the dashboard, REST API (interactive queries across instances), live updates and
+ * Prometheus metrics. It owns the process's meter registry, which other components register in.
+ */
 public final class ScorerApp implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(ScorerApp.class);
+
+    /**
+     * What runs beside the topology.
+     *
+     * @param comparisons checkpoint comparison and alert thresholds
+     * @param web         whether to serve the dashboard, API and metrics
+     * @param webBindHost interface the web server listens on
+     * @param webPort     its port (0: any free port)
+     * @param webHost     how other instances and browsers reach it (advertised as {@code application.server})
+     * @param stateListener told every Kafka Streams state change (the health file watches it)
+     */
+    public record Options(ComparisonSettings comparisons, boolean web, String webBindHost, int webPort, String webHost,
+                          KafkaStreams.StateListener stateListener) {
+
+        public static Options defaults() {
+            return new Options(ComparisonSettings.DEFAULT, false, "127.0.0.1", 0, "127.0.0.1", (now, before) -> { });
+        }
+
+        public Options withWeb(String bindHost, int port, String advertisedHost) {
+            return new Options(comparisons, true, bindHost, port, advertisedHost, stateListener);
+        }
+
+        public Options withComparisons(ComparisonSettings settings) {
+            return new Options(settings, web, webBindHost, webPort, webHost, stateListener);
+        }
+
+        public Options withStateListener(KafkaStreams.StateListener listener) {
+            return new Options(comparisons, web, webBindHost, webPort, webHost, listener);
+        }
+    }
 
     private final KafkaStreams streams;
     private final Topics topics;
     private final Topology topology;
     private final SchemaRegistryClient registry;
+    private final PrometheusMeterRegistry meters;
+    private final KafkaStreamsMetrics streamsMetrics;
+    private final PipelineMetrics pipelineMetrics;
+    private final WebServer web;
 
-    private ScorerApp(KafkaStreams streams, Topics topics, Topology topology, SchemaRegistryClient registry) {
+    private ScorerApp(KafkaStreams streams, Topics topics, Topology topology, SchemaRegistryClient registry,
+                      PrometheusMeterRegistry meters, KafkaStreamsMetrics streamsMetrics, PipelineMetrics pipelineMetrics,
+                      WebServer web) {
         this.streams = streams;
         this.topics = topics;
         this.topology = topology;
         this.registry = registry;
+        this.meters = meters;
+        this.streamsMetrics = streamsMetrics;
+        this.pipelineMetrics = pipelineMetrics;
+        this.web = web;
     }
 
-    /** Starts a scorer against existing Kafka and registry endpoints and waits until it runs. */
+    /** Starts a scorer against existing Kafka and registry endpoints and waits until it runs (no web server). */
     public static ScorerApp start(ScorerSettings settings, String bootstrapServers, String registryUrl, Path stateDir,
                                   Duration startTimeout) {
-        return start(settings, bootstrapServers, registryUrl, stateDir, startTimeout, (now, before) -> { });
+        return start(settings, Options.defaults(), bootstrapServers, registryUrl, stateDir, startTimeout);
     }
 
     /** The same, telling {@code stateListener} every Kafka Streams state change (health checks watch it). */
     public static ScorerApp start(ScorerSettings settings, String bootstrapServers, String registryUrl, Path stateDir,
                                   Duration startTimeout, KafkaStreams.StateListener stateListener) {
+        return start(settings, Options.defaults().withStateListener(stateListener), bootstrapServers, registryUrl,
+                stateDir, startTimeout);
+    }
+
+    /** Starts a scorer with the given options and waits until it runs. */
+    public static ScorerApp start(ScorerSettings settings, Options options, String bootstrapServers, String registryUrl,
+                                  Path stateDir, Duration startTimeout) {
         SchemaRegistryClient registry = new SchemaRegistryClient(registryUrl, registryClientConfig(settings));
         AvroSerdes serdes = new AvroSerdes(registry, true);
         Topics topics = new Topics(settings.topicPrefix(), settings.partitions(), settings.replicationFactor(), serdes);
@@ -59,24 +117,54 @@ public final class ScorerApp implements AutoCloseable {
         ArtifactResolver artifacts = CompositeArtifactResolver.standard(settings.artifactRoots(), settings.maxArtifactBytes(),
                 stateDir.resolve("spill"), settings.artifactHttpAllow().stream().map(HttpArtifactResolver.AllowedHost::parse).toList(),
                 HttpArtifactResolver.DEFAULT_TIMEOUT);
-        Topology topology = ScoringTopology.build(settings, topics, serdes, TaskCatalog.load(), EvaluatorRegistry.load(), artifacts);
+        Topology topology = ScoringTopology.build(settings, topics, serdes, TaskCatalog.load(), EvaluatorRegistry.load(),
+                artifacts, options.comparisons());
         Properties props = ScoringTopology.streamsConfig(settings, bootstrapServers, registryUrl, stateDir,
                 topics.deadLetter.name());
+        WebServer web = null;
+        if (options.web()) {
+            try {
+                web = WebServer.bind(options.webBindHost(), options.webPort(), options.webHost());
+            } catch (java.io.IOException e) {
+                throw new IllegalStateException("cannot start the web server on " + options.webBindHost() + ":"
+                        + options.webPort() + ": " + e.getMessage(), e);
+            }
+            props.put(org.apache.kafka.streams.StreamsConfig.APPLICATION_SERVER_CONFIG,
+                    web.hostInfo().host() + ":" + web.hostInfo().port());
+        }
+        PrometheusMeterRegistry meters = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         KafkaStreams streams = new KafkaStreams(topology, props);
         streams.setUncaughtExceptionHandler(e -> {
             LOG.error("stream thread failed; replacing it", e);
             return org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.REPLACE_THREAD;
         });
-        streams.setStateListener(stateListener);
-        streams.start();
+        streams.setStateListener(options.stateListener());
+        KafkaStreamsMetrics streamsMetrics = new KafkaStreamsMetrics(streams);
+        PipelineMetrics pipeline = null;
         try {
+            streams.start();
             awaitRunning(streams, startTimeout);
+            // bound once running, so task and processor-node metrics (record e2e latency per node) are there
+            // from the first scrape; the binder picks up later ones (rebalances) by itself
+            streamsMetrics.bindTo(meters);
+            Map<String, Object> clients = new HashMap<>(kafkaClientConfig(settings));
+            clients.put("bootstrap.servers", bootstrapServers);
+            pipeline = new PipelineMetrics(meters, clients, settings.applicationId(), topics);
+            if (web != null) {
+                web.serve(streams, topics, clients, artifacts, meters);
+            }
         } catch (RuntimeException e) {
+            if (web != null) {
+                web.close();
+            }
+            if (pipeline != null) {
+                pipeline.close();
+            }
             closeLeavingGroup(streams);
             registry.close();
             throw e;
         }
-        return new ScorerApp(streams, topics, topology, registry);
+        return new ScorerApp(streams, topics, topology, registry, meters, streamsMetrics, pipeline, web);
     }
 
     /** Client properties the user passed through that apply to admin, producers and consumers (security, ...). */
@@ -130,10 +218,26 @@ public final class ScorerApp implements AutoCloseable {
         return topology;
     }
 
+    /** The process's meter registry: every component registers its meters here; /metrics scrapes it. */
+    public MeterRegistry meters() {
+        return meters;
+    }
+
+    /** The web server, when the options asked for one. */
+    public Optional<WebServer> web() {
+        return Optional.ofNullable(web);
+    }
+
     @Override
     public void close() {
+        if (web != null) {
+            web.close();
+        }
+        pipelineMetrics.close();
+        streamsMetrics.close();
         closeLeavingGroup(streams);
         registry.close();
+        meters.close();
     }
 
     /**

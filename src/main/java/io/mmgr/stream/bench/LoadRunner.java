@@ -71,6 +71,16 @@ public final class LoadRunner {
      * @param rate events per second, or 0 for as fast as possible
      */
     public LoadReport run(Workload workload, String runId, long samples, double rate, Duration timeout, LongConsumer progress) {
+        return run(workload, runId, samples, rate, timeout, progress, (n, at) -> { });
+    }
+
+    /** Told when the n-th event (0-based) was handed to the producer, in epoch milliseconds. */
+    public interface SendListener {
+        void sent(long n, long epochMillis);
+    }
+
+    public LoadReport run(Workload workload, String runId, long samples, double rate, Duration timeout,
+                          LongConsumer progress, SendListener sendListener) {
         Map<String, Object> producerConf = new HashMap<>(clientConfig);
         producerConf.put("acks", "all");
         producerConf.put("linger.ms", "5");
@@ -108,6 +118,7 @@ public final class LoadRunner {
                         }
                     }
                     GenerationEvent e = workload.event(runId, n);
+                    sendListener.sent(n, e.getProducedAt().toEpochMilli());
                     producer.send(new ProducerRecord<>(topics.generations.name(),
                             SampleKeys.ref(SampleKeys.of(e)).getBytes(StandardCharsets.UTF_8),
                             events.serialize(topics.generations.name(), e)), (m, ex) -> {

@@ -21,11 +21,18 @@ public final class MagmaWorkload implements Workload {
     private final int items;
     private final int steps;
     private final SplittableRandom random;
+    private final String idPrefix;
 
     public MagmaWorkload(int items, int steps, long seed) {
+        this(items, steps, seed, "load-ep-");
+    }
+
+    /** @param idPrefix sample ids are this prefix and the item number */
+    public MagmaWorkload(int items, int steps, long seed, String idPrefix) {
         this.items = items;
         this.steps = steps;
         this.random = new SplittableRandom(seed);
+        this.idPrefix = idPrefix;
     }
 
     @Override
@@ -43,17 +50,14 @@ public final class MagmaWorkload implements Workload {
     public List<BenchmarkItem> items() {
         List<BenchmarkItem> out = new ArrayList<>();
         for (int i = 0; i < items; i++) {
-            out.add(BenchmarkItem.newBuilder().setTask(TASK).setSampleId(sampleId(i)).setBenchmark("magma")
+            out.add(BenchmarkItem.newBuilder().setTask(TASK).setSampleId(idPrefix + i).setBenchmark("magma")
                     .setGroundTruth(GroundTruth.newBuilder().setUiSteps(gold(i)).build()).build());
         }
         return out;
     }
 
-    static String sampleId(int i) {
-        return "load-ep-" + i;
-    }
-
-    private List<UiAction> gold(int item) {
+    /** The gold steps of item {@code item}. */
+    public List<UiAction> gold(int item) {
         List<UiAction> out = new ArrayList<>();
         for (int s = 0; s < steps; s++) {
             double x = 40.0 * s;
@@ -67,16 +71,21 @@ public final class MagmaWorkload implements Workload {
     public GenerationEvent event(String runId, long n, double stepAccuracy) {
         int item = (int) (n % items);
         long checkpoint = n / items;
-        List<UiAction> gold = gold(item);
+        List<UiAction> pred = predicted(item, stepAccuracy, random);
+        return GenerationEvent.newBuilder().setRunId(runId).setModel("load-model").setCheckpointId("ckpt-" + checkpoint)
+                .setTrainingStep(checkpoint * 1000).setTask(TASK).setSampleId(idPrefix + item).setModality("ui")
+                .setInputs(GenerationInputs.newBuilder().setUiActions(pred).build()).setProducedAt(Instant.now()).build();
+    }
+
+    /** A predicted episode: each gold step taken on the right element with probability {@code stepAccuracy}. */
+    public List<UiAction> predicted(int item, double stepAccuracy, SplittableRandom random) {
         List<UiAction> pred = new ArrayList<>();
-        for (UiAction g : gold) {
+        for (UiAction g : gold(item)) {
             boolean right = random.nextDouble() < stepAccuracy;
             pred.add(UiAction.newBuilder().setElement(right ? g.getElement() : "other").setOp(g.getOp())
                     .setValue(g.getValue()).build());
         }
-        return GenerationEvent.newBuilder().setRunId(runId).setModel("load-model").setCheckpointId("ckpt-" + checkpoint)
-                .setTrainingStep(checkpoint * 1000).setTask(TASK).setSampleId(sampleId(item)).setModality("ui")
-                .setInputs(GenerationInputs.newBuilder().setUiActions(pred).build()).setProducedAt(Instant.now()).build();
+        return pred;
     }
 
     public int steps() {

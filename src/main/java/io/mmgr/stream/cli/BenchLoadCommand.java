@@ -3,6 +3,7 @@ package io.mmgr.stream.cli;
 import io.mmgr.stream.app.EmbeddedStack;
 import io.mmgr.stream.app.Endpoints;
 import io.mmgr.stream.app.ScorerApp;
+import io.mmgr.stream.bench.DashboardLatencyProbe;
 import io.mmgr.stream.bench.LoadReport;
 import io.mmgr.stream.bench.LoadRunner;
 import io.mmgr.stream.bench.MagmaWorkload;
@@ -73,6 +74,16 @@ public final class BenchLoadCommand implements Callable<Integer> {
     @Option(names = "--attach", description = "measure the running scorer instead of starting one")
     boolean attach;
 
+    @Option(names = "--dashboard", description = "also measure event produced -> dashboard update: the embedded scorer "
+            + "serves its dashboard and a client of its live feed times the leaderboard updates (--dashboard-url with --attach)")
+    boolean dashboard;
+
+    @Option(names = "--dashboard-url", description = "the running scorer's dashboard, e.g. http://127.0.0.1:8080/ (with --attach)")
+    String dashboardUrl;
+
+    @Option(names = "--warmup", defaultValue = "PT10S", description = "dashboard updates in this first part of the run are left out (default: ${DEFAULT-VALUE})")
+    Duration warmup;
+
     @Option(names = "--timeout", defaultValue = "PT10M", description = "give up after (default: ${DEFAULT-VALUE})")
     Duration timeout;
 
@@ -101,8 +112,13 @@ public final class BenchLoadCommand implements Callable<Integer> {
                 stack = EmbeddedStack.start(tmp, 0, 0);
                 ScorerSettings settings = ScorerSettings.defaults();
                 settings = settings.withStreamThreads(threads).withArtifactRoots(List.of(mazes));
-                scorer = ScorerApp.start(settings, stack.bootstrapServers(), stack.registryUrl(), tmp.resolve("streams"),
+                ScorerApp.Options options = dashboard
+                        ? ScorerApp.Options.defaults().withWeb("127.0.0.1", 0, "127.0.0.1") : ScorerApp.Options.defaults();
+                scorer = ScorerApp.start(settings, options, stack.bootstrapServers(), stack.registryUrl(), tmp.resolve("streams"),
                         Duration.ofMinutes(2));
+                if (dashboard) {
+                    dashboardUrl = scorer.web().orElseThrow().url();
+                }
                 ep = new Endpoints(stack.bootstrapServers(), stack.registryUrl(), settings.topicPrefix());
                 out.printf("embedded broker started in %d ms%n", stack.kafka().startTime().toMillis());
             }
@@ -121,10 +137,22 @@ public final class BenchLoadCommand implements Callable<Integer> {
                 }
                 LoadRunner runner = new LoadRunner(clientConfig, topics);
                 if (workload != Kind.heavy) {
+                    String runId = "load-light-" + stamp;
+                    DashboardLatencyProbe probe = dashboardUrl != null && (dashboard || attach)
+                            ? new DashboardLatencyProbe(dashboardUrl, runId, items, samples) : null;
+                    long started = System.currentTimeMillis();
                     Progress progress = new Progress(spec.commandLine().getErr(), samples, "light samples scored");
-                    LoadReport report = runner.run(light, "load-light-" + stamp, samples, rate, timeout, n -> progress.step());
+                    LoadReport report = runner.run(light, runId, samples, rate, timeout, n -> progress.step(),
+                            probe == null ? (n, at) -> { } : probe);
                     progress.finish();
                     out.println(report.summary());
+                    if (probe != null) {
+                        Thread.sleep(1000); // the last updates
+                        out.println(probe.summary(started + warmup.toMillis()));
+                        probe.close();
+                        out.println("stage lag (event produced -> stage output visible), from " + dashboardUrl + "metrics:");
+                        out.println(stageLags(dashboardUrl + "metrics"));
+                    }
                     out.flush();
                 }
                 if (workload != Kind.light) {
@@ -146,6 +174,30 @@ public final class BenchLoadCommand implements Callable<Integer> {
             if (tmp != null) {
                 deleteRecursively(tmp);
             }
+        }
+    }
+
+    /** p50 and p95 of mmgr_stage_lag_seconds per stage, in milliseconds, from a Prometheus scrape. */
+    static String stageLags(String metricsUrl) {
+        try {
+            String text = java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest.newBuilder(
+                    java.net.URI.create(metricsUrl)).build(), java.net.http.HttpResponse.BodyHandlers.ofString()).body();
+            java.util.Map<String, String> byStage = new java.util.TreeMap<>();
+            java.util.regex.Matcher m = java.util.regex.Pattern.compile("^mmgr_stage_lag_seconds\\{([^}]*)\\} ([0-9.eE+-]+)$",
+                    java.util.regex.Pattern.MULTILINE).matcher(text);
+            while (m.find()) {
+                java.util.regex.Matcher q = java.util.regex.Pattern.compile("quantile=\"([0-9.]+)\"").matcher(m.group(1));
+                java.util.regex.Matcher st = java.util.regex.Pattern.compile("stage=\"([a-z]+)\"").matcher(m.group(1));
+                if (q.find() && st.find()) {
+                    byStage.merge(st.group(1), "p" + Math.round(Double.parseDouble(q.group(1)) * 100) + " "
+                            + Math.round(Double.parseDouble(m.group(2)) * 1000) + " ms", (a, b) -> a + ", " + b);
+                }
+            }
+            StringBuilder b = new StringBuilder();
+            byStage.forEach((stage, v) -> b.append(String.format("  %-12s %s%n", stage, v)));
+            return b.toString();
+        } catch (Exception e) {
+            return "  (metrics unavailable: " + e.getMessage() + ")";
         }
     }
 

@@ -5,6 +5,8 @@ import io.mmgr.stream.app.Endpoints;
 import io.mmgr.stream.app.ScorerApp;
 import io.mmgr.stream.artifacts.HttpArtifactResolver;
 import io.mmgr.stream.artifacts.LocalArtifactResolver;
+import io.mmgr.stream.leaderboard.AlertRule;
+import io.mmgr.stream.topology.comparison.ComparisonSettings;
 import io.mmgr.stream.topology.ScorerSettings;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -79,6 +81,32 @@ public final class RunCommand implements Callable<Integer> {
             description = "largest artifact accepted (default: ${DEFAULT-VALUE}; env MMGR_MAX_ARTIFACT_BYTES)")
     long maxArtifactBytes;
 
+    @Option(names = "--web-port", defaultValue = "${env:MMGR_WEB_PORT:-8080}",
+            description = "dashboard, REST API, live updates and /metrics port (default: ${DEFAULT-VALUE}; 0: any free port; "
+                    + "env MMGR_WEB_PORT)")
+    int webPort;
+
+    @Option(names = "--web-bind", defaultValue = "${env:MMGR_WEB_BIND:-127.0.0.1}",
+            description = "interface the web server listens on (default: ${DEFAULT-VALUE}; env MMGR_WEB_BIND)")
+    String webBind;
+
+    @Option(names = "--web-host", defaultValue = "${env:MMGR_WEB_HOST:-127.0.0.1}",
+            description = "how other scorer instances reach this one's web server (application.server) "
+                    + "(default: ${DEFAULT-VALUE}; env MMGR_WEB_HOST)")
+    String webHost;
+
+    @Option(names = "--no-web", description = "run without the web server")
+    boolean noWeb;
+
+    @Option(names = "--alert-p-value", defaultValue = "0.01", description = "a drop between checkpoints alerts below this p-value (default: ${DEFAULT-VALUE})")
+    double alertPValue;
+
+    @Option(names = "--alert-min-drop", defaultValue = "0.05", description = "... and when the primary rate fell by at least this much (default: ${DEFAULT-VALUE})")
+    double alertMinDrop;
+
+    @Option(names = "--alert-min-samples", defaultValue = "20", description = "... over at least this many compared samples (default: ${DEFAULT-VALUE})")
+    long alertMinSamples;
+
     @Option(names = {"-P", "--kafka-property"}, split = "\\R", defaultValue = "${env:MMGR_KAFKA_PROPERTIES}",
             description = "Kafka client property KEY=VALUE for every client (security, tuning); "
             + "mmgr.schema-registry.KEY=VALUE configures the registry client. Values are never printed. "
@@ -135,8 +163,14 @@ public final class RunCommand implements Callable<Integer> {
                 maxArtifactBytes, threads, properties, artifactHttpAllow);
         HealthFile health = new HealthFile(dataDir.resolve(HealthFile.NAME));
         health.write("STARTING");
-        ScorerApp app = ScorerApp.start(settings, bootstrap, registry, dataDir.resolve("streams"), Duration.ofMinutes(2),
-                (now, before) -> health.write(now.name()));
+        ScorerApp.Options options = ScorerApp.Options.defaults()
+                .withComparisons(new ComparisonSettings(new AlertRule(alertPValue, alertMinDrop, alertMinSamples),
+                        ComparisonSettings.DEFAULT.interval()))
+                .withStateListener((now, before) -> health.write(now.name()));
+        if (!noWeb) {
+            options = options.withWeb(webBind, webPort, webHost);
+        }
+        ScorerApp app = ScorerApp.start(settings, options, bootstrap, registry, dataDir.resolve("streams"), Duration.ofMinutes(2));
         appRef.set(app);
         // the file and the banner never carry credentials a URL's user-info may hold
         String shownRegistry = withoutUserInfo(registry);
@@ -150,7 +184,9 @@ public final class RunCommand implements Callable<Integer> {
         out.printf("  Schema registry         : %s%s%n", shownRegistry, stack != null && registryUrl == null ? " (embedded)" : "");
         out.printf("  Input topics            : %s, %s, %s, %s%n", t.generations.name(), t.benchmark.name(),
                 t.judgeVerdicts.name(), t.humanLabels.name());
-        out.printf("  Output topics           : %s, %s, %s%n", t.sampleScores.name(), t.leaderboard.name(), t.deadLetter.name());
+        out.printf("  Output topics           : %s, %s, %s, %s, %s%n", t.sampleScores.name(), t.leaderboard.name(),
+                t.comparisons.name(), t.alerts.name(), t.deadLetter.name());
+        app.web().ifPresent(w -> out.printf("  Dashboard               : %s (REST under /api, metrics at /metrics)%n", w.url()));
         out.printf("  Artifact roots          : %s%n", roots);
         out.printf("  HTTP artifact hosts     : %s%n", artifactHttpAllow.isEmpty() ? "none" : String.join(", ", artifactHttpAllow));
         out.printf("  Judge                   : not configured (judged metrics show as unavailable)%n");

@@ -12,6 +12,8 @@ import io.mmgr.stream.registry.AvroSerdes;
 import io.mmgr.stream.tasks.EvaluatorRegistry;
 import io.mmgr.stream.tasks.TaskCatalog;
 import io.mmgr.stream.topology.assembly.AssemblyTopology;
+import io.mmgr.stream.topology.comparison.ComparisonSettings;
+import io.mmgr.stream.topology.comparison.ComparisonTopology;
 import io.mmgr.stream.topology.evaluate.EvaluationTopology;
 import io.mmgr.stream.topology.intake.IntakeTopology;
 import io.mmgr.stream.topology.leaderboard.LeaderboardTopology;
@@ -26,7 +28,7 @@ import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.kstream.KStream;
 
 /**
- * The whole scorer: intake, deterministic evaluation, assembly and leaderboards. Each sub-flow has
+ * The whole scorer: intake, deterministic evaluation, assembly, leaderboards and checkpoint comparisons. Each sub-flow has
  * its own builder method; this class only wires them and knows the Streams configuration.
  */
 public final class ScoringTopology {
@@ -36,6 +38,11 @@ public final class ScoringTopology {
 
     public static Topology build(ScorerSettings settings, Topics topics, AvroSerdes serdes, TaskCatalog catalog,
                                  EvaluatorRegistry evaluators, ArtifactResolver artifacts) {
+        return build(settings, topics, serdes, catalog, evaluators, artifacts, ComparisonSettings.DEFAULT);
+    }
+
+    public static Topology build(ScorerSettings settings, Topics topics, AvroSerdes serdes, TaskCatalog catalog,
+                                 EvaluatorRegistry evaluators, ArtifactResolver artifacts, ComparisonSettings comparisons) {
         Serde<SampleKey> sampleKey = serdes.forKeys(SampleKey.class);
         StreamsBuilder builder = new StreamsBuilder();
         KStream<SampleKey, SamplePlan> plans = IntakeTopology.build(builder, topics, catalog, evaluators,
@@ -47,6 +54,7 @@ public final class ScoringTopology {
         LeaderboardTopology.build(builder, topics, scores, sampleKey, serdes.forKeys(ItemScoreKey.class),
                 serdes.forKeys(LeaderboardKey.class), serdes.forValues(SampleScore.class),
                 serdes.forValues(ScoreAggregate.class));
+        ComparisonTopology.build(builder, topics, scores, sampleKey, serdes, comparisons);
         return builder.build();
     }
 

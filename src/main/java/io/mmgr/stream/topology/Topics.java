@@ -2,6 +2,7 @@ package io.mmgr.stream.topology;
 
 import io.mmgr.stream.avro.Alert;
 import io.mmgr.stream.avro.BenchmarkItem;
+import io.mmgr.stream.avro.CheckpointComparison;
 import io.mmgr.stream.avro.DeadLetter;
 import io.mmgr.stream.avro.DeterministicResult;
 import io.mmgr.stream.avro.EvaluationRequest;
@@ -39,6 +40,8 @@ public final class Topics {
     /** Compacted: the latest row of every run x checkpoint x task. */
     public final Topic<LeaderboardKey, LeaderboardRow> leaderboard;
     public final Topic<LeaderboardKey, Alert> alerts;
+    /** Compacted: the latest comparison of every run x checkpoint x task with its previous and best earlier checkpoint. */
+    public final Topic<LeaderboardKey, CheckpointComparison> comparisons;
     public final Topic<byte[], DeadLetter> deadLetter;
 
     private final List<Definition> definitions;
@@ -56,6 +59,7 @@ public final class Topics {
         sampleScores = new Topic<>(prefix + "sample-scores", sampleKey, serdes.forValues(SampleScore.class));
         leaderboard = new Topic<>(prefix + "leaderboard", boardKey, serdes.forValues(LeaderboardRow.class));
         alerts = new Topic<>(prefix + "alerts", boardKey, serdes.forValues(Alert.class));
+        comparisons = new Topic<>(prefix + "comparisons", boardKey, serdes.forValues(CheckpointComparison.class));
         deadLetter = new Topic<>(prefix + "dead-letter", Serdes.ByteArray(), serdes.forValues(DeadLetter.class));
 
         Map<String, String> compacted = Map.of("cleanup.policy", "compact");
@@ -71,6 +75,7 @@ public final class Topics {
                 new Definition(sampleScores.name(), partitions, replication, compacted),
                 new Definition(leaderboard.name(), partitions, replication, compacted),
                 new Definition(alerts.name(), partitions, replication, kept30Days),
+                new Definition(comparisons.name(), partitions, replication, compacted),
                 new Definition(deadLetter.name(), partitions, replication, kept30Days));
     }
 

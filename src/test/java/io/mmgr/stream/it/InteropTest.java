@@ -40,9 +40,9 @@ import org.junit.jupiter.api.io.TempDir;
  * publishes the example generation events through its Avro serializer and our registry's REST API,
  * the Java scorer reads and scores them, and Debian's kcat reads the score and leaderboard topics.
  *
- * <p>The tools come from Debian packages that {@code .ci/run} installs. Without them the test fails
- * and says what to install: a skipped interop test would hide a broken contract, and CI always runs
- * {@code .ci/run}. {@code -Dmmgr.interop.skip=true} skips it explicitly on machines without apt.
+ * <p>The tools come from Debian packages that {@code .ci/run} installs. Without them the test fails in
+ * CI and is skipped elsewhere, saying what to install (see {@link SystemPackages});
+ * {@code -Dmmgr.interop.skip=true} skips it explicitly.
  */
 class InteropTest {
 
@@ -63,9 +63,10 @@ class InteropTest {
         // Debian's python3 (the package installs for it), not whatever python3 a version manager puts first
         python = System.getProperty("mmgr.python", Files.isExecutable(Path.of("/usr/bin/python3")) ? "/usr/bin/python3" : "python3");
         Run check = run(List.of(python, "-c", "import confluent_kafka, avro, requests; print(confluent_kafka.version()[0])"));
-        assertThat(check.code).as("%s cannot import confluent_kafka/avro/requests: %s.%s", python, check.out, SETUP).isZero();
+        SystemPackages.require(check.code == 0, python + " cannot import confluent_kafka/avro/requests: " + check.out.trim()
+                + "." + SETUP, "mmgr.interop.required");
         Run kcat = run(List.of("kcat", "-V"));
-        assertThat(kcat.code).as("kcat is missing: %s.%s", kcat.out, SETUP).isZero();
+        SystemPackages.require(kcat.code == 0, "kcat is missing: " + kcat.out.trim() + "." + SETUP, "mmgr.interop.required");
         System.out.println("interop: python3-confluent-kafka " + check.out.trim() + "; " + kcat.out.lines().filter(l -> l.startsWith("Version")).findFirst().orElse(""));
 
         h = new ScorerHarness(dir.resolve("stack"), ScorerSettings.defaults().withPrefix("interop.").withPartitions(3));

@@ -174,6 +174,7 @@ public final class ScoreAssembler {
                 .setJustifications(new HashMap<>(justifications))
                 .setProducedAt(plan.getProducedAt())
                 .setScoredAt(now)
+                .setArtifacts(plan.getArtifacts())
                 .build();
         String fingerprint = fingerprint(score);
         if (fingerprint.equals(s.getLastEmitted())) {

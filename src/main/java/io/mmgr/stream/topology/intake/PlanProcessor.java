@@ -102,6 +102,7 @@ final class PlanProcessor implements FixedKeyProcessor<byte[], IntakeResult, Int
                 .setProducedAt(event.getProducedAt())
                 .setPlannedParts(planned)
                 .setUnavailableParts(unavailable)
+                .setArtifacts(event.getArtifacts().isEmpty() ? null : event.getArtifacts())
                 .build();
         List<EvaluationRequest> evaluations = new ArrayList<>();
         for (String id : planned) {

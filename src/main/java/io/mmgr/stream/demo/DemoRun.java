@@ -1,0 +1,187 @@
+package io.mmgr.stream.demo;
+
+import io.mmgr.stream.app.EmbeddedStack;
+import io.mmgr.stream.app.ScorerApp;
+import io.mmgr.stream.avro.BenchmarkItem;
+import io.mmgr.stream.avro.GenerationEvent;
+import io.mmgr.stream.leaderboard.AlertRule;
+import io.mmgr.stream.registry.AvroSerdes;
+import io.mmgr.stream.registry.SchemaRegistryClient;
+import io.mmgr.stream.tasks.SimulatedTask;
+import io.mmgr.stream.topology.SampleKeys;
+import io.mmgr.stream.topology.ScorerSettings;
+import io.mmgr.stream.topology.Topics;
+import io.mmgr.stream.topology.comparison.ComparisonSettings;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.ServiceLoader;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+
+/**
+ * The demo: an embedded broker, registry and scorer with its dashboard; a benchmark from every
+ * {@link SimulatedTask} found; then a simulated training run whose checkpoints answer it better and
+ * better, published as generation events. Judged metrics show as pending (no judge configured).
+ */
+public final class DemoRun implements AutoCloseable {
+
+    public static final String MODEL = "demo-model";
+
+    private final DemoSettings settings;
+    private final EmbeddedStack stack;
+    private final ScorerApp scorer;
+    private final SchemaRegistryClient registry;
+    private final Topics topics;
+    private final KafkaProducer<byte[], byte[]> producer;
+    private final Map<SimulatedTask, List<BenchmarkItem>> benchmark = new LinkedHashMap<>();
+    private final String runId;
+    private volatile boolean stopped;
+
+    private DemoRun(DemoSettings settings, EmbeddedStack stack, ScorerApp scorer, String runId) {
+        this.settings = settings;
+        this.stack = stack;
+        this.scorer = scorer;
+        this.runId = runId;
+        this.registry = new SchemaRegistryClient(stack.registryUrl());
+        this.topics = new Topics(ScorerSettings.DEFAULT_PREFIX, 1, (short) 1, new AvroSerdes(registry, true));
+        this.producer = new KafkaProducer<>(Map.of("bootstrap.servers", stack.bootstrapServers(), "acks", "all",
+                "linger.ms", 5, "compression.type", "lz4"), new ByteArraySerializer(), new ByteArraySerializer());
+    }
+
+    /** Starts the stack and the scorer with its dashboard; nothing is published yet. */
+    public static DemoRun start(DemoSettings settings) throws IOException {
+        Files.createDirectories(settings.dataDir());
+        EmbeddedStack stack = EmbeddedStack.start(settings.dataDir(), 0, 0);
+        ScorerApp scorer;
+        try {
+            ScorerSettings scorerSettings = ScorerSettings.defaults().withArtifactRoots(List.of(settings.dataDir().toAbsolutePath()));
+            // a demo benchmark is small: alert from 10 compared samples instead of the default 20
+            ScorerApp.Options options = ScorerApp.Options.defaults()
+                    .withComparisons(new ComparisonSettings(new AlertRule(0.01, 0.05, 10), ComparisonSettings.DEFAULT.interval()))
+                    .withWeb("127.0.0.1", settings.webPort(), "127.0.0.1");
+            scorer = ScorerApp.start(scorerSettings, options,
+                    stack.bootstrapServers(), stack.registryUrl(), settings.dataDir().resolve("streams"), Duration.ofMinutes(2));
+        } catch (RuntimeException e) {
+            stack.close();
+            throw e;
+        }
+        return new DemoRun(settings, stack, scorer, "demo-run-" + Long.toString(System.currentTimeMillis() % 100000, 36));
+    }
+
+    public String url() {
+        return scorer.web().orElseThrow().url();
+    }
+
+    public String runId() {
+        return runId;
+    }
+
+    public ScorerApp scorer() {
+        return scorer;
+    }
+
+    public EmbeddedStack stack() {
+        return stack;
+    }
+
+    /** The simulated families, filtered by the settings. */
+    static List<SimulatedTask> simulations(List<String> families) {
+        List<SimulatedTask> out = new ArrayList<>();
+        for (SimulatedTask t : ServiceLoader.load(SimulatedTask.class)) {
+            if (families.isEmpty() || families.contains(t.family())) {
+                out.add(t);
+            }
+        }
+        if (out.isEmpty()) {
+            throw new IllegalArgumentException("no simulated task family matches " + families);
+        }
+        return out;
+    }
+
+    /** Generates and publishes the benchmark; returns the number of items. */
+    public int publishBenchmark(PrintWriter log) throws IOException {
+        Path dir = settings.dataDir().resolve("demo").resolve("benchmark");
+        int n = 0;
+        for (SimulatedTask t : simulations(settings.families())) {
+            List<BenchmarkItem> items = t.benchmark(settings.items(), settings.seed(), dir);
+            List<BenchmarkItem> withSeeds = new ArrayList<>();
+            for (BenchmarkItem item : items) {
+                BenchmarkItem copy = BenchmarkItem.newBuilder(item).setSeeds(settings.seeds()).build();
+                withSeeds.add(copy);
+                String topic = topics.benchmark.name();
+                producer.send(new ProducerRecord<>(topic,
+                        SampleKeys.itemKey(copy.getTask(), copy.getSampleId()).getBytes(StandardCharsets.UTF_8),
+                        topics.benchmark.valueSerde().serializer().serialize(topic, copy)));
+            }
+            benchmark.put(t, withSeeds);
+            n += withSeeds.size();
+            log.printf("  %-6s %d benchmark items%n", t.family(), withSeeds.size());
+            log.flush();
+        }
+        producer.flush();
+        return n;
+    }
+
+    /** Simulates the training run: every checkpoint answers the whole benchmark, with the settings' pause between. */
+    public void simulate(PrintWriter log) throws IOException, InterruptedException {
+        Random random = new Random(settings.seed());
+        Path out = settings.dataDir().resolve("demo").resolve("outputs");
+        for (int k = 1; k <= settings.checkpoints() && !stopped; k++) {
+            long step = k * settings.stepSize();
+            String checkpoint = "ckpt-" + step;
+            double skill = settings.skill(k);
+            long t0 = System.nanoTime();
+            int sent = 0;
+            for (Map.Entry<SimulatedTask, List<BenchmarkItem>> e : benchmark.entrySet()) {
+                for (BenchmarkItem item : e.getValue()) {
+                    for (int seed = 0; seed < settings.seeds() && !stopped; seed++) {
+                        SimulatedTask.Answer a = e.getKey().answer(item, seed, skill, random, out.resolve(checkpoint));
+                        publish(GenerationEvent.newBuilder().setRunId(runId).setModel(MODEL).setCheckpointId(checkpoint)
+                                .setTrainingStep(step).setTask(item.getTask()).setSampleId(item.getSampleId()).setSeed(seed)
+                                .setModality(a.modality()).setArtifacts(a.artifacts()).setInputs(a.inputs())
+                                .setAttributes(Map.of("simulatedFault", a.fault()))
+                                .setProducedAt(Instant.now()).build());
+                        sent++;
+                    }
+                }
+            }
+            producer.flush();
+            log.printf("  %s (step %d, skill %.2f%s): %d generations in %.1f s%n", checkpoint, step, skill,
+                    k == settings.regressAt() ? ", made worse on purpose" : "", sent, (System.nanoTime() - t0) / 1e9);
+            log.flush();
+            if (k < settings.checkpoints()) {
+                Thread.sleep(settings.interval().toMillis());
+            }
+        }
+    }
+
+    private void publish(GenerationEvent e) {
+        String topic = topics.generations.name();
+        producer.send(new ProducerRecord<>(topic, SampleKeys.ref(SampleKeys.of(e)).getBytes(StandardCharsets.UTF_8),
+                topics.generations.valueSerde().serializer().serialize(topic, e)));
+    }
+
+    public void stop() {
+        stopped = true;
+    }
+
+    @Override
+    public void close() {
+        stopped = true;
+        producer.close(Duration.ofSeconds(5));
+        registry.close();
+        scorer.close();
+        stack.close();
+    }
+}

@@ -1,0 +1,69 @@
+package io.mmgr.stream.leaderboard;
+
+import io.mmgr.stream.avro.LeaderboardRow;
+import io.mmgr.stream.avro.MetricStat;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.ServiceLoader;
+
+/**
+ * Why a leaderboard row should be read with care. The built-in flags come from the row itself
+ * (partial, pending and failed samples, a small sample, a robot protocol mismatch); other modules
+ * (e.g. the judge's human-agreement figures) add theirs by implementing {@link Source} and listing
+ * it in {@code META-INF/services/io.mmgr.stream.leaderboard.ReliabilityFlags$Source}.
+ */
+public final class ReliabilityFlags {
+
+    /** Fewer primaries than this make the interval wide enough to say so. */
+    public static final long SMALL_SAMPLE = 30;
+
+    /** One flag: a short code for filtering, a level ({@code info} or {@code warn}) and words for people. */
+    public record Flag(String code, String level, String text) {
+    }
+
+    /** A provider of flags for a row. */
+    public interface Source {
+        List<Flag> flags(LeaderboardRow row);
+    }
+
+    private static final List<Source> SOURCES = load();
+
+    private ReliabilityFlags() {
+    }
+
+    private static List<Source> load() {
+        List<Source> out = new ArrayList<>();
+        ServiceLoader.load(Source.class).forEach(out::add);
+        return List.copyOf(out);
+    }
+
+    public static List<Flag> of(LeaderboardRow row) {
+        List<Flag> out = new ArrayList<>(builtIn(row));
+        for (Source s : SOURCES) {
+            out.addAll(s.flags(row));
+        }
+        return out;
+    }
+
+    static List<Flag> builtIn(LeaderboardRow row) {
+        List<Flag> out = new ArrayList<>();
+        if (row.getSamplesPartial() > 0) {
+            out.add(new Flag("partial", "info", row.getSamplesPartial()
+                    + " samples scored without some parts (judge not configured or evaluator not installed); judged metrics pending"));
+        }
+        if (row.getSamplesPending() > 0) {
+            out.add(new Flag("pending", "info", row.getSamplesPending() + " samples waiting for a part (e.g. the judge)"));
+        }
+        if (row.getSamplesFailed() > 0) {
+            out.add(new Flag("failed", "warn", row.getSamplesFailed() + " samples failed to score (see the dead-letter topic)"));
+        }
+        if (row.getPrimaryCount() > 0 && row.getPrimaryCount() < SMALL_SAMPLE) {
+            out.add(new Flag("small-sample", "info", "only " + row.getPrimaryCount() + " samples: a wide interval"));
+        }
+        MetricStat mismatch = row.getMetrics().get("robot-trials.trial_count_mismatch");
+        if (mismatch != null && mismatch.getMean() > 0) {
+            out.add(new Flag("trial-protocol", "warn", "some tasks ran a trial count other than the protocol's"));
+        }
+        return out;
+    }
+}

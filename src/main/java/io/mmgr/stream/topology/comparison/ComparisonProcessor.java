@@ -1,0 +1,288 @@
+package io.mmgr.stream.topology.comparison;
+
+import io.mmgr.stream.avro.Alert;
+import io.mmgr.stream.avro.CheckpointComparison;
+import io.mmgr.stream.avro.ComparisonResult;
+import io.mmgr.stream.avro.LeaderboardKey;
+import io.mmgr.stream.avro.SampleKey;
+import io.mmgr.stream.avro.SampleOutcome;
+import io.mmgr.stream.avro.ScoreAggregate;
+import io.mmgr.stream.leaderboard.Aggregates;
+import io.mmgr.stream.leaderboard.AlertRule;
+import io.mmgr.stream.leaderboard.Difference;
+import io.mmgr.stream.leaderboard.ProportionTests;
+import io.mmgr.stream.topology.BenchmarkSeeds;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.TreeSet;
+import org.apache.avro.specific.SpecificRecord;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.processor.PunctuationType;
+import org.apache.kafka.streams.processor.api.Processor;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.KeyValueStore;
+
+/**
+ * Keeps every sample's latest primary per checkpoint (a re-scored sample replaces its outcome, so
+ * nothing counts twice), per-checkpoint sums, and notes what changed. A wall-clock punctuation then
+ * recomputes only the comparisons whose inputs changed: a changed checkpoint against its previous and
+ * best earlier checkpoints, and the checkpoints that use it as their baseline. Emits each new
+ * comparison and an alert when a comparison turns into a significant drop.
+ */
+final class ComparisonProcessor implements Processor<SampleKey, SampleOutcome, LeaderboardKey, SpecificRecord> {
+
+    static final String DROP_VS_PREVIOUS = "DROP_VS_PREVIOUS";
+    static final String DROP_VS_BEST = "DROP_VS_BEST";
+
+    private final ComparisonSettings settings;
+    private final StringSerializer prefix = new StringSerializer();
+    private ProcessorContext<LeaderboardKey, SpecificRecord> context;
+    private KeyValueStore<String, Double> outcomes;
+    private KeyValueStore<String, ScoreAggregate> checkpoints;
+    /** Checkpoints changed since the last comparison run. Not stored: after a restart everything is compared once. */
+    private final Set<String> dirty = new TreeSet<>();
+    private boolean compareAll = true;
+    private KeyValueStore<String, CheckpointComparison> results;
+    private KeyValueStore<String, Alert> alerts;
+    private BenchmarkSeeds seeds;
+
+    ComparisonProcessor(ComparisonSettings settings) {
+        this.settings = settings;
+    }
+
+    @Override
+    public void init(ProcessorContext<LeaderboardKey, SpecificRecord> context) {
+        this.context = context;
+        outcomes = context.getStateStore(ComparisonTopology.OUTCOMES_STORE);
+        checkpoints = context.getStateStore(ComparisonTopology.CHECKPOINTS_STORE);
+        results = context.getStateStore(ComparisonTopology.RESULTS_STORE);
+        alerts = context.getStateStore(ComparisonTopology.ALERTS_STORE);
+        seeds = new BenchmarkSeeds(context.getStateStore(ComparisonTopology.BENCHMARK_STORE));
+        context.schedule(settings.interval(), PunctuationType.WALL_CLOCK_TIME, this::compareChanged);
+    }
+
+    @Override
+    public void process(Record<SampleKey, SampleOutcome> record) {
+        SampleKey k = record.key();
+        SampleOutcome o = record.value();
+        if (k == null || o == null) {
+            return;
+        }
+        String sampleKey = ComparisonKeys.sample(k);
+        String ckptKey = ComparisonKeys.checkpoint(k.getRunId(), k.getTask(), k.getCheckpointId());
+        Double old = outcomes.get(sampleKey);
+        // a pending sample has no outcome yet; one without a primary cannot be compared
+        Double now = Aggregates.PENDING.equals(o.getStatus()) ? null : o.getPrimary();
+        ScoreAggregate sums = checkpoints.get(ckptKey);
+        if (Objects.equals(old, now) && sums != null && sums.getTrainingStep() == o.getTrainingStep()) {
+            return;
+        }
+        if (sums == null) {
+            sums = Aggregates.empty();
+        }
+        if (old != null) {
+            sums.setPrimaryCount(sums.getPrimaryCount() - 1);
+            sums.setPrimarySum(sums.getPrimarySum() - old);
+            sums.setSuccesses(sums.getSuccesses() - (old == 1.0 ? 1 : 0));
+        }
+        if (now != null) {
+            sums.setPrimaryCount(sums.getPrimaryCount() + 1);
+            sums.setPrimarySum(sums.getPrimarySum() + now);
+            sums.setSuccesses(sums.getSuccesses() + (now == 1.0 ? 1 : 0));
+            outcomes.put(sampleKey, now);
+        } else if (old != null) {
+            outcomes.delete(sampleKey);
+        }
+        if (sums.getPrimaryCount() == 0) {
+            sums.setPrimarySum(0.0); // no rounding residue once empty
+        }
+        sums.setTrainingStep(o.getTrainingStep());
+        sums.setModel(o.getModel());
+        checkpoints.put(ckptKey, sums);
+        dirty.add(ckptKey);
+    }
+
+    /** Recomputes the comparisons touched since the last run, per run x task. */
+    void compareChanged(long timestamp) {
+        if (compareAll) {
+            // after a start or restart the changes since the last comparison are unknown: all of this task's checkpoints
+            try (KeyValueIterator<String, ScoreAggregate> it = checkpoints.all()) {
+                it.forEachRemaining(kv -> dirty.add(kv.key));
+            }
+            compareAll = false;
+        }
+        Map<String, Set<String>> byRunTask = new LinkedHashMap<>();
+        for (String key : dirty) {
+            List<String> p = ComparisonKeys.parts(key);
+            byRunTask.computeIfAbsent(ComparisonKeys.runTask(p.get(0), p.get(1)), x -> new TreeSet<>()).add(p.get(2));
+        }
+        dirty.clear();
+        Instant at = Instant.ofEpochMilli(timestamp);
+        byRunTask.forEach((runTask, changed) -> compareRunTask(runTask, changed, at));
+    }
+
+    private record Ckpt(String id, String key, ScoreAggregate sums) {
+        long step() {
+            return sums.getTrainingStep();
+        }
+
+        Double rate() {
+            return sums.getPrimaryCount() == 0 ? null : sums.getPrimarySum() / sums.getPrimaryCount();
+        }
+    }
+
+    private void compareRunTask(String runTask, Set<String> changed, Instant at) {
+        List<Ckpt> list = new ArrayList<>();
+        try (KeyValueIterator<String, ScoreAggregate> it = checkpoints.prefixScan(runTask, prefix)) {
+            while (it.hasNext()) {
+                KeyValue<String, ScoreAggregate> kv = it.next();
+                List<String> p = ComparisonKeys.parts(kv.key);
+                if (p.size() == 3) {
+                    list.add(new Ckpt(p.get(2), kv.key, kv.value));
+                }
+            }
+        }
+        list.sort(Comparator.comparingLong(Ckpt::step).thenComparing(Ckpt::id));
+        List<String> p = ComparisonKeys.parts(runTask);
+        String run = p.get(0);
+        String task = p.get(1);
+        long expected = seeds.expected(task);
+        AlertRule rule = settings.rule();
+        Ckpt best = null;
+        for (int i = 0; i < list.size(); i++) {
+            Ckpt x = list.get(i);
+            Ckpt prev = i > 0 ? list.get(i - 1) : null;
+            Ckpt bestBefore = best;
+            if (x.rate() != null && x.sums().getPrimaryCount() >= rule.minSamples()
+                    && (best == null || x.rate() > best.rate())) {
+                best = x;
+            }
+            Ckpt bestBaseline = bestBefore == null || bestBefore == prev ? null : bestBefore;
+            CheckpointComparison old = results.get(x.key());
+            boolean needed = old == null || changed.contains(x.id())
+                    || (prev != null && changed.contains(prev.id()))
+                    || (bestBaseline != null && changed.contains(bestBaseline.id()))
+                    || !sameBaseline(old.getVsPrevious(), prev) || !sameBaseline(old.getVsBest(), bestBaseline);
+            if (!needed) {
+                continue;
+            }
+            CheckpointComparison c = CheckpointComparison.newBuilder()
+                    .setRunId(run).setTask(task).setCheckpointId(x.id()).setTrainingStep(x.step())
+                    .setSamplesWithPrimary(x.sums().getPrimaryCount()).setSamplesExpected(expected)
+                    .setRate(x.rate())
+                    .setVsPrevious(prev == null ? null : compare(x, prev, expected))
+                    .setVsBest(bestBaseline == null ? null : compare(x, bestBaseline, expected))
+                    .setUpdatedAt(at)
+                    .build();
+            results.put(x.key(), c);
+            LeaderboardKey key = new LeaderboardKey(run, x.id(), task);
+            context.forward(new Record<>(key, c, at.toEpochMilli()));
+            raiseIfNew(key, x.key(), DROP_VS_PREVIOUS, c.getVsPrevious(), old == null ? null : old.getVsPrevious(), at);
+            raiseIfNew(key, x.key(), DROP_VS_BEST, c.getVsBest(), old == null ? null : old.getVsBest(), at);
+        }
+    }
+
+    private static boolean sameBaseline(ComparisonResult r, Ckpt baseline) {
+        return r == null ? baseline == null : baseline != null && r.getBaselineCheckpointId().equals(baseline.id());
+    }
+
+    /** An alert when a comparison becomes a significant drop (not again while it stays one). */
+    private void raiseIfNew(LeaderboardKey key, String ckptKey, String kind, ComparisonResult now, ComparisonResult before,
+                            Instant at) {
+        if (now == null || !now.getSignificantDrop()) {
+            return;
+        }
+        if (before != null && before.getSignificantDrop()
+                && before.getBaselineCheckpointId().equals(now.getBaselineCheckpointId())) {
+            return;
+        }
+        String what = kind.equals(DROP_VS_PREVIOUS) ? "the previous checkpoint" : "the best earlier checkpoint";
+        Alert alert = Alert.newBuilder()
+                .setRunId(key.getRunId()).setTask(key.getTask()).setKind(kind)
+                .setCheckpointId(key.getCheckpointId()).setBaselineCheckpointId(now.getBaselineCheckpointId())
+                .setRate(now.getRate()).setBaselineRate(now.getBaselineRate()).setDifference(now.getDifference())
+                .setCiLow(now.getCiLow()).setCiHigh(now.getCiHigh()).setPValue(now.getPValue())
+                .setSamples(now.getSamples())
+                .setMessage(String.format(Locale.ROOT, "%s on %s dropped %.1f points against %s %s (%.1f%% -> %.1f%%, p = %.2g, %s)",
+                        key.getCheckpointId(), key.getTask(), -100 * now.getDifference(), what,
+                        now.getBaselineCheckpointId(), 100 * now.getBaselineRate(), 100 * now.getRate(), now.getPValue(),
+                        now.getNote()))
+                .setRaisedAt(at)
+                .build();
+        alerts.put(ComparisonKeys.alert(ckptKey, kind), alert);
+        context.forward(new Record<>(key, alert, at.toEpochMilli()));
+    }
+
+    /** The candidate against a baseline: paired on the samples both have, else two independent groups. */
+    private ComparisonResult compare(Ckpt x, Ckpt baseline, long expected) {
+        ProportionTests.Paired pairs = pair(x.key(), baseline.key());
+        long nx = x.sums().getPrimaryCount();
+        long nb = baseline.sums().getPrimaryCount();
+        boolean incomplete = expected > 0 && (nx < expected || nb < expected);
+        boolean partial = incomplete || pairs.size() < nx || pairs.size() < nb;
+        Difference d;
+        String note;
+        if (pairs.size() > 0) {
+            d = pairs.compare();
+            note = partial
+                    ? String.format(Locale.ROOT, "partial: compared on the %d samples both have (%s: %d of %d scored, %s: %d of %d)",
+                            pairs.size(), x.id(), nx, expected, baseline.id(), nb, expected)
+                    : "paired on all " + pairs.size() + " samples";
+        } else if (!incomplete && nx > 0 && nb > 0) {
+            d = ProportionTests.twoProportion(x.sums().getPrimarySum(), nx,
+                    baseline.sums().getPrimarySum(), nb);
+            note = "independent groups: " + nx + " and " + nb + " samples, none scored by both";
+        } else {
+            return null;
+        }
+        return ComparisonResult.newBuilder()
+                .setBaselineCheckpointId(baseline.id()).setBaselineStep(baseline.step())
+                .setMethod(d.method()).setSamples(d.samples()).setPartial(partial).setNote(note)
+                .setRate(d.rate()).setBaselineRate(d.baselineRate()).setDifference(d.difference())
+                .setCiLow(d.ciLow()).setCiHigh(d.ciHigh()).setPValue(d.pValue())
+                .setSignificantDrop(settings.rule().isSignificantDrop(d))
+                .build();
+    }
+
+    /** Walks both checkpoints' samples in key order and pairs those present in both. */
+    private ProportionTests.Paired pair(String candidateKey, String baselineKey) {
+        ProportionTests.Paired pairs = new ProportionTests.Paired();
+        String pa = ComparisonKeys.samplesOf(candidateKey);
+        String pb = ComparisonKeys.samplesOf(baselineKey);
+        try (KeyValueIterator<String, Double> a = outcomes.prefixScan(pa, prefix);
+             KeyValueIterator<String, Double> b = outcomes.prefixScan(pb, prefix)) {
+            KeyValue<String, Double> x = a.hasNext() ? a.next() : null;
+            KeyValue<String, Double> y = b.hasNext() ? b.next() : null;
+            while (x != null && y != null) {
+                int cmp = compareBytes(x.key.substring(pa.length()), y.key.substring(pb.length()));
+                if (cmp == 0) {
+                    pairs.add(x.value, y.value);
+                    x = a.hasNext() ? a.next() : null;
+                    y = b.hasNext() ? b.next() : null;
+                } else if (cmp < 0) {
+                    x = a.hasNext() ? a.next() : null;
+                } else {
+                    y = b.hasNext() ? b.next() : null;
+                }
+            }
+        }
+        return pairs;
+    }
+
+    /** The stores order keys by their UTF-8 bytes; compare suffixes the same way. */
+    private static int compareBytes(String s, String t) {
+        return Arrays.compareUnsigned(s.getBytes(StandardCharsets.UTF_8), t.getBytes(StandardCharsets.UTF_8));
+    }
+}

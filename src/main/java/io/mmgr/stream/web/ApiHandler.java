@@ -1,0 +1,346 @@
+package io.mmgr.stream.web;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpHandler;
+import io.mmgr.stream.artifacts.ArtifactException;
+import io.mmgr.stream.artifacts.ArtifactResolver;
+import io.mmgr.stream.avro.Alert;
+import io.mmgr.stream.avro.ArtifactRef;
+import io.mmgr.stream.avro.BenchmarkItem;
+import io.mmgr.stream.avro.CheckpointComparison;
+import io.mmgr.stream.avro.LeaderboardRow;
+import io.mmgr.stream.avro.SampleKey;
+import io.mmgr.stream.avro.SampleScore;
+import io.mmgr.stream.json.JsonAvro;
+import io.mmgr.stream.leaderboard.Aggregates;
+import io.mmgr.stream.topology.SampleKeys;
+import io.mmgr.stream.topology.leaderboard.LeaderboardTopology;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.Predicate;
+import java.util.function.Supplier;
+import org.apache.kafka.common.serialization.Serializer;
+import org.apache.kafka.streams.errors.InvalidStateStoreException;
+import org.apache.kafka.streams.state.HostInfo;
+
+/**
+ * The REST API. Lists are gathered from every instance (each answers {@code scope=local} from its
+ * own partitions); a single sample is read where its key lives, forwarded to the owning instance
+ * when that is another one. Shapes are documented in the README.
+ */
+final class ApiHandler implements HttpHandler {
+
+    static final int DEFAULT_SAMPLE_LIMIT = 200;
+
+    private final StoreQueries local;
+    private final Cluster cluster;
+    private final Serializer<SampleKey> sampleKeySerializer;
+    private final ArtifactResolver artifacts;
+
+    ApiHandler(StoreQueries local, Cluster cluster, Serializer<SampleKey> sampleKeySerializer, ArtifactResolver artifacts) {
+        this.local = local;
+        this.cluster = cluster;
+        this.sampleKeySerializer = sampleKeySerializer;
+        this.artifacts = artifacts;
+    }
+
+    @Override
+    public void handle(HttpExchange ex) throws IOException {
+        try {
+            if (!"GET".equals(ex.getRequestMethod())) {
+                HttpExchanges.error(ex, 405, "only GET is supported");
+                return;
+            }
+            String path = ex.getRequestURI().getPath();
+            Map<String, String> q = HttpExchanges.query(ex);
+            switch (path) {
+                case "/api/runs" -> HttpExchanges.json(ex, 200, runs(q));
+                case "/api/leaderboard" -> HttpExchanges.json(ex, 200, gather(path, q, () -> localRows(q)));
+                case "/api/progress" -> HttpExchanges.json(ex, 200, progress(q));
+                case "/api/samples" -> HttpExchanges.json(ex, 200, samples(path, q));
+                case "/api/sample" -> sample(ex, q);
+                case "/api/comparisons" -> HttpExchanges.json(ex, 200, gather(path, q, () -> localComparisons(q)));
+                case "/api/alerts" -> HttpExchanges.json(ex, 200, sortAlerts(gather(path, q, () -> localAlerts(q))));
+                case "/api/artifact" -> artifact(ex, q);
+                case "/api/instances" -> HttpExchanges.json(ex, 200, instances());
+                default -> HttpExchanges.error(ex, 404, "no such endpoint: " + path + " (see the README's REST API section)");
+            }
+        } catch (NotFound e) {
+            HttpExchanges.error(ex, 404, e.getMessage());
+        } catch (IllegalArgumentException e) {
+            HttpExchanges.error(ex, 400, e.getMessage());
+        } catch (Cluster.Unavailable e) {
+            HttpExchanges.error(ex, 503, e.getMessage());
+        } catch (InvalidStateStoreException e) {
+            HttpExchanges.error(ex, 503, "the scorer's stores are not queryable right now (starting or rebalancing): "
+                    + e.getMessage() + "; retry");
+        } catch (RuntimeException e) {
+            HttpExchanges.error(ex, 500, e.toString());
+        }
+    }
+
+    private static boolean localOnly(Map<String, String> q) {
+        return "local".equals(q.get("scope"));
+    }
+
+    /** This instance's answer, plus every other instance's local answer when the request is not itself local. */
+    private ArrayNode gather(String path, Map<String, String> q, Supplier<ArrayNode> mine) {
+        ArrayNode out = mine.get();
+        if (localOnly(q)) {
+            return out;
+        }
+        for (HostInfo h : cluster.others()) {
+            JsonNode theirs = cluster.get(h, path + "?" + queryString(q, "scope", "local"));
+            if (theirs != null) {
+                theirs.forEach(out::add);
+            }
+        }
+        return out;
+    }
+
+    static String queryString(Map<String, String> q, String extraKey, String extraValue) {
+        Map<String, String> all = new LinkedHashMap<>(q);
+        all.put(extraKey, extraValue);
+        StringBuilder b = new StringBuilder();
+        all.forEach((k, v) -> b.append(b.length() == 0 ? "" : "&").append(Json.enc(k)).append('=').append(Json.enc(v)));
+        return b.toString();
+    }
+
+    private ArrayNode localRows(Map<String, String> q) {
+        ArrayNode a = Json.MAPPER.createArrayNode();
+        List<LeaderboardRow> rows = local.rows(q.get("run"), q.get("checkpoint"), q.get("task"));
+        rows.sort(Comparator.comparing(LeaderboardRow::getRunId).thenComparingLong(LeaderboardRow::getTrainingStep)
+                .thenComparing(LeaderboardRow::getCheckpointId).thenComparing(LeaderboardRow::getTask));
+        rows.forEach(r -> a.add(Json.row(r)));
+        return a;
+    }
+
+    /** Runs with their checkpoints (from the all-tasks rows), ordered by training step. */
+    private JsonNode runs(Map<String, String> q) {
+        Map<String, String> star = new LinkedHashMap<>(q);
+        star.put("task", SampleKeys.ALL_TASKS);
+        ArrayNode rows = gather("/api/leaderboard", star, () -> localRows(star));
+        Map<String, List<JsonNode>> byRun = new TreeMap<>();
+        rows.forEach(r -> byRun.computeIfAbsent(r.get("runId").asText(), k -> new ArrayList<>()).add(r));
+        ArrayNode out = Json.MAPPER.createArrayNode();
+        byRun.forEach((run, list) -> {
+            list.sort(Comparator.comparingLong((JsonNode r) -> r.get("trainingStep").asLong())
+                    .thenComparing(r -> r.get("checkpointId").asText()));
+            ObjectNode o = out.addObject().put("runId", run);
+            o.put("model", list.get(list.size() - 1).get("model").asText(null));
+            ArrayNode cks = o.putArray("checkpoints");
+            for (JsonNode r : list) {
+                ObjectNode c = cks.addObject();
+                for (String f : List.of("checkpointId", "trainingStep", "samplesExpected", "samplesScored",
+                        "samplesPending", "samplesFailed", "primaryRate", "primaryCiLow", "primaryCiHigh", "updatedAt")) {
+                    c.set(f, r.get(f));
+                }
+            }
+        });
+        return out;
+    }
+
+    /** A checkpoint's progress per task: expected, scored, pending, failed, partial. */
+    private JsonNode progress(Map<String, String> q) {
+        require(q, "run", "checkpoint");
+        Map<String, String> filter = new LinkedHashMap<>();
+        filter.put("run", q.get("run"));
+        filter.put("checkpoint", q.get("checkpoint"));
+        ArrayNode rows = gather("/api/leaderboard", filter, () -> localRows(filter));
+        ObjectNode out = Json.MAPPER.createObjectNode().put("runId", q.get("run")).put("checkpointId", q.get("checkpoint"));
+        ArrayNode tasks = out.putArray("tasks");
+        for (JsonNode r : rows) {
+            ObjectNode p = SampleKeys.ALL_TASKS.equals(r.get("task").asText()) ? out.putObject("total") : tasks.addObject();
+            for (String f : List.of("task", "trainingStep", "samplesExpected", "samplesScored", "samplesPending",
+                    "samplesFailed", "samplesPartial")) {
+                p.set(f, r.get(f));
+            }
+            long expected = r.get("samplesExpected").asLong();
+            p.put("fraction", expected == 0 ? 0.0 : Math.min(1.0, r.get("samplesScored").asDouble() / expected));
+        }
+        if (rows.isEmpty()) {
+            throw new NotFound("no scores yet for run '" + q.get("run") + "', checkpoint '" + q.get("checkpoint") + "'");
+        }
+        return out;
+    }
+
+    private JsonNode samples(String path, Map<String, String> q) {
+        require(q, "run", "checkpoint", "task");
+        int limit = q.containsKey("limit") ? Integer.parseInt(q.get("limit")) : DEFAULT_SAMPLE_LIMIT;
+        String status = q.get("status");
+        String outcome = q.get("outcome");
+        Predicate<SampleScore> filter = s -> (status == null || status.isEmpty() || status.equalsIgnoreCase(s.getStatus()))
+                && (outcome == null || outcome.isEmpty()
+                        || ("fail".equals(outcome) ? s.getPrimary() == null || s.getPrimary() < 1.0 : s.getPrimary() != null && s.getPrimary() == 1.0));
+        ArrayNode all = gather(path, q, () -> {
+            ArrayNode a = Json.MAPPER.createArrayNode();
+            for (SampleScore s : local.samples(q.get("run"), q.get("checkpoint"), q.get("task"), filter, limit)) {
+                a.add(summary(s));
+            }
+            return a;
+        });
+        List<JsonNode> list = new ArrayList<>();
+        all.forEach(list::add);
+        // worst first: failures before passes, then by sample id
+        list.sort(Comparator.comparingDouble((JsonNode n) -> n.get("primary").isNull() ? -1 : n.get("primary").asDouble())
+                .thenComparing(n -> n.get("sampleId").asText()).thenComparingInt(n -> n.get("seed").asInt()));
+        ArrayNode out = Json.MAPPER.createArrayNode();
+        list.stream().limit(limit).forEach(out::add);
+        return out;
+    }
+
+    private static ObjectNode summary(SampleScore s) {
+        ObjectNode o = Json.MAPPER.createObjectNode();
+        o.put("runId", s.getRunId()).put("checkpointId", s.getCheckpointId()).put("task", s.getTask())
+                .put("sampleId", s.getSampleId()).put("seed", s.getSeed()).put("status", s.getStatus())
+                .put("primarySource", s.getPrimarySource());
+        if (s.getPrimary() == null) {
+            o.putNull("primary");
+        } else {
+            o.put("primary", s.getPrimary());
+        }
+        ArrayNode failed = o.putArray("failedChecks");
+        s.getFailedChecks().forEach(failed::add);
+        return o;
+    }
+
+    private void sample(HttpExchange ex, Map<String, String> q) throws IOException {
+        require(q, "run", "checkpoint", "task", "sample");
+        SampleKey key = new SampleKey(q.get("run"), q.get("checkpoint"), q.get("task"), q.get("sample"),
+                q.containsKey("seed") ? Integer.parseInt(q.get("seed")) : 0);
+        JsonNode answer;
+        if (localOnly(q)) {
+            answer = localSample(key);
+        } else {
+            HostInfo owner = cluster.owner(LeaderboardTopology.SCORES_STORE, key, sampleKeySerializer);
+            answer = cluster.isSelf(owner) ? localSample(key) : cluster.get(owner, "/api/sample?" + queryString(q, "scope", "local"));
+            if (answer instanceof ObjectNode o && !cluster.isSelf(owner)) {
+                o.put("answeredBy", owner.host() + ":" + owner.port());
+            }
+        }
+        if (answer == null) {
+            HttpExchanges.error(ex, 404, "no score for " + SampleKeys.ref(key));
+            return;
+        }
+        HttpExchanges.json(ex, 200, answer);
+    }
+
+    /** The full score, with links to the generation's artifacts and the benchmark item (the reference). */
+    private JsonNode localSample(SampleKey key) {
+        SampleScore s = local.sample(key).orElse(null);
+        if (s == null) {
+            return null;
+        }
+        ObjectNode o = Json.MAPPER.createObjectNode();
+        o.set("score", JsonAvro.toJson(s));
+        o.set("artifacts", Json.artifacts(s.getArtifacts()));
+        BenchmarkItem item = local.item(key.getTask(), key.getSampleId()).orElse(null);
+        if (item != null) {
+            ObjectNode it = JsonAvro.toJson(item);
+            it.set("artifacts", Json.artifacts(item.getArtifacts()));
+            o.set("item", it);
+        }
+        o.set("why", why(s));
+        o.put("answeredBy", cluster.self().host() + ":" + cluster.self().port());
+        return o;
+    }
+
+    /** Why a sample did not pass, in words: failed and missing checks, errors, parts not available. */
+    static ArrayNode why(SampleScore s) {
+        ArrayNode a = Json.MAPPER.createArrayNode();
+        if (Aggregates.FAILED.equals(s.getStatus())) {
+            s.getErrors().forEach((part, msg) -> a.add("part " + part + " failed: " + msg));
+        }
+        s.getFailedChecks().forEach(c -> a.add("check failed: " + c));
+        s.getMissingChecks().forEach(c -> a.add("check not available: " + c));
+        s.getPending().forEach((part, msg) -> a.add("part " + part + ": " + msg));
+        if (a.isEmpty() && s.getPrimary() != null && s.getPrimary() < 1.0) {
+            a.add("primary " + s.getPrimary() + " (" + s.getPrimarySource() + ")");
+        }
+        return a;
+    }
+
+    private ArrayNode localComparisons(Map<String, String> q) {
+        ArrayNode a = Json.MAPPER.createArrayNode();
+        for (CheckpointComparison c : local.comparisons(q.get("run"), q.get("task"))) {
+            if (q.get("checkpoint") == null || q.get("checkpoint").equals(c.getCheckpointId())) {
+                a.add(JsonAvro.toJson(c));
+            }
+        }
+        return a;
+    }
+
+    private ArrayNode localAlerts(Map<String, String> q) {
+        ArrayNode a = Json.MAPPER.createArrayNode();
+        for (Alert al : local.alerts(q.get("run"))) {
+            a.add(JsonAvro.toJson(al));
+        }
+        return a;
+    }
+
+    private static ArrayNode sortAlerts(ArrayNode alerts) {
+        List<JsonNode> list = new ArrayList<>();
+        alerts.forEach(list::add);
+        list.sort(Comparator.comparing((JsonNode n) -> n.get("raisedAt").asText()).reversed());
+        ArrayNode out = Json.MAPPER.createArrayNode();
+        list.forEach(out::add);
+        return out;
+    }
+
+    /** Serves an artifact's bytes, only from the scorer's artifact roots (or inline data), digest checked. */
+    private void artifact(HttpExchange ex, Map<String, String> q) throws IOException {
+        require(q, "uri");
+        String mediaType = q.getOrDefault("mediaType", "application/octet-stream");
+        ArtifactRef ref = ArtifactRef.newBuilder().setUri(q.get("uri")).setSha256(q.get("sha256"))
+                .setMediaType(mediaType).build();
+        Path file;
+        try {
+            file = artifacts.file(ref);
+        } catch (ArtifactException e) {
+            HttpExchanges.error(ex, 404, e.getMessage());
+            return;
+        }
+        ex.getResponseHeaders().set("Content-Type", mediaType);
+        ex.getResponseHeaders().set("Cache-Control", "max-age=3600");
+        ex.sendResponseHeaders(200, Files.size(file));
+        try (InputStream in = Files.newInputStream(file); OutputStream out = ex.getResponseBody()) {
+            in.transferTo(out);
+        }
+        ex.close();
+    }
+
+    private JsonNode instances() {
+        ObjectNode o = Json.MAPPER.createObjectNode();
+        o.put("self", cluster.self().host() + ":" + cluster.self().port());
+        ArrayNode others = o.putArray("others");
+        cluster.others().forEach(h -> others.add(h.host() + ":" + h.port()));
+        return o;
+    }
+
+    private static void require(Map<String, String> q, String... names) {
+        for (String n : names) {
+            if (q.get(n) == null || q.get(n).isEmpty()) {
+                throw new IllegalArgumentException("parameter '" + n + "' is required");
+            }
+        }
+    }
+
+    /** 404 with a message. */
+    static final class NotFound extends IllegalArgumentException {
+        NotFound(String message) {
+            super(message);
+        }
+    }
+}

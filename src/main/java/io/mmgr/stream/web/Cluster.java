@@ -1,0 +1,91 @@
+package io.mmgr.stream.web;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.List;
+import org.apache.kafka.common.serialization.Serializer;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.KeyQueryMetadata;
+import org.apache.kafka.streams.processor.StreamPartitioner;
+import org.apache.kafka.streams.state.HostInfo;
+import org.apache.kafka.streams.StreamsMetadata;
+
+/**
+ * The scorer instances sharing this application id, found through Kafka Streams' metadata (each
+ * advertises its web address as {@code application.server}), and HTTP calls to them.
+ */
+final class Cluster {
+
+    /** A store or an instance cannot answer now (rebalancing, starting, unreachable): retry. */
+    static final class Unavailable extends RuntimeException {
+        Unavailable(String message) {
+            super(message);
+        }
+    }
+
+    private final KafkaStreams streams;
+    private final HostInfo self;
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(3)).build();
+
+    Cluster(KafkaStreams streams, HostInfo self) {
+        this.streams = streams;
+        this.self = self;
+    }
+
+    HostInfo self() {
+        return self;
+    }
+
+    boolean isSelf(HostInfo h) {
+        return self.equals(h);
+    }
+
+    /** Every other instance that advertises a web address. */
+    List<HostInfo> others() {
+        return streams.metadataForAllStreamsClients().stream().map(StreamsMetadata::hostInfo)
+                .filter(h -> !h.equals(self) && h.port() > 0).distinct().toList();
+    }
+
+    <K> HostInfo owner(String store, K key, Serializer<K> serializer) {
+        return active(streams.queryMetadataForKey(store, key, serializer), store);
+    }
+
+    <K> HostInfo owner(String store, K key, StreamPartitioner<? super K, ?> partitioner) {
+        return active(streams.queryMetadataForKey(store, key, partitioner), store);
+    }
+
+    private static HostInfo active(KeyQueryMetadata md, String store) {
+        if (md == null || md.equals(KeyQueryMetadata.NOT_AVAILABLE) || md.activeHost() == null) {
+            throw new Unavailable("no instance holds " + store + " for this key right now (the scorer is starting or rebalancing); retry");
+        }
+        return md.activeHost();
+    }
+
+    /** GET a JSON answer from another instance. */
+    JsonNode get(HostInfo host, String pathAndQuery) {
+        URI uri = URI.create("http://" + host.host() + ":" + host.port() + pathAndQuery);
+        try {
+            HttpResponse<byte[]> r = http.send(HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(10)).GET().build(),
+                    HttpResponse.BodyHandlers.ofByteArray());
+            JsonNode body = Json.MAPPER.readTree(r.body());
+            if (r.statusCode() == 404) {
+                return null;
+            }
+            if (r.statusCode() != 200) {
+                String why = body != null && body.has("error") ? body.get("error").asText() : "HTTP " + r.statusCode();
+                throw new Unavailable("instance " + host.host() + ":" + host.port() + " could not answer: " + why);
+            }
+            return body;
+        } catch (IOException e) {
+            throw new Unavailable("instance " + host.host() + ":" + host.port() + " is unreachable: " + e.getMessage());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new Unavailable("interrupted");
+        }
+    }
+}

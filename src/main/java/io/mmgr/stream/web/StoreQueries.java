@@ -1,0 +1,127 @@
+package io.mmgr.stream.web;
+
+import io.mmgr.stream.avro.Alert;
+import io.mmgr.stream.avro.BenchmarkItem;
+import io.mmgr.stream.avro.CheckpointComparison;
+import io.mmgr.stream.avro.LeaderboardKey;
+import io.mmgr.stream.avro.LeaderboardRow;
+import io.mmgr.stream.avro.SampleKey;
+import io.mmgr.stream.avro.SampleScore;
+import io.mmgr.stream.avro.ScoreAggregate;
+import io.mmgr.stream.leaderboard.Aggregates;
+import io.mmgr.stream.topology.SampleKeys;
+import io.mmgr.stream.topology.comparison.ComparisonKeys;
+import io.mmgr.stream.topology.comparison.ComparisonTopology;
+import io.mmgr.stream.topology.intake.IntakeTopology;
+import io.mmgr.stream.topology.leaderboard.LeaderboardTopology;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Predicate;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.StoreQueryParameters;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.QueryableStoreTypes;
+import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
+
+/**
+ * Reads this instance's share of the scorer's state stores through Kafka Streams' query interface
+ * (never the processors). Every method answers from local partitions only; {@link ClusterQueries}
+ * combines the instances.
+ */
+public final class StoreQueries {
+
+    private final KafkaStreams streams;
+
+    public StoreQueries(KafkaStreams streams) {
+        this.streams = streams;
+    }
+
+    private <K, V> ReadOnlyKeyValueStore<K, V> store(String name) {
+        return streams.store(StoreQueryParameters.fromNameAndType(name, QueryableStoreTypes.<K, V>keyValueStore()));
+    }
+
+    /** Task rows and all-tasks rows matching the filter (null: any). */
+    public List<LeaderboardRow> rows(String run, String checkpoint, String task) {
+        List<LeaderboardRow> out = new ArrayList<>();
+        Instant now = Instant.now();
+        for (String name : List.of(LeaderboardTopology.TASKS_STORE, LeaderboardTopology.CHECKPOINTS_STORE)) {
+            ReadOnlyKeyValueStore<LeaderboardKey, ScoreAggregate> s = store(name);
+            try (KeyValueIterator<LeaderboardKey, ScoreAggregate> it = s.all()) {
+                while (it.hasNext()) {
+                    KeyValue<LeaderboardKey, ScoreAggregate> kv = it.next();
+                    LeaderboardKey k = kv.key;
+                    if (kv.value != null && matches(run, k.getRunId()) && matches(checkpoint, k.getCheckpointId())
+                            && matches(task, k.getTask())) {
+                        out.add(Aggregates.toRow(k.getRunId(), k.getCheckpointId(), k.getTask(), kv.value, now));
+                    }
+                }
+            }
+        }
+        return out;
+    }
+
+    public Optional<SampleScore> sample(SampleKey key) {
+        ReadOnlyKeyValueStore<SampleKey, SampleScore> s = store(LeaderboardTopology.SCORES_STORE);
+        return Optional.ofNullable(s.get(key));
+    }
+
+    /** Scores of one checkpoint and task, the failed and partial ones first, at most {@code limit}. */
+    public List<SampleScore> samples(String run, String checkpoint, String task, Predicate<SampleScore> filter, int limit) {
+        ReadOnlyKeyValueStore<SampleKey, SampleScore> s = store(LeaderboardTopology.SCORES_STORE);
+        List<SampleScore> out = new ArrayList<>();
+        try (KeyValueIterator<SampleKey, SampleScore> it = s.all()) {
+            while (it.hasNext()) {
+                KeyValue<SampleKey, SampleScore> kv = it.next();
+                SampleKey k = kv.key;
+                if (kv.value != null && matches(run, k.getRunId()) && matches(checkpoint, k.getCheckpointId())
+                        && matches(task, k.getTask()) && filter.test(kv.value)) {
+                    out.add(kv.value);
+                }
+            }
+        }
+        return out.size() > limit ? out.subList(0, limit) : out;
+    }
+
+    public List<CheckpointComparison> comparisons(String run, String task) {
+        ReadOnlyKeyValueStore<String, CheckpointComparison> s = store(ComparisonTopology.RESULTS_STORE);
+        List<CheckpointComparison> out = new ArrayList<>();
+        try (KeyValueIterator<String, CheckpointComparison> it = run != null && task != null
+                ? s.prefixScan(ComparisonKeys.runTask(run, task), new StringSerializer()) : s.all()) {
+            while (it.hasNext()) {
+                CheckpointComparison c = it.next().value;
+                if (c != null && matches(run, c.getRunId()) && matches(task, c.getTask())) {
+                    out.add(c);
+                }
+            }
+        }
+        return out;
+    }
+
+    public List<Alert> alerts(String run) {
+        ReadOnlyKeyValueStore<String, Alert> s = store(ComparisonTopology.ALERTS_STORE);
+        List<Alert> out = new ArrayList<>();
+        try (KeyValueIterator<String, Alert> it = s.all()) {
+            while (it.hasNext()) {
+                Alert a = it.next().value;
+                if (a != null && matches(run, a.getRunId())) {
+                    out.add(a);
+                }
+            }
+        }
+        return out;
+    }
+
+    /** The benchmark item of a sample (the global store: every instance holds all of it). */
+    public Optional<BenchmarkItem> item(String task, String sampleId) {
+        ReadOnlyKeyValueStore<String, BenchmarkItem> s = store(IntakeTopology.BENCHMARK_STORE);
+        return Optional.ofNullable(s.get(SampleKeys.itemKey(task, sampleId)));
+    }
+
+    private static boolean matches(String wanted, String actual) {
+        return wanted == null || wanted.isEmpty() || wanted.equals(actual);
+    }
+}

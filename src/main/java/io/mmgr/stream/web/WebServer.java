@@ -1,0 +1,164 @@
+package io.mmgr.stream.web;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.mmgr.stream.artifacts.ArtifactResolver;
+import io.mmgr.stream.avro.SampleKey;
+import io.mmgr.stream.topology.Topics;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.kafka.common.serialization.Serializer;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.state.HostInfo;
+
+/**
+ * The scorer's web server (the JDK's HttpServer): the dashboard page, the REST API, server-sent
+ * events and the Prometheus endpoint. It binds before Kafka Streams starts, so the instance can
+ * advertise its address as {@code application.server}; the API answers once {@link #serve} is called.
+ */
+public final class WebServer implements AutoCloseable {
+
+    static final String STATIC = "/io/mmgr/stream/web/static/";
+
+    private final HttpServer server;
+    private final ExecutorService executor;
+    private final String advertisedHost;
+    private volatile ApiHandler api;
+    private volatile LiveFeed feed;
+    private volatile PrometheusMeterRegistry metrics;
+
+    private WebServer(HttpServer server, ExecutorService executor, String advertisedHost) {
+        this.server = server;
+        this.executor = executor;
+        this.advertisedHost = advertisedHost;
+    }
+
+    /**
+     * @param bindHost       interface to listen on (e.g. 127.0.0.1, 0.0.0.0)
+     * @param port           0 for any free port
+     * @param advertisedHost how other instances and browsers reach this one
+     */
+    public static WebServer bind(String bindHost, int port, String advertisedHost) throws IOException {
+        HttpServer server = HttpServer.create(new InetSocketAddress(bindHost, port), 64);
+        AtomicInteger n = new AtomicInteger();
+        // one thread per open event stream, so a cached pool; daemon threads never hold the JVM
+        ExecutorService executor = Executors.newCachedThreadPool(r -> {
+            Thread t = new Thread(r, "mmgr-web-" + n.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        });
+        server.setExecutor(executor);
+        WebServer web = new WebServer(server, executor, advertisedHost);
+        server.createContext("/", web::page);
+        server.createContext("/api/", ex -> {
+            ApiHandler h = web.api;
+            if (h == null) {
+                HttpExchanges.error(ex, 503, "the scorer is starting; retry");
+            } else {
+                h.handle(ex);
+            }
+        });
+        server.createContext("/api/events", ex -> {
+            LiveFeed f = web.feed;
+            if (f == null) {
+                HttpExchanges.error(ex, 503, "the scorer is starting; retry");
+            } else {
+                f.handle(ex);
+            }
+        });
+        server.createContext("/metrics", web::metrics);
+        server.start();
+        return web;
+    }
+
+    public int port() {
+        return server.getAddress().getPort();
+    }
+
+    /** The address other instances forward to: {@code application.server}. */
+    public HostInfo hostInfo() {
+        return new HostInfo(advertisedHost, port());
+    }
+
+    public String url() {
+        return "http://" + advertisedHost + ":" + port() + "/";
+    }
+
+    /** Starts answering API requests from the running scorer's stores. */
+    public void serve(KafkaStreams streams, Topics topics, Map<String, Object> clientConfig, ArtifactResolver artifacts,
+                      PrometheusMeterRegistry registry) {
+        Serializer<SampleKey> keys = topics.sampleScores.keySerde().serializer();
+        this.metrics = registry;
+        this.feed = new LiveFeed(clientConfig, topics);
+        this.api = new ApiHandler(new StoreQueries(streams), new Cluster(streams, hostInfo()), keys, artifacts);
+    }
+
+    public LiveFeed feed() {
+        return feed;
+    }
+
+    private void metrics(HttpExchange ex) throws IOException {
+        PrometheusMeterRegistry r = metrics;
+        if (r == null) {
+            HttpExchanges.error(ex, 503, "the scorer is starting; retry");
+            return;
+        }
+        HttpExchanges.send(ex, 200, "text/plain; version=0.0.4; charset=utf-8", r.scrape().getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** The dashboard's files, from the classpath: no build step, nothing fetched from elsewhere. */
+    private void page(HttpExchange ex) throws IOException {
+        String path = ex.getRequestURI().getPath();
+        String name = path.equals("/") ? "index.html" : path.substring(1);
+        if (name.contains("..") || name.contains("/")) {
+            HttpExchanges.error(ex, 404, "not found: " + path);
+            return;
+        }
+        try (InputStream in = WebServer.class.getResourceAsStream(STATIC + name)) {
+            if (in == null) {
+                HttpExchanges.error(ex, 404, "not found: " + path);
+                return;
+            }
+            HttpExchanges.send(ex, 200, contentType(name), in.readAllBytes());
+        }
+    }
+
+    private static String contentType(String name) {
+        if (name.endsWith(".html")) {
+            return "text/html; charset=utf-8";
+        }
+        if (name.endsWith(".js")) {
+            return "text/javascript; charset=utf-8";
+        }
+        if (name.endsWith(".css")) {
+            return "text/css; charset=utf-8";
+        }
+        if (name.endsWith(".svg")) {
+            return "image/svg+xml";
+        }
+        return "application/octet-stream";
+    }
+
+    @Override
+    public void close() {
+        LiveFeed f = feed;
+        if (f != null) {
+            f.close();
+        }
+        server.stop(0);
+        executor.shutdownNow();
+        try {
+            executor.awaitTermination(2, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

@@ -1,0 +1,257 @@
+package io.mmgr.stream.topology;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import io.mmgr.stream.artifacts.LocalArtifactResolver;
+import io.mmgr.stream.avro.Alert;
+import io.mmgr.stream.avro.BenchmarkItem;
+import io.mmgr.stream.avro.CheckpointComparison;
+import io.mmgr.stream.avro.ComparisonResult;
+import io.mmgr.stream.avro.LeaderboardKey;
+import io.mmgr.stream.leaderboard.AlertRule;
+import io.mmgr.stream.registry.AvroSerdes;
+import io.mmgr.stream.registry.RegistryServer;
+import io.mmgr.stream.registry.SchemaRegistryClient;
+import io.mmgr.stream.topology.comparison.ComparisonSettings;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.streams.TestInputTopic;
+import org.apache.kafka.streams.TestOutputTopic;
+import org.apache.kafka.streams.TopologyTestDriver;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Checkpoint comparison on the whole topology: the echo task's outcomes are chosen by the test, so
+ * rates, pairs and McNemar's discordant counts are known here without the scorer's code.
+ */
+class CheckpointComparisonTest {
+
+    static final int ITEMS = 60;
+    static final String RUN = "run-cmp";
+    static RegistryServer registry;
+
+    @TempDir
+    Path stateDir;
+
+    TopologyTestDriver driver;
+    Topics topics;
+    TestInputTopic<byte[], byte[]> generations;
+    TestInputTopic<String, BenchmarkItem> benchmark;
+    TestOutputTopic<LeaderboardKey, Alert> alerts;
+    TestOutputTopic<LeaderboardKey, CheckpointComparison> comparisons;
+
+    @BeforeAll
+    static void startRegistry() throws Exception {
+        registry = RegistryServer.start(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), null);
+    }
+
+    @AfterAll
+    static void stopRegistry() {
+        registry.close();
+    }
+
+    @BeforeEach
+    void start() {
+        AvroSerdes serdes = new AvroSerdes(new SchemaRegistryClient(registry.url()), true);
+        ScorerSettings settings = ScorerSettings.defaults().withPrefix("c.");
+        topics = new Topics("c.", settings.partitions(), (short) 1, serdes);
+        var topology = ScoringTopology.build(settings, topics, serdes, EchoTask.catalog(), EchoTask.evaluators(),
+                new LocalArtifactResolver(List.of(stateDir), 1 << 20, stateDir),
+                new ComparisonSettings(new AlertRule(0.01, 0.05, 20), Duration.ofMillis(500)));
+        driver = new TopologyTestDriver(topology,
+                ScoringTopology.streamsConfig(settings, "unused:9092", registry.url(), stateDir, topics.deadLetter.name()));
+        generations = driver.createInputTopic(topics.generations.name(), new ByteArraySerializer(), new ByteArraySerializer());
+        benchmark = driver.createInputTopic(topics.benchmark.name(), new StringSerializer(), topics.benchmark.valueSerde().serializer());
+        alerts = driver.createOutputTopic(topics.alerts.name(), topics.alerts.keySerde().deserializer(),
+                topics.alerts.valueSerde().deserializer());
+        comparisons = driver.createOutputTopic(topics.comparisons.name(), topics.comparisons.keySerde().deserializer(),
+                topics.comparisons.valueSerde().deserializer());
+        for (int i = 0; i < ITEMS; i++) {
+            benchmark.pipeInput(SampleKeys.itemKey(EchoTask.TASK, sample(i)), Fixtures.item(EchoTask.TASK, sample(i), 1));
+        }
+    }
+
+    @AfterEach
+    void close() {
+        driver.close();
+    }
+
+    static String sample(int i) {
+        return "s" + i;
+    }
+
+    /** Seeded pass/fail draws with the given pass probability: the checkpoint's "quality". */
+    static int[] outcomes(double quality, long seed) {
+        SplittableRandom r = new SplittableRandom(seed);
+        int[] out = new int[ITEMS];
+        for (int i = 0; i < ITEMS; i++) {
+            out[i] = r.nextDouble() < quality ? 1 : 0;
+        }
+        return out;
+    }
+
+    void publish(String checkpoint, long step, int[] outcomes, int from, int to) {
+        for (int i = from; i < to; i++) {
+            var e = Fixtures.event(RUN, checkpoint, step, EchoTask.TASK, sample(i), 0, Map.of("ok", (double) outcomes[i]));
+            generations.pipeInput("k".getBytes(StandardCharsets.UTF_8),
+                    topics.generations.valueSerde().serializer().serialize(topics.generations.name(), e));
+        }
+    }
+
+    void compare() {
+        driver.advanceWallClockTime(Duration.ofSeconds(1));
+    }
+
+    static double rate(int[] o, int from, int to) {
+        double s = 0;
+        for (int i = from; i < to; i++) {
+            s += o[i];
+        }
+        return s / (to - from);
+    }
+
+    /** Two-sided exact McNemar worked from the discordant counts, independently of the scorer's code. */
+    static double mcNemar(int[] candidate, int[] baseline, int from, int to) {
+        int gained = 0;
+        int lost = 0;
+        for (int i = from; i < to; i++) {
+            gained += candidate[i] == 1 && baseline[i] == 0 ? 1 : 0;
+            lost += candidate[i] == 0 && baseline[i] == 1 ? 1 : 0;
+        }
+        int m = gained + lost;
+        java.math.BigInteger tail = java.math.BigInteger.ZERO;
+        java.math.BigInteger binom = java.math.BigInteger.ONE;
+        for (int i = 0; i <= Math.min(gained, lost); i++) {
+            tail = tail.add(binom);
+            binom = binom.multiply(java.math.BigInteger.valueOf(m - i)).divide(java.math.BigInteger.valueOf(i + 1));
+        }
+        return Math.min(1.0, 2 * new java.math.BigDecimal(tail)
+                .divide(new java.math.BigDecimal(java.math.BigInteger.TWO.pow(m)), java.math.MathContext.DECIMAL64).doubleValue());
+    }
+
+    @Test
+    void aCheckpointMadeWorseOnPurposeRaisesAnAlertAndOneOfEqualQualityDoesNot() {
+        int[] c1 = outcomes(0.8, 1);
+        int[] c2 = outcomes(0.8, 2); // equal quality, independent draws
+        int[] c3 = outcomes(0.4, 3); // made worse on purpose
+        publish("ckpt-1000", 1000, c1, 0, ITEMS);
+        compare();
+        publish("ckpt-2000", 2000, c2, 0, ITEMS);
+        compare();
+
+        Map<LeaderboardKey, CheckpointComparison> byKey = comparisons.readKeyValuesToMap();
+        ComparisonResult equal = byKey.get(new LeaderboardKey(RUN, "ckpt-2000", EchoTask.TASK)).getVsPrevious();
+        assertThat(equal.getBaselineCheckpointId()).isEqualTo("ckpt-1000");
+        assertThat(equal.getMethod()).isEqualTo("paired");
+        assertThat(equal.getPartial()).isFalse();
+        assertThat(equal.getSamples()).isEqualTo(ITEMS);
+        assertThat(equal.getRate()).isCloseTo(rate(c2, 0, ITEMS), within(1e-12));
+        assertThat(equal.getBaselineRate()).isCloseTo(rate(c1, 0, ITEMS), within(1e-12));
+        assertThat(equal.getPValue()).isCloseTo(mcNemar(c2, c1, 0, ITEMS), within(1e-12));
+        assertThat(equal.getSignificantDrop()).isFalse();
+        assertThat(alerts.isEmpty()).as("no alert for a checkpoint of equal quality").isTrue();
+
+        publish("ckpt-3000", 3000, c3, 0, ITEMS);
+        compare();
+
+        List<Alert> raised = alerts.readValuesToList();
+        Alert drop = raised.stream().filter(a -> a.getKind().equals("DROP_VS_PREVIOUS")).findFirst().orElseThrow();
+        assertThat(drop.getRunId()).isEqualTo(RUN);
+        assertThat(drop.getTask()).isEqualTo(EchoTask.TASK);
+        assertThat(drop.getCheckpointId()).isEqualTo("ckpt-3000");
+        assertThat(drop.getBaselineCheckpointId()).isEqualTo("ckpt-2000");
+        assertThat(drop.getRate()).isCloseTo(rate(c3, 0, ITEMS), within(1e-12));
+        assertThat(drop.getBaselineRate()).isCloseTo(rate(c2, 0, ITEMS), within(1e-12));
+        assertThat(drop.getDifference()).isCloseTo(rate(c3, 0, ITEMS) - rate(c2, 0, ITEMS), within(1e-12));
+        assertThat(drop.getPValue()).isCloseTo(mcNemar(c3, c2, 0, ITEMS), within(1e-12)).isLessThan(0.01);
+        assertThat(drop.getCiHigh()).isLessThan(0.0);
+        assertThat(drop.getSamples()).isEqualTo(ITEMS);
+        assertThat(drop.getMessage()).contains("ckpt-3000", "ckpt-2000", "paired on all 60 samples");
+        // the best earlier checkpoint is the better of the first two; when that is not the previous, a second alert
+        String best = rate(c1, 0, ITEMS) > rate(c2, 0, ITEMS) ? "ckpt-1000" : "ckpt-2000";
+        assertThat(raised.stream().filter(a -> a.getKind().equals("DROP_VS_BEST")).map(Alert::getBaselineCheckpointId).toList())
+                .isEqualTo(best.equals("ckpt-2000") ? List.of() : List.of("ckpt-1000"));
+        assertThat(raised).allMatch(a -> a.getCheckpointId().equals("ckpt-3000"));
+
+        // nothing changed: the next run of the comparison raises nothing again
+        compare();
+        assertThat(alerts.isEmpty()).isTrue();
+    }
+
+    @Test
+    void aPartialCheckpointIsComparedOnTheSamplesBothHaveAndSaysSo() {
+        int[] c1 = outcomes(0.7, 11);
+        int[] c2 = outcomes(0.7, 12);
+        publish("ckpt-1000", 1000, c1, 0, ITEMS);
+        publish("ckpt-2000", 2000, c2, 20, 45);
+        compare();
+
+        CheckpointComparison c = comparisons.readKeyValuesToMap().get(new LeaderboardKey(RUN, "ckpt-2000", EchoTask.TASK));
+        ComparisonResult r = c.getVsPrevious();
+        assertThat(c.getSamplesWithPrimary()).isEqualTo(25);
+        assertThat(c.getSamplesExpected()).isEqualTo(ITEMS);
+        assertThat(r.getPartial()).isTrue();
+        assertThat(r.getSamples()).isEqualTo(25);
+        assertThat(r.getBaselineRate()).as("the baseline only on the shared samples").isCloseTo(rate(c1, 20, 45), within(1e-12));
+        assertThat(r.getRate()).isCloseTo(rate(c2, 20, 45), within(1e-12));
+        assertThat(r.getPValue()).isCloseTo(mcNemar(c2, c1, 20, 45), within(1e-12));
+        assertThat(r.getNote()).contains("partial", "25 samples both have", "ckpt-2000: 25 of 60");
+    }
+
+    @Test
+    void aReScoredSampleReplacesItsOutcome() {
+        int[] c1 = outcomes(0.9, 21);
+        int[] c2 = outcomes(0.9, 22);
+        publish("ckpt-1000", 1000, c1, 0, ITEMS);
+        publish("ckpt-2000", 2000, c2, 0, ITEMS);
+        compare();
+        comparisons.readKeyValuesToMap();
+
+        // the training job re-sends ten of ckpt-2000's samples, now failing
+        int[] worse = c2.clone();
+        for (int i = 0; i < 10; i++) {
+            worse[i] = 0;
+        }
+        publish("ckpt-2000", 2000, worse, 0, 10);
+        compare();
+
+        CheckpointComparison c = comparisons.readKeyValuesToMap().get(new LeaderboardKey(RUN, "ckpt-2000", EchoTask.TASK));
+        assertThat(c.getSamplesWithPrimary()).as("replaced, not added").isEqualTo(ITEMS);
+        assertThat(c.getRate()).isCloseTo(rate(worse, 0, ITEMS), within(1e-12));
+        assertThat(c.getVsPrevious().getSamples()).isEqualTo(ITEMS);
+        assertThat(c.getVsPrevious().getPValue()).isCloseTo(mcNemar(worse, c1, 0, ITEMS), within(1e-12));
+    }
+
+    @Test
+    void aCheckpointArrivingBetweenTwoOthersBecomesTheLatersBaseline() {
+        int[] c1 = outcomes(0.8, 31);
+        int[] c3 = outcomes(0.8, 33);
+        int[] c2 = outcomes(0.8, 32);
+        publish("ckpt-1000", 1000, c1, 0, ITEMS);
+        publish("ckpt-3000", 3000, c3, 0, ITEMS);
+        compare();
+        assertThat(comparisons.readKeyValuesToMap().get(new LeaderboardKey(RUN, "ckpt-3000", EchoTask.TASK))
+                .getVsPrevious().getBaselineCheckpointId()).isEqualTo("ckpt-1000");
+
+        publish("ckpt-2000", 2000, c2, 0, ITEMS);
+        compare();
+        Map<LeaderboardKey, CheckpointComparison> latest = comparisons.readKeyValuesToMap();
+        ComparisonResult r = latest.get(new LeaderboardKey(RUN, "ckpt-3000", EchoTask.TASK)).getVsPrevious();
+        assertThat(r.getBaselineCheckpointId()).isEqualTo("ckpt-2000");
+        assertThat(r.getPValue()).isCloseTo(mcNemar(c3, c2, 0, ITEMS), within(1e-12));
+    }
+}
