@@ -112,6 +112,7 @@ class ComposeFileTest {
                 assertThat(hostPorts.add(parts[0])).as("host port %s published twice", parts[0]).isTrue();
                 String containerPort = parts[parts.length - 1];
                 String listeners = s.startsWith("kafka-") ? env(s).get("KAFKA_LISTENERS")
+                        : s.startsWith("scorer-") ? env(s).get("MMGR_WEB_BIND") + ":" + env(s).get("MMGR_WEB_PORT")
                         : env(s).getOrDefault("SCHEMA_REGISTRY_LISTENERS", "");
                 assertThat(listeners).as("%s listens on its published port %s", s, containerPort).contains(":" + containerPort);
                 if (s.startsWith("kafka-")) {

@@ -78,6 +78,10 @@ final class ChildScorer implements AutoCloseable {
             cmd.addAll(List.of("--data-dir", dataDir.toString()));
         }
         cmd.addAll(args);
+        if (!env.containsKey("MMGR_WEB_PORT") && !args.contains("--web-port") && !args.contains("--no-web")) {
+            // several instances on one machine: each serves its dashboard on a port of its own
+            cmd.addAll(List.of("--web-port", "0"));
+        }
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile());
         // only what the test sets: MMGR_* variables of the machine running the tests do not leak in
         pb.environment().keySet().removeIf(k -> k.startsWith("MMGR_"));
