@@ -36,13 +36,15 @@ import java.util.concurrent.TimeoutException;
  *   <li>TimeLimiter: the call's deadline (the exchange is cancelled).</li>
  * </ol>
  *
- * <p><b>Quota.</b> The request limiter hands out one permit per cycle of {@link #permitSpacing}. A
- * fixed-cycle limiter can grant two permits back to back across a cycle boundary, so a quota of Q per
- * window W is only safe in <em>every</em> sliding window if cycles are W/(Q-1) long: a window then
- * touches at most Q cycles. For 20 requests/s that is one permit per 52.6 ms (95 % of the quota).
- * Several workers sharing one quota split it statically ({@code instances}); 429s are honoured per
- * request through Retry-After rather than by shrinking the rate, so the guarantee never depends on
- * the provider pushing back.
+ * <p><b>Quota.</b> A quota of Q requests per window W must hold in <em>every</em> sliding window, as
+ * the provider counts. resilience4j's limiter works in fixed cycles, and a permit taken late in one
+ * cycle followed by one at the start of the next leaves almost no gap, so after the request permit a
+ * pacer also keeps consecutive sends at least one cycle apart. Cycles are (W + margin) / Q long: any
+ * window of length W then holds at most Q sends even when the provider receives some of them up to
+ * {@code margin} late. For 20 requests/s and the default 25 ms margin that is one send per 51.25 ms
+ * (97.6 % of the quota). Several workers sharing one quota split it statically ({@code instances});
+ * 429s are honoured per request through Retry-After rather than by shrinking the rate, so the
+ * guarantee never depends on the provider pushing back.
  */
 public final class JudgeResilience {
 
@@ -55,6 +57,9 @@ public final class JudgeResilience {
     private final TimeLimiter timeLimiter;
     private final Retry retry;
     private final CircuitBreaker breaker;
+    private final long spacingNanos;
+    private final Object pace = new Object();
+    private long nextSendNanos = Long.MIN_VALUE;
 
     /** What one logical call cost: HTTP exchanges made and tokens billed, whatever the outcome. */
     public static final class Tally {
@@ -79,9 +84,11 @@ public final class JudgeResilience {
     public JudgeResilience(JudgeSettings s, ProviderClient client, JudgeMetrics metrics) {
         this.client = client;
         this.metrics = metrics;
+        this.spacingNanos = permitSpacing(s.requestQuota(), s.quotaWindow(), s.quotaMargin(), s.instances()).toNanos();
+        Duration spacing = Duration.ofNanos(spacingNanos);
         this.requests = RateLimiter.of("judge-requests", RateLimiterConfig.custom()
                 .limitForPeriod(1)
-                .limitRefreshPeriod(permitSpacing(s.requestQuota(), s.quotaWindow(), s.instances()))
+                .limitRefreshPeriod(spacing)
                 .timeoutDuration(Duration.ofDays(1))
                 .build());
         long tpm = s.tokensPerMinute() / s.instances();
@@ -125,19 +132,28 @@ public final class JudgeResilience {
         });
     }
 
-    /**
-     * Time between request permits so that {@code quota / instances} requests per {@code window} hold in
-     * every sliding window (see the class comment). Below two requests per window the cycle is two
-     * windows long, the closest a fixed-cycle limiter gets.
-     */
-    public static Duration permitSpacing(int quota, Duration window, int instances) {
+    /** Time between sends so that {@code quota / instances} sends per {@code window} hold in every sliding window. */
+    public static Duration permitSpacing(int quota, Duration window, Duration margin, int instances) {
         long share = quota / instances;
         if (share < 1) {
             throw new IllegalArgumentException("a quota of " + quota + " per " + window + " cannot be split over "
                     + instances + " instances");
         }
-        long nanos = share >= 2 ? (window.toNanos() + share - 2) / (share - 1) : 2 * window.toNanos();
-        return Duration.ofNanos(nanos);
+        return Duration.ofNanos((window.toNanos() + margin.toNanos() + share - 1) / share);
+    }
+
+    /** Waits until one cycle has passed since the previous send (see the class comment). */
+    private void pace() throws InterruptedException {
+        long wait;
+        synchronized (pace) {
+            long now = System.nanoTime();
+            long at = nextSendNanos == Long.MIN_VALUE ? now : Math.max(now, nextSendNanos);
+            nextSendNanos = at + spacingNanos;
+            wait = at - now;
+        }
+        if (wait > 0) {
+            Thread.sleep(wait / 1_000_000, (int) (wait % 1_000_000));
+        }
     }
 
     /**
@@ -167,6 +183,7 @@ public final class JudgeResilience {
             }
         }
         RateLimiter.waitForPermission(requests);
+        pace();
         tally.attempts++;
         long t0 = System.nanoTime();
         try {

@@ -17,6 +17,8 @@ import java.util.Objects;
  * @param structuredOutput    {@code json_schema}, {@code json_object} or {@code none}
  * @param requestQuota        requests the provider allows per {@code quotaWindow}
  * @param quotaWindow         the quota's window (1 s for requests/s, 60 s for requests/min)
+ * @param quotaMargin         added to the window when spacing requests, for the jitter between sending a
+ *                            request and the provider counting it
  * @param tokensPerMinute     provider token quota per minute (0: none)
  * @param instances           workers sharing the quota (static split)
  * @param concurrency         calls in flight at once (bulkhead)
@@ -38,7 +40,7 @@ import java.util.Objects;
  * @param maxInFlight         requests held by one worker before its partitions pause
  */
 public record JudgeSettings(String protocol, URI baseUrl, String model, String apiKeyEnv, String structuredOutput,
-                            int requestQuota, Duration quotaWindow, long tokensPerMinute, int instances, int concurrency,
+                            int requestQuota, Duration quotaWindow, Duration quotaMargin, long tokensPerMinute, int instances, int concurrency,
                             Duration timeout, int maxAttempts, Duration backoffInitial, Duration backoffMax,
                             float circuitFailureRate, int circuitWindow, Duration circuitOpenFor,
                             double inputUsdPerMTok, double outputUsdPerMTok, Double budgetUsdPerRun, int frames,
@@ -62,69 +64,76 @@ public record JudgeSettings(String protocol, URI baseUrl, String model, String a
 
     /** Defaults for a protocol, endpoint and model: 60 requests/min, 4 in flight, 60 s per call, 16 frames. */
     public static JudgeSettings defaults(String protocol, URI baseUrl, String model) {
-        return new JudgeSettings(protocol, baseUrl, model, null, "json_schema", 60, Duration.ofMinutes(1), 0, 1, 4,
+        return new JudgeSettings(protocol, baseUrl, model, null, "json_schema", 60, Duration.ofMinutes(1), Duration.ofMillis(25), 0, 1, 4,
                 Duration.ofSeconds(60), 4, Duration.ofSeconds(1), Duration.ofSeconds(60), 50f, 20, Duration.ofSeconds(30),
                 0.0, 0.0, null, 16, false, 2048, 800, 100_000, 256);
     }
 
     public JudgeSettings withQuota(int requests, Duration window) {
-        return new JudgeSettings(protocol, baseUrl, model, apiKeyEnv, structuredOutput, requests, window, tokensPerMinute,
+        return new JudgeSettings(protocol, baseUrl, model, apiKeyEnv, structuredOutput, requests, window, quotaMargin, tokensPerMinute,
                 instances, concurrency, timeout, maxAttempts, backoffInitial, backoffMax, circuitFailureRate, circuitWindow,
                 circuitOpenFor, inputUsdPerMTok, outputUsdPerMTok, budgetUsdPerRun, frames, nativeVideo, maxOutputTokens,
                 tokensPerImage, cacheEntries, maxInFlight);
     }
 
+    public JudgeSettings withQuotaMargin(Duration margin) {
+        return new JudgeSettings(protocol, baseUrl, model, apiKeyEnv, structuredOutput, requestQuota, quotaWindow, margin,
+                tokensPerMinute, instances, concurrency, timeout, maxAttempts, backoffInitial, backoffMax, circuitFailureRate,
+                circuitWindow, circuitOpenFor, inputUsdPerMTok, outputUsdPerMTok, budgetUsdPerRun, frames, nativeVideo,
+                maxOutputTokens, tokensPerImage, cacheEntries, maxInFlight);
+    }
+
     public JudgeSettings withTimeouts(Duration callTimeout, int attempts, Duration backoff, Duration backoffCap) {
-        return new JudgeSettings(protocol, baseUrl, model, apiKeyEnv, structuredOutput, requestQuota, quotaWindow,
+        return new JudgeSettings(protocol, baseUrl, model, apiKeyEnv, structuredOutput, requestQuota, quotaWindow, quotaMargin,
                 tokensPerMinute, instances, concurrency, callTimeout, attempts, backoff, backoffCap, circuitFailureRate,
                 circuitWindow, circuitOpenFor, inputUsdPerMTok, outputUsdPerMTok, budgetUsdPerRun, frames, nativeVideo,
                 maxOutputTokens, tokensPerImage, cacheEntries, maxInFlight);
     }
 
     public JudgeSettings withCircuit(float failureRate, int window, Duration openFor) {
-        return new JudgeSettings(protocol, baseUrl, model, apiKeyEnv, structuredOutput, requestQuota, quotaWindow,
+        return new JudgeSettings(protocol, baseUrl, model, apiKeyEnv, structuredOutput, requestQuota, quotaWindow, quotaMargin,
                 tokensPerMinute, instances, concurrency, timeout, maxAttempts, backoffInitial, backoffMax, failureRate,
                 window, openFor, inputUsdPerMTok, outputUsdPerMTok, budgetUsdPerRun, frames, nativeVideo,
                 maxOutputTokens, tokensPerImage, cacheEntries, maxInFlight);
     }
 
     public JudgeSettings withPrices(double inputPerMTok, double outputPerMTok, Double budgetPerRun) {
-        return new JudgeSettings(protocol, baseUrl, model, apiKeyEnv, structuredOutput, requestQuota, quotaWindow,
+        return new JudgeSettings(protocol, baseUrl, model, apiKeyEnv, structuredOutput, requestQuota, quotaWindow, quotaMargin,
                 tokensPerMinute, instances, concurrency, timeout, maxAttempts, backoffInitial, backoffMax,
                 circuitFailureRate, circuitWindow, circuitOpenFor, inputPerMTok, outputPerMTok, budgetPerRun, frames,
                 nativeVideo, maxOutputTokens, tokensPerImage, cacheEntries, maxInFlight);
     }
 
     public JudgeSettings withConcurrency(int inFlightCalls, int instanceCount) {
-        return new JudgeSettings(protocol, baseUrl, model, apiKeyEnv, structuredOutput, requestQuota, quotaWindow,
+        return new JudgeSettings(protocol, baseUrl, model, apiKeyEnv, structuredOutput, requestQuota, quotaWindow, quotaMargin,
                 tokensPerMinute, instanceCount, inFlightCalls, timeout, maxAttempts, backoffInitial, backoffMax,
                 circuitFailureRate, circuitWindow, circuitOpenFor, inputUsdPerMTok, outputUsdPerMTok, budgetUsdPerRun,
                 frames, nativeVideo, maxOutputTokens, tokensPerImage, cacheEntries, maxInFlight);
     }
 
     public JudgeSettings withApiKeyEnv(String variable) {
-        return new JudgeSettings(protocol, baseUrl, model, variable, structuredOutput, requestQuota, quotaWindow,
+        return new JudgeSettings(protocol, baseUrl, model, variable, structuredOutput, requestQuota, quotaWindow, quotaMargin,
                 tokensPerMinute, instances, concurrency, timeout, maxAttempts, backoffInitial, backoffMax,
                 circuitFailureRate, circuitWindow, circuitOpenFor, inputUsdPerMTok, outputUsdPerMTok, budgetUsdPerRun,
                 frames, nativeVideo, maxOutputTokens, tokensPerImage, cacheEntries, maxInFlight);
     }
 
     public JudgeSettings withMedia(int frameCount, boolean videoNatively, String structured) {
-        return new JudgeSettings(protocol, baseUrl, model, apiKeyEnv, structured, requestQuota, quotaWindow,
+        return new JudgeSettings(protocol, baseUrl, model, apiKeyEnv, structured, requestQuota, quotaWindow, quotaMargin,
                 tokensPerMinute, instances, concurrency, timeout, maxAttempts, backoffInitial, backoffMax,
                 circuitFailureRate, circuitWindow, circuitOpenFor, inputUsdPerMTok, outputUsdPerMTok, budgetUsdPerRun,
                 frameCount, videoNatively, maxOutputTokens, tokensPerImage, cacheEntries, maxInFlight);
     }
 
     public JudgeSettings withTokens(long perMinute, int perImage, int maxOutput) {
-        return new JudgeSettings(protocol, baseUrl, model, apiKeyEnv, structuredOutput, requestQuota, quotaWindow,
+        return new JudgeSettings(protocol, baseUrl, model, apiKeyEnv, structuredOutput, requestQuota, quotaWindow, quotaMargin,
                 perMinute, instances, concurrency, timeout, maxAttempts, backoffInitial, backoffMax,
                 circuitFailureRate, circuitWindow, circuitOpenFor, inputUsdPerMTok, outputUsdPerMTok, budgetUsdPerRun,
                 frames, nativeVideo, maxOutput, perImage, cacheEntries, maxInFlight);
     }
 
     public JudgeSettings withMaxInFlight(int n) {
-        return new JudgeSettings(protocol, baseUrl, model, apiKeyEnv, structuredOutput, requestQuota, quotaWindow,
+        return new JudgeSettings(protocol, baseUrl, model, apiKeyEnv, structuredOutput, requestQuota, quotaWindow, quotaMargin,
                 tokensPerMinute, instances, concurrency, timeout, maxAttempts, backoffInitial, backoffMax,
                 circuitFailureRate, circuitWindow, circuitOpenFor, inputUsdPerMTok, outputUsdPerMTok, budgetUsdPerRun,
                 frames, nativeVideo, maxOutputTokens, tokensPerImage, cacheEntries, n);
