@@ -19,8 +19,11 @@ import io.mmgr.stream.judge.protocol.ProviderException;
 import io.mmgr.stream.judge.protocol.ProviderReply;
 import java.time.Duration;
 import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
@@ -37,13 +40,14 @@ import java.util.concurrent.TimeoutException;
  * </ol>
  *
  * <p><b>Quota.</b> A quota of Q requests per window W must hold in <em>every</em> sliding window, as
- * the provider counts. resilience4j's limiter works in fixed cycles, and a permit taken late in one
- * cycle followed by one at the start of the next leaves almost no gap, so after the request permit a
- * pacer also keeps consecutive sends at least one cycle apart. Cycles are (W + margin) / Q long: any
- * window of length W then holds at most Q sends even when the provider receives some of them up to
- * {@code margin} late. For 20 requests/s and the default 25 ms margin that is one send per 51.25 ms
- * (97.6 % of the quota). Several workers sharing one quota split it statically ({@code instances});
- * 429s are honoured per request through Retry-After rather than by shrinking the rate, so the
+ * the provider counts. resilience4j's request limiter enforces the quota as stated (Q permits per
+ * window), but in fixed cycles: the end of one cycle and the start of the next can together let 2Q
+ * requests through within a moment. A pacer therefore keeps consecutive sends (W + margin) / Q
+ * apart, measured on the real send times, so that any window of length W holds at most Q sends even
+ * when the provider receives some of them up to {@code margin} late. For 20 requests/s and the
+ * default 25 ms margin that is one send per 51.25 ms (at most 97.6 % of the quota). Several workers
+ * sharing one quota split it statically ({@code instances}); 429s are honoured per request through
+ * Retry-After rather than by shrinking the rate, so the
  * guarantee never depends on the provider pushing back.
  */
 public final class JudgeResilience {
@@ -59,7 +63,9 @@ public final class JudgeResilience {
     private final CircuitBreaker breaker;
     private final long spacingNanos;
     private final Object pace = new Object();
-    private long nextSendNanos = Long.MIN_VALUE;
+    private long lastSendNanos = Long.MIN_VALUE;
+    private final long wireWaitNanos;
+    private long minHandOverNanos = -1;
 
     /** What one logical call cost: HTTP exchanges made and tokens billed, whatever the outcome. */
     public static final class Tally {
@@ -84,11 +90,12 @@ public final class JudgeResilience {
     public JudgeResilience(JudgeSettings s, ProviderClient client, JudgeMetrics metrics) {
         this.client = client;
         this.metrics = metrics;
+        this.wireWaitNanos = Math.min(s.timeout().toNanos(), Duration.ofSeconds(5).toNanos());
         this.spacingNanos = permitSpacing(s.requestQuota(), s.quotaWindow(), s.quotaMargin(), s.instances()).toNanos();
-        Duration spacing = Duration.ofNanos(spacingNanos);
+        // the provider's quota as it states it (Q per window); the pacer below smooths within it
         this.requests = RateLimiter.of("judge-requests", RateLimiterConfig.custom()
-                .limitForPeriod(1)
-                .limitRefreshPeriod(spacing)
+                .limitForPeriod(Math.max(1, s.requestQuota() / s.instances()))
+                .limitRefreshPeriod(s.quotaWindow())
                 .timeoutDuration(Duration.ofDays(1))
                 .build());
         long tpm = s.tokensPerMinute() / s.instances();
@@ -142,17 +149,40 @@ public final class JudgeResilience {
         return Duration.ofNanos((window.toNanos() + margin.toNanos() + share - 1) / share);
     }
 
-    /** Waits until one cycle has passed since the previous send (see the class comment). */
-    private void pace() throws InterruptedException {
-        long wait;
+    /**
+     * Sends once a full cycle has passed since the previous request went on the wire (see the class
+     * comment). The previous send counts from the moment its body started to leave, not from when it
+     * was handed to the HTTP client, so a client that is slow to connect cannot bunch requests, and a
+     * thread the OS wakes late can only add space.
+     */
+    private CompletableFuture<ProviderReply> pacedSend(ProviderCall call) throws InterruptedException {
         synchronized (pace) {
-            long now = System.nanoTime();
-            long at = nextSendNanos == Long.MIN_VALUE ? now : Math.max(now, nextSendNanos);
-            nextSendNanos = at + spacingNanos;
-            wait = at - now;
-        }
-        if (wait > 0) {
-            Thread.sleep(wait / 1_000_000, (int) (wait % 1_000_000));
+            long wait;
+            // hand the request over early by the shortest hand-over delay seen (capped at a tenth of a cycle,
+            // well inside the margin, while a cold client's first delays are still the shortest), so it
+            // reaches the wire on time rather than a hand-over late
+            long early = Math.min(Math.max(0, minHandOverNanos), spacingNanos / 10);
+            while ((wait = lastSendNanos == Long.MIN_VALUE ? 0 : lastSendNanos + spacingNanos - early - System.nanoTime()) > 0) {
+                LockSupport.parkNanos(wait);
+                if (Thread.interrupted()) {
+                    throw new InterruptedException();
+                }
+            }
+            CompletableFuture<Long> onWire = new CompletableFuture<>();
+            long handedOver = System.nanoTime();
+            CompletableFuture<ProviderReply> reply = client.send(call, () -> onWire.complete(System.nanoTime()));
+            try {
+                CompletableFuture.anyOf(onWire, reply).get(spacingNanos + wireWaitNanos, TimeUnit.NANOSECONDS);
+            } catch (ExecutionException | TimeoutException e) {
+                // failed before writing, or too slow to start: the failure surfaces through the reply
+            }
+            if (onWire.isDone()) {
+                // the shortest delay ever seen is a lower bound: handing over that much early never lands early
+                long d = Math.max(0, onWire.join() - handedOver);
+                minHandOverNanos = minHandOverNanos < 0 ? d : Math.min(minHandOverNanos, d);
+            }
+            lastSendNanos = onWire.getNow(System.nanoTime());
+            return reply;
         }
     }
 
@@ -183,11 +213,17 @@ public final class JudgeResilience {
             }
         }
         RateLimiter.waitForPermission(requests);
-        pace();
         tally.attempts++;
         long t0 = System.nanoTime();
         try {
-            ProviderReply reply = timeLimiter.executeFutureSupplier(() -> client.send(call));
+            ProviderReply reply = timeLimiter.executeFutureSupplier(() -> {
+                try {
+                    return pacedSend(call);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return CompletableFuture.failedFuture(e);
+                }
+            });
             metrics.call("200", Duration.ofNanos(System.nanoTime() - t0));
             tally.inputTokens += reply.inputTokens();
             tally.outputTokens += reply.outputTokens();

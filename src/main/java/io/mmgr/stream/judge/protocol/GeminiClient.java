@@ -42,7 +42,7 @@ public final class GeminiClient extends HttpProviderClient {
     }
 
     @Override
-    HttpRequest.Builder request(ProviderCall call) throws IOException {
+    byte[] body(ProviderCall call) throws IOException {
         ObjectNode body = JSON.createObjectNode();
         body.putObject("systemInstruction").putArray("parts").addObject().put("text", call.system());
         ObjectNode user = body.putArray("contents").addObject().put("role", "user");
@@ -62,10 +62,14 @@ public final class GeminiClient extends HttpProviderClient {
             config.put("responseMimeType", "application/json");
             config.set("responseSchema", JSON.valueToTree(geminiSchema(call.schema())));
         }
+        return JSON.writeValueAsBytes(body);
+    }
+
+    @Override
+    HttpRequest.Builder request(ProviderCall call) {
         String model = URLEncoder.encode(call.model(), StandardCharsets.UTF_8).replace("%2F", "/");
         HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(baseUrl + "/models/" + model + ":generateContent"))
-                .header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofByteArray(JSON.writeValueAsBytes(body)));
+                .header("Content-Type", "application/json");
         if (key.present()) {
             b.header("x-goog-api-key", key.value());
         }

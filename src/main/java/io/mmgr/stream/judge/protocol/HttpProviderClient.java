@@ -34,18 +34,21 @@ abstract class HttpProviderClient implements ProviderClient {
         this.http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).version(HttpClient.Version.HTTP_1_1).build();
     }
 
-    /** The request for a call (URL, headers with the key, JSON body). */
+    /** The request for a call (URL, headers with the key), without its body. */
     abstract HttpRequest.Builder request(ProviderCall call) throws IOException;
+
+    /** The JSON body of a call. */
+    abstract byte[] body(ProviderCall call) throws IOException;
 
     /** The answer in a 200 body; throws MALFORMED or REFUSED. */
     abstract ProviderReply reply(JsonNode body) throws ProviderException;
 
     @Override
-    public CompletableFuture<ProviderReply> send(ProviderCall call) {
+    public CompletableFuture<ProviderReply> send(ProviderCall call, Runnable onWire) {
         HttpRequest req;
         try {
             // the time limiter is the real deadline; this only stops a lost exchange from living forever
-            req = request(call).timeout(requestTimeout).build();
+            req = request(call).timeout(requestTimeout).POST(notifying(body(call), onWire)).build();
         } catch (IOException e) {
             return CompletableFuture.failedFuture(new ProviderException(ProviderException.Kind.REJECTED,
                     "cannot encode the request: " + e.getMessage()));
@@ -61,6 +64,23 @@ abstract class HttpProviderClient implements ProviderClient {
                         throw new CompletionException(e);
                     }
                 });
+    }
+
+    /** The body, telling {@code onWire} when the client subscribes to it, i.e. starts writing it. */
+    private static HttpRequest.BodyPublisher notifying(byte[] body, Runnable onWire) {
+        HttpRequest.BodyPublisher inner = HttpRequest.BodyPublishers.ofByteArray(body);
+        return new HttpRequest.BodyPublisher() {
+            @Override
+            public long contentLength() {
+                return inner.contentLength();
+            }
+
+            @Override
+            public void subscribe(java.util.concurrent.Flow.Subscriber<? super java.nio.ByteBuffer> subscriber) {
+                onWire.run();
+                inner.subscribe(subscriber);
+            }
+        };
     }
 
     private ProviderException transportFailure(Throwable error) {

@@ -37,7 +37,7 @@ public final class OpenAiChatClient extends HttpProviderClient {
     }
 
     @Override
-    HttpRequest.Builder request(ProviderCall call) throws IOException {
+    byte[] body(ProviderCall call) throws IOException {
         ObjectNode body = JSON.createObjectNode();
         body.put("model", call.model());
         ArrayNode messages = body.putArray("messages");
@@ -64,9 +64,13 @@ public final class OpenAiChatClient extends HttpProviderClient {
         } else if (call.schema() != null && structured == StructuredOutput.JSON_OBJECT) {
             body.putObject("response_format").put("type", "json_object");
         }
+        return JSON.writeValueAsBytes(body);
+    }
+
+    @Override
+    HttpRequest.Builder request(ProviderCall call) {
         HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(baseUrl + "/chat/completions"))
-                .header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofByteArray(JSON.writeValueAsBytes(body)));
+                .header("Content-Type", "application/json");
         if (key.present()) {
             b.header("Authorization", "Bearer " + key.value());
         }

@@ -6,7 +6,15 @@ import java.util.concurrent.CompletableFuture;
 public interface ProviderClient {
 
     /** Sends one call; cancelling the future abandons the HTTP exchange. */
-    CompletableFuture<ProviderReply> send(ProviderCall call);
+    default CompletableFuture<ProviderReply> send(ProviderCall call) {
+        return send(call, () -> { });
+    }
+
+    /**
+     * Sends one call; {@code onWire} runs when the request body starts to leave (after the connection
+     * is up), which is when a provider starts counting it.
+     */
+    CompletableFuture<ProviderReply> send(ProviderCall call, Runnable onWire);
 
     /** Whether inline video parts are accepted (else videos are sent as frames). */
     boolean acceptsVideo();
