@@ -167,7 +167,9 @@ public final class ScriptedVlmServer implements AutoCloseable {
                     send(ex, 429, "{\"error\":{\"code\":429,\"message\":\"quota exceeded\"}}");
                 }
                 case SERVER_ERROR -> send(ex, 500, "{\"error\":{\"code\":500,\"message\":\"internal\"}}");
-                case UNAUTHORIZED -> send(ex, 401, "{\"error\":{\"code\":401,\"message\":\"bad key\"}}");
+                // like real providers, echo (part of) the key that was refused
+                case UNAUTHORIZED -> send(ex, 401, "{\"error\":{\"code\":401,\"message\":\"Incorrect API key provided: "
+                        + String.valueOf(auth).replace("\"", "") + "\"}}");
                 case HANG -> send(ex, 500, "{\"error\":\"hung\"}");
                 case MALFORMED -> send(ex, 200, "<html>upstream error</html>");
                 case TRUNCATED -> {

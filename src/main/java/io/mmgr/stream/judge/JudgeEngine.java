@@ -22,7 +22,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -134,8 +133,9 @@ public final class JudgeEngine {
         GenerationEvent event = request.getEvent();
         String run = event.getRunId();
         String modality = event.getModality();
-        long estimate = estimateTokens(prompt);
-        double reservedUsd = settings.cost(estimate, settings.maxOutputTokens());
+        long inputEstimate = estimateInputTokens(prompt);
+        long estimate = inputEstimate + settings.maxOutputTokens();
+        double reservedUsd = settings.cost(inputEstimate, settings.maxOutputTokens());
         var refused = ledger.reserve(run, reservedUsd);
         if (refused.isPresent()) {
             return new Outcome.Wait(refused.get(), BUDGET_RECHECK);
@@ -268,7 +268,7 @@ public final class JudgeEngine {
     }
 
     /** Input tokens guessed before the call: about four characters a token, a fixed count an image. */
-    long estimateTokens(JudgePrompt prompt) {
+    long estimateInputTokens(JudgePrompt prompt) {
         long chars = prompt.system().length();
         long images = 0;
         for (JudgePrompt.Part p : prompt.parts()) {
@@ -278,10 +278,7 @@ public final class JudgeEngine {
                 images += m.video() ? settings.frames() : 1;
             }
         }
-        return chars / 4 + images * settings.tokensPerImage() + settings.maxOutputTokens();
+        return chars / 4 + images * settings.tokensPerImage();
     }
 
-    static Map<String, Object> none() {
-        return Map.of();
-    }
 }
