@@ -33,6 +33,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * Each request's case (in its prompt) decides what the server does on each attempt; the expected
  * verdict of every case is written here from the script, not from the worker's code.
  */
+@org.junit.jupiter.api.TestMethodOrder(org.junit.jupiter.api.MethodOrderer.OrderAnnotation.class)
 class JudgeWorkerResilienceTest {
 
     static final String KEY_ENV = "MMGR_TEST_JUDGE_KEY";
@@ -48,8 +49,25 @@ class JudgeWorkerResilienceTest {
     static ScriptedVlmServer server;
     static final AtomicBoolean recovered = new AtomicBoolean(false);
 
+    static final java.io.StringWriter LOGS = new java.io.StringWriter();
+
+    /** Captures every log line of this JVM (our DEBUG included) for the secret check. */
+    static void captureLogs() {
+        var ctx = (org.apache.logging.log4j.core.LoggerContext) org.apache.logging.log4j.LogManager.getContext(false);
+        var config = ctx.getConfiguration();
+        var appender = org.apache.logging.log4j.core.appender.WriterAppender.newBuilder().setName("secret-check")
+                .setTarget(LOGS).setLayout(org.apache.logging.log4j.core.layout.PatternLayout.newBuilder()
+                        .withPattern("%c %m %ex%n").build()).build();
+        appender.start();
+        config.addAppender(appender);
+        config.getRootLogger().addAppender(appender, org.apache.logging.log4j.Level.ALL, null);
+        config.getLoggerConfig("io.mmgr").setLevel(org.apache.logging.log4j.Level.DEBUG);
+        ctx.updateLoggers();
+    }
+
     @BeforeAll
     static void start() throws Exception {
+        captureLogs();
         k = new JudgeKafka(dir);
         server = ScriptedVlmServer.start(JudgeWorkerResilienceTest::script);
     }
@@ -76,6 +94,9 @@ class JudgeWorkerResilienceTest {
         }
         if (kind.startsWith("outage")) {
             return recovered.get() ? ok : Action.of(Kind.SERVER_ERROR);
+        }
+        if (kind.startsWith("secret")) {
+            return recovered.get() ? ok : Action.of(Kind.UNAUTHORIZED);
         }
         return switch (kind) {
             case "slow" -> Action.ok(Duration.ofMillis(300), Map.of("final_correctness", 0.0));
@@ -130,6 +151,7 @@ class JudgeWorkerResilienceTest {
         throw new AssertionError("timed out waiting for " + what + "; last: " + last);
     }
 
+    @org.junit.jupiter.api.Order(1)
     @ParameterizedTest
     @ValueSource(strings = {"openai", "gemini"})
     void everyRequestEndsAsAVerdictWithinTheQuotaAndReplaysCallNothing(String protocol) throws Exception {
@@ -237,6 +259,7 @@ class JudgeWorkerResilienceTest {
         assertThat(callsBefore).isLessThan(calls);
     }
 
+    @org.junit.jupiter.api.Order(2)
     @Test
     void anOpenCircuitHoldsRequestsAsPendingAndReleasesThemWhenTheProviderRecovers() throws Exception {
         Topics topics = k.topics("jw-circuit.", 2);
@@ -265,5 +288,52 @@ class JudgeWorkerResilienceTest {
             assertThat(done.values().stream().map(JudgeVerdict::getStatus).collect(Collectors.toSet()))
                     .isSubsetOf("VALID", "INVALID");
         }
+    }
+
+    /** Runs last: every log line and every record byte written so far, including a provider echoing the key. */
+    @org.junit.jupiter.api.Order(3)
+    @Test
+    void theKeyReachesNeitherALogNorATopic() throws Exception {
+        Topics topics = k.topics("jw-secret.", 2);
+        recovered.set(false);
+        JudgeRequest r = JudgeFixtures.mathText("run-secret", "openai-secret1", "x = 4");
+        try (JudgeRuntime judge = k.start(settings("openai", URI.create(server.openAiBaseUrl())), Map.of(KEY_ENV, KEY), topics,
+                "jw-secret")) {
+            k.publish(topics, r);
+            List<Map.Entry<SampleKey, JudgeVerdict>> pending = await(() -> k.verdicts(topics),
+                    l -> l.stream().anyMatch(e -> "PENDING".equals(e.getValue().getStatus())), Duration.ofSeconds(30),
+                    "a PENDING verdict for the refused key");
+            // the provider echoed the key; the reason shows that it was refused, not the key
+            assertThat(pending.get(0).getValue().getReason()).contains("HTTP 401").contains("***");
+            recovered.set(true);
+            await(() -> finals(k.verdicts(topics)), m -> m.containsKey(r.getRequestId()), Duration.ofSeconds(30), "the verdict");
+        }
+        byte[] key = KEY.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        List<String> topicNames = new ArrayList<>();
+        for (String prefix : List.of("jw-openai.", "jw-gemini.", "jw-circuit.", "jw-secret.")) {
+            topicNames.add(prefix + "judge-requests");
+            topicNames.add(prefix + "judge-verdicts");
+            topicNames.add(prefix + "judge-cache");
+        }
+        List<byte[]> records = k.rawRecords(topicNames.toArray(String[]::new));
+        assertThat(records).hasSizeGreaterThan(100);
+        assertThat(records).noneMatch(b -> indexOf(b, key) >= 0);
+        String logs = LOGS.toString();
+        assertThat(logs).contains("judge worker");
+        assertThat(logs).doesNotContain(KEY).doesNotContain(KEY.substring(3, 20));
+        assertThat(server.seen().stream().filter(s -> s.caseName().contains("secret")).count()).isGreaterThanOrEqualTo(2);
+    }
+
+    static int indexOf(byte[] hay, byte[] needle) {
+        outer:
+        for (int i = 0; i + needle.length <= hay.length; i++) {
+            for (int j = 0; j < needle.length; j++) {
+                if (hay[i + j] != needle[j]) {
+                    continue outer;
+                }
+            }
+            return i;
+        }
+        return -1;
     }
 }
