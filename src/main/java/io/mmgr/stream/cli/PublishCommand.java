@@ -37,7 +37,7 @@ import picocli.CommandLine.Parameters;
         description = {"Publish a JSONL file: one record a line, with the field names of the Avro schema "
                 + "(schemas/GenerationEvent.avsc, BenchmarkItem.avsc; labels: SampleKey fields + HumanLabel fields).",
                 "Bad lines are reported with their number and skipped; the exit code is then 1."})
-public final class PublishCommand implements Callable<Integer> {
+public class PublishCommand implements Callable<Integer> {
 
     enum Kind { generations, benchmark, labels }
 

@@ -3,7 +3,10 @@ package io.mmgr.stream.cli;
 import io.mmgr.stream.app.EmbeddedStack;
 import io.mmgr.stream.app.Endpoints;
 import io.mmgr.stream.app.ScorerApp;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.mmgr.stream.artifacts.LocalArtifactResolver;
+import io.mmgr.stream.judge.JudgeRuntime;
+import io.mmgr.stream.judge.JudgeWorker;
 import io.mmgr.stream.topology.ScorerSettings;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -67,6 +70,13 @@ public final class RunCommand implements Callable<Integer> {
             + "mmgr.schema-registry.KEY=VALUE configures the registry client")
     Map<String, String> properties = new LinkedHashMap<>();
 
+    @CommandLine.Mixin
+    JudgeOptions judge;
+
+    @Option(names = "--judge-external", description = "judge requests are served by separate 'judge-worker' processes: "
+            + "plan judge parts, start no worker here")
+    boolean judgeExternal;
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -90,8 +100,9 @@ public final class RunCommand implements Callable<Integer> {
         }
         short replication = replicationFactor != null ? replicationFactor : stack != null ? 1 : defaultReplication(bootstrap);
         List<Path> roots = artifactRoots.isEmpty() ? List.of(Path.of("").toAbsolutePath()) : artifactRoots;
-        ScorerSettings settings = new ScorerSettings(topicPrefix, applicationId, partitions, replication, false, roots,
-                maxArtifactBytes, threads, properties);
+        boolean inProcessJudge = judge.configured() && !judgeExternal;
+        ScorerSettings settings = new ScorerSettings(topicPrefix, applicationId, partitions, replication,
+                inProcessJudge || judgeExternal, roots, maxArtifactBytes, threads, properties);
         ScorerApp app;
         try {
             app = ScorerApp.start(settings, bootstrap, registry, dataDir.resolve("streams"), Duration.ofMinutes(2));
@@ -101,11 +112,36 @@ public final class RunCommand implements Callable<Integer> {
             }
             throw e;
         }
+        JudgeRuntime judgeRuntime = null;
+        if (inProcessJudge) {
+            Map<String, Object> client = new java.util.HashMap<>();
+            properties.forEach((k, v) -> {
+                if (!k.startsWith("mmgr.")) {
+                    client.put(k, v);
+                }
+            });
+            try {
+                judgeRuntime = JudgeRuntime.start(judge.settings(), System.getenv(), app.topics(),
+                        new JudgeWorker.Config(bootstrap, judge.group(applicationId), client),
+                        new LocalArtifactResolver(roots, maxArtifactBytes, dataDir.resolve("judge-spill")),
+                        new SimpleMeterRegistry());
+            } catch (RuntimeException e) {
+                app.close();
+                if (stack != null) {
+                    stack.close();
+                }
+                throw e;
+            }
+        }
         new Endpoints(bootstrap, registry, topicPrefix).write(dataDir);
         CountDownLatch stopped = new CountDownLatch(1);
         EmbeddedStack embedded = stack;
+        JudgeRuntime judgeWorker = judgeRuntime;
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             System.err.println("Stopping the scorer ...");
+            if (judgeWorker != null) {
+                judgeWorker.close();
+            }
             app.close();
             if (embedded != null) {
                 embedded.close();
@@ -123,7 +159,9 @@ public final class RunCommand implements Callable<Integer> {
                 t.judgeVerdicts.name(), t.humanLabels.name());
         out.printf("  Output topics           : %s, %s, %s%n", t.sampleScores.name(), t.leaderboard.name(), t.deadLetter.name());
         out.printf("  Artifact roots          : %s%n", roots);
-        out.printf("  Judge                   : not configured (judged metrics show as unavailable)%n");
+        out.printf("  Judge                   : %s%n", inProcessJudge ? judge.describe() + " (in-process worker)"
+                : judgeExternal ? "served by separate judge-worker processes"
+                : "not configured (judged metrics show as unavailable)");
         out.println("Publish with 'bin/mmgr publish --kind benchmark ITEMS.jsonl' and 'bin/mmgr publish EVENTS.jsonl';");
         out.println("watch with 'bin/mmgr leaderboard'. Press Ctrl-C to stop.");
         out.flush();
