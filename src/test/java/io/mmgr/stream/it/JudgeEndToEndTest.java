@@ -81,26 +81,32 @@ class JudgeEndToEndTest {
                      new LocalArtifactResolver(List.of(dir), LocalArtifactResolver.DEFAULT_MAX_BYTES, dir.resolve("spill")),
                      new SimpleMeterRegistry())) {
 
+            List<BenchmarkItem> items = new java.util.ArrayList<>();
+            List<GenerationEvent> events = new java.util.ArrayList<>();
             for (String c : List.of("math-good", "math-bad", "math-held")) {
-                h.publish(BenchmarkItem.newBuilder().setTask("math").setSampleId(c).setPrompt("case=" + c + " Solve 3x = 12.")
+                items.add(BenchmarkItem.newBuilder().setTask("math").setSampleId(c).setPrompt("case=" + c + " Solve 3x = 12.")
                         .setGroundTruth(GroundTruth.newBuilder().setAnswer("x = 4").build()).build());
-                h.publish(event("math", c, "text").setInputs(GenerationInputs.newBuilder().setText("3x = 12, x = 4").build()).build());
+                events.add(event("math", c, "text").setInputs(GenerationInputs.newBuilder().setText("3x = 12, x = 4").build()).build());
             }
             for (String c : List.of("physics-good", "physics-bad")) {
-                h.publish(BenchmarkItem.newBuilder().setTask("physical-concepts").setSampleId(c)
+                items.add(BenchmarkItem.newBuilder().setTask("physical-concepts").setSampleId(c)
                         .setPrompt("case=" + c + " a ball rolls off a table")
                         .setGroundTruth(GroundTruth.newBuilder().setPhysicsFocus("projectile motion").build()).build());
-                h.publish(event("physical-concepts", c, "video").setArtifacts(List.of(video(c))).build());
+                events.add(event("physical-concepts", c, "video").setArtifacts(List.of(video(c))).build());
             }
             BenchmarkItem maze = MazeBenchmarkGenerator.generate(dir.resolve("mazes"), 1, List.of(MazeBand.values()[0]), 7)
                     .items().get(0);
             ArtifactRef solution = maze.getArtifacts().stream().filter(a -> a.getRole().equals("solution")).findFirst().orElseThrow();
             ArtifactRef problem = maze.getArtifacts().stream().filter(a -> a.getRole().equals("problem")).findFirst().orElseThrow();
             for (String c : List.of("maze-good", "maze-bad")) {
-                h.publish(BenchmarkItem.newBuilder(maze).setSampleId(c).setPrompt("case=" + c + " " + maze.getPrompt()).build());
+                items.add(BenchmarkItem.newBuilder(maze).setSampleId(c).setPrompt("case=" + c + " " + maze.getPrompt()).build());
                 ArtifactRef out = ArtifactRef.newBuilder(c.equals("maze-good") ? solution : problem).setRole("output").build();
-                h.publish(event("maze", c, "image").setArtifacts(List.of(out)).build());
+                events.add(event("maze", c, "image").setArtifacts(List.of(out)).build());
             }
+            // the items must be in the scorer's global table before their generations arrive
+            items.forEach(h::publish);
+            await(() -> benchmarkItems(h, items), n -> n == items.size(), WAIT, "the benchmark items in the global table");
+            events.forEach(h::publish);
 
             // held back: the score says PENDING and why, while the other samples complete
             Map<SampleKey, SampleScore> pending = await(h::scores, m -> m.values().stream().anyMatch(s -> s.getSampleId().equals("math-held")
@@ -148,6 +154,18 @@ class JudgeEndToEndTest {
                     "the held-back sample complete");
             assertThat(score(after, "math-held").getPrimary()).isEqualTo(1.0);
             assertThat(score(after, "math-held").getPending()).isEmpty();
+        }
+    }
+
+    static long benchmarkItems(ScorerHarness h, List<BenchmarkItem> items) {
+        try {
+            var store = h.scorer.streams().store(org.apache.kafka.streams.StoreQueryParameters.fromNameAndType(
+                    io.mmgr.stream.topology.intake.IntakeTopology.BENCHMARK_STORE,
+                    org.apache.kafka.streams.state.QueryableStoreTypes.<String, BenchmarkItem>keyValueStore()));
+            return items.stream().filter(i -> store.get(io.mmgr.stream.topology.SampleKeys.itemKey(i.getTask(), i.getSampleId())) != null)
+                    .count();
+        } catch (RuntimeException e) {
+            return -1;
         }
     }
 

@@ -46,10 +46,23 @@ final class JudgeKafka implements AutoCloseable {
 
     Topics topics(String prefix, int partitions) {
         Topics t = new Topics(prefix, partitions, (short) 1, serdes);
-        try (Admin admin = Admin.create(Map.of("bootstrap.servers", kafka.bootstrapServers()))) {
-            TopicAdmin.ensure(admin, t.definitions());
+        for (int attempt = 1; ; attempt++) {
+            // a topic just created may not be described yet on a busy machine: ask again
+            try (Admin admin = Admin.create(Map.of("bootstrap.servers", kafka.bootstrapServers()))) {
+                TopicAdmin.ensure(admin, t.definitions());
+                return t;
+            } catch (IllegalStateException e) {
+                if (attempt == 5) {
+                    throw e;
+                }
+                try {
+                    Thread.sleep(500);
+                } catch (InterruptedException ie) {
+                    Thread.currentThread().interrupt();
+                    throw e;
+                }
+            }
         }
-        return t;
     }
 
     JudgeRuntime start(JudgeSettings settings, Map<String, String> env, Topics topics, String group) {
