@@ -72,12 +72,24 @@ final class JudgeKafka implements AutoCloseable {
                 new SimpleMeterRegistry());
     }
 
-    void publish(Topics topics, JudgeRequest r) {
+    /** Committed offsets of a consumer group by partition. */
+    Map<Integer, Long> committed(String group) {
+        try (Admin admin = Admin.create(Map.of("bootstrap.servers", kafka.bootstrapServers()))) {
+            Map<Integer, Long> out = new java.util.HashMap<>();
+            admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata().get()
+                    .forEach((tp, o) -> out.put(tp.partition(), o.offset()));
+            return out;
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    org.apache.kafka.clients.producer.RecordMetadata publish(Topics topics, JudgeRequest r) {
         SampleKey key = JudgeFixtures.key(r);
         String topic = topics.judgeRequests.name();
         int partition = SampleKeys.partition(key, producer.partitionsFor(topic).size());
         try {
-            producer.send(new ProducerRecord<>(topic, partition, topics.judgeRequests.keySerde().serializer().serialize(topic, key),
+            return producer.send(new ProducerRecord<>(topic, partition, topics.judgeRequests.keySerde().serializer().serialize(topic, key),
                     topics.judgeRequests.valueSerde().serializer().serialize(topic, r))).get();
         } catch (Exception e) {
             throw new IllegalStateException(e);

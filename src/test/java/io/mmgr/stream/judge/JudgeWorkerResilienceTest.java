@@ -272,12 +272,21 @@ class JudgeWorkerResilienceTest {
         }
         recovered.set(false);
         try (JudgeRuntime judge = k.start(s, Map.of(KEY_ENV, KEY), topics, "jw-circuit")) {
-            reqs.forEach(r -> k.publish(topics, r));
+            Map<String, org.apache.kafka.clients.producer.RecordMetadata> where = new HashMap<>();
+            reqs.forEach(r -> where.put(r.getRequestId(), k.publish(topics, r)));
             List<Map.Entry<SampleKey, JudgeVerdict>> seen = await(() -> k.verdicts(topics),
                     l -> l.stream().anyMatch(e -> "PENDING".equals(e.getValue().getStatus())
                             && e.getValue().getReason().contains("circuit open")),
                     Duration.ofSeconds(30), "a PENDING verdict naming the open circuit");
             assertThat(judge.engine().resilience().circuit().name()).isIn("OPEN", "HALF_OPEN");
+            // a request held as PENDING has not been committed past: its offset waits for its verdict
+            Map<Integer, Long> committed = k.committed("jw-circuit");
+            for (var e : seen) {
+                if ("PENDING".equals(e.getValue().getStatus())) {
+                    var at = where.get(e.getValue().getRequestId());
+                    assertThat(committed.getOrDefault(at.partition(), 0L)).isLessThanOrEqualTo(at.offset());
+                }
+            }
             recovered.set(true);
             Map<String, JudgeVerdict> done = await(() -> finals(k.verdicts(topics)), m -> m.size() == reqs.size(),
                     Duration.ofSeconds(30), "every request final after recovery");
@@ -287,6 +296,9 @@ class JudgeWorkerResilienceTest {
             assertThat(heldBack).allSatisfy(id -> assertThat(done.get(id).getStatus()).isEqualTo("VALID"));
             assertThat(done.values().stream().map(JudgeVerdict::getStatus).collect(Collectors.toSet()))
                     .isSubsetOf("VALID", "INVALID");
+            // once everything is verdicted, every offset has moved past its request
+            await(() -> k.committed("jw-circuit"), c -> where.values().stream()
+                    .allMatch(m -> c.getOrDefault(m.partition(), 0L) > m.offset()), Duration.ofSeconds(10), "offsets past every request");
         }
     }
 
