@@ -16,6 +16,8 @@ import java.util.Map;
 /** A judge assembled from its settings: provider client, engine (resilience, cache, ledger) and worker. */
 public final class JudgeRuntime implements AutoCloseable {
 
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(JudgeRuntime.class);
+
     private final JudgeEngine engine;
     private final JudgeMetrics metrics;
     private final JudgeWorker worker;
@@ -77,5 +79,8 @@ public final class JudgeRuntime implements AutoCloseable {
     @Override
     public void close() {
         worker.close();
+        engine.ledger().checkpoints().forEach((runAndCheckpoint, t) -> LOG.info(
+                "judge spend {}: {} calls, {} input + {} output tokens, ${}", runAndCheckpoint, t.calls(), t.inputTokens(),
+                t.outputTokens(), String.format(Locale.ROOT, "%.4f", t.costUsd())));
     }
 }
