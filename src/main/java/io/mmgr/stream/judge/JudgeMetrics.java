@@ -23,6 +23,7 @@ public final class JudgeMetrics {
     private final Counter repairs;
     private final Timer latency;
     private final AtomicInteger backlog = new AtomicInteger();
+    private final AtomicInteger paused = new AtomicInteger();
 
     public JudgeMetrics(MeterRegistry registry) {
         this.registry = registry;
@@ -35,6 +36,8 @@ public final class JudgeMetrics {
                 .publishPercentiles(0.5, 0.95, 0.99).register(registry);
         Gauge.builder("mmgr.judge.backlog", backlog, AtomicInteger::get)
                 .description("requests taken from the topic and not yet verdicted").register(registry);
+        Gauge.builder("mmgr.judge.paused_partitions", paused, AtomicInteger::get)
+                .description("request partitions paused (circuit open or backlog full)").register(registry);
     }
 
     public static JudgeMetrics standalone() {
@@ -88,6 +91,10 @@ public final class JudgeMetrics {
 
     public AtomicInteger backlog() {
         return backlog;
+    }
+
+    public AtomicInteger pausedPartitions() {
+        return paused;
     }
 
     public double count(String name, String... tags) {

@@ -349,6 +349,7 @@ public final class JudgeWorker implements AutoCloseable {
             consumer.resume(toResume);
             paused.clear();
         }
+        metrics.pausedPartitions().set(paused.size());
     }
 
     private void drainBeforeClose(Duration grace) {
@@ -392,6 +393,7 @@ public final class JudgeWorker implements AutoCloseable {
                 }
                 paused.remove(tp);
             }
+            metrics.pausedPartitions().set(paused.size());
         }
     }
 

@@ -279,6 +279,8 @@ class JudgeWorkerResilienceTest {
                             && e.getValue().getReason().contains("circuit open")),
                     Duration.ofSeconds(30), "a PENDING verdict naming the open circuit");
             assertThat(judge.engine().resilience().circuit().name()).isIn("OPEN", "HALF_OPEN");
+            // while the circuit is open the worker takes no more requests: its partitions pause
+            await(() -> judge.metrics().pausedPartitions().get(), n -> n > 0, Duration.ofSeconds(10), "paused partitions");
             // a request held as PENDING has not been committed past: its offset waits for its verdict
             Map<Integer, Long> committed = k.committed("jw-circuit");
             for (var e : seen) {
