@@ -10,6 +10,7 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.errors.TopicExistsException;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -19,6 +20,21 @@ public final class TopicAdmin {
     private static final Logger LOG = LoggerFactory.getLogger(TopicAdmin.class);
 
     private TopicAdmin() {
+    }
+
+    /** Topics just created may not be in the broker's metadata yet: ask again for a few seconds. */
+    private static Map<String, TopicDescription> describe(Admin admin, List<Topics.Definition> definitions)
+            throws ExecutionException, InterruptedException {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return admin.describeTopics(definitions.stream().map(Topics.Definition::name).toList()).allTopicNames().get();
+            } catch (ExecutionException e) {
+                if (!(e.getCause() instanceof UnknownTopicOrPartitionException) || attempt >= 50) {
+                    throw e;
+                }
+                Thread.sleep(100);
+            }
+        }
     }
 
     /** Creates missing topics; warns when an existing one has another partition count. */
@@ -41,8 +57,7 @@ public final class TopicAdmin {
                     }
                 }
             }
-            Map<String, TopicDescription> described = admin.describeTopics(
-                    definitions.stream().map(Topics.Definition::name).toList()).allTopicNames().get();
+            Map<String, TopicDescription> described = describe(admin, definitions);
             for (Topics.Definition d : definitions) {
                 int actual = described.get(d.name()).partitions().size();
                 if (actual != d.partitions()) {

@@ -82,13 +82,6 @@ public final class LeaderboardTopology {
                 .transformValues(() -> new ExpectedSamples(IntakeTopology.BENCHMARK_STORE),
                         stored(TASKS_STORE, boardKey, aggregateSerde), Named.as("leaderboard-task-expected"));
 
-        KTable<LeaderboardKey, ScoreAggregate> checkpoints = tasks
-                .groupBy((k, a) -> KeyValue.pair(SampleKeys.allTasks(k), Aggregates.ofTask(k.getTask(), a)),
-                        Grouped.with("leaderboard-by-checkpoint", boardKey, aggregateSerde))
-                .aggregate(Aggregates::empty, (k, v, agg) -> Aggregates.add(agg, v),
-                        (k, v, agg) -> Aggregates.subtract(agg, v), Named.as("leaderboard-checkpoint-aggregate"),
-                        stored(CHECKPOINTS_STORE, boardKey, aggregateSerde));
-
         // agreement per task x model, from the same table: a re-scored sample replaces its pairs
         Map<String, Map<String, RubricMetric>> metricTypes = new HashMap<>();
         for (JudgeRubric r : rubrics.all()) {
@@ -118,11 +111,25 @@ public final class LeaderboardTopology {
                 TableJoined.as("leaderboard-agreement-join"),
                 stored(TASK_ROWS_STORE, boardKey, aggregateSerde));
 
+        // from the joined task rows, so that a checkpoint's all-tasks row never runs ahead of its task rows
+        KTable<LeaderboardKey, ScoreAggregate> checkpoints = taskRows
+                .groupBy((k, a) -> KeyValue.pair(SampleKeys.allTasks(k), withoutAgreement(Aggregates.ofTask(k.getTask(), a))),
+                        Grouped.with("leaderboard-by-checkpoint", boardKey, aggregateSerde))
+                .aggregate(Aggregates::empty, (k, v, agg) -> Aggregates.add(agg, v),
+                        (k, v, agg) -> Aggregates.subtract(agg, v), Named.as("leaderboard-checkpoint-aggregate"),
+                        stored(CHECKPOINTS_STORE, boardKey, aggregateSerde));
+
         taskRows.toStream(Named.as("leaderboard-task-rows"))
                 .merge(checkpoints.toStream(Named.as("leaderboard-checkpoint-rows")), Named.as("leaderboard-rows-merge"))
                 .filter((k, v) -> v != null, Named.as("leaderboard-drop-deletes"))
                 .mapValues((k, v) -> row(k, v, rubrics, policy), Named.as("leaderboard-row"))
                 .to(topics.leaderboard.name(), topics.leaderboard.produced("leaderboard-sink"));
+    }
+
+    /** Agreement is per task x model: it does not add up into the all-tasks row. */
+    private static ScoreAggregate withoutAgreement(ScoreAggregate a) {
+        a.setAgreement(new HashMap<>());
+        return a;
     }
 
     /** The published row; task rows carry the agreement of their task x model and its reliability flag. */
