@@ -34,7 +34,7 @@ public final class LeaderboardCommand implements Callable<Integer> {
     @Option(names = "--task", description = "only this task ('*' for the all-tasks rows)")
     String task;
 
-    @Option(names = "--metrics", description = "also print the mean of every fine-grained metric")
+    @Option(names = "--metrics", description = "also print the mean of every fine-grained metric and, on task rows, the agreement between judge, evaluators and human labels")
     boolean metrics;
 
     @Option(names = "--json", description = "one JSON object per row instead of a table")
@@ -87,6 +87,10 @@ public final class LeaderboardCommand implements Callable<Integer> {
                     r.getSamplesFailed(), r.getSamplesPending(), passAtK(r.getPassAtK()));
             if (withMetrics) {
                 new TreeMap<>(r.getMetrics()).forEach((k, v) -> out.printf("      %-48s %.4f (n=%d)%n", k, v.getMean(), v.getCount()));
+                new TreeMap<>(r.getAgreement()).forEach((k, a) -> out.printf("      agreement %-38s %s, %d pairs, agree %s, kappa %s (%s)%n",
+                        k, a.getReliability(), a.getPairs(),
+                        a.getPercentAgreement() == null ? "-" : String.format("%.1f%%", a.getPercentAgreement() * 100),
+                        a.getKappa() == null ? "-" : String.format("%.2f", a.getKappa()), a.getBasis()));
             }
         }
     }

@@ -3,8 +3,11 @@ package io.mmgr.stream.cli;
 import io.mmgr.stream.app.EmbeddedStack;
 import io.mmgr.stream.app.Endpoints;
 import io.mmgr.stream.app.ScorerApp;
+import io.mmgr.stream.artifacts.CompositeArtifactResolver;
 import io.mmgr.stream.artifacts.HttpArtifactResolver;
 import io.mmgr.stream.artifacts.LocalArtifactResolver;
+import io.mmgr.stream.judge.JudgeRuntime;
+import io.mmgr.stream.judge.JudgeWorker;
 import io.mmgr.stream.leaderboard.AlertRule;
 import io.mmgr.stream.topology.comparison.ComparisonSettings;
 import io.mmgr.stream.topology.ScorerSettings;
@@ -113,6 +116,13 @@ public final class RunCommand implements Callable<Integer> {
             + "Env MMGR_KAFKA_PROPERTIES: KEY=VALUE lines (replaced by -P on the command line)")
     Map<String, String> properties = new LinkedHashMap<>();
 
+    @CommandLine.Mixin
+    JudgeOptions judge;
+
+    @Option(names = "--judge-external", description = "judge requests are served by separate 'judge-worker' processes: "
+            + "plan judge parts, start no worker here")
+    boolean judgeExternal;
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -126,8 +136,12 @@ public final class RunCommand implements Callable<Integer> {
         // registered first, so that Ctrl-C during start-up also stops whatever has started
         AtomicReference<EmbeddedStack> stackRef = new AtomicReference<>();
         AtomicReference<ScorerApp> appRef = new AtomicReference<>();
+        AtomicReference<JudgeRuntime> judgeRef = new AtomicReference<>();
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            if (judgeRef.get() != null) {
+                judgeRef.get().close();
+            }
             if (appRef.get() != null) {
                 System.err.println("Stopping the scorer ...");
                 appRef.get().close();
@@ -159,8 +173,9 @@ public final class RunCommand implements Callable<Integer> {
                 throw new CommandLine.ParameterException(spec.commandLine(), "--artifact-http-allow: " + e.getMessage());
             }
         }
-        ScorerSettings settings = new ScorerSettings(topicPrefix, applicationId, partitions, replication, false, roots,
-                maxArtifactBytes, threads, properties, artifactHttpAllow);
+        boolean inProcessJudge = judge.configured() && !judgeExternal;
+        ScorerSettings settings = new ScorerSettings(topicPrefix, applicationId, partitions, replication,
+                inProcessJudge || judgeExternal, roots, maxArtifactBytes, threads, properties, artifactHttpAllow);
         HealthFile health = new HealthFile(dataDir.resolve(HealthFile.NAME));
         health.write("STARTING");
         ScorerApp.Options options = ScorerApp.Options.defaults()
@@ -172,6 +187,20 @@ public final class RunCommand implements Callable<Integer> {
         }
         ScorerApp app = ScorerApp.start(settings, options, bootstrap, registry, dataDir.resolve("streams"), Duration.ofMinutes(2));
         appRef.set(app);
+        if (inProcessJudge) {
+            Map<String, Object> client = new java.util.HashMap<>();
+            properties.forEach((k, v) -> {
+                if (!k.startsWith("mmgr.")) {
+                    client.put(k, v);
+                }
+            });
+            // the judge's meters join the scorer's registry, so /metrics shows them
+            judgeRef.set(JudgeRuntime.start(judge.settings(), System.getenv(), app.topics(),
+                    new JudgeWorker.Config(bootstrap, judge.group(applicationId), client),
+                    CompositeArtifactResolver.standard(roots, maxArtifactBytes, dataDir.resolve("judge-spill"),
+                            artifactHttpAllow.stream().map(HttpArtifactResolver.AllowedHost::parse).toList(),
+                            HttpArtifactResolver.DEFAULT_TIMEOUT), app.meters()));
+        }
         // the file and the banner never carry credentials a URL's user-info may hold
         String shownRegistry = withoutUserInfo(registry);
         new Endpoints(bootstrap, shownRegistry, topicPrefix).write(dataDir);
@@ -189,7 +218,9 @@ public final class RunCommand implements Callable<Integer> {
         app.web().ifPresent(w -> out.printf("  Dashboard               : %s (REST under /api, metrics at /metrics)%n", w.url()));
         out.printf("  Artifact roots          : %s%n", roots);
         out.printf("  HTTP artifact hosts     : %s%n", artifactHttpAllow.isEmpty() ? "none" : String.join(", ", artifactHttpAllow));
-        out.printf("  Judge                   : not configured (judged metrics show as unavailable)%n");
+        out.printf("  Judge                   : %s%n", inProcessJudge ? judge.describe() + " (in-process worker)"
+                : judgeExternal ? "served by separate judge-worker processes"
+                : "not configured (judged metrics show as unavailable)");
         out.println("Publish with 'bin/mmgr publish --kind benchmark ITEMS.jsonl' and 'bin/mmgr publish EVENTS.jsonl';");
         out.println("watch with 'bin/mmgr leaderboard'. Press Ctrl-C to stop.");
         out.flush();

@@ -1,6 +1,10 @@
 package io.mmgr.stream.topology;
 
 import io.mmgr.stream.artifacts.ArtifactResolver;
+import io.mmgr.stream.avro.AgreementCounts;
+import io.mmgr.stream.avro.AgreementKey;
+import io.mmgr.stream.leaderboard.Agreement;
+import io.mmgr.stream.tasks.RubricCatalog;
 import io.mmgr.stream.avro.AssemblyState;
 import io.mmgr.stream.avro.ItemScoreKey;
 import io.mmgr.stream.avro.LeaderboardKey;
@@ -53,7 +57,8 @@ public final class ScoringTopology {
                 serdes.forValues(AssemblyState.class));
         LeaderboardTopology.build(builder, topics, scores, sampleKey, serdes.forKeys(ItemScoreKey.class),
                 serdes.forKeys(LeaderboardKey.class), serdes.forValues(SampleScore.class),
-                serdes.forValues(ScoreAggregate.class));
+                serdes.forValues(ScoreAggregate.class), RubricCatalog.load(), Agreement.Policy.of(settings.kafkaOverrides()),
+                serdes.forKeys(AgreementKey.class), serdes.forValues(AgreementCounts.class));
         ComparisonTopology.build(builder, topics, scores, sampleKey, serdes, comparisons);
         return builder.build();
     }

@@ -34,6 +34,8 @@ public final class Topics {
     public final Topic<SampleKey, DeterministicResult> cvResults;
     public final Topic<SampleKey, JudgeRequest> judgeRequests;
     public final Topic<SampleKey, JudgeVerdict> judgeVerdicts;
+    /** Compacted: final verdicts by cache key (judge model, rubric version, prompt and artifact digests), shared by judge workers. */
+    public final Topic<String, JudgeVerdict> judgeCache;
     public final Topic<SampleKey, HumanLabel> humanLabels;
     /** Compacted: the latest score of every sample. */
     public final Topic<SampleKey, SampleScore> sampleScores;
@@ -55,6 +57,7 @@ public final class Topics {
         cvResults = new Topic<>(prefix + "cv-results", sampleKey, serdes.forValues(DeterministicResult.class));
         judgeRequests = new Topic<>(prefix + "judge-requests", sampleKey, serdes.forValues(JudgeRequest.class));
         judgeVerdicts = new Topic<>(prefix + "judge-verdicts", sampleKey, serdes.forValues(JudgeVerdict.class));
+        judgeCache = new Topic<>(prefix + "judge-cache", Serdes.String(), serdes.forValues(JudgeVerdict.class));
         humanLabels = new Topic<>(prefix + "human-labels", sampleKey, serdes.forValues(HumanLabel.class));
         sampleScores = new Topic<>(prefix + "sample-scores", sampleKey, serdes.forValues(SampleScore.class));
         leaderboard = new Topic<>(prefix + "leaderboard", boardKey, serdes.forValues(LeaderboardRow.class));
@@ -71,6 +74,7 @@ public final class Topics {
                 new Definition(cvResults.name(), partitions, replication, Map.of()),
                 new Definition(judgeRequests.name(), partitions, replication, Map.of()),
                 new Definition(judgeVerdicts.name(), partitions, replication, kept30Days),
+                new Definition(judgeCache.name(), partitions, replication, compacted),
                 new Definition(humanLabels.name(), partitions, replication, kept30Days),
                 new Definition(sampleScores.name(), partitions, replication, compacted),
                 new Definition(leaderboard.name(), partitions, replication, compacted),

@@ -1,15 +1,25 @@
 package io.mmgr.stream.topology.leaderboard;
 
+import io.mmgr.stream.avro.AgreementCounts;
+import io.mmgr.stream.avro.AgreementKey;
+import io.mmgr.stream.avro.AgreementStat;
 import io.mmgr.stream.avro.ItemScoreKey;
+import io.mmgr.stream.avro.LeaderboardRow;
 import io.mmgr.stream.avro.LeaderboardKey;
 import io.mmgr.stream.avro.SampleKey;
 import io.mmgr.stream.avro.SampleScore;
 import io.mmgr.stream.avro.ScoreAggregate;
 import io.mmgr.stream.leaderboard.Aggregates;
+import io.mmgr.stream.leaderboard.Agreement;
+import io.mmgr.stream.tasks.JudgeRubric;
+import io.mmgr.stream.tasks.RubricCatalog;
+import io.mmgr.stream.tasks.RubricMetric;
 import io.mmgr.stream.topology.SampleKeys;
 import io.mmgr.stream.topology.Topics;
 import io.mmgr.stream.topology.intake.IntakeTopology;
 import java.time.Instant;
+import java.util.HashMap;
+import java.util.Map;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.KeyValue;
@@ -19,13 +29,16 @@ import org.apache.kafka.streams.kstream.KStream;
 import org.apache.kafka.streams.kstream.KTable;
 import org.apache.kafka.streams.kstream.Materialized;
 import org.apache.kafka.streams.kstream.Named;
+import org.apache.kafka.streams.kstream.TableJoined;
 import org.apache.kafka.streams.state.KeyValueStore;
 
 /**
  * Leaderboards aggregate the sample-score table, never the stream: a re-scored sample's new value
  * arrives with its old one, which is subtracted, so it replaces its contribution instead of adding.
  * Items (the seeds of one benchmark item) come first for pass@k, then run x checkpoint x task rows,
- * then the all-tasks row of each checkpoint.
+ * then the all-tasks row of each checkpoint. Task rows also carry the agreement between the judge,
+ * the deterministic evaluators and human labels of their task x model (additive 2x2 counts aggregated
+ * from the same table, joined onto the rows by task and model).
  */
 public final class LeaderboardTopology {
 
@@ -35,13 +48,19 @@ public final class LeaderboardTopology {
     /** Task rows with their expected counts: the store behind the per-task leaderboard. */
     public static final String TASKS_STORE = "leaderboard-tasks";
     public static final String CHECKPOINTS_STORE = "leaderboard-checkpoints";
+    /** Agreement counts per task x model (judge, evaluators, human labels). */
+    public static final String AGREEMENT_STORE = "leaderboard-agreement";
+    /** Task rows with their task x model agreement joined in. */
+    public static final String TASK_ROWS_STORE = "leaderboard-task-rows";
 
     private LeaderboardTopology() {
     }
 
     public static void build(StreamsBuilder builder, Topics topics, KStream<SampleKey, SampleScore> scores,
                              Serde<SampleKey> sampleKey, Serde<ItemScoreKey> itemKey, Serde<LeaderboardKey> boardKey,
-                             Serde<SampleScore> scoreSerde, Serde<ScoreAggregate> aggregateSerde) {
+                             Serde<SampleScore> scoreSerde, Serde<ScoreAggregate> aggregateSerde,
+                             RubricCatalog rubrics, Agreement.Policy policy, Serde<AgreementKey> agreementKey,
+                             Serde<AgreementCounts> agreementSerde) {
         KTable<SampleKey, SampleScore> table = scores.toTable(Named.as("leaderboard-scores-table"),
                 Materialized.<SampleKey, SampleScore, KeyValueStore<Bytes, byte[]>>as(SCORES_STORE)
                         .withKeySerde(sampleKey).withValueSerde(scoreSerde));
@@ -63,19 +82,66 @@ public final class LeaderboardTopology {
                 .transformValues(() -> new ExpectedSamples(IntakeTopology.BENCHMARK_STORE),
                         stored(TASKS_STORE, boardKey, aggregateSerde), Named.as("leaderboard-task-expected"));
 
-        KTable<LeaderboardKey, ScoreAggregate> checkpoints = tasks
-                .groupBy((k, a) -> KeyValue.pair(SampleKeys.allTasks(k), Aggregates.ofTask(k.getTask(), a)),
+        // agreement per task x model, from the same table: a re-scored sample replaces its pairs
+        Map<String, Map<String, RubricMetric>> metricTypes = new HashMap<>();
+        for (JudgeRubric r : rubrics.all()) {
+            Map<String, RubricMetric> byName = new HashMap<>();
+            r.metrics().forEach(m -> byName.put(m.name(), m));
+            metricTypes.put(r.id(), byName);
+        }
+        KTable<AgreementKey, AgreementCounts> agreement = table
+                .groupBy((k, s) -> KeyValue.pair(new AgreementKey(k.getTask(), s.getModel()),
+                                new AgreementCounts(Agreement.ofScore(s, metricTypes.getOrDefault(k.getTask(), Map.of())))),
+                        Grouped.with("leaderboard-agreement-by-task-model", agreementKey, agreementSerde))
+                .aggregate(() -> new AgreementCounts(new HashMap<>()),
+                        (k, v, agg) -> new AgreementCounts(Agreement.add(agg.getPairs(), v.getPairs(), 1)),
+                        (k, v, agg) -> new AgreementCounts(Agreement.add(agg.getPairs(), v.getPairs(), -1)),
+                        Named.as("leaderboard-agreement-aggregate"),
+                        Materialized.<AgreementKey, AgreementCounts, KeyValueStore<Bytes, byte[]>>as(AGREEMENT_STORE)
+                                .withKeySerde(agreementKey).withValueSerde(agreementSerde));
+
+        // every task row of a task x model follows its agreement (a foreign-key join: a new label re-emits them all)
+        KTable<LeaderboardKey, ScoreAggregate> taskRows = tasks.leftJoin(agreement,
+                (k, a) -> a.getModel() == null ? null : new AgreementKey(k.getTask(), a.getModel()),
+                (a, c) -> {
+                    ScoreAggregate r = ScoreAggregate.newBuilder(a).build();
+                    r.setAgreement(c == null ? new HashMap<>() : new HashMap<>(c.getPairs()));
+                    return r;
+                },
+                TableJoined.as("leaderboard-agreement-join"),
+                stored(TASK_ROWS_STORE, boardKey, aggregateSerde));
+
+        // from the joined task rows, so that a checkpoint's all-tasks row never runs ahead of its task rows
+        KTable<LeaderboardKey, ScoreAggregate> checkpoints = taskRows
+                .groupBy((k, a) -> KeyValue.pair(SampleKeys.allTasks(k), withoutAgreement(Aggregates.ofTask(k.getTask(), a))),
                         Grouped.with("leaderboard-by-checkpoint", boardKey, aggregateSerde))
                 .aggregate(Aggregates::empty, (k, v, agg) -> Aggregates.add(agg, v),
                         (k, v, agg) -> Aggregates.subtract(agg, v), Named.as("leaderboard-checkpoint-aggregate"),
                         stored(CHECKPOINTS_STORE, boardKey, aggregateSerde));
 
-        tasks.toStream(Named.as("leaderboard-task-rows"))
+        taskRows.toStream(Named.as("leaderboard-task-rows"))
                 .merge(checkpoints.toStream(Named.as("leaderboard-checkpoint-rows")), Named.as("leaderboard-rows-merge"))
                 .filter((k, v) -> v != null, Named.as("leaderboard-drop-deletes"))
-                .mapValues((k, v) -> Aggregates.toRow(k.getRunId(), k.getCheckpointId(), k.getTask(), v, Instant.now()),
-                        Named.as("leaderboard-row"))
+                .mapValues((k, v) -> row(k, v, rubrics, policy), Named.as("leaderboard-row"))
                 .to(topics.leaderboard.name(), topics.leaderboard.produced("leaderboard-sink"));
+    }
+
+    /** Agreement is per task x model: it does not add up into the all-tasks row. */
+    private static ScoreAggregate withoutAgreement(ScoreAggregate a) {
+        a.setAgreement(new HashMap<>());
+        return a;
+    }
+
+    /** The published row; task rows carry the agreement of their task x model and its reliability flag. */
+    static LeaderboardRow row(LeaderboardKey k, ScoreAggregate v, RubricCatalog rubrics, Agreement.Policy policy) {
+        LeaderboardRow row = Aggregates.toRow(k.getRunId(), k.getCheckpointId(), k.getTask(), v, Instant.now());
+        if (!SampleKeys.ALL_TASKS.equals(k.getTask())) {
+            Map<String, AgreementStat> stats = Agreement.stats(k.getTask(), v.getModel(), v.getAgreement(), policy);
+            row.setAgreement(new HashMap<>(stats));
+            row.setReliability(Agreement.rowReliability(stats,
+                    rubrics.find(k.getTask()).isPresent() || stats.containsKey(Agreement.JUDGE + "~" + Agreement.HUMAN)));
+        }
+        return row;
     }
 
     private static <K> Materialized<K, ScoreAggregate, KeyValueStore<Bytes, byte[]>> stored(

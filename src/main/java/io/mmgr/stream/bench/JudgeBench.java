@@ -1,0 +1,134 @@
+package io.mmgr.stream.bench;
+
+import io.mmgr.stream.artifacts.LocalArtifactResolver;
+import io.mmgr.stream.avro.BenchmarkItem;
+import io.mmgr.stream.avro.GenerationEvent;
+import io.mmgr.stream.avro.GenerationInputs;
+import io.mmgr.stream.avro.GroundTruth;
+import io.mmgr.stream.avro.JudgeRequest;
+import io.mmgr.stream.judge.JudgeEngine;
+import io.mmgr.stream.judge.JudgeMetrics;
+import io.mmgr.stream.judge.JudgeRuntime;
+import io.mmgr.stream.judge.JudgeSettings;
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Judge throughput against the scripted provider: distinct Math requests (no cache hits) go through
+ * the judge engine on a pool as large as the worker's, while the provider answers after a fixed
+ * latency and returns 429 with Retry-After for a random share of requests. Reports what the provider
+ * saw: sustained requests/s against the quota, and the most requests in any one-second window.
+ */
+public final class JudgeBench {
+
+    /**
+     * @param requests     distinct judge requests
+     * @param quota        provider requests per second
+     * @param latency      provider answer latency
+     * @param rateLimited  share of requests answered 429
+     * @param retryAfter   Retry-After of those, seconds
+     * @param concurrency  calls in flight (bulkhead)
+     * @param protocol     openai or gemini
+     * @param quotaMargin  the judge's allowance for send-to-arrival jitter
+     * @param seed         randomness of the 429s
+     */
+    public record Config(int requests, int quota, Duration latency, double rateLimited, int retryAfter, int concurrency,
+                         String protocol, Duration quotaMargin, long seed) {
+    }
+
+    /**
+     * @param seen              requests the provider received (429s included)
+     * @param rateLimited       of which answered 429
+     * @param verdicts          final verdicts
+     * @param valid             of which VALID
+     * @param providerSeconds   first to last arrival at the provider
+     * @param overallRps        requests the provider received per second, first to last arrival
+     * @param sustainedRps      the same between the 10th and 90th percentile arrivals (ramp-up and the
+     *                          tail of late retries left out)
+     * @param verdictsPerSecond final verdicts per second of wall time
+     * @param maxInAnySecond    most arrivals in any sliding one-second window
+     */
+    public record Report(int seen, long rateLimited, int verdicts, long valid, double providerSeconds, double overallRps,
+                         double sustainedRps,
+                         double verdictsPerSecond, int maxInAnySecond, int quota) {
+        public double quotaShare() {
+            return sustainedRps / quota;
+        }
+    }
+
+    private JudgeBench() {
+    }
+
+    public static Report run(Config c) throws Exception {
+        SplittableRandom random = new SplittableRandom(c.seed());
+        AtomicInteger limited = new AtomicInteger();
+        try (ScriptedVlmServer server = ScriptedVlmServer.start(e -> {
+            boolean reject;
+            synchronized (random) {
+                reject = random.nextDouble() < c.rateLimited();
+            }
+            if (reject) {
+                limited.incrementAndGet();
+                return new ScriptedVlmServer.Action(ScriptedVlmServer.Kind.RATE_LIMITED, Duration.ZERO, c.retryAfter(), Map.of());
+            }
+            return ScriptedVlmServer.Action.ok(c.latency(), Map.of());
+        })) {
+            URI base = URI.create(c.protocol().equals("gemini") ? server.geminiBaseUrl() : server.openAiBaseUrl());
+            JudgeSettings s = JudgeSettings.defaults(c.protocol(), base, "bench-judge")
+                    .withQuota(c.quota(), Duration.ofSeconds(1))
+                    .withConcurrency(c.concurrency(), 1)
+                    .withQuotaMargin(c.quotaMargin())
+                    .withTimeouts(Duration.ofSeconds(10), 6, Duration.ofMillis(200), Duration.ofSeconds(5));
+            JudgeEngine engine = JudgeRuntime.engine(s, JudgeRuntime.client(s, Map.of()),
+                    new LocalArtifactResolver(List.of(Path.of("").toAbsolutePath()), LocalArtifactResolver.DEFAULT_MAX_BYTES,
+                            Path.of(System.getProperty("java.io.tmpdir"))), JudgeMetrics.standalone());
+            ExecutorService pool = Executors.newFixedThreadPool(c.concurrency() + 2);
+            List<Future<JudgeEngine.Outcome>> results = new ArrayList<>();
+            long t0 = System.nanoTime();
+            for (int i = 0; i < c.requests(); i++) {
+                JudgeRequest r = request(i);
+                results.add(pool.submit(() -> engine.judge(r)));
+            }
+            int verdicts = 0;
+            long valid = 0;
+            for (Future<JudgeEngine.Outcome> f : results) {
+                if (f.get() instanceof JudgeEngine.Outcome.Done d) {
+                    verdicts++;
+                    valid += "VALID".equals(d.verdict().getStatus()) ? 1 : 0;
+                }
+            }
+            double wall = (System.nanoTime() - t0) / 1e9;
+            pool.shutdownNow();
+            List<Long> arrivals = server.seen().stream().map(ScriptedVlmServer.Seen::arrivedNanos).sorted().toList();
+            double span = (arrivals.get(arrivals.size() - 1) - arrivals.get(0)) / 1e9;
+            // n arrivals span n-1 intervals
+            double rps = (arrivals.size() - 1) / span;
+            int lo = arrivals.size() / 10;
+            int hi = arrivals.size() * 9 / 10;
+            double steady = (hi - lo) / ((arrivals.get(hi) - arrivals.get(lo)) / 1e9);
+            return new Report(arrivals.size(), limited.get(), verdicts, valid, span, rps, steady, verdicts / wall,
+                    server.maxInAnyWindow(Duration.ofSeconds(1)), c.quota());
+        }
+    }
+
+    static JudgeRequest request(int i) {
+        String id = "bench-" + i;
+        GenerationEvent e = GenerationEvent.newBuilder().setRunId("bench").setModel("bench-model").setCheckpointId("ckpt")
+                .setTrainingStep(0).setTask("math").setSampleId(id).setModality("text")
+                .setInputs(GenerationInputs.newBuilder().setText("x = " + i).build()).setProducedAt(Instant.now()).build();
+        BenchmarkItem item = BenchmarkItem.newBuilder().setTask("math").setSampleId(id).setPrompt("case=" + id + " Solve x - " + i + " = 0.")
+                .setGroundTruth(GroundTruth.newBuilder().setAnswer(Integer.toString(i)).build()).build();
+        return JudgeRequest.newBuilder().setRequestId(id).setGenerationId(id).setRubric("math").setEvent(e).setItem(item)
+                .setRequestedAt(Instant.now()).build();
+    }
+}

@@ -1,0 +1,62 @@
+package io.mmgr.stream.cli;
+
+import io.mmgr.stream.bench.JudgeBench;
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code mmgr bench judge}: judge throughput against a scripted provider on loopback. */
+@Command(name = "judge", mixinStandardHelpOptions = true,
+        description = {"Judge throughput: distinct requests through the judge (rate limits, bulkhead, retry, circuit breaker) "
+                + "against a scripted provider on loopback that answers slowly and returns 429 for a share of requests.",
+                "Prints the sustained requests/s the provider saw against its quota."})
+public final class BenchJudgeCommand implements Callable<Integer> {
+
+    @Option(names = "--requests", defaultValue = "600", description = "distinct requests (default: ${DEFAULT-VALUE})")
+    int requests;
+
+    @Option(names = "--quota", defaultValue = "20", description = "provider requests per second (default: ${DEFAULT-VALUE})")
+    int quota;
+
+    @Option(names = "--latency-ms", defaultValue = "200", description = "provider latency (default: ${DEFAULT-VALUE})")
+    long latencyMs;
+
+    @Option(names = "--rate-limited", defaultValue = "0.05", description = "share of requests answered 429 (default: ${DEFAULT-VALUE})")
+    double rateLimited;
+
+    @Option(names = "--retry-after", defaultValue = "1", description = "Retry-After of a 429, seconds (default: ${DEFAULT-VALUE})")
+    int retryAfter;
+
+    @Option(names = "--concurrency", defaultValue = "16", description = "calls in flight (default: ${DEFAULT-VALUE})")
+    int concurrency;
+
+    @Option(names = "--quota-margin-ms", defaultValue = "25",
+            description = "the judge's allowance for send-to-arrival jitter (default: ${DEFAULT-VALUE})")
+    long marginMs;
+
+    @Option(names = "--protocol", defaultValue = "openai", description = "openai or gemini (default: ${DEFAULT-VALUE})")
+    String protocol;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() throws Exception {
+        PrintWriter out = spec.commandLine().getOut();
+        out.printf("judge bench: %d requests, quota %d/s, latency %d ms, %.0f%% 429 (Retry-After %d s), %d in flight, %s%n",
+                requests, quota, latencyMs, rateLimited * 100, retryAfter, concurrency, protocol);
+        out.flush();
+        JudgeBench.Report r = JudgeBench.run(new JudgeBench.Config(requests, quota, Duration.ofMillis(latencyMs), rateLimited,
+                retryAfter, concurrency, protocol, Duration.ofMillis(marginMs), 42));
+        out.printf("provider saw %d requests (%d answered 429) over %.2f s%n", r.seen(), r.rateLimited(), r.providerSeconds());
+        out.printf("sustained (10th-90th percentile arrivals): %.2f requests/s = %.1f%% of the quota%n",
+                r.sustainedRps(), r.quotaShare() * 100);
+        out.printf("overall (first to last arrival): %.2f requests/s; most in any 1 s window: %d (quota %d)%n",
+                r.overallRps(), r.maxInAnySecond(), r.quota());
+        out.printf("verdicts: %d (%d valid), %.2f verdicts/s%n", r.verdicts(), r.valid(), r.verdictsPerSecond());
+        return r.maxInAnySecond() <= r.quota() ? 0 : 1;
+    }
+}

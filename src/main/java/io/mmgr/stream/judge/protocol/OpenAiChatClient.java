@@ -1,0 +1,105 @@
+package io.mmgr.stream.judge.protocol;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpRequest;
+import java.time.Duration;
+import java.util.Base64;
+
+/**
+ * OpenAI-compatible Chat Completions ({@code POST <base>/chat/completions}), which vLLM, SGLang,
+ * Ollama, LM Studio, OpenRouter and Gemini's OpenAI-compatible endpoint all serve. Images travel as
+ * base64 data URLs; videos are never sent natively (frames instead).
+ */
+public final class OpenAiChatClient extends HttpProviderClient {
+
+    /** json_schema (strict structured output), json_object (JSON mode) or none (prompt only). */
+    public enum StructuredOutput { JSON_SCHEMA, JSON_OBJECT, NONE }
+
+    private final StructuredOutput structured;
+
+    public OpenAiChatClient(URI baseUrl, ApiKey key, Duration requestTimeout, StructuredOutput structured) {
+        super(baseUrl, key, requestTimeout);
+        this.structured = structured;
+    }
+
+    @Override
+    public String protocol() {
+        return "openai";
+    }
+
+    @Override
+    public boolean acceptsVideo() {
+        return false;
+    }
+
+    @Override
+    byte[] body(ProviderCall call) throws IOException {
+        ObjectNode body = JSON.createObjectNode();
+        body.put("model", call.model());
+        ArrayNode messages = body.putArray("messages");
+        messages.addObject().put("role", "system").put("content", call.system());
+        ObjectNode user = messages.addObject().put("role", "user");
+        ArrayNode content = user.putArray("content");
+        for (ProviderCall.Part p : call.parts()) {
+            if (p instanceof ProviderCall.Text t) {
+                content.addObject().put("type", "text").put("text", t.text());
+            } else if (p instanceof ProviderCall.Media m) {
+                if (m.video()) {
+                    throw new IOException("the OpenAI protocol takes no video parts; send frames");
+                }
+                content.addObject().put("type", "image_url").putObject("image_url")
+                        .put("url", "data:" + m.mimeType() + ";base64," + Base64.getEncoder().encodeToString(m.bytes()));
+            }
+        }
+        body.put("max_tokens", call.maxOutputTokens());
+        body.put("temperature", 0);
+        if (call.schema() != null && structured == StructuredOutput.JSON_SCHEMA) {
+            ObjectNode format = body.putObject("response_format").put("type", "json_schema");
+            format.putObject("json_schema").put("name", "verdict").put("strict", true)
+                    .set("schema", JSON.valueToTree(call.schema()));
+        } else if (call.schema() != null && structured == StructuredOutput.JSON_OBJECT) {
+            body.putObject("response_format").put("type", "json_object");
+        }
+        return JSON.writeValueAsBytes(body);
+    }
+
+    @Override
+    HttpRequest.Builder request(ProviderCall call) {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(baseUrl + "/chat/completions"))
+                .header("Content-Type", "application/json");
+        if (key.present()) {
+            b.header("Authorization", "Bearer " + key.value());
+        }
+        return b;
+    }
+
+    @Override
+    ProviderReply reply(JsonNode body) throws ProviderException {
+        JsonNode choice = body.path("choices").path(0);
+        if (choice.isMissingNode()) {
+            throw new ProviderException(ProviderException.Kind.MALFORMED, 200, "the answer has no choices", null,
+                    snippet(body.toString()));
+        }
+        JsonNode message = choice.path("message");
+        String finish = text(choice.get("finish_reason"));
+        String refusal = text(message.get("refusal"));
+        String content = text(message.get("content"));
+        if (refusal != null && !refusal.isBlank()) {
+            throw new ProviderException(ProviderException.Kind.REFUSED, 200, "the judge refused: " + snippet(refusal), null, refusal);
+        }
+        if ("content_filter".equals(finish)) {
+            throw new ProviderException(ProviderException.Kind.REFUSED, 200, "the answer was blocked by the content filter",
+                    null, content);
+        }
+        if (content == null) {
+            throw new ProviderException(ProviderException.Kind.MALFORMED, 200, "the answer has no message content", null,
+                    snippet(body.toString()));
+        }
+        JsonNode usage = body.path("usage");
+        return new ProviderReply(content, usage.path("prompt_tokens").asLong(0), usage.path("completion_tokens").asLong(0), finish);
+    }
+}

@@ -1,0 +1,51 @@
+package io.mmgr.stream.judge.protocol;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * One request to a VLM, protocol-neutral.
+ *
+ * @param model           provider model id
+ * @param system          system instructions
+ * @param parts           the user turn: text and inline media, in order
+ * @param schema          JSON schema of the answer, or null for free text
+ * @param maxOutputTokens cap on the answer's length
+ */
+public record ProviderCall(String model, String system, List<Part> parts, Map<String, Object> schema, int maxOutputTokens) {
+
+    public ProviderCall {
+        Objects.requireNonNull(model);
+        Objects.requireNonNull(system);
+        parts = List.copyOf(parts);
+    }
+
+    public sealed interface Part {
+    }
+
+    public record Text(String text) implements Part {
+    }
+
+    /** Inline bytes: an image (any protocol) or a video (Gemini only). */
+    public record Media(String mimeType, byte[] bytes) implements Part {
+        public boolean video() {
+            return mimeType.startsWith("video/");
+        }
+    }
+
+    /** The same call with more user text after the original parts (the repair turn). */
+    public ProviderCall followedBy(String assistantAnswer, String userText) {
+        List<Part> more = new java.util.ArrayList<>(parts);
+        more.add(new Text("Your previous answer was:\n" + assistantAnswer + "\n\n" + userText));
+        return new ProviderCall(model, system, more, schema, maxOutputTokens);
+    }
+
+    public long mediaCount() {
+        return parts.stream().filter(p -> p instanceof Media).count();
+    }
+
+    public long textChars() {
+        return system.length() + parts.stream().mapToLong(p -> p instanceof Text t ? t.text().length() : 0).sum();
+    }
+}

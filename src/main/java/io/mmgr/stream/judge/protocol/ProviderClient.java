@@ -1,0 +1,24 @@
+package io.mmgr.stream.judge.protocol;
+
+import java.util.concurrent.CompletableFuture;
+
+/** A VLM endpoint. Implementations complete the future exceptionally with a {@link ProviderException}. */
+public interface ProviderClient {
+
+    /** Sends one call; cancelling the future abandons the HTTP exchange. */
+    default CompletableFuture<ProviderReply> send(ProviderCall call) {
+        return send(call, () -> { });
+    }
+
+    /**
+     * Sends one call; {@code onWire} runs when the request body starts to leave (after the connection
+     * is up), which is when a provider starts counting it.
+     */
+    CompletableFuture<ProviderReply> send(ProviderCall call, Runnable onWire);
+
+    /** Whether inline video parts are accepted (else videos are sent as frames). */
+    boolean acceptsVideo();
+
+    /** {@code openai} or {@code gemini}. */
+    String protocol();
+}

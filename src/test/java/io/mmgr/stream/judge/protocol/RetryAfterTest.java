@@ -1,0 +1,44 @@
+package io.mmgr.stream.judge.protocol;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class RetryAfterTest {
+
+    @Test
+    void secondsAndHttpDatesAreRead() {
+        assertThat(HttpProviderClient.retryAfter("2")).isEqualTo(Duration.ofSeconds(2));
+        assertThat(HttpProviderClient.retryAfter(" 1.5 ")).isEqualTo(Duration.ofMillis(1500));
+        String in30s = DateTimeFormatter.RFC_1123_DATE_TIME.format(ZonedDateTime.now(ZoneOffset.UTC).plusSeconds(30));
+        assertThat(HttpProviderClient.retryAfter(in30s)).isBetween(Duration.ofSeconds(27), Duration.ofSeconds(30));
+        assertThat(HttpProviderClient.retryAfter("soon")).isNull();
+        assertThat(HttpProviderClient.retryAfter(null)).isNull();
+        assertThat(HttpProviderClient.retryAfter("-3")).isNull();
+    }
+
+    @Test
+    void theKeyIsRedactedAndNeverPrinted() {
+        ApiKey key = ApiKey.fromEnvironment("K", Map.of("K", "sk-abcdef123456"));
+        assertThat(key.toString()).isEqualTo("$K (redacted)").doesNotContain("sk-abc");
+        assertThat(key.redact("Incorrect API key provided: sk-abcdef123456.")).isEqualTo("Incorrect API key provided: ***.");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> ApiKey.fromEnvironment("MISSING", Map.of()))
+                .hasMessageContaining("MISSING").hasMessageContaining("not set");
+    }
+
+    @Test
+    void geminiSchemaDropsWhatGeminiDoesNotTake() {
+        Map<String, Object> schema = Map.of("type", "object", "additionalProperties", false,
+                "properties", Map.of("x", Map.of("type", "integer", "enum", java.util.List.of(0, 1))));
+        Map<String, Object> g = GeminiClient.geminiSchema(schema);
+        assertThat(g).containsEntry("type", "OBJECT").doesNotContainKey("additionalProperties");
+        @SuppressWarnings("unchecked")
+        Map<String, Object> x = (Map<String, Object>) ((Map<String, Object>) g.get("properties")).get("x");
+        assertThat(x).containsEntry("type", "INTEGER").doesNotContainKey("enum");
+    }
+}

@@ -1,0 +1,100 @@
+package io.mmgr.stream.leaderboard;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import io.mmgr.stream.avro.AgreementStat;
+import io.mmgr.stream.avro.PairCounts;
+import io.mmgr.stream.avro.SampleScore;
+import io.mmgr.stream.tasks.RubricMetric;
+import io.mmgr.stream.tasks.sudoku.SudokuRubric;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class AgreementTest {
+
+    static SampleScore score(String status, Map<String, Double> metrics) {
+        return SampleScore.newBuilder().setRunId("r").setModel("veo-3").setCheckpointId("c").setTrainingStep(1).setTask("sudoku")
+                .setSampleId("s").setSeed(0).setModality("image").setGenerationId("g").setStatus(status)
+                .setMetrics(new HashMap<>(metrics)).setProducedAt(Instant.now()).setScoredAt(Instant.now()).build();
+    }
+
+    static Map<String, RubricMetric> sudokuTypes() {
+        Map<String, RubricMetric> m = new HashMap<>();
+        SudokuRubric.METRICS.forEach(x -> m.put(x.name(), x));
+        return m;
+    }
+
+    @Test
+    void kappaOfAWorkedTable() {
+        // 20 both pass, 5 first only, 10 second only, 15 both fail: p_o = 35/50, first passes 25/50,
+        // second 30/50, p_e = .5*.6 + .5*.4 = .5, kappa = (.7 - .5) / .5 = .4
+        PairCounts c = new PairCounts(20L, 5L, 10L, 15L);
+        assertThat(Agreement.percent(c)).isCloseTo(0.7, within(1e-12));
+        assertThat(Agreement.kappa(c)).isCloseTo(0.4, within(1e-12));
+        // everyone always passes: chance agreement is 1, kappa undefined
+        assertThat(Agreement.kappa(new PairCounts(9L, 0L, 0L, 0L))).isNull();
+        assertThat(Agreement.percent(new PairCounts(0L, 0L, 0L, 0L))).isNull();
+    }
+
+    @Test
+    void fractionsArePairedAtTheirGateEndpointAndBinaryMetricsOnlyAsZeroOrOne() {
+        SampleScore s = score("COMPLETE", Map.of(
+                "judge.clues_changed", 0.0, "sudoku-ocr.clues_changed", 0.0, "human:a.clues_changed", 1.0,
+                // CV passes only at 0: judge 0.0 passes, OCR 0.25 fails
+                "judge.constraint_violation", 0.0, "sudoku-ocr.constraint_violation", 0.25,
+                // CA passes only at 1: both fail
+                "judge.completion_accuracy", 0.5, "sudoku-ocr.completion_accuracy", 0.75,
+                // not a verdict: ignored
+                "sudoku-ocr.cells_read", 81.0, "judge.cells_read", 81.0));
+        Map<String, PairCounts> c = Agreement.ofScore(s, sudokuTypes());
+        // judge vs OCR: clues_changed 0/0 (both at the gate's value: both pass), constraint_violation
+        // 0 vs 0.25 (judge passes only), completion_accuracy 0.5 vs 0.75 (both fail)
+        assertThat(c.get("judge~sudoku-ocr")).isEqualTo(new PairCounts(1L, 1L, 0L, 1L));
+        // the annotator says a clue changed (1, failing the gate's 0), judge and OCR say none did
+        assertThat(c.get("judge~human")).isEqualTo(new PairCounts(0L, 1L, 0L, 0L));
+        assertThat(c.get("sudoku-ocr~human")).isEqualTo(new PairCounts(0L, 1L, 0L, 0L));
+        assertThat(c).doesNotContainKey("sudoku-ocr~judge");
+        assertThat(Agreement.ofScore(score("PENDING", s.getMetrics()), sudokuTypes())).isEmpty();
+    }
+
+    @Test
+    void addingAndSubtractingIsExact() {
+        Map<String, PairCounts> a = Map.of("judge~human", new PairCounts(3L, 1L, 0L, 2L));
+        Map<String, PairCounts> b = Map.of("judge~human", new PairCounts(1L, 1L, 0L, 0L));
+        Map<String, PairCounts> sum = Agreement.add(a, b, 1);
+        assertThat(sum.get("judge~human")).isEqualTo(new PairCounts(4L, 2L, 0L, 2L));
+        assertThat(Agreement.add(sum, b, -1)).isEqualTo(a);
+        assertThat(Agreement.add(a, a, -1)).isEmpty();
+    }
+
+    @Test
+    void table5SeedsTheFlagsUntilEnoughLabelsExist() {
+        Agreement.Policy policy = new Agreement.Policy(50, 0.90);
+        Map<String, AgreementStat> lastMile = Agreement.stats("nav-last-mile", "Veo 3", Map.of(), policy);
+        assertThat(lastMile.get("judge~human").getReliability()).isEqualTo("discount");
+        assertThat(lastMile.get("judge~human").getBasis()).contains("53.50%").contains("Veo-3");
+        assertThat(lastMile.get("judge~human").getPercentAgreement()).isNull();
+        assertThat(Agreement.stats("arc", "veo-3", Map.of(), policy).get("judge~human").getReliability()).isEqualTo("reliable");
+        // a model the table does not list gets the task's lowest figure
+        assertThat(Agreement.stats("nav-3d-real-world", "magma-8b", Map.of(), policy).get("judge~human").getBasis())
+                .contains("21.67%").contains("lowest listed model");
+        // Maze's and Sudoku's figures are for the deterministic pipelines
+        Map<String, AgreementStat> maze = Agreement.stats("maze", "Veo-3", Map.of(), policy);
+        assertThat(maze.get("maze-pixel~human").getReliability()).isEqualTo("reliable");
+        assertThat(maze).doesNotContainKey("judge~human");
+        assertThat(Agreement.rowReliability(maze, true)).isEqualTo("unknown");
+        // live figures take over at the minimum: 50 pairs at 96 % agreement outvote Table 5's 53.5 %
+        Map<String, AgreementStat> live = Agreement.stats("nav-last-mile", "veo-3",
+                Map.of("judge~human", new PairCounts(30L, 1L, 1L, 18L)), policy);
+        assertThat(live.get("judge~human").getReliability()).isEqualTo("reliable");
+        assertThat(live.get("judge~human").getBasis()).isEqualTo("live: 50 paired verdicts");
+        Map<String, AgreementStat> few = Agreement.stats("nav-last-mile", "veo-3",
+                Map.of("judge~human", new PairCounts(30L, 1L, 1L, 17L)), policy);
+        assertThat(few.get("judge~human").getReliability()).isEqualTo("discount");
+        assertThat(few.get("judge~human").getPairs()).isEqualTo(49);
+        assertThat(Agreement.Policy.of(Map.of("mmgr.agreement.min-pairs", "7")).minPairs()).isEqualTo(7);
+    }
+}

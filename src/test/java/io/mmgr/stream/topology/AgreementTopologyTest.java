@@ -1,0 +1,160 @@
+package io.mmgr.stream.topology;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import io.mmgr.stream.artifacts.LocalArtifactResolver;
+import io.mmgr.stream.avro.AgreementStat;
+import io.mmgr.stream.avro.BenchmarkItem;
+import io.mmgr.stream.avro.GenerationEvent;
+import io.mmgr.stream.avro.HumanLabel;
+import io.mmgr.stream.avro.JudgeRequest;
+import io.mmgr.stream.avro.JudgeVerdict;
+import io.mmgr.stream.avro.LeaderboardKey;
+import io.mmgr.stream.avro.LeaderboardRow;
+import io.mmgr.stream.avro.SampleKey;
+import io.mmgr.stream.registry.AvroSerdes;
+import io.mmgr.stream.registry.RegistryServer;
+import io.mmgr.stream.registry.SchemaRegistryClient;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.streams.TestInputTopic;
+import org.apache.kafka.streams.TestOutputTopic;
+import org.apache.kafka.streams.TopologyTestDriver;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Agreement on the leaderboard: the judge, the echo evaluator and a human annotator score the same
+ * metric of four samples of one model over two checkpoints; the 2x2 tables and kappas are worked out
+ * here by hand. A relabel replaces its pair instead of adding one; another model keeps its own counts.
+ */
+class AgreementTopologyTest {
+
+    static final String TASK = EchoTask.JUDGED_TASK;
+
+    @TempDir
+    Path stateDir;
+    RegistryServer registry;
+    TopologyTestDriver driver;
+    Topics topics;
+    TestInputTopic<byte[], byte[]> generations;
+    TestInputTopic<String, BenchmarkItem> benchmark;
+    TestInputTopic<SampleKey, JudgeVerdict> verdicts;
+    TestInputTopic<SampleKey, HumanLabel> labels;
+    TestOutputTopic<SampleKey, JudgeRequest> requests;
+    TestOutputTopic<LeaderboardKey, LeaderboardRow> leaderboard;
+    final Map<LeaderboardKey, LeaderboardRow> rows = new HashMap<>();
+
+    void start() throws Exception {
+        registry = RegistryServer.start(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), null);
+        AvroSerdes serdes = new AvroSerdes(new SchemaRegistryClient(registry.url()), true);
+        ScorerSettings settings = new ScorerSettings("a.", "agreement-test", 2, (short) 1, true, List.of(stateDir), 1 << 20, 1,
+                Map.of("mmgr.agreement.min-pairs", "4"));
+        topics = new Topics("a.", settings.partitions(), (short) 1, serdes);
+        var topology = ScoringTopology.build(settings, topics, serdes, EchoTask.catalog(), EchoTask.evaluators(),
+                new LocalArtifactResolver(List.of(stateDir), 1 << 20, stateDir));
+        driver = new TopologyTestDriver(topology, ScoringTopology.streamsConfig(settings, "unused:9092", registry.url(), stateDir,
+                topics.deadLetter.name()));
+        generations = driver.createInputTopic(topics.generations.name(), new ByteArraySerializer(), new ByteArraySerializer());
+        benchmark = driver.createInputTopic(topics.benchmark.name(), new StringSerializer(), topics.benchmark.valueSerde().serializer());
+        verdicts = driver.createInputTopic(topics.judgeVerdicts.name(), topics.judgeVerdicts.keySerde().serializer(),
+                topics.judgeVerdicts.valueSerde().serializer());
+        labels = driver.createInputTopic(topics.humanLabels.name(), topics.humanLabels.keySerde().serializer(),
+                topics.humanLabels.valueSerde().serializer());
+        requests = driver.createOutputTopic(topics.judgeRequests.name(), topics.judgeRequests.keySerde().deserializer(),
+                topics.judgeRequests.valueSerde().deserializer());
+        leaderboard = driver.createOutputTopic(topics.leaderboard.name(), topics.leaderboard.keySerde().deserializer(),
+                topics.leaderboard.valueSerde().deserializer());
+    }
+
+    @AfterEach
+    void close() {
+        if (driver != null) {
+            driver.close();
+        }
+        if (registry != null) {
+            registry.close();
+        }
+    }
+
+    /** One sample: the echo evaluator's, the judge's and the annotator's verdict on "agree". */
+    SampleKey sample(String model, String checkpoint, String sample, double echo, double judge, double human) {
+        benchmark.pipeInput(SampleKeys.itemKey(TASK, sample), Fixtures.item(TASK, sample, 1));
+        GenerationEvent e = GenerationEvent.newBuilder(Fixtures.event("run", checkpoint, 1, TASK, sample, 0,
+                Map.of("ok", 1.0, "agree", echo))).setModel(model).build();
+        generations.pipeInput("k".getBytes(StandardCharsets.UTF_8), topics.generations.valueSerde().serializer()
+                .serialize(topics.generations.name(), e));
+        var request = requests.readKeyValue();
+        verdicts.pipeInput(request.key, Fixtures.verdict(request.value.getRequestId(), request.value.getGenerationId(), "VALID", "1",
+                Map.of("agree", judge)));
+        label(request.key, human);
+        return request.key;
+    }
+
+    void label(SampleKey key, double human) {
+        labels.pipeInput(key, HumanLabel.newBuilder().setAnnotator("ann-1").setMetrics(Map.of("agree", human))
+                .setLabeledAt(Instant.now()).build());
+    }
+
+    LeaderboardRow row(String checkpoint) {
+        rows.putAll(leaderboard.readKeyValuesToMap());
+        return rows.get(new LeaderboardKey("run", checkpoint, TASK));
+    }
+
+    @Test
+    void agreementPerTaskAndModelRidesOnTheRowsAndARelabelReplacesItsPair() throws Exception {
+        start();
+        SampleKey s1 = sample("model-x", "c1", "s1", 1, 1, 1);
+        SampleKey s2 = sample("model-x", "c1", "s2", 0, 1, 0);
+        sample("model-x", "c1", "s3", 0, 0, 0);
+        sample("model-x", "c2", "s4", 1, 0, 1);
+
+        // judge vs echo and judge vs human: one pair in each cell -> 50 %, kappa 0
+        // echo vs human: two both-pass, two both-fail -> 100 %, kappa 1
+        for (String checkpoint : List.of("c1", "c2")) {
+            LeaderboardRow r = row(checkpoint);
+            AgreementStat judgeHuman = r.getAgreement().get("judge~human");
+            assertThat(judgeHuman.getPairs()).isEqualTo(4);
+            assertThat(judgeHuman.getPercentAgreement()).isEqualTo(0.5);
+            assertThat(judgeHuman.getKappa()).isCloseTo(0.0, within(1e-12));
+            assertThat(judgeHuman.getReliability()).isEqualTo("discount");
+            assertThat(judgeHuman.getBasis()).startsWith("live: 4");
+            assertThat(r.getAgreement().get("judge~echo").getPercentAgreement()).isEqualTo(0.5);
+            AgreementStat echoHuman = r.getAgreement().get("echo~human");
+            assertThat(echoHuman.getPercentAgreement()).isEqualTo(1.0);
+            assertThat(echoHuman.getKappa()).isCloseTo(1.0, within(1e-12));
+            assertThat(echoHuman.getReliability()).isEqualTo("reliable");
+            assertThat(r.getReliability()).isEqualTo("discount");
+        }
+
+        // the annotator changes their mind on s2 (0 -> 1): the pair is replaced, not added
+        label(s2, 1);
+        LeaderboardRow after = row("c1");
+        AgreementStat judgeHuman = after.getAgreement().get("judge~human");
+        assertThat(judgeHuman.getPairs()).isEqualTo(4);
+        assertThat(judgeHuman.getPercentAgreement()).isEqualTo(0.75);
+        // (j,h): (1,1) (1,1) (0,0) (0,1): p_o 3/4, judge passes 1/2, human 3/4, p_e 1/2*3/4 + 1/2*1/4 = 1/2 -> kappa 1/2
+        assertThat(judgeHuman.getKappa()).isCloseTo(0.5, within(1e-12));
+        assertThat(row("c2").getAgreement().get("judge~human").getPercentAgreement()).isEqualTo(0.75);
+
+        // another model: its own counts, too few for a live flag, no Table 5 figure for this task
+        sample("model-y", "c9", "s5", 1, 1, 1);
+        LeaderboardRow other = row("c9");
+        assertThat(other.getAgreement().get("judge~human").getPairs()).isEqualTo(1);
+        assertThat(other.getAgreement().get("judge~human").getReliability()).isEqualTo("unknown");
+        assertThat(row("c1").getAgreement().get("judge~human").getPairs()).isEqualTo(4);
+        // the all-tasks row carries none
+        assertThat(rows.get(new LeaderboardKey("run", "c1", SampleKeys.ALL_TASKS)).getAgreement()).isEmpty();
+        assertThat(s1).isNotNull();
+    }
+}
