@@ -10,7 +10,7 @@ import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 
 /** SHA-256 of artifact bytes and the check against the digest a reference declares. */
-final class Digests {
+public final class Digests {
 
     private Digests() {
     }
@@ -23,7 +23,7 @@ final class Digests {
         }
     }
 
-    static String sha256(byte[] bytes) {
+    public static String sha256(byte[] bytes) {
         return HexFormat.of().formatHex(sha256().digest(bytes));
     }
 

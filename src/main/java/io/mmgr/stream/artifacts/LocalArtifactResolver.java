@@ -171,10 +171,6 @@ public final class LocalArtifactResolver implements ArtifactResolver {
         }
     }
 
-    public static String sha256(byte[] bytes) {
-        return Digests.sha256(bytes);
-    }
-
     static String suffixFor(String mediaType) {
         return switch (mediaType == null ? "" : mediaType) {
             case "image/png" -> ".png";

@@ -1,5 +1,7 @@
 package io.mmgr.stream.judge;
 
+import io.mmgr.stream.vision.ImageEncoder;
+import io.mmgr.stream.artifacts.Digests;
 import io.mmgr.stream.artifacts.ArtifactException;
 import io.mmgr.stream.artifacts.ArtifactResolver;
 import io.mmgr.stream.judge.protocol.ProviderCall;
@@ -7,20 +9,10 @@ import io.mmgr.stream.tasks.JudgePrompt;
 import io.mmgr.stream.vision.MediaException;
 import io.mmgr.stream.vision.RgbImage;
 import io.mmgr.stream.vision.VideoDecoder;
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
-import javax.imageio.IIOImage;
-import javax.imageio.ImageIO;
-import javax.imageio.ImageWriteParam;
-import javax.imageio.ImageWriter;
-import javax.imageio.stream.MemoryCacheImageOutputStream;
 
 /**
  * Turns a rubric's prompt into a provider call: images inline as they are, a generated video either
@@ -52,7 +44,7 @@ final class PromptMaterializer {
                 b.append("T:").append(t.text());
             } else if (p instanceof JudgePrompt.Media m) {
                 String digest = m.artifact().getSha256() != null ? m.artifact().getSha256().toLowerCase(java.util.Locale.ROOT)
-                        : sha256(artifacts.read(m.artifact()));
+                        : Digests.sha256(artifacts.read(m.artifact()));
                 b.append("M:").append(m.label()).append('#').append(digest);
                 if (m.video()) {
                     b.append(nativeVideo ? "|native" : "|frames=" + frames);
@@ -60,7 +52,7 @@ final class PromptMaterializer {
             }
             b.append('\u0000');
         }
-        return sha256(b.toString().getBytes(StandardCharsets.UTF_8));
+        return Digests.sha256(b.toString().getBytes(StandardCharsets.UTF_8));
     }
 
     /** The call, with every artifact read and verified and videos sampled. */
@@ -99,28 +91,10 @@ final class PromptMaterializer {
 
     static byte[] jpeg(RgbImage frame) throws MediaException {
         try {
-            ImageWriter writer = ImageIO.getImageWritersByFormatName("jpeg").next();
-            ImageWriteParam param = writer.getDefaultWriteParam();
-            param.setCompressionMode(ImageWriteParam.MODE_EXPLICIT);
-            param.setCompressionQuality(0.9f);
-            ByteArrayOutputStream out = new ByteArrayOutputStream();
-            try (MemoryCacheImageOutputStream ios = new MemoryCacheImageOutputStream(out)) {
-                writer.setOutput(ios);
-                writer.write(null, new IIOImage(frame.toBufferedImage(), null, null), param);
-            } finally {
-                writer.dispose();
-            }
-            return out.toByteArray();
-        } catch (IOException e) {
-            throw new MediaException("cannot encode a video frame: " + e.getMessage(), e);
+            return ImageEncoder.jpeg(frame, 90);
+        } catch (java.io.UncheckedIOException e) {
+            throw new MediaException("cannot encode a video frame: " + e.getCause().getMessage(), e);
         }
     }
 
-    static String sha256(byte[] bytes) {
-        try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
-    }
 }

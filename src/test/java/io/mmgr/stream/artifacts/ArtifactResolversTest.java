@@ -124,7 +124,7 @@ class ArtifactResolversTest {
 
     @Test
     void allowlistedDownloadsAreVerifiedAgainstTheirDigest() throws Exception {
-        String sha = LocalArtifactResolver.sha256(payload);
+        String sha = Digests.sha256(payload);
         assertThat(resolver.read(ref(base + "/ok.bin", sha))).isEqualTo(payload);
         Path file = resolver.file(ref(base + "/ok.bin", sha));
         assertThat(Files.readAllBytes(file)).isEqualTo(payload);

@@ -1,10 +1,10 @@
 package io.mmgr.stream.it;
 
+import io.mmgr.stream.artifacts.Digests;
 import static io.mmgr.stream.it.ScorerHarness.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.sun.net.httpserver.HttpServer;
-import io.mmgr.stream.artifacts.LocalArtifactResolver;
 import io.mmgr.stream.avro.ArtifactRef;
 import io.mmgr.stream.avro.BenchmarkItem;
 import io.mmgr.stream.avro.DeadLetter;
@@ -143,7 +143,7 @@ class HostileInputTest {
     }
 
     static String sha(Path p) throws Exception {
-        return LocalArtifactResolver.sha256(Files.readAllBytes(p));
+        return Digests.sha256(Files.readAllBytes(p));
     }
 
     // ---- the check every case shares ----

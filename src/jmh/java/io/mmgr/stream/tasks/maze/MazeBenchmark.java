@@ -1,5 +1,6 @@
 package io.mmgr.stream.tasks.maze;
 
+import io.mmgr.stream.vision.ImageEncoder;
 import io.mmgr.stream.tasks.FrameBudget;
 import io.mmgr.stream.vision.ImageDecoder;
 import io.mmgr.stream.vision.RgbImage;
@@ -7,7 +8,6 @@ import io.mmgr.stream.vision.VideoDecoder;
 import io.mmgr.stream.vision.VideoEncoder;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -50,8 +50,8 @@ public class MazeBenchmark {
         ref = MazeImageScoringTest.referenceFromImages(problem);
         OutputStyle style = new OutputStyle("bench", 512, 512, 0.03, 0.5, 0.8, false, 0, 0);
         RgbImage img = OutputRenderer.image(sc, style);
-        png = OutputRenderer.png(img);
-        jpeg = OutputRenderer.jpeg(img, 85);
+        png = ImageEncoder.png(img);
+        jpeg = ImageEncoder.jpeg(img, 85);
         decoded = ImageDecoder.decode(png, ImageDecoder.Limits.DEFAULT);
         video = Files.createTempFile("maze-bench", ".mp4");
         OutputRenderer.video(sc, style, 96, VideoEncoder.Container.MP4, video);

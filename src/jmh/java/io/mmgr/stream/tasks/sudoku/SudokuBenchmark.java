@@ -1,5 +1,6 @@
 package io.mmgr.stream.tasks.sudoku;
 
+import io.mmgr.stream.vision.ImageEncoder;
 import io.mmgr.stream.vision.DigitOcr;
 import io.mmgr.stream.vision.ImageDecoder;
 import io.mmgr.stream.vision.RgbImage;
@@ -51,7 +52,7 @@ public class SudokuBenchmark {
         OutputLook look = new OutputLook("bench-512", SudokuStyle.standard(512), null, 0, 0);
         RgbImage solved = look.render(9, puzzle.solution(), SudokuRenderer.clueMask(puzzle), null);
         png = look.encode(solved);
-        jpeg = Degrade.jpeg(solved, 85);
+        jpeg = ImageEncoder.jpeg(solved, 85);
         decoded = ImageDecoder.decode(png, ImageDecoder.Limits.DEFAULT);
         // the puzzle for 4 frames, then one blank filled every other frame, the rest held: 96 frames
         VideoScript gradual = VideoScript.gradual("bench", puzzle, 4, 1, 2, 0, new Random(7));

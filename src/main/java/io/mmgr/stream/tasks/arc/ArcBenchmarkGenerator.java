@@ -1,29 +1,24 @@
 package io.mmgr.stream.tasks.arc;
 
-import io.mmgr.stream.avro.ArtifactRef;
+import io.mmgr.stream.vision.ImageEncoder;
+import io.mmgr.stream.artifacts.ArtifactRefs;
 import io.mmgr.stream.avro.BenchmarkItem;
 import io.mmgr.stream.avro.GroundTruth;
 import io.mmgr.stream.json.JsonAvro;
 import io.mmgr.stream.vision.Rect;
 import io.mmgr.stream.vision.RgbImage;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.stream.Stream;
-import javax.imageio.ImageIO;
 
 /**
  * {@code mmgr bench generate arc}: benchmark items from ARC-AGI task files (v1, fchollet/ARC-AGI). For
@@ -119,9 +114,9 @@ public final class ArcBenchmarkGenerator {
         ArcRenderer.Puzzle problem = ArcRenderer.puzzle(task, testIndex, false);
         ArcRenderer.Puzzle solution = ArcRenderer.puzzle(task, testIndex, true);
         RgbImage answer = ArcRenderer.grid(pair.output().toArray(), ArcStyle.STANDARD.withMargin(16));
-        byte[] problemPng = png(problem.image());
-        byte[] solutionPng = png(solution.image());
-        byte[] answerPng = png(answer);
+        byte[] problemPng = ImageEncoder.png(problem.image());
+        byte[] solutionPng = ImageEncoder.png(solution.image());
+        byte[] answerPng = ImageEncoder.png(answer);
         byte[] taskJson = Files.readAllBytes(source);
         Path problemFile = dir.resolve(id + "-problem.png");
         Path solutionFile = dir.resolve(id + "-solution.png");
@@ -156,42 +151,12 @@ public final class ArcBenchmarkGenerator {
                 .setDifficulty(d.band())
                 .setPrompt(PROMPT)
                 .setArtifacts(List.of(
-                        ref("problem", problemFile, problemPng, "image/png", problem.image()),
-                        ref("solution", solutionFile, solutionPng, "image/png", solution.image()),
-                        ref("answer", answerFile, answerPng, "image/png", answer),
-                        ref("reference", taskFile, taskJson, "application/json", null)))
+                        ArtifactRefs.file("problem", problemFile, problemPng, "image/png", problem.image().width(), problem.image().height()),
+                        ArtifactRefs.file("solution", solutionFile, solutionPng, "image/png", solution.image().width(), solution.image().height()),
+                        ArtifactRefs.file("answer", answerFile, answerPng, "image/png", answer.width(), answer.height()),
+                        ArtifactRefs.file("reference", taskFile, taskJson, "application/json", null, null)))
                 .setGroundTruth(gt)
                 .build();
     }
 
-    private static ArtifactRef ref(String role, Path file, byte[] bytes, String mediaType, RgbImage image) {
-        ArtifactRef.Builder b = ArtifactRef.newBuilder()
-                .setRole(role)
-                .setUri(file.toAbsolutePath().normalize().toUri().toString())
-                .setSha256(sha256(bytes))
-                .setMediaType(mediaType)
-                .setSizeBytes((long) bytes.length);
-        if (image != null) {
-            b.setWidth(image.width()).setHeight(image.height());
-        }
-        return b.build();
-    }
-
-    static byte[] png(RgbImage image) {
-        try {
-            ByteArrayOutputStream out = new ByteArrayOutputStream();
-            ImageIO.write(image.toBufferedImage(), "png", out);
-            return out.toByteArray();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    static String sha256(byte[] bytes) {
-        try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
-    }
 }

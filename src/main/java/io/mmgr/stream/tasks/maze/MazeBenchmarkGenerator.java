@@ -1,27 +1,21 @@
 package io.mmgr.stream.tasks.maze;
 
-import io.mmgr.stream.avro.ArtifactRef;
+import io.mmgr.stream.vision.ImageEncoder;
+import io.mmgr.stream.artifacts.ArtifactRefs;
 import io.mmgr.stream.avro.BenchmarkItem;
 import io.mmgr.stream.avro.GroundTruth;
 import io.mmgr.stream.json.JsonAvro;
-import io.mmgr.stream.vision.RgbImage;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
-import javax.imageio.ImageIO;
 
 /**
  * {@code mmgr bench generate maze}: draws maze problems of the requested bands (DFS and Wilson
@@ -70,8 +64,8 @@ public final class MazeBenchmarkGenerator {
     }
 
     static BenchmarkItem write(Path dir, String id, MazeBand band, MazeProblem p, long seed) throws IOException {
-        byte[] problemPng = png(MazeRenderer.problem(p, CANVAS, CANVAS));
-        byte[] solutionPng = png(MazeRenderer.solution(p, CANVAS, CANVAS));
+        byte[] problemPng = ImageEncoder.png(MazeRenderer.problem(p, CANVAS, CANVAS));
+        byte[] solutionPng = ImageEncoder.png(MazeRenderer.solution(p, CANVAS, CANVAS));
         Path problemFile = dir.resolve(id + "-problem.png");
         Path solutionFile = dir.resolve(id + "-solution.png");
         Path jsonFile = dir.resolve(id + ".json");
@@ -107,41 +101,11 @@ public final class MazeBenchmarkGenerator {
                 .setDifficulty(band.id())
                 .setPrompt(PROMPT)
                 .setArtifacts(List.of(
-                        ref("problem", problemFile, problemPng, "image/png"),
-                        ref("solution", solutionFile, solutionPng, "image/png"),
-                        ref("reference", jsonFile, jsonBytes, "application/json")))
+                        ArtifactRefs.file("problem", problemFile, problemPng, "image/png", CANVAS, CANVAS),
+                        ArtifactRefs.file("solution", solutionFile, solutionPng, "image/png", CANVAS, CANVAS),
+                        ArtifactRefs.file("reference", jsonFile, jsonBytes, "application/json", null, null)))
                 .setGroundTruth(gt)
                 .build();
     }
 
-    private static ArtifactRef ref(String role, Path file, byte[] bytes, String mediaType) {
-        ArtifactRef.Builder b = ArtifactRef.newBuilder()
-                .setRole(role)
-                .setUri(file.toAbsolutePath().normalize().toUri().toString())
-                .setSha256(sha256(bytes))
-                .setMediaType(mediaType)
-                .setSizeBytes((long) bytes.length);
-        if (mediaType.startsWith("image/")) {
-            b.setWidth(CANVAS).setHeight(CANVAS);
-        }
-        return b.build();
-    }
-
-    static byte[] png(RgbImage image) {
-        try {
-            ByteArrayOutputStream out = new ByteArrayOutputStream();
-            ImageIO.write(image.toBufferedImage(), "png", out);
-            return out.toByteArray();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    static String sha256(byte[] bytes) {
-        try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
-    }
 }

@@ -1,5 +1,6 @@
 package io.mmgr.stream.tasks.maze;
 
+import io.mmgr.stream.artifacts.Digests;
 import io.mmgr.stream.avro.ArtifactRef;
 import io.mmgr.stream.avro.BenchmarkItem;
 import io.mmgr.stream.avro.GroundTruth;
@@ -60,7 +61,7 @@ public final class MazeSimulation implements SimulatedTask {
             }
             byte[] bytes = Files.readAllBytes(file);
             ref.setUri(file.toAbsolutePath().toUri().toString()).setMediaType("video/webm")
-                    .setSha256(MazeBenchmarkGenerator.sha256(bytes)).setSizeBytes((long) bytes.length)
+                    .setSha256(Digests.sha256(bytes)).setSizeBytes((long) bytes.length)
                     .setWidth(VIDEO_STYLE.width()).setHeight(VIDEO_STYLE.height()).setFps(24.0).setFrameCount(frames);
         } else {
             OutputStyle style = OutputStyle.ALL[random.nextInt(OutputStyle.ALL.length)];
@@ -69,7 +70,7 @@ public final class MazeSimulation implements SimulatedTask {
             Path file = dir.resolve(base + (jpeg ? ".jpg" : ".png"));
             Files.write(file, bytes);
             ref.setUri(file.toAbsolutePath().toUri().toString()).setMediaType(jpeg ? "image/jpeg" : "image/png")
-                    .setSha256(MazeBenchmarkGenerator.sha256(bytes)).setSizeBytes((long) bytes.length)
+                    .setSha256(Digests.sha256(bytes)).setSizeBytes((long) bytes.length)
                     .setWidth(style.width()).setHeight(style.height());
         }
         String fault = sc.fault() == Fault.CORRECT ? "none" : sc.fault().name().toLowerCase(Locale.ROOT);

@@ -1,5 +1,6 @@
 package io.mmgr.stream.tasks.maze;
 
+import io.mmgr.stream.vision.ImageEncoder;
 import io.mmgr.stream.vision.MediaException;
 import io.mmgr.stream.vision.RgbImage;
 import io.mmgr.stream.vision.VideoEncoder;
@@ -10,15 +11,8 @@ import java.awt.RenderingHints;
 import java.awt.geom.Path2D;
 import java.awt.geom.Rectangle2D;
 import java.awt.image.BufferedImage;
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.List;
-import javax.imageio.IIOImage;
-import javax.imageio.ImageIO;
-import javax.imageio.ImageWriteParam;
-import javax.imageio.ImageWriter;
 
 /**
  * Draws simulated model outputs for a {@link Scenario} in an {@link OutputStyle}: anti-aliased Java2D
@@ -145,35 +139,7 @@ final class OutputRenderer {
 
     /** Encodes as PNG, or JPEG at the style's quality. */
     static byte[] encode(RgbImage img, OutputStyle s) {
-        return s.jpegQuality() > 0 ? jpeg(img, s.jpegQuality()) : png(img);
-    }
-
-    static byte[] png(RgbImage img) {
-        try {
-            ByteArrayOutputStream out = new ByteArrayOutputStream();
-            ImageIO.write(img.toBufferedImage(), "png", out);
-            return out.toByteArray();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    static byte[] jpeg(RgbImage img, int quality) {
-        try {
-            ImageWriter writer = ImageIO.getImageWritersByFormatName("jpeg").next();
-            ImageWriteParam param = writer.getDefaultWriteParam();
-            param.setCompressionMode(ImageWriteParam.MODE_EXPLICIT);
-            param.setCompressionQuality(quality / 100f);
-            ByteArrayOutputStream out = new ByteArrayOutputStream();
-            try (var ios = ImageIO.createImageOutputStream(out)) {
-                writer.setOutput(ios);
-                writer.write(null, new IIOImage(img.toBufferedImage(), null, null), param);
-            }
-            writer.dispose();
-            return out.toByteArray();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return s.jpegQuality() > 0 ? ImageEncoder.jpeg(img, s.jpegQuality()) : ImageEncoder.png(img);
     }
 
     /** Separable box blur of the given radius (edges clamped). */

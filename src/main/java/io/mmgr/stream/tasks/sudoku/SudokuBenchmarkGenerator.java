@@ -1,26 +1,20 @@
 package io.mmgr.stream.tasks.sudoku;
 
-import io.mmgr.stream.avro.ArtifactRef;
+import io.mmgr.stream.vision.ImageEncoder;
+import io.mmgr.stream.artifacts.ArtifactRefs;
 import io.mmgr.stream.avro.BenchmarkItem;
 import io.mmgr.stream.avro.GroundTruth;
 import io.mmgr.stream.json.JsonAvro;
-import io.mmgr.stream.vision.RgbImage;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
-import javax.imageio.ImageIO;
 
 /**
  * {@code mmgr bench generate sudoku}: puzzles of the requested sizes and bands (sizes alternate, then
@@ -77,8 +71,8 @@ public final class SudokuBenchmarkGenerator {
 
     static BenchmarkItem write(Path dir, String id, SudokuBand band, SudokuPuzzle p, long seed) throws IOException {
         SudokuStyle style = SudokuStyle.standard(CANVAS);
-        byte[] problemPng = png(SudokuRenderer.problem(p, style));
-        byte[] solutionPng = png(SudokuRenderer.solution(p, style));
+        byte[] problemPng = ImageEncoder.png(SudokuRenderer.problem(p, style));
+        byte[] solutionPng = ImageEncoder.png(SudokuRenderer.solution(p, style));
         Path problemFile = dir.resolve(id + "-problem.png");
         Path solutionFile = dir.resolve(id + "-solution.png");
         Files.write(problemFile, problemPng);
@@ -98,39 +92,10 @@ public final class SudokuBenchmarkGenerator {
                 .setDifficulty(band.id())
                 .setPrompt(prompt(p.size()))
                 .setArtifacts(List.of(
-                        ref("problem", problemFile, problemPng),
-                        ref("solution", solutionFile, solutionPng)))
+                        ArtifactRefs.file("problem", problemFile, problemPng, "image/png", CANVAS, CANVAS),
+                        ArtifactRefs.file("solution", solutionFile, solutionPng, "image/png", CANVAS, CANVAS)))
                 .setGroundTruth(gt)
                 .build();
     }
 
-    private static ArtifactRef ref(String role, Path file, byte[] bytes) {
-        return ArtifactRef.newBuilder()
-                .setRole(role)
-                .setUri(file.toAbsolutePath().normalize().toUri().toString())
-                .setSha256(sha256(bytes))
-                .setMediaType("image/png")
-                .setSizeBytes((long) bytes.length)
-                .setWidth(CANVAS)
-                .setHeight(CANVAS)
-                .build();
-    }
-
-    static byte[] png(RgbImage image) {
-        try {
-            ByteArrayOutputStream out = new ByteArrayOutputStream();
-            ImageIO.write(image.toBufferedImage(), "png", out);
-            return out.toByteArray();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    static String sha256(byte[] bytes) {
-        try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
-    }
 }

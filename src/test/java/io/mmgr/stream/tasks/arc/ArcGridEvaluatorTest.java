@@ -1,5 +1,6 @@
 package io.mmgr.stream.tasks.arc;
 
+import io.mmgr.stream.vision.ImageEncoder;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.mmgr.stream.artifacts.LocalArtifactResolver;
@@ -69,7 +70,7 @@ class ArcGridEvaluatorTest {
         // the model redrew the whole puzzle, at another resolution and as JPEG
         RgbImage canvas = ImageDecoder.decode(Files.readAllBytes(artifact(item, "solution")), ImageDecoder.Limits.DEFAULT);
         Path redrawn = dir.resolve("redrawn.jpg");
-        Files.write(redrawn, Distort.jpeg(Distort.scale(canvas, 1.5, 1.5), 90));
+        Files.write(redrawn, ImageEncoder.jpeg(Distort.scale(canvas, 1.5, 1.5), 90));
         EvaluationOutcome whole = evaluate(item, redrawn, "image/jpeg");
         assertThat(whole.metrics()).containsExactly(Map.entry("grid_integrity", 1.0), Map.entry("cell_accuracy", 1.0),
                 Map.entry("valid_solution", 1.0));

@@ -1,14 +1,6 @@
 package io.mmgr.stream.tasks.arc;
 
 import io.mmgr.stream.vision.RgbImage;
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import javax.imageio.IIOImage;
-import javax.imageio.ImageIO;
-import javax.imageio.ImageWriteParam;
-import javax.imageio.ImageWriter;
-import javax.imageio.stream.ImageOutputStream;
 
 /** What happens to a grid between a generator's renderer and our decoder: resampling, blur, colour drift, JPEG. */
 final class Distort {
@@ -104,35 +96,6 @@ final class Distort {
             out[i] = java.awt.Color.HSBtoRGB(hh - (float) Math.floor(hh), hsb[1], b) & 0xFFFFFF;
         }
         return new RgbImage(src.width(), src.height(), out);
-    }
-
-    static byte[] jpeg(RgbImage img, int quality) {
-        try {
-            ImageWriter writer = ImageIO.getImageWritersByFormatName("jpeg").next();
-            ImageWriteParam param = writer.getDefaultWriteParam();
-            param.setCompressionMode(ImageWriteParam.MODE_EXPLICIT);
-            param.setCompressionQuality(quality / 100f);
-            ByteArrayOutputStream out = new ByteArrayOutputStream();
-            try (ImageOutputStream ios = ImageIO.createImageOutputStream(out)) {
-                writer.setOutput(ios);
-                writer.write(null, new IIOImage(img.toBufferedImage(), null, null), param);
-            } finally {
-                writer.dispose();
-            }
-            return out.toByteArray();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    static byte[] png(RgbImage img) {
-        try {
-            ByteArrayOutputStream out = new ByteArrayOutputStream();
-            ImageIO.write(img.toBufferedImage(), "png", out);
-            return out.toByteArray();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 
     private static int ch(int rgb, int shift) {

@@ -1,5 +1,6 @@
 package io.mmgr.stream.tasks.arc;
 
+import io.mmgr.stream.vision.ImageEncoder;
 import io.mmgr.stream.vision.ImageDecoder;
 import io.mmgr.stream.vision.MediaException;
 import io.mmgr.stream.vision.RgbImage;
@@ -51,7 +52,7 @@ record OutputStyle(String name, ArcStyle grid, double scaleX, double scaleY, dou
     }
 
     byte[] encode(RgbImage img) {
-        return jpegQuality > 0 ? Distort.jpeg(img, jpegQuality) : Distort.png(img);
+        return jpegQuality > 0 ? ImageEncoder.jpeg(img, jpegQuality) : ImageEncoder.png(img);
     }
 
     /** The image as the evaluator would see it after reading the file. */

@@ -1,5 +1,6 @@
 package io.mmgr.stream.tasks.maze;
 
+import io.mmgr.stream.vision.ImageEncoder;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -96,7 +97,7 @@ class MazePixelEvaluatorTest {
         assertThatThrownBy(() -> evaluate(text, "image/png", "m")).isInstanceOf(EvaluationException.class)
                 .hasMessageContaining("not a decodable image");
 
-        byte[] png = MazeBenchmarkGenerator.png(RgbImage.filled(64, 64, 0x00FF00));
+        byte[] png = ImageEncoder.png(RgbImage.filled(64, 64, 0x00FF00));
         Path truncated = Files.write(dir.resolve("truncated.png"), Arrays.copyOf(png, png.length / 2));
         assertThatThrownBy(() -> evaluate(truncated, "image/png", "m")).hasMessageContaining("truncated or corrupt");
 
@@ -137,7 +138,7 @@ class MazePixelEvaluatorTest {
                 .isInstanceOf(EvaluationException.class).hasMessageContaining("maze lattice is invalid");
 
         // no lattice in the ground truth and a problem image without a maze
-        Path blank = Files.write(dir.resolve("blank.png"), MazeBenchmarkGenerator.png(RgbImage.filled(200, 200, 0xFFFFFF)));
+        Path blank = Files.write(dir.resolve("blank.png"), ImageEncoder.png(RgbImage.filled(200, 200, 0xFFFFFF)));
         BenchmarkItem noMaze = BenchmarkItem.newBuilder(item).setSampleId("no-maze")
                 .setArtifacts(List.of(ArtifactRef.newBuilder().setRole("problem").setUri(blank.toUri().toString())
                         .setMediaType("image/png").build()))

@@ -1,9 +1,9 @@
 package io.mmgr.stream.tasks.maze;
 
+import io.mmgr.stream.artifacts.Digests;
 import static io.mmgr.stream.it.ScorerHarness.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.mmgr.stream.artifacts.LocalArtifactResolver;
 import io.mmgr.stream.avro.ArtifactRef;
 import io.mmgr.stream.avro.BenchmarkItem;
 import io.mmgr.stream.avro.DeadLetter;
@@ -77,7 +77,7 @@ class MazeStreamTest {
     }
 
     static String sha(Path p) throws Exception {
-        return LocalArtifactResolver.sha256(Files.readAllBytes(p));
+        return Digests.sha256(Files.readAllBytes(p));
     }
 
     @Test

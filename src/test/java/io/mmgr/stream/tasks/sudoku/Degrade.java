@@ -1,14 +1,6 @@
 package io.mmgr.stream.tasks.sudoku;
 
 import io.mmgr.stream.vision.RgbImage;
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import javax.imageio.IIOImage;
-import javax.imageio.ImageIO;
-import javax.imageio.ImageWriteParam;
-import javax.imageio.ImageWriter;
-import javax.imageio.stream.MemoryCacheImageOutputStream;
 
 /** Image degradations for fixtures: Gaussian blur and PNG/JPEG encoding. */
 final class Degrade {
@@ -61,33 +53,4 @@ final class Degrade {
         }
     }
 
-    static byte[] png(RgbImage img) {
-        try {
-            ByteArrayOutputStream out = new ByteArrayOutputStream();
-            ImageIO.write(img.toBufferedImage(), "png", out);
-            return out.toByteArray();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    /** JPEG at a quality of 1..100. */
-    static byte[] jpeg(RgbImage img, int quality) {
-        try {
-            ImageWriter writer = ImageIO.getImageWritersByFormatName("jpeg").next();
-            ByteArrayOutputStream out = new ByteArrayOutputStream();
-            try (MemoryCacheImageOutputStream stream = new MemoryCacheImageOutputStream(out)) {
-                writer.setOutput(stream);
-                ImageWriteParam p = writer.getDefaultWriteParam();
-                p.setCompressionMode(ImageWriteParam.MODE_EXPLICIT);
-                p.setCompressionQuality(quality / 100f);
-                writer.write(null, new IIOImage(img.toBufferedImage(), null, null), p);
-            } finally {
-                writer.dispose();
-            }
-            return out.toByteArray();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
 }

@@ -1,5 +1,6 @@
 package io.mmgr.stream.tasks.sudoku;
 
+import io.mmgr.stream.vision.ImageEncoder;
 import io.mmgr.stream.vision.ImageDecoder;
 import io.mmgr.stream.vision.MediaException;
 import io.mmgr.stream.vision.RgbImage;
@@ -64,7 +65,7 @@ record OutputLook(String name, SudokuStyle style, String caption, double blur, i
 
     /** The file bytes a model would hand in. */
     byte[] encode(RgbImage img) {
-        return jpegQuality > 0 ? Degrade.jpeg(img, jpegQuality) : Degrade.png(img);
+        return jpegQuality > 0 ? ImageEncoder.jpeg(img, jpegQuality) : ImageEncoder.png(img);
     }
 
     String extension() {

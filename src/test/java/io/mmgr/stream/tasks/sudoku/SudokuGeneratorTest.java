@@ -1,5 +1,6 @@
 package io.mmgr.stream.tasks.sudoku;
 
+import io.mmgr.stream.artifacts.Digests;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.Random;
@@ -41,7 +42,7 @@ class SudokuGeneratorTest {
             for (String role : new String[] {"problem", "solution"}) {
                 var ref = item.getArtifacts().stream().filter(a -> a.getRole().equals(role)).findFirst().orElseThrow();
                 byte[] bytes = java.nio.file.Files.readAllBytes(java.nio.file.Path.of(java.net.URI.create(ref.getUri())));
-                assertThat(io.mmgr.stream.artifacts.LocalArtifactResolver.sha256(bytes)).isEqualTo(ref.getSha256());
+                assertThat(io.mmgr.stream.artifacts.Digests.sha256(bytes)).isEqualTo(ref.getSha256());
             }
         }
     }

@@ -1,5 +1,6 @@
 package io.mmgr.stream.tasks.sudoku;
 
+import io.mmgr.stream.vision.ImageEncoder;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
@@ -15,7 +16,6 @@ import io.mmgr.stream.tasks.EvaluationException;
 import io.mmgr.stream.tasks.EvaluationOutcome;
 import io.mmgr.stream.tasks.EvaluatorRegistry;
 import io.mmgr.stream.tasks.TaskCatalog;
-import io.mmgr.stream.vision.MediaException;
 import io.mmgr.stream.vision.RgbImage;
 import io.mmgr.stream.vision.VideoEncoder;
 import java.nio.file.Files;
@@ -140,7 +140,7 @@ class SudokuOcrEvaluatorTest {
         assertReason(four, corrupt, "image/png", "sudoku output image: image is truncated or corrupt");
 
         Path blank = dir.resolve("blank.png");
-        Files.write(blank, Degrade.png(RgbImage.filled(300, 300, 0xFFFFFF)));
+        Files.write(blank, ImageEncoder.png(RgbImage.filled(300, 300, 0xFFFFFF)));
         assertReason(four, blank, "image/png", "sudoku output image: no grid found");
 
         assertReason(four, artifact(nine, "solution"), "image/png", "sudoku output image: the grid has 9 columns, expected 4");
