@@ -17,6 +17,7 @@ import io.mmgr.stream.avro.SampleScore;
 import io.mmgr.stream.json.JsonAvro;
 import io.mmgr.stream.leaderboard.Aggregates;
 import io.mmgr.stream.topology.SampleKeys;
+import io.mmgr.stream.topology.SamplePartitioner;
 import io.mmgr.stream.topology.leaderboard.LeaderboardTopology;
 import java.io.IOException;
 import java.io.InputStream;
@@ -31,7 +32,6 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
-import org.apache.kafka.common.serialization.Serializer;
 import org.apache.kafka.streams.errors.InvalidStateStoreException;
 import org.apache.kafka.streams.state.HostInfo;
 
@@ -46,13 +46,11 @@ final class ApiHandler implements HttpHandler {
 
     private final StoreQueries local;
     private final Cluster cluster;
-    private final Serializer<SampleKey> sampleKeySerializer;
     private final ArtifactResolver artifacts;
 
-    ApiHandler(StoreQueries local, Cluster cluster, Serializer<SampleKey> sampleKeySerializer, ArtifactResolver artifacts) {
+    ApiHandler(StoreQueries local, Cluster cluster, ArtifactResolver artifacts) {
         this.local = local;
         this.cluster = cluster;
-        this.sampleKeySerializer = sampleKeySerializer;
         this.artifacts = artifacts;
     }
 
@@ -224,7 +222,8 @@ final class ApiHandler implements HttpHandler {
         if (localOnly(q)) {
             answer = localSample(key);
         } else {
-            HostInfo owner = cluster.owner(LeaderboardTopology.SCORES_STORE, key, sampleKeySerializer);
+            // the score table lives where assembly put the sample: partitioned by its fields (SampleKeys)
+            HostInfo owner = cluster.owner(LeaderboardTopology.SCORES_STORE, key, new SamplePartitioner<>());
             answer = cluster.isSelf(owner) ? localSample(key) : cluster.get(owner, "/api/sample?" + queryString(q, "scope", "local"));
             if (answer instanceof ObjectNode o && !cluster.isSelf(owner)) {
                 o.put("answeredBy", owner.host() + ":" + owner.port());

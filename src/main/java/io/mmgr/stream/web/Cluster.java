@@ -8,7 +8,6 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
-import org.apache.kafka.common.serialization.Serializer;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.KeyQueryMetadata;
 import org.apache.kafka.streams.processor.StreamPartitioner;
@@ -49,10 +48,6 @@ final class Cluster {
     List<HostInfo> others() {
         return streams.metadataForAllStreamsClients().stream().map(StreamsMetadata::hostInfo)
                 .filter(h -> !h.equals(self) && h.port() > 0).distinct().toList();
-    }
-
-    <K> HostInfo owner(String store, K key, Serializer<K> serializer) {
-        return active(streams.queryMetadataForKey(store, key, serializer), store);
     }
 
     <K> HostInfo owner(String store, K key, StreamPartitioner<? super K, ?> partitioner) {

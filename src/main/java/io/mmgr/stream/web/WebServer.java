@@ -4,7 +4,6 @@ import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.mmgr.stream.artifacts.ArtifactResolver;
-import io.mmgr.stream.avro.SampleKey;
 import io.mmgr.stream.topology.Topics;
 import java.io.IOException;
 import java.io.InputStream;
@@ -15,7 +14,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.apache.kafka.common.serialization.Serializer;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.state.HostInfo;
 
@@ -95,10 +93,9 @@ public final class WebServer implements AutoCloseable {
     /** Starts answering API requests from the running scorer's stores. */
     public void serve(KafkaStreams streams, Topics topics, Map<String, Object> clientConfig, ArtifactResolver artifacts,
                       PrometheusMeterRegistry registry) {
-        Serializer<SampleKey> keys = topics.sampleScores.keySerde().serializer();
         this.metrics = registry;
         this.feed = new LiveFeed(clientConfig, topics);
-        this.api = new ApiHandler(new StoreQueries(streams), new Cluster(streams, hostInfo()), keys, artifacts);
+        this.api = new ApiHandler(new StoreQueries(streams), new Cluster(streams, hostInfo()), artifacts);
     }
 
     public LiveFeed feed() {

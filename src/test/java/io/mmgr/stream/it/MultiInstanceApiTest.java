@@ -14,6 +14,7 @@ import io.mmgr.stream.registry.AvroSerdes;
 import io.mmgr.stream.registry.RegistryServer;
 import io.mmgr.stream.registry.SchemaRegistryClient;
 import io.mmgr.stream.topology.SampleKeys;
+import io.mmgr.stream.topology.SamplePartitioner;
 import io.mmgr.stream.topology.ScorerSettings;
 import io.mmgr.stream.topology.Topics;
 import io.mmgr.stream.topology.leaderboard.LeaderboardTopology;
@@ -113,9 +114,8 @@ class MultiInstanceApiTest {
             HostInfo hostA = a.web().orElseThrow().hostInfo();
             HostInfo hostB = b.web().orElseThrow().hostInfo();
             Set<HostInfo> owners = new HashSet<>();
-            var keySerializer = topics.sampleScores.keySerde().serializer();
             for (SampleKey k : keys) {
-                HostInfo owner = a.streams().queryMetadataForKey(LeaderboardTopology.SCORES_STORE, k, keySerializer).activeHost();
+                HostInfo owner = a.streams().queryMetadataForKey(LeaderboardTopology.SCORES_STORE, k, new SamplePartitioner<>()).activeHost();
                 owners.add(owner);
                 String q = "api/sample?run=" + enc(k.getRunId()) + "&checkpoint=" + enc(k.getCheckpointId()) + "&task="
                         + enc(k.getTask()) + "&sample=" + enc(k.getSampleId()) + "&seed=" + k.getSeed();

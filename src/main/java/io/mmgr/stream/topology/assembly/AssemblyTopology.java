@@ -42,7 +42,7 @@ public final class AssemblyTopology {
                         Named.as("assembly-merge-labels"));
 
         ScoreAssembler assembler = new ScoreAssembler(catalog);
-        KStream<SampleKey, SampleScore> scores = arrivals.process(() -> new AssemblyProcessor(assembler, STORE),
+        KStream<SampleKey, SampleScore> scores = arrivals.processValues(() -> new AssemblyProcessor(assembler, STORE),
                 Named.as("assembly-assemble"), STORE);
         scores.to(topics.sampleScores.name(),
                 topics.sampleScores.produced("sample-scores-sink", new SamplePartitioner<SampleScore>()));

@@ -90,6 +90,9 @@ public final class LeaderboardTopology {
             metricTypes.put(r.id(), byName);
         }
         KTable<AgreementKey, AgreementCounts> agreement = table
+                // most scores pair nothing (no judge next to a pipeline, no human label): they stop here
+                .filter((k, s) -> !Agreement.ofScore(s, metricTypes.getOrDefault(k.getTask(), Map.of())).isEmpty(),
+                        Named.as("leaderboard-agreement-has-pairs"))
                 .groupBy((k, s) -> KeyValue.pair(new AgreementKey(k.getTask(), s.getModel()),
                                 new AgreementCounts(Agreement.ofScore(s, metricTypes.getOrDefault(k.getTask(), Map.of())))),
                         Grouped.with("leaderboard-agreement-by-task-model", agreementKey, agreementSerde))
@@ -111,8 +114,9 @@ public final class LeaderboardTopology {
                 TableJoined.as("leaderboard-agreement-join"),
                 stored(TASK_ROWS_STORE, boardKey, aggregateSerde));
 
-        // from the joined task rows, so that a checkpoint's all-tasks row never runs ahead of its task rows
-        KTable<LeaderboardKey, ScoreAggregate> checkpoints = taskRows
+        // from the task sums beside the agreement join, not behind it: the join's two extra hops would
+        // delay every all-tasks row while adding nothing it carries (agreement is per task)
+        KTable<LeaderboardKey, ScoreAggregate> checkpoints = tasks
                 .groupBy((k, a) -> KeyValue.pair(SampleKeys.allTasks(k), withoutAgreement(Aggregates.ofTask(k.getTask(), a))),
                         Grouped.with("leaderboard-by-checkpoint", boardKey, aggregateSerde))
                 .aggregate(Aggregates::empty, (k, v, agg) -> Aggregates.add(agg, v),
