@@ -70,7 +70,7 @@ public final class ScorerHarness implements AutoCloseable {
         send(topics.generations.name(), key, value);
     }
 
-    private void send(String topic, byte[] key, byte[] value) {
+    void send(String topic, byte[] key, byte[] value) {
         try {
             producer.send(new ProducerRecord<>(topic, key, value)).get();
         } catch (Exception e) {
