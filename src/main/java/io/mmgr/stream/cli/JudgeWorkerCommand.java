@@ -1,7 +1,8 @@
 package io.mmgr.stream.cli;
 
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.mmgr.stream.app.Endpoints;
 import io.mmgr.stream.app.TopicAdmin;
 import io.mmgr.stream.artifacts.CompositeArtifactResolver;
@@ -13,6 +14,7 @@ import io.mmgr.stream.registry.AvroSerdes;
 import io.mmgr.stream.registry.SchemaRegistryClient;
 import io.mmgr.stream.topology.ScorerSettings;
 import io.mmgr.stream.topology.Topics;
+import io.mmgr.stream.web.MetricsServer;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -69,6 +71,15 @@ public final class JudgeWorkerCommand implements Callable<Integer> {
             description = "largest artifact accepted (default: ${DEFAULT-VALUE}; env MMGR_MAX_ARTIFACT_BYTES)")
     long maxArtifactBytes;
 
+    @Option(names = "--metrics-port", defaultValue = "${env:MMGR_JUDGE_METRICS_PORT}",
+            description = "serve the worker's meters at /metrics (Prometheus) on this port; 0: any free port "
+                    + "(default: not served; env MMGR_JUDGE_METRICS_PORT)")
+    Integer metricsPort;
+
+    @Option(names = "--metrics-bind", defaultValue = "${env:MMGR_JUDGE_METRICS_BIND:-127.0.0.1}",
+            description = "interface /metrics listens on (default: ${DEFAULT-VALUE}; env MMGR_JUDGE_METRICS_BIND)")
+    String metricsBind;
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -105,6 +116,9 @@ public final class JudgeWorkerCommand implements Callable<Integer> {
         }
         Map<String, Object> clientConfig = new java.util.HashMap<>(client);
         clientConfig.remove("bootstrap.servers");
+        PrometheusMeterRegistry meters = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        // bound before the worker starts: a busy port fails the start, not a running worker
+        MetricsServer metricsServer = metricsPort == null ? null : MetricsServer.start(metricsBind, metricsPort, meters);
         HealthFile health = new HealthFile(connection.dataDir.resolve(STATE_FILE));
         health.write("STARTING");
         // the same artifact access as the scorer's: roots, allowlisted http hosts, inline data
@@ -112,7 +126,7 @@ public final class JudgeWorkerCommand implements Callable<Integer> {
                 new JudgeWorker.Config(ep.bootstrapServers(), judge.group(applicationId), clientConfig),
                 CompositeArtifactResolver.standard(roots, maxArtifactBytes, connection.dataDir.resolve("judge-spill"), hosts,
                         HttpArtifactResolver.DEFAULT_TIMEOUT),
-                new SimpleMeterRegistry());
+                meters);
         AtomicBoolean stopping = new AtomicBoolean();
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
@@ -124,6 +138,9 @@ public final class JudgeWorkerCommand implements Callable<Integer> {
                 System.err.println("Stopping the judge worker ...");
                 runtime.close();
                 registry.close();
+                if (metricsServer != null) {
+                    metricsServer.close();
+                }
                 health.write("STOPPED");
             }
             stopped.countDown();
@@ -131,6 +148,9 @@ public final class JudgeWorkerCommand implements Callable<Integer> {
         out.printf("judge worker running: %s%n", judge.describe());
         out.printf("  requests %s -> verdicts %s (group %s, %d partitions)%n", topics.judgeRequests.name(),
                 topics.judgeVerdicts.name(), judge.group(applicationId), partitions);
+        if (metricsServer != null) {
+            out.printf("  metrics at %s%n", metricsServer.url());
+        }
         out.printf("  state file %s (rewritten every %d s)%n", connection.dataDir.resolve(STATE_FILE).toAbsolutePath(),
                 HEARTBEAT.toSeconds());
         out.flush();
@@ -147,6 +167,9 @@ public final class JudgeWorkerCommand implements Callable<Integer> {
                         + (failure == null ? "" : ": " + failure) + "; exiting so that it is restarted");
                 runtime.close();
                 registry.close();
+                if (metricsServer != null) {
+                    metricsServer.close();
+                }
                 return 1;
             }
             String state = runtime.engine().resilience().circuit() == CircuitBreaker.State.OPEN ? "CIRCUIT_OPEN" : "RUNNING";

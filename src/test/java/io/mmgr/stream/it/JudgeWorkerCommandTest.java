@@ -32,7 +32,8 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code mmgr judge-worker} as its own JVM, configured only by environment variables (as the compose
  * file's judge-worker service is), answering the judge requests of a scorer that plans judge parts.
  * Its state file says RUNNING, then CIRCUIT_OPEN while the provider rejects every call, then RUNNING
- * again, and STOPPED after SIGTERM; the provider's echo of the key reaches no log.
+ * again, and STOPPED after SIGTERM; its meters are served at /metrics; the provider's echo of the key
+ * reaches no log.
  */
 class JudgeWorkerCommandTest {
 
@@ -79,6 +80,7 @@ class JudgeWorkerCommandTest {
             env.put("MMGR_JUDGE_CIRCUIT_OPEN_FOR", "PT3S");
             env.put("MMGR_JUDGE_PRICE_INPUT", "2");
             env.put("MMGR_JUDGE_PRICE_OUTPUT", "8");
+            env.put("MMGR_JUDGE_METRICS_PORT", "0");
             ChildScorer worker = ChildScorer.judgeWorker("judge-worker", data, List.of(), env, List.of());
             try (worker) {
                 worker.start(Duration.ofMinutes(2));
@@ -123,6 +125,14 @@ class JudgeWorkerCommandTest {
                     assertThat(s.protocol()).isEqualTo("gemini");
                     assertThat(s.authorization()).isEqualTo(KEY);
                 });
+
+                // its meters, at /metrics: the refused calls, the spend of the run, the circuit
+                java.util.regex.Matcher url = java.util.regex.Pattern.compile("metrics at (http://\\S+/metrics)").matcher(worker.log());
+                assertThat(url.find()).as("the metrics address in the banner").isTrue();
+                String metrics = SecretsTest.httpGet(url.group(1));
+                assertThat(metrics).contains("mmgr_judge_calls_total", "mmgr_judge_cost_usd_total{checkpoint=\"c1\",run=\"jw-run\"}",
+                        "mmgr_judge_circuit_state").doesNotContain(KEY);
+                assertThat(metrics).containsPattern("mmgr_judge_calls_total\\{[^}]*\\} [1-9]");
 
                 // and it is rewritten as the worker lives, so a hung worker would show by the file's age
                 Instant written = Files.getLastModifiedTime(state).toInstant();
