@@ -7,6 +7,7 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.mmgr.stream.artifacts.ArtifactResolver;
 import io.mmgr.stream.artifacts.CompositeArtifactResolver;
 import io.mmgr.stream.artifacts.HttpArtifactResolver;
+import io.mmgr.stream.leaderboard.Agreement;
 import io.mmgr.stream.registry.AvroSerdes;
 import io.mmgr.stream.registry.SchemaRegistryClient;
 import io.mmgr.stream.tasks.EvaluatorRegistry;
@@ -151,7 +152,7 @@ public final class ScorerApp implements AutoCloseable {
             clients.put("bootstrap.servers", bootstrapServers);
             pipeline = new PipelineMetrics(meters, clients, settings.applicationId(), topics);
             if (web != null) {
-                web.serve(streams, topics, clients, artifacts, meters);
+                web.serve(streams, topics, clients, artifacts, meters, Agreement.Policy.of(settings.kafkaOverrides()));
             }
         } catch (RuntimeException e) {
             if (web != null) {

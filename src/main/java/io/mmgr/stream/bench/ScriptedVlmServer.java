@@ -7,6 +7,7 @@ import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.io.Writer;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
@@ -31,7 +32,9 @@ import java.util.regex.Pattern;
  * answers as a script says: slowly, with 429 and Retry-After, 500, a hang, a malformed or truncated
  * body, a refusal, or an answer that lacks a metric or scores a binary metric 0.5. Answers are built
  * from the JSON schema in the request (or the metric names in the prompt), so it serves any rubric.
- * A request's script case is the {@code case=NAME} marker in its prompt text.
+ * A request's script case is the {@code case=NAME} marker in its prompt text. Answers too large to
+ * hold in memory (hostile-input tests) are written piece by piece ({@link Action#streamedAnswer},
+ * {@link Action#streamedBody}) and sent chunked.
  */
 public final class ScriptedVlmServer implements AutoCloseable {
 
@@ -40,15 +43,37 @@ public final class ScriptedVlmServer implements AutoCloseable {
     private static final Pattern METRIC_LINE = Pattern.compile("- \"([a-z0-9_]+)\": \\{\"score\"");
 
     /** What the server does with one request. */
-    public enum Kind { OK, RATE_LIMITED, SERVER_ERROR, HANG, MALFORMED, TRUNCATED, REFUSAL, MISSING_METRIC, NON_BINARY, UNAUTHORIZED }
+    public enum Kind { OK, RATE_LIMITED, SERVER_ERROR, HANG, MALFORMED, TRUNCATED, REFUSAL, MISSING_METRIC, NON_BINARY, UNAUTHORIZED,
+        STREAMED_ANSWER, STREAMED_BODY }
+
+    /** Writes text piece by piece: an answer or a body that is never held in memory whole. */
+    @FunctionalInterface
+    public interface Streamed {
+        void write(Writer out) throws IOException;
+    }
 
     /**
      * @param kind       what to answer
      * @param latency    delay before answering (a hang's length for HANG)
      * @param retryAfter seconds sent with a 429
      * @param scores     metric scores of an OK answer (missing metrics score 1)
+     * @param streamed   the answer text (STREAMED_ANSWER) or the whole body (STREAMED_BODY), else null
      */
-    public record Action(Kind kind, Duration latency, int retryAfter, Map<String, Double> scores) {
+    public record Action(Kind kind, Duration latency, int retryAfter, Map<String, Double> scores, Streamed streamed) {
+        public Action(Kind kind, Duration latency, int retryAfter, Map<String, Double> scores) {
+            this(kind, latency, retryAfter, scores, null);
+        }
+
+        /** A 200 in the protocol's envelope whose answer text (the model's message) {@code text} writes; JSON-escaped here. */
+        public static Action streamedAnswer(Streamed text) {
+            return new Action(Kind.STREAMED_ANSWER, Duration.ZERO, 0, Map.of(), text);
+        }
+
+        /** A 200 whose whole body {@code body} writes, as is. */
+        public static Action streamedBody(Streamed body) {
+            return new Action(Kind.STREAMED_BODY, Duration.ZERO, 0, Map.of(), body);
+        }
+
         public static Action ok(Duration latency, Map<String, Double> scores) {
             return new Action(Kind.OK, latency, 0, scores);
         }
@@ -183,6 +208,17 @@ public final class ScriptedVlmServer implements AutoCloseable {
                     throw new IOException("truncated on purpose"); // the connection is dropped mid-body
                 }
                 case REFUSAL -> send(ex, 200, refusal(protocol));
+                case STREAMED_ANSWER -> {
+                    // the envelope of a normal answer, split where its text goes
+                    String envelope = answer(protocol, SPLIT, raw.length);
+                    int at = envelope.indexOf(SPLIT);
+                    stream(ex, out -> {
+                        out.write(envelope, 0, at);
+                        a.streamed().write(new JsonStringWriter(out));
+                        out.write(envelope, at + SPLIT.length(), envelope.length() - at - SPLIT.length());
+                    });
+                }
+                case STREAMED_BODY -> stream(ex, a.streamed());
                 default -> throw new IllegalStateException();
             }
         } catch (IOException e) {
@@ -198,6 +234,58 @@ public final class ScriptedVlmServer implements AutoCloseable {
             Thread.sleep(d.toMillis());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        }
+    }
+
+    private static final String SPLIT = "@@answer-text@@";
+
+    /** A chunked 200 (no Content-Length: the size is not known up front). */
+    private static void stream(HttpExchange ex, Streamed body) throws IOException {
+        ex.getResponseHeaders().add("Content-Type", "application/json");
+        ex.sendResponseHeaders(200, 0);
+        try (Writer out = new java.io.BufferedWriter(new java.io.OutputStreamWriter(ex.getResponseBody(), StandardCharsets.UTF_8),
+                1 << 16)) {
+            body.write(out);
+        }
+    }
+
+    /** Escapes what it is given as the inside of a JSON string. */
+    private static final class JsonStringWriter extends Writer {
+        private final Writer out;
+
+        JsonStringWriter(Writer out) {
+            this.out = out;
+        }
+
+        @Override
+        public void write(char[] buf, int off, int len) throws IOException {
+            for (int i = off; i < off + len; i++) {
+                char c = buf[i];
+                switch (c) {
+                    case '"' -> out.write("\\\"");
+                    case '\\' -> out.write("\\\\");
+                    case '\n' -> out.write("\\n");
+                    case '\r' -> out.write("\\r");
+                    case '\t' -> out.write("\\t");
+                    default -> {
+                        if (c < 0x20) {
+                            out.write(String.format("\\u%04x", (int) c));
+                        } else {
+                            out.write(c);
+                        }
+                    }
+                }
+            }
+        }
+
+        @Override
+        public void flush() throws IOException {
+            out.flush();
+        }
+
+        @Override
+        public void close() {
+            // the envelope's tail still follows
         }
     }
 

@@ -1,8 +1,12 @@
 package io.mmgr.stream.cli;
 
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.github.resilience4j.circuitbreaker.CircuitBreaker;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.mmgr.stream.app.Endpoints;
 import io.mmgr.stream.app.TopicAdmin;
+import io.mmgr.stream.artifacts.CompositeArtifactResolver;
+import io.mmgr.stream.artifacts.HttpArtifactResolver;
 import io.mmgr.stream.artifacts.LocalArtifactResolver;
 import io.mmgr.stream.judge.JudgeRuntime;
 import io.mmgr.stream.judge.JudgeWorker;
@@ -10,13 +14,17 @@ import io.mmgr.stream.registry.AvroSerdes;
 import io.mmgr.stream.registry.SchemaRegistryClient;
 import io.mmgr.stream.topology.ScorerSettings;
 import io.mmgr.stream.topology.Topics;
+import io.mmgr.stream.web.MetricsServer;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.kafka.clients.admin.Admin;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -28,8 +36,15 @@ import picocli.CommandLine.Option;
         description = {"Run a judge worker: consume judge requests, call the VLM within its quota, write verdicts.",
                 "Instances with the same --judge-group share the requests; give each its share of the quota with "
                         + "--judge-instances. The scorer must run with the same judge flags (or --judge-external) so "
-                        + "that it plans judge parts. Ctrl-C stops it after writing what is finished."})
+                        + "that it plans judge parts. Ctrl-C stops it after writing what is finished.",
+                "Every flag has an MMGR_* environment default (README, \"Configuration\"). The worker rewrites "
+                        + "<data-dir>/judge-worker.state every 5 s (RUNNING, CIRCUIT_OPEN, FAILED, STOPPED) for health "
+                        + "checks, and exits with 1 if it stops on an error."})
 public final class JudgeWorkerCommand implements Callable<Integer> {
+
+    /** The worker's state in its data directory: RUNNING, CIRCUIT_OPEN (waiting for the provider), FAILED, STOPPED. */
+    public static final String STATE_FILE = "judge-worker.state";
+    static final Duration HEARTBEAT = Duration.ofSeconds(5);
 
     @Mixin
     ConnectionOptions connection;
@@ -37,16 +52,33 @@ public final class JudgeWorkerCommand implements Callable<Integer> {
     @Mixin
     JudgeOptions judge;
 
-    @Option(names = "--application-id", defaultValue = ScorerSettings.DEFAULT_APPLICATION_ID,
-            description = "the scorer's application id; the default group is <id>-judge (default: ${DEFAULT-VALUE})")
+    @Option(names = "--application-id", defaultValue = "${env:MMGR_APPLICATION_ID:-" + ScorerSettings.DEFAULT_APPLICATION_ID + "}",
+            description = "the scorer's application id; the default group is <id>-judge (default: ${DEFAULT-VALUE}; "
+                    + "env MMGR_APPLICATION_ID)")
     String applicationId;
 
-    @Option(names = "--artifact-root", description = "directory file: artifacts may live under (repeatable; default: the working directory)")
+    @Option(names = "--artifact-root", split = ",", defaultValue = "${env:MMGR_ARTIFACT_ROOTS}",
+            description = "directory file: artifacts may live under (repeatable or comma-separated; default: the working "
+                    + "directory; env MMGR_ARTIFACT_ROOTS)")
     List<Path> artifactRoots = new ArrayList<>();
 
-    @Option(names = "--max-artifact-bytes", defaultValue = "" + LocalArtifactResolver.DEFAULT_MAX_BYTES,
-            description = "largest artifact accepted (default: ${DEFAULT-VALUE})")
+    @Option(names = "--artifact-http-allow", split = ",", defaultValue = "${env:MMGR_ARTIFACT_HTTP_ALLOW}", paramLabel = "HOST[:PORT]",
+            description = "host http(s) artifacts may be downloaded from (repeatable or comma-separated; default: none; "
+                    + "env MMGR_ARTIFACT_HTTP_ALLOW)")
+    List<String> artifactHttpAllow = new ArrayList<>();
+
+    @Option(names = "--max-artifact-bytes", defaultValue = "${env:MMGR_MAX_ARTIFACT_BYTES:-" + LocalArtifactResolver.DEFAULT_MAX_BYTES + "}",
+            description = "largest artifact accepted (default: ${DEFAULT-VALUE}; env MMGR_MAX_ARTIFACT_BYTES)")
     long maxArtifactBytes;
+
+    @Option(names = "--metrics-port", defaultValue = "${env:MMGR_JUDGE_METRICS_PORT}",
+            description = "serve the worker's meters at /metrics (Prometheus) on this port; 0: any free port "
+                    + "(default: not served; env MMGR_JUDGE_METRICS_PORT)")
+    Integer metricsPort;
+
+    @Option(names = "--metrics-bind", defaultValue = "${env:MMGR_JUDGE_METRICS_BIND:-127.0.0.1}",
+            description = "interface /metrics listens on (default: ${DEFAULT-VALUE}; env MMGR_JUDGE_METRICS_BIND)")
+    String metricsBind;
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -74,24 +106,79 @@ public final class JudgeWorkerCommand implements Callable<Integer> {
                     .definitions().stream().filter(d -> d.name().equals(topics.judgeCache.name())).toList());
         }
         List<Path> roots = artifactRoots.isEmpty() ? List.of(Path.of("").toAbsolutePath()) : artifactRoots;
+        List<HttpArtifactResolver.AllowedHost> hosts = new ArrayList<>();
+        for (String host : artifactHttpAllow) {
+            try {
+                hosts.add(HttpArtifactResolver.AllowedHost.parse(host));
+            } catch (IllegalArgumentException e) {
+                throw new CommandLine.ParameterException(spec.commandLine(), "--artifact-http-allow: " + e.getMessage());
+            }
+        }
         Map<String, Object> clientConfig = new java.util.HashMap<>(client);
         clientConfig.remove("bootstrap.servers");
+        PrometheusMeterRegistry meters = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        // bound before the worker starts: a busy port fails the start, not a running worker
+        MetricsServer metricsServer = metricsPort == null ? null : MetricsServer.start(metricsBind, metricsPort, meters);
+        HealthFile health = new HealthFile(connection.dataDir.resolve(STATE_FILE));
+        health.write("STARTING");
+        // the same artifact access as the scorer's: roots, allowlisted http hosts, inline data
         JudgeRuntime runtime = JudgeRuntime.start(judge.settings(), System.getenv(), topics,
                 new JudgeWorker.Config(ep.bootstrapServers(), judge.group(applicationId), clientConfig),
-                new LocalArtifactResolver(roots, maxArtifactBytes, connection.dataDir.resolve("judge-spill")),
-                new SimpleMeterRegistry());
+                CompositeArtifactResolver.standard(roots, maxArtifactBytes, connection.dataDir.resolve("judge-spill"), hosts,
+                        HttpArtifactResolver.DEFAULT_TIMEOUT),
+                meters);
+        AtomicBoolean stopping = new AtomicBoolean();
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            System.err.println("Stopping the judge worker ...");
-            runtime.close();
-            registry.close();
+            boolean first;
+            synchronized (stopping) {
+                first = stopping.compareAndSet(false, true);
+            }
+            if (first) {
+                System.err.println("Stopping the judge worker ...");
+                runtime.close();
+                registry.close();
+                if (metricsServer != null) {
+                    metricsServer.close();
+                }
+                health.write("STOPPED");
+            }
             stopped.countDown();
         }, "mmgr-judge-shutdown"));
         out.printf("judge worker running: %s%n", judge.describe());
         out.printf("  requests %s -> verdicts %s (group %s, %d partitions)%n", topics.judgeRequests.name(),
                 topics.judgeVerdicts.name(), judge.group(applicationId), partitions);
+        if (metricsServer != null) {
+            out.printf("  metrics at %s%n", metricsServer.url());
+        }
+        out.printf("  state file %s (rewritten every %d s)%n", connection.dataDir.resolve(STATE_FILE).toAbsolutePath(),
+                HEARTBEAT.toSeconds());
         out.flush();
-        stopped.await();
+        // a heartbeat: health checks read the state and how fresh the file is, so a hung process shows too
+        while (!stopped.await(HEARTBEAT.toMillis(), TimeUnit.MILLISECONDS)) {
+            JudgeWorker worker = runtime.worker();
+            if (!worker.isRunning()) {
+                if (!stopping.compareAndSet(false, true)) {
+                    continue; // the shutdown hook is closing it
+                }
+                Throwable failure = worker.failure();
+                health.write("FAILED");
+                spec.commandLine().getErr().println("error: the judge worker stopped"
+                        + (failure == null ? "" : ": " + failure) + "; exiting so that it is restarted");
+                runtime.close();
+                registry.close();
+                if (metricsServer != null) {
+                    metricsServer.close();
+                }
+                return 1;
+            }
+            String state = runtime.engine().resilience().circuit() == CircuitBreaker.State.OPEN ? "CIRCUIT_OPEN" : "RUNNING";
+            synchronized (stopping) {
+                if (!stopping.get()) { // never after the shutdown hook's STOPPED
+                    health.write(state);
+                }
+            }
+        }
         return 0;
     }
 }

@@ -119,8 +119,9 @@ public final class RunCommand implements Callable<Integer> {
     @CommandLine.Mixin
     JudgeOptions judge;
 
-    @Option(names = "--judge-external", description = "judge requests are served by separate 'judge-worker' processes: "
-            + "plan judge parts, start no worker here")
+    @Option(names = "--judge-external", defaultValue = "${env:MMGR_JUDGE_EXTERNAL:-false}",
+            description = "judge requests are served by separate 'judge-worker' processes: plan judge parts, start no worker "
+                    + "here (env MMGR_JUDGE_EXTERNAL=true)")
     boolean judgeExternal;
 
     @CommandLine.Spec

@@ -22,6 +22,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -46,6 +47,16 @@ public final class JudgeEngine {
         record Wait(String reason, Duration retryIn) implements Outcome {
         }
     }
+
+    /**
+     * Longest raw answer kept on a verdict (for people reading why it is INVALID) and echoed in the repair
+     * turn; the rest is cut. Verdicts travel through Kafka (1 MB records by default) into sample scores,
+     * so nothing an answer says may make one unbounded.
+     */
+    public static final int MAX_KEPT_CHARS = 16_000;
+    /** Longest justification of one metric kept on a verdict (the rubric asks for a sentence or two). */
+    public static final int MAX_JUSTIFICATION_CHARS = 4_000;
+    static final int MAX_REASON_CHARS = 2_000;
 
     static final String REPAIR = "That answer cannot be used: %s. Reply again with only the JSON object the "
             + "instructions describe, with every key and nothing else.";
@@ -177,7 +188,8 @@ public final class JudgeEngine {
                 parsed = rubric.parse(modality, answer);
             } catch (RubricAnswerException first) {
                 metrics.repair();
-                ProviderReply again = resilience.call(call.followedBy(answer, String.format(REPAIR, first.getMessage())),
+                ProviderReply again = resilience.call(call.followedBy(clip(answer, MAX_KEPT_CHARS),
+                                String.format(REPAIR, first.getMessage())),
                         estimate, tally);
                 answer = again.text();
                 try {
@@ -217,8 +229,8 @@ public final class JudgeEngine {
     private Outcome done(JudgeRequest request, JudgeRubric rubric, String key, JudgeResilience.Tally tally, long t0,
                          String status, RubricAnswer answer, String reason, String raw) {
         JudgeVerdict.Builder b = verdict(request, rubric.version(), status)
-                .setReason(reason)
-                .setRawText(raw)
+                .setReason(clip(reason, MAX_REASON_CHARS))
+                .setRawText(clip(raw, MAX_KEPT_CHARS))
                 .setLatencyMs((System.nanoTime() - t0) / 1_000_000)
                 .setAttempts(tally.attempts)
                 .setInputTokens(tally.inputTokens)
@@ -226,7 +238,9 @@ public final class JudgeEngine {
                 .setCostUsd(settings.cost(tally.inputTokens, tally.outputTokens))
                 .setCacheKey(key);
         if (answer != null) {
-            b.setMetrics(new HashMap<>(answer.metrics())).setJustifications(new HashMap<>(answer.justifications()));
+            Map<String, String> justifications = new HashMap<>();
+            answer.justifications().forEach((metric, text) -> justifications.put(metric, clip(text, MAX_JUSTIFICATION_CHARS)));
+            b.setMetrics(new HashMap<>(answer.metrics())).setJustifications(justifications);
         }
         return new Outcome.Done(b.build(), true);
     }
@@ -265,6 +279,15 @@ public final class JudgeEngine {
     public JudgeVerdict pending(JudgeRequest request, String reason) {
         String version = rubrics.find(request.getRubric()).map(JudgeRubric::version).orElse("unknown");
         return verdict(request, version, "PENDING").setReason(reason).build();
+    }
+
+    /** The text cut to {@code max} characters (never inside a surrogate pair), saying how much was cut. */
+    static String clip(String text, int max) {
+        if (text == null || text.length() <= max) {
+            return text;
+        }
+        int end = Character.isHighSurrogate(text.charAt(max - 1)) ? max - 1 : max;
+        return text.substring(0, end) + " ... [" + (text.length() - end) + " more characters cut]";
     }
 
     /** Input tokens guessed before the call: about four characters a token, a fixed count an image. */

@@ -24,6 +24,8 @@ public final class Agreement {
     public static final String RELIABLE = "reliable";
     public static final String DISCOUNT = "discount";
     public static final String UNKNOWN = "unknown";
+    /** How the basis of a flag that rests on live pairs begins. */
+    public static final String LIVE_BASIS = "live: ";
 
     /**
      * When live figures replace the paper's and what counts as reliable.
@@ -177,7 +179,7 @@ public final class Agreement {
             Table5.Figure prior = priors.get(comparison);
             if (n >= policy.minPairs() && pct != null) {
                 flag = pct >= policy.reliableAt() ? RELIABLE : DISCOUNT;
-                basis = "live: " + n + " paired verdicts";
+                basis = LIVE_BASIS + n + " paired verdicts";
             } else if (prior != null) {
                 flag = prior.agreement() >= policy.reliableAt() ? RELIABLE : DISCOUNT;
                 basis = String.format(Locale.ROOT, "MMGR Table 5: %.2f%% (%s) until %d paired verdicts exist (%d so far)",

@@ -1,5 +1,7 @@
 package io.mmgr.stream.tasks;
 
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.json.JsonReadFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -7,6 +9,7 @@ import com.fasterxml.jackson.databind.json.JsonMapper;
 import io.mmgr.stream.avro.ArtifactRef;
 import io.mmgr.stream.avro.BenchmarkItem;
 import io.mmgr.stream.avro.GenerationEvent;
+import io.mmgr.stream.json.JsonErrors;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -38,7 +41,22 @@ public abstract class TemplateRubric implements JudgeRubric {
     static final String FORMAT_VERSION = "answer-format-1";
 
     private static final Pattern PLACEHOLDER = Pattern.compile("\\{\\{([a-zA-Z0-9_:\\-. ]+)}}");
-    private static final ObjectMapper LENIENT = JsonMapper.builder()
+    /**
+     * Parses answers tolerantly (trailing commas, single quotes, ...) but within limits no rubric answer
+     * comes near (one object of metrics, each a score and a sentence or two): 32 levels, 10,000
+     * tokens, 65,536-character strings, 256-character names, 100-digit numbers, 4 MiB in all. A JSON
+     * bomb in a judge's answer then fails the parse with the limit it broke.
+     */
+    private static final ObjectMapper LENIENT = JsonMapper.builder(JsonFactory.builder()
+                    .streamReadConstraints(StreamReadConstraints.builder()
+                            .maxNestingDepth(32)
+                            .maxTokenCount(10_000)
+                            .maxStringLength(1 << 16)
+                            .maxNameLength(256)
+                            .maxNumberLength(100)
+                            .maxDocumentLength(4L << 20)
+                            .build())
+                    .build())
             .enable(JsonReadFeature.ALLOW_TRAILING_COMMA, JsonReadFeature.ALLOW_SINGLE_QUOTES,
                     JsonReadFeature.ALLOW_UNQUOTED_FIELD_NAMES, JsonReadFeature.ALLOW_JAVA_COMMENTS,
                     JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS)
@@ -283,19 +301,11 @@ public abstract class TemplateRubric implements JudgeRubric {
                         return node;
                     }
                 } catch (IOException e) {
-                    throw new RubricAnswerException("the answer's JSON does not parse: " + firstLine(e.getMessage()));
+                    throw new RubricAnswerException("the answer's JSON does not parse: " + JsonErrors.describe(e));
                 }
             }
         }
         throw new RubricAnswerException("the answer's JSON object is not closed (truncated answer?)");
-    }
-
-    private static String firstLine(String s) {
-        if (s == null) {
-            return "";
-        }
-        int nl = s.indexOf('\n');
-        return nl < 0 ? s : s.substring(0, nl);
     }
 
     // ---- helpers for subclasses ----

@@ -8,13 +8,13 @@ import io.mmgr.stream.avro.LeaderboardRow;
 import io.mmgr.stream.avro.SampleKey;
 import io.mmgr.stream.avro.SampleScore;
 import io.mmgr.stream.avro.ScoreAggregate;
-import io.mmgr.stream.leaderboard.Aggregates;
+import io.mmgr.stream.leaderboard.Agreement;
+import io.mmgr.stream.tasks.RubricCatalog;
 import io.mmgr.stream.topology.SampleKeys;
 import io.mmgr.stream.topology.comparison.ComparisonKeys;
 import io.mmgr.stream.topology.comparison.ComparisonTopology;
 import io.mmgr.stream.topology.intake.IntakeTopology;
 import io.mmgr.stream.topology.leaderboard.LeaderboardTopology;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -35,20 +35,26 @@ import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 public final class StoreQueries {
 
     private final KafkaStreams streams;
+    private final RubricCatalog rubrics = RubricCatalog.load();
+    private final Agreement.Policy policy;
 
-    public StoreQueries(KafkaStreams streams) {
+    /** @param policy the scorer's agreement policy, so that rows here read as in the leaderboard topic */
+    public StoreQueries(KafkaStreams streams, Agreement.Policy policy) {
         this.streams = streams;
+        this.policy = policy;
     }
 
     private <K, V> ReadOnlyKeyValueStore<K, V> store(String name) {
         return streams.store(StoreQueryParameters.fromNameAndType(name, QueryableStoreTypes.<K, V>keyValueStore()));
     }
 
-    /** Task rows and all-tasks rows matching the filter (null: any). */
+    /**
+     * Task rows and all-tasks rows matching the filter (null: any), as the leaderboard topic has them:
+     * task rows from the store after the agreement join, so they carry agreement and reliability.
+     */
     public List<LeaderboardRow> rows(String run, String checkpoint, String task) {
         List<LeaderboardRow> out = new ArrayList<>();
-        Instant now = Instant.now();
-        for (String name : List.of(LeaderboardTopology.TASKS_STORE, LeaderboardTopology.CHECKPOINTS_STORE)) {
+        for (String name : List.of(LeaderboardTopology.TASK_ROWS_STORE, LeaderboardTopology.CHECKPOINTS_STORE)) {
             ReadOnlyKeyValueStore<LeaderboardKey, ScoreAggregate> s = store(name);
             try (KeyValueIterator<LeaderboardKey, ScoreAggregate> it = s.all()) {
                 while (it.hasNext()) {
@@ -56,7 +62,7 @@ public final class StoreQueries {
                     LeaderboardKey k = kv.key;
                     if (kv.value != null && matches(run, k.getRunId()) && matches(checkpoint, k.getCheckpointId())
                             && matches(task, k.getTask())) {
-                        out.add(Aggregates.toRow(k.getRunId(), k.getCheckpointId(), k.getTask(), kv.value, now));
+                        out.add(LeaderboardTopology.row(k, kv.value, rubrics, policy));
                     }
                 }
             }

@@ -2,6 +2,7 @@ package io.mmgr.stream.deploy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.mmgr.stream.cli.JudgeWorkerCommand;
 import io.mmgr.stream.cli.Main;
 import java.io.IOException;
 import java.lang.reflect.Field;
@@ -26,15 +27,15 @@ import picocli.CommandLine;
 /**
  * docker-compose.yml cannot be started here (no Docker), so its structure is checked: the services
  * of the production shape, a consistent three-node KRaft quorum, ports, health checks and
- * depends_on, scorers built from this repository's Dockerfile, and every MMGR_* variable it (or the
- * Dockerfile) sets being one the application actually reads.
+ * depends_on, scorers built from this repository's Dockerfile, the judge worker on the scorers' topics
+ * with its key from the host, and every MMGR_* variable it (or the Dockerfile) sets being one the
+ * service's own command actually reads.
  */
 class ComposeFileTest {
 
     static final Pattern ENV_REF = Pattern.compile("\\$\\{env:(MMGR_[A-Z0-9_]+)");
     static final Pattern MMGR_VAR = Pattern.compile("\\b(MMGR_[A-Z0-9_]+)\\b");
-    /** TODO(judge): the judge worker's subcommand lands with the judge issue; until then its command is pending. */
-    static final Set<String> PENDING_COMMANDS = Set.of("judge");
+    static final Pattern HOST_VAR = Pattern.compile("\\$\\{([A-Z0-9_]+)(:-)?}");
 
     static Map<String, Object> compose;
     static Map<String, Map<String, Object>> services;
@@ -183,10 +184,6 @@ class ComposeFileTest {
                 continue;
             }
             String first = String.valueOf(((List<Object>) cmd).get(0));
-            if (PENDING_COMMANDS.contains(first)) {
-                System.out.println("compose: " + e.getKey() + " runs '" + first + "', pending its issue (TODO)");
-                continue;
-            }
             assertThat(subcommands).as("command of %s", e.getKey()).contains(first);
         }
     }
@@ -197,7 +194,8 @@ class ComposeFileTest {
         // sanity: the run command's flags are all there
         assertThat(read).contains("MMGR_BOOTSTRAP_SERVERS", "MMGR_SCHEMA_REGISTRY_URL", "MMGR_APPLICATION_ID",
                 "MMGR_TOPIC_PREFIX", "MMGR_PARTITIONS", "MMGR_REPLICATION_FACTOR", "MMGR_ARTIFACT_ROOTS",
-                "MMGR_DATA_DIR", "MMGR_KAFKA_PROPERTIES", "MMGR_LOG_LEVEL", "MMGR_JAVA_OPTS");
+                "MMGR_DATA_DIR", "MMGR_KAFKA_PROPERTIES", "MMGR_LOG_LEVEL", "MMGR_JAVA_OPTS", "MMGR_JUDGE_PROTOCOL",
+                "MMGR_JUDGE_EXTERNAL");
         Set<String> set = new TreeSet<>();
         for (String s : services.keySet()) {
             env(s).keySet().stream().filter(k -> k.startsWith("MMGR_")).forEach(set::add);
@@ -213,13 +211,73 @@ class ComposeFileTest {
         assertThat(set).allSatisfy(v -> assertThat(readme).as("README documents %s", v).contains(v));
     }
 
+    @Test
+    @SuppressWarnings("unchecked")
+    void eachServiceSetsOnlyVariablesItsOwnCommandReads() throws IOException {
+        for (var e : services.entrySet()) {
+            Object cmd = e.getValue().get("command");
+            if (cmd == null || !String.valueOf(e.getValue().get("image")).startsWith("mmgr-stream")) {
+                continue;
+            }
+            String command = String.valueOf(((List<Object>) cmd).get(0));
+            Set<String> read = variablesTheApplicationReads(command);
+            assertThat(env(e.getKey()).keySet().stream().filter(k -> k.startsWith("MMGR_")).toList())
+                    .as("MMGR_* variables of %s, read by '%s'", e.getKey(), command).isNotEmpty().allSatisfy(v -> assertThat(read).contains(v));
+        }
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void theJudgeWorkerServesTheScorersTopicsWithAKeyFromTheHost() {
+        Map<String, String> judge = env("judge-worker");
+        assertThat(list("judge-worker", "command")).containsExactly("judge-worker");
+        // the scorers plan judge parts and leave them to the worker
+        for (String s : scorers()) {
+            assertThat(env(s)).containsEntry("MMGR_JUDGE_EXTERNAL", "true").doesNotContainKey("MMGR_JUDGE_PROTOCOL");
+            // the same topics, Kafka, registry and application id (the worker's group is <id>-judge)
+            for (String shared : List.of("MMGR_BOOTSTRAP_SERVERS", "MMGR_SCHEMA_REGISTRY_URL", "MMGR_TOPIC_PREFIX",
+                    "MMGR_APPLICATION_ID", "MMGR_ARTIFACT_ROOTS", "MMGR_KAFKA_PROPERTIES")) {
+                assertThat(judge.get(shared)).as("judge-worker's %s", shared).isEqualTo(env(s).get(shared));
+            }
+        }
+        assertThat(judge.get("MMGR_JUDGE_PROTOCOL")).isIn("openai", "gemini");
+        assertThat(judge.get("MMGR_JUDGE_BASE_URL")).startsWith("http");
+        assertThat(judge.get("MMGR_JUDGE_MODEL")).isNotBlank();
+        assertThat(list("judge-worker", "volumes")).anySatisfy(v -> assertThat(v).endsWith(":" + judge.get("MMGR_ARTIFACT_ROOTS") + ":ro"));
+        // the key: its variable is passed through from the host, and nothing in the file is a key
+        String keyVariable = judge.get("MMGR_JUDGE_API_KEY_ENV");
+        assertThat(keyVariable).matches("[A-Z][A-Z0-9_]*");
+        assertThat(judge.get(keyVariable)).as("the key comes from the host's %s", keyVariable).isEqualTo("${" + keyVariable + ":-}");
+        for (String s : services.keySet()) {
+            env(s).forEach((k, v) -> {
+                if (k.endsWith("_KEY") || k.contains("SECRET") || k.contains("PASSWORD") || k.contains("TOKEN")) {
+                    Matcher host = HOST_VAR.matcher(v);
+                    assertThat(host.matches() && host.group(1).equals(k)).as("%s of %s passes the host's value through", k, s).isTrue();
+                }
+            });
+        }
+        // it starts once the topics exist, and its health check reads the state file the worker rewrites
+        assertThat(((Map<String, Object>) services.get("judge-worker").get("depends_on")).keySet()).anyMatch(d -> d.startsWith("scorer-"));
+        String check = String.join(" ", (List<String>) ((Map<String, Object>) services.get("judge-worker").get("healthcheck")).get("test"));
+        String stateFile = judge.get("MMGR_DATA_DIR") + "/" + JudgeWorkerCommand.STATE_FILE;
+        assertThat(check).contains("grep -qE '^(RUNNING|CIRCUIT_OPEN)' " + stateFile)
+                .as("the file must be fresh: a hung worker stops rewriting it").contains("find " + stateFile + " -mmin -1");
+    }
+
     /**
      * MMGR_* names in the picocli defaults of every command (and mixin) reachable from {@link Main},
      * in log4j2.xml and in bin/mmgr: the only places the application reads its environment.
      */
     static Set<String> variablesTheApplicationReads() throws IOException {
+        return variablesTheApplicationReads(null);
+    }
+
+    /** The same for one subcommand of {@link Main} and those below it (null: all of them). */
+    static Set<String> variablesTheApplicationReads(String command) throws IOException {
         Set<String> out = new TreeSet<>();
-        List<CommandLine> todo = new ArrayList<>(List.of(Main.commandLine()));
+        CommandLine start = command == null ? Main.commandLine() : Main.commandLine().getSubcommands().get(command);
+        assertThat(start).as("subcommand %s", command).isNotNull();
+        List<CommandLine> todo = new ArrayList<>(List.of(start));
         while (!todo.isEmpty()) {
             CommandLine cl = todo.remove(todo.size() - 1);
             List<Class<?>> classes = new ArrayList<>();

@@ -25,6 +25,8 @@ final class ChildScorer implements AutoCloseable {
         Runtime.getRuntime().addShutdownHook(new Thread(() -> LIVE.forEach(Process::destroyForcibly), "kill-child-scorers"));
     }
 
+    private final String command;
+    private final String readyText;
     private final String name;
     private final Path dataDir;
     private final List<String> args;
@@ -46,11 +48,23 @@ final class ChildScorer implements AutoCloseable {
      * @param jvmArgs extra JVM options (system properties, ...)
      */
     ChildScorer(String name, Path dataDir, List<String> args, Map<String, String> env, List<String> jvmArgs) {
+        this("run", "mmgr-stream scorer running", name, dataDir, args, env, jvmArgs);
+    }
+
+    private ChildScorer(String command, String readyText, String name, Path dataDir, List<String> args, Map<String, String> env,
+                        List<String> jvmArgs) {
+        this.command = command;
+        this.readyText = readyText;
         this.name = name;
         this.dataDir = dataDir;
         this.args = List.copyOf(args);
         this.env = Map.copyOf(env);
         this.jvmArgs = List.copyOf(jvmArgs);
+    }
+
+    /** {@code mmgr judge-worker} instead of {@code run}, the same way (ready when it says it runs). */
+    static ChildScorer judgeWorker(String name, Path dataDir, List<String> args, Map<String, String> env, List<String> jvmArgs) {
+        return new ChildScorer("judge-worker", "judge worker running", name, dataDir, args, env, jvmArgs);
     }
 
     static String classpath() {
@@ -73,12 +87,12 @@ final class ChildScorer implements AutoCloseable {
         List<String> cmd = new ArrayList<>(List.of(java(), "-Xmx384m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
                 "-Dorg.apache.avro.SERIALIZABLE_PACKAGES=io.mmgr.stream.avro"));
         cmd.addAll(jvmArgs);
-        cmd.addAll(List.of("-cp", classpath(), "io.mmgr.stream.cli.Main", "run"));
+        cmd.addAll(List.of("-cp", classpath(), "io.mmgr.stream.cli.Main", command));
         if (!env.containsKey("MMGR_DATA_DIR")) {
             cmd.addAll(List.of("--data-dir", dataDir.toString()));
         }
         cmd.addAll(args);
-        if (!env.containsKey("MMGR_WEB_PORT") && !args.contains("--web-port") && !args.contains("--no-web")) {
+        if (command.equals("run") && !env.containsKey("MMGR_WEB_PORT") && !args.contains("--web-port") && !args.contains("--no-web")) {
             // several instances on one machine: each serves its dashboard on a port of its own
             cmd.addAll(List.of("--web-port", "0"));
         }
@@ -89,7 +103,7 @@ final class ChildScorer implements AutoCloseable {
         process = pb.start();
         LIVE.add(process);
         long deadline = System.nanoTime() + timeout.toNanos();
-        while (!log().contains("mmgr-stream scorer running")) {
+        while (!log().contains(readyText)) {
             if (!process.isAlive()) {
                 LIVE.remove(process);
                 throw new IllegalStateException(name + " exited with " + process.exitValue() + " while starting:\n" + tail());

@@ -5,25 +5,38 @@ import static io.mmgr.stream.it.ScorerHarness.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.sun.net.httpserver.HttpServer;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.mmgr.stream.app.ScorerApp;
+import io.mmgr.stream.app.TopicSnapshot;
+import io.mmgr.stream.artifacts.LocalArtifactResolver;
 import io.mmgr.stream.avro.ArtifactRef;
 import io.mmgr.stream.avro.BenchmarkItem;
 import io.mmgr.stream.avro.DeadLetter;
 import io.mmgr.stream.avro.GenerationEvent;
 import io.mmgr.stream.avro.GenerationInputs;
 import io.mmgr.stream.avro.GroundTruth;
+import io.mmgr.stream.avro.JudgeVerdict;
 import io.mmgr.stream.avro.SampleKey;
 import io.mmgr.stream.avro.SampleScore;
 import io.mmgr.stream.avro.UiAction;
+import io.mmgr.stream.bench.ScriptedVlmServer;
+import io.mmgr.stream.judge.JudgeEngine;
+import io.mmgr.stream.judge.JudgeRuntime;
+import io.mmgr.stream.judge.JudgeSettings;
+import io.mmgr.stream.judge.JudgeWorker;
+import io.mmgr.stream.judge.protocol.ProviderClient;
 import io.mmgr.stream.registry.SchemaRegistryClient;
 import io.mmgr.stream.tasks.maze.MazeBand;
 import io.mmgr.stream.tasks.maze.MazeBenchmarkGenerator;
 import io.mmgr.stream.tasks.maze.MazeHostileMedia;
 import io.mmgr.stream.topology.SampleKeys;
 import io.mmgr.stream.topology.ScorerSettings;
+import io.mmgr.stream.topology.Topics;
 import java.io.OutputStream;
 import java.io.RandomAccessFile;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.URI;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -46,7 +59,8 @@ import org.junit.jupiter.api.io.TempDir;
  * valid sample, in that order, through one partition (so every stage sees them in that order), and
  * asserts the hostile record's dead letter (stage and reason) and that both valid samples were scored.
  *
- * <p>Not covered yet: a JSON bomb in a judge answer — it needs the judge worker (see the TODO below).
+ * <p>JSON bombs in a judge's answer go through the real judge worker to a second, judged scorer on the
+ * same broker ({@link #jsonBombInAJudgeAnswer}).
  */
 @Tag("small-heap")
 class HostileInputTest {
@@ -99,14 +113,26 @@ class HostileInputTest {
         h = new ScorerHarness(dir.resolve("stack"), settings);
         maze = MazeBenchmarkGenerator.generate(root.resolve("bench"), 1, List.of(MazeBand.EASY), 7).items().get(0);
         mazeSolution = maze.getArtifacts().stream().filter(a -> a.getRole().equals("solution")).findFirst().orElseThrow();
-        h.publish(maze);
-        h.publish(BenchmarkItem.newBuilder().setTask("mind2web").setSampleId("hv-ep").setBenchmark("magma")
+        BenchmarkItem episode = BenchmarkItem.newBuilder().setTask("mind2web").setSampleId("hv-ep").setBenchmark("magma")
                 .setGroundTruth(GroundTruth.newBuilder().setUiSteps(List.of(
-                        UiAction.newBuilder().setElement("ok").setOp("CLICK").build())).build()).build());
+                        UiAction.newBuilder().setElement("ok").setOp("CLICK").build())).build()).build();
+        h.publish(maze);
+        h.publish(episode);
+        // a generation that reaches intake before its item is in the global table is dead-lettered: wait for both
+        await(() -> JudgeEndToEndTest.benchmarkItems(h, List.of(maze, episode)), n -> n == 2, WAIT, "the benchmark items in the global table");
     }
 
     @AfterAll
     static void stop() {
+        if (judge != null) {
+            judge.close();
+        }
+        if (judgedScorer != null) {
+            judgedScorer.close();
+        }
+        if (vlm != null) {
+            vlm.close();
+        }
         if (h != null) {
             h.close();
         }
@@ -372,9 +398,197 @@ class HostileInputTest {
         badArtifact("empty", empty.toUri().toString(), null, "image/png", "artifact is empty");
     }
 
-    // TODO(judge): a JSON bomb in a judge answer (deeply nested arrays, a 100 MB string, 10^6 keys) must
-    // become a FAILED judge part with a clear reason within this class's 256 MB heap. It needs the judge
-    // worker (its own issue): add the case here, with the scripted VLM server answering the bomb.
+    // ---- the judge's answers ----
+
+    /**
+     * JSON bombs in a judge's answer, from the scripted provider on loopback through the real judge
+     * worker to a second scorer (its own topics, judge parts planned) on the same broker: too large
+     * to read (a 100 MB string, a million keys), too deep to parse (100,000 levels, in the model's
+     * answer and in the provider's envelope), and, under the size limit, a string or a key count no
+     * rubric answer needs. Each ends as an INVALID verdict with its reason (a FAILED sample), its raw
+     * text kept short enough for the verdict topic, and the valid samples around it are scored.
+     */
+    enum Bomb {
+        DEEP_ANSWER("nesting depth", out -> {
+            out.write("{\"final_correctness\": ");
+            repeat(out, '[', 100_000);
+            repeat(out, ']', 100_000);
+            out.write(", \"intermediate_correctness\": 1}");
+        }, false),
+        DEEP_ENVELOPE("the answer body is not json", out -> {
+            out.write("{\"choices\": ");
+            repeat(out, '[', 100_000);
+        }, true),
+        HUNDRED_MEGABYTE_STRING("over the limit of " + ProviderClient.MAX_BODY_BYTES + " bytes", out -> {
+            out.write("{\"final_correctness\": {\"score\": 1, \"justification\": \"");
+            repeat(out, 'x', 100_000_000);
+            out.write("\"}, \"intermediate_correctness\": {\"score\": 1, \"justification\": \"ok\"}}");
+        }, false),
+        MILLION_KEYS("over the limit of " + ProviderClient.MAX_BODY_BYTES + " bytes", out -> {
+            out.write("{\"final_correctness\": 1, \"intermediate_correctness\": 1");
+            for (int i = 0; i < 1_000_000; i++) {
+                out.write(", \"k" + i + "\": 0");
+            }
+            out.write("}");
+        }, false),
+        LONG_STRING_UNDER_THE_LIMIT("string value length", out -> {
+            out.write("{\"final_correctness\": {\"score\": 1, \"justification\": \"");
+            repeat(out, 'y', 1_000_000);
+            out.write("\"}, \"intermediate_correctness\": {\"score\": 1, \"justification\": \"ok\"}}");
+        }, false),
+        MANY_KEYS_UNDER_THE_LIMIT("token count", out -> {
+            out.write("{\"final_correctness\": 1, \"intermediate_correctness\": 1");
+            for (int i = 0; i < 100_000; i++) {
+                out.write(", \"k" + i + "\": 0");
+            }
+            out.write("}");
+        }, false);
+
+        final String reason;
+        final ScriptedVlmServer.Streamed text;
+        final boolean wholeBody;
+
+        Bomb(String reason, ScriptedVlmServer.Streamed text, boolean wholeBody) {
+            this.reason = reason;
+            this.text = text;
+            this.wholeBody = wholeBody;
+        }
+
+        static void repeat(java.io.Writer out, char c, int n) throws java.io.IOException {
+            char[] chunk = new char[1 << 16];
+            Arrays.fill(chunk, c);
+            for (int left = n; left > 0; left -= chunk.length) {
+                out.write(chunk, 0, Math.min(left, chunk.length));
+            }
+        }
+    }
+
+    static final String JUDGED_PREFIX = "hostile-judge.";
+    static ScriptedVlmServer vlm;
+    static ScorerApp judgedScorer;
+    static JudgeRuntime judge;
+    static Topics judgedTopics;
+
+    static ScriptedVlmServer.Action script(ScriptedVlmServer.Exchange e) {
+        if (e.caseName().startsWith("bomb-")) {
+            Bomb b = Bomb.valueOf(e.caseName().substring("bomb-".length()));
+            return b.wholeBody ? ScriptedVlmServer.Action.streamedBody(b.text) : ScriptedVlmServer.Action.streamedAnswer(b.text);
+        }
+        return ScriptedVlmServer.Action.ok(Duration.ZERO, Map.of("final_correctness", 1.0, "intermediate_correctness", 1.0));
+    }
+
+    /** The judged scorer and its worker, started by the first judge case (the other cases do not need them). */
+    static synchronized void startJudge() throws Exception {
+        if (judge != null) {
+            return;
+        }
+        vlm = ScriptedVlmServer.start(HostileInputTest::script);
+        ScorerSettings settings = ScorerSettings.defaults().withPrefix(JUDGED_PREFIX).withPartitions(1).withJudge(true)
+                .withApplicationId("hostile-judged").withStreamThreads(1);
+        judgedScorer = ScorerApp.start(settings, h.kafka.bootstrapServers(), h.registry.url(), dir.resolve("judged"),
+                Duration.ofMinutes(2));
+        judgedTopics = judgedScorer.topics();
+        judge = JudgeRuntime.start(JudgeSettings.defaults("openai", URI.create(vlm.openAiBaseUrl()), "judge-hostile")
+                        .withQuota(50, Duration.ofSeconds(1))
+                        .withConcurrency(2, 1)
+                        .withTimeouts(Duration.ofSeconds(20), 2, Duration.ofMillis(50), Duration.ofMillis(200))
+                        .withCircuit(100f, 20, Duration.ofSeconds(1)),
+                Map.of(), judgedTopics, new JudgeWorker.Config(h.kafka.bootstrapServers(), "hostile-judge", Map.of()),
+                new LocalArtifactResolver(List.of(root), MAX_ARTIFACT, dir.resolve("judge-spill")), new SimpleMeterRegistry());
+        for (String c : List.of("judge-ok", "bomb")) {
+            for (Bomb b : c.equals("bomb") ? List.of(Bomb.values()) : List.of(Bomb.DEEP_ANSWER)) {
+                String sample = c.equals("bomb") ? "bomb-" + b.name() : c;
+                publishJudged(BenchmarkItem.newBuilder().setTask("math").setSampleId(sample)
+                        .setPrompt("case=" + sample + " Solve 3x = 12.")
+                        .setGroundTruth(GroundTruth.newBuilder().setAnswer("x = 4").build()).build());
+            }
+        }
+        await(HostileInputTest::judgedItems, n -> n == Bomb.values().length + 1, WAIT, "the judged items in the global table");
+    }
+
+    static long judgedItems() {
+        try {
+            var store = judgedScorer.streams().store(org.apache.kafka.streams.StoreQueryParameters.fromNameAndType(
+                    io.mmgr.stream.topology.intake.IntakeTopology.BENCHMARK_STORE,
+                    org.apache.kafka.streams.state.QueryableStoreTypes.<String, BenchmarkItem>keyValueStore()));
+            long n = 0;
+            try (var it = store.all()) {
+                while (it.hasNext()) {
+                    it.next();
+                    n++;
+                }
+            }
+            return n;
+        } catch (RuntimeException e) {
+            return -1;
+        }
+    }
+
+    static void publishJudged(Object record) {
+        if (record instanceof BenchmarkItem item) {
+            String topic = judgedTopics.benchmark.name();
+            h.send(topic, SampleKeys.itemKey(item.getTask(), item.getSampleId()).getBytes(StandardCharsets.UTF_8),
+                    judgedTopics.benchmark.valueSerde().serializer().serialize(topic, item));
+        } else {
+            GenerationEvent e = (GenerationEvent) record;
+            String topic = judgedTopics.generations.name();
+            h.send(topic, ref(e).getBytes(StandardCharsets.UTF_8), judgedTopics.generations.valueSerde().serializer().serialize(topic, e));
+        }
+    }
+
+    static GenerationEvent mathAnswer(String ckpt, String sample, int seed) {
+        // the checkpoint in the text: every answer is a new prompt, so the judge is really called (no cache hit)
+        return base(ckpt, "math", sample, seed, "text")
+                .setInputs(GenerationInputs.newBuilder().setText("3x = 12, so x = 4 (" + ckpt + ")").build()).build();
+    }
+
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.EnumSource(Bomb.class)
+    void jsonBombInAJudgeAnswer(Bomb bomb) throws Exception {
+        startJudge();
+        String ckpt = "case-bomb-" + bomb.name();
+        GenerationEvent before = mathAnswer(ckpt, "judge-ok", 0);
+        GenerationEvent hostile = mathAnswer(ckpt, "bomb-" + bomb.name(), 1);
+        GenerationEvent after = mathAnswer(ckpt, "judge-ok", 2);
+        for (GenerationEvent e : List.of(before, hostile, after)) {
+            publishJudged(e);
+        }
+        Map<SampleKey, SampleScore> scores = await(() -> judgedScores(), s -> List.of(before, hostile, after).stream()
+                .allMatch(e -> s.containsKey(SampleKeys.of(e)) && !"PENDING".equals(s.get(SampleKeys.of(e)).getStatus())),
+                WAIT, "the three samples of " + bomb);
+        for (GenerationEvent v : List.of(before, after)) {
+            SampleScore s = scores.get(SampleKeys.of(v));
+            assertThat(s.getStatus()).as("%s: valid sample %s", bomb, ref(v)).isEqualTo("COMPLETE");
+            assertThat(s.getPrimary()).isEqualTo(1.0);
+            assertThat(s.getMetrics()).containsEntry("judge.final_correctness", 1.0);
+        }
+        SampleScore failed = scores.get(SampleKeys.of(hostile));
+        assertThat(failed.getStatus()).isEqualTo("FAILED");
+        assertThat(failed.getPrimary()).isNull();
+        assertThat(failed.getErrors().get("judge")).as("the reason of %s", bomb).containsIgnoringCase(bomb.reason);
+        System.out.printf("judge answer %s: %s%n", bomb, failed.getErrors().get("judge"));
+
+        JudgeVerdict verdict = judgedVerdicts().stream().filter(v -> "INVALID".equals(v.getStatus())
+                        && failed.getErrors().get("judge").equals(v.getReason()))
+                .findFirst().orElseThrow(() -> new AssertionError("no INVALID verdict for " + bomb));
+        assertThat(verdict.getMetrics()).isEmpty();
+        if (verdict.getRawText() != null) {
+            assertThat(verdict.getRawText().length()).as("raw answer kept on the verdict").isLessThanOrEqualTo(JudgeEngine.MAX_KEPT_CHARS + 100);
+        }
+    }
+
+    static Map<SampleKey, SampleScore> judgedScores() {
+        return TopicSnapshot.latest(h.clientConfig, judgedTopics.sampleScores.name(), judgedTopics.sampleScores.keySerde().deserializer(),
+                judgedTopics.sampleScores.valueSerde().deserializer(), Duration.ofSeconds(30));
+    }
+
+    static List<JudgeVerdict> judgedVerdicts() {
+        List<JudgeVerdict> out = new java.util.ArrayList<>();
+        for (var r : TopicSnapshot.all(h.clientConfig, judgedTopics.judgeVerdicts.name(), Duration.ofSeconds(30))) {
+            out.add(judgedTopics.judgeVerdicts.valueSerde().deserializer().deserialize(r.topic(), r.value()));
+        }
+        return out;
+    }
 
     static byte[] key(String ckpt, String what) {
         return (ckpt + "/" + what).getBytes(StandardCharsets.UTF_8);

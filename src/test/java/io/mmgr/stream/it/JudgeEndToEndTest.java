@@ -3,7 +3,10 @@ package io.mmgr.stream.it;
 import static io.mmgr.stream.it.ScorerHarness.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.mmgr.stream.app.ScorerApp;
 import io.mmgr.stream.artifacts.LocalArtifactResolver;
 import io.mmgr.stream.avro.ArtifactRef;
 import io.mmgr.stream.avro.BenchmarkItem;
@@ -38,7 +41,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The judged half end to end on the in-process broker: Math and Physical Concepts samples scored by
  * the judge alone, Maze samples by the judge and the pixel pipeline together, and a sample whose judge
- * is held back showing as PENDING with the reason until the judge answers. The scripted provider's
+ * is held back showing as PENDING with the reason until the judge answers; the dashboard API's rows of
+ * judged tasks carry the judge's reliability flag. The scripted provider's
  * scores are the ground truth of the judge part; the maze outputs are the generator's own solution
  * image (a correct answer) and its unsolved problem image (no path).
  */
@@ -71,7 +75,7 @@ class JudgeEndToEndTest {
         ScorerSettings settings = ScorerSettings.defaults().withPrefix("e2ej.").withPartitions(3).withJudge(true)
                 .withArtifactRoots(List.of(dir));
         try (ScriptedVlmServer server = ScriptedVlmServer.start(JudgeEndToEndTest::script);
-             ScorerHarness h = new ScorerHarness(dir, settings);
+             ScorerHarness h = new ScorerHarness(dir, settings, ScorerApp.Options.defaults().withWeb("127.0.0.1", 0, "127.0.0.1"));
              JudgeRuntime judge = JudgeRuntime.start(
                      JudgeSettings.defaults("openai", URI.create(server.openAiBaseUrl()), "judge-e2e")
                              .withQuota(50, Duration.ofSeconds(1))
@@ -148,6 +152,20 @@ class JudgeEndToEndTest {
             assertThat(mazeBad.getMetrics().get("maze-pixel.target_achievement")).isLessThan(0.95);
             assertThat(mazeBad.getPrimary()).isEqualTo(0.0);
 
+            // the dashboard's rows of judged tasks carry the judge's reliability: Physical Concepts from the seed's
+            // Table 5 (65.31%, Veo-3 the only model listed, so also the figure for this unlisted model), a
+            // discount; Math has no figure, so unknown
+            String api = h.scorer.web().orElseThrow().url() + "api/leaderboard?run=" + RUN + "&task=";
+            JsonNode physicsRow = await(() -> getJson(api + "physical-concepts"),
+                    r -> r.size() == 1 && r.get(0).get("samplesScored").asInt() == 2, WAIT, "the physical-concepts row").get(0);
+            JsonNode physicsFlag = flag(physicsRow, "judge-discount");
+            assertThat(physicsFlag.get("level").asText()).isEqualTo("warn");
+            assertThat(physicsFlag.get("text").asText()).contains("65.31%", "Veo-3");
+            assertThat(physicsRow.get("reliability").asText()).isEqualTo("discount");
+            JsonNode mathRow = await(() -> getJson(api + "math"), r -> r.size() == 1 && r.get(0).get("samplesScored").asInt() >= 2,
+                    WAIT, "the math row").get(0);
+            assertThat(flag(mathRow, "judge-unknown").get("text").asText()).contains("no Table 5 figure");
+
             // the key is fixed: the held sample gets its verdict and completes
             keyFixed.set(true);
             Map<SampleKey, SampleScore> after = await(h::scores, m -> "COMPLETE".equals(score(m, "math-held").getStatus()), WAIT,
@@ -155,6 +173,25 @@ class JudgeEndToEndTest {
             assertThat(score(after, "math-held").getPrimary()).isEqualTo(1.0);
             assertThat(score(after, "math-held").getPending()).isEmpty();
         }
+    }
+
+    static JsonNode getJson(String url) {
+        try {
+            var r = java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest.newBuilder(URI.create(url)).build(),
+                    java.net.http.HttpResponse.BodyHandlers.ofString());
+            return r.statusCode() == 200 ? new ObjectMapper().readTree(r.body()) : new ObjectMapper().createArrayNode();
+        } catch (Exception e) {
+            throw new IllegalStateException(url, e);
+        }
+    }
+
+    static JsonNode flag(JsonNode row, String code) {
+        for (JsonNode f : row.get("flags")) {
+            if (f.get("code").asText().equals(code)) {
+                return f;
+            }
+        }
+        throw new AssertionError("no flag " + code + " on " + row);
     }
 
     static long benchmarkItems(ScorerHarness h, List<BenchmarkItem> items) {

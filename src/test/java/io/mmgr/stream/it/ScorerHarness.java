@@ -44,9 +44,14 @@ public final class ScorerHarness implements AutoCloseable {
     final Map<String, Object> clientConfig;
 
     public ScorerHarness(Path dir, ScorerSettings settings) throws Exception {
+        this(dir, settings, ScorerApp.Options.defaults());
+    }
+
+    /** The same with the scorer's options (e.g. its web server). */
+    public ScorerHarness(Path dir, ScorerSettings settings, ScorerApp.Options options) throws Exception {
         kafka = EmbeddedKafka.start(dir.resolve("broker"), 0);
         registry = RegistryServer.start(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), dir.resolve("registry"));
-        scorer = ScorerApp.start(settings, kafka.bootstrapServers(), registry.url(), dir.resolve("streams"), Duration.ofMinutes(2));
+        scorer = ScorerApp.start(settings, options, kafka.bootstrapServers(), registry.url(), dir.resolve("streams"), Duration.ofMinutes(2));
         topics = new Topics(settings.topicPrefix(), settings.partitions(), (short) 1,
                 new AvroSerdes(new SchemaRegistryClient(registry.url()), true));
         clientConfig = Map.of("bootstrap.servers", kafka.bootstrapServers());
@@ -70,7 +75,7 @@ public final class ScorerHarness implements AutoCloseable {
         send(topics.generations.name(), key, value);
     }
 
-    private void send(String topic, byte[] key, byte[] value) {
+    void send(String topic, byte[] key, byte[] value) {
         try {
             producer.send(new ProducerRecord<>(topic, key, value)).get();
         } catch (Exception e) {

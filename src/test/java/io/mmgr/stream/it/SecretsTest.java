@@ -5,12 +5,14 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
 import io.mmgr.stream.app.ScorerApp;
+import io.mmgr.stream.app.TopicSnapshot;
 import io.mmgr.stream.avro.BenchmarkItem;
 import io.mmgr.stream.avro.GenerationEvent;
 import io.mmgr.stream.avro.GenerationInputs;
 import io.mmgr.stream.avro.GroundTruth;
 import io.mmgr.stream.avro.SampleKey;
 import io.mmgr.stream.avro.UiAction;
+import io.mmgr.stream.bench.ScriptedVlmServer;
 import io.mmgr.stream.cli.Main;
 import io.mmgr.stream.embedded.EmbeddedKafka;
 import io.mmgr.stream.registry.RegistryException;
@@ -34,6 +36,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import javax.management.MBeanAttributeInfo;
 import javax.management.MBeanServer;
 import javax.management.ObjectName;
@@ -58,13 +63,11 @@ import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Kafka SASL credentials and registry credentials never appear in logs, topics, metrics or error
- * messages. The broker has a SASL/PLAIN listener and the registry sits behind a proxy that
- * requires basic auth, so every credential is really used (the runs would fail without it); then
- * everything the scorer produced is searched for each secret.
- *
- * <p>TODO(judge): the judge's API key joins {@link #SECRETS} when the judge worker lands: run it
- * with a key against the scripted VLM server and search its logs, verdict topic and metrics too.
+ * Kafka SASL credentials, registry credentials and the judge's API key never appear in logs, topics,
+ * metrics or error messages. The broker has a SASL/PLAIN listener, the registry sits behind a proxy
+ * that requires basic auth and the judge is a scripted provider on loopback that checks the key and
+ * once echoes it back in an error body, so every credential is really used (the runs would fail
+ * without it); then everything the scorer produced is searched for each secret.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class SecretsTest {
@@ -73,7 +76,8 @@ class SecretsTest {
     static final String REGISTRY_SECRET = "registry-pw-4Hn2Ws3cr3tR";
     static final String WRONG_KAFKA = "wrong-kafka-pw-9Lm1Vs3cr3t";
     static final String WRONG_REGISTRY = "wrong-registry-pw-2Pk8Ys3cr3t";
-    static final List<String> SECRETS = List.of(KAFKA_SECRET, REGISTRY_SECRET, WRONG_KAFKA, WRONG_REGISTRY);
+    static final String JUDGE_KEY = "judge-key-8Vb3Nc5s3cr3tJ";
+    static final List<String> SECRETS = List.of(KAFKA_SECRET, REGISTRY_SECRET, WRONG_KAFKA, WRONG_REGISTRY, JUDGE_KEY);
     static final String REGISTRY_USER = "scorer-registry";
     static final Duration WAIT = Duration.ofSeconds(90);
 
@@ -157,15 +161,7 @@ class SecretsTest {
     @Order(1)
     void aScorerConfiguredOnlyThroughTheEnvironmentAuthenticatesAndPrintsNoCredential() throws Exception {
         Path data = dir.resolve("child");
-        Path log4j = Files.writeString(dir.resolve("log4j2-all-info.xml"), """
-                <Configuration status="WARN">
-                  <Appenders><Console name="out" target="SYSTEM_OUT"><PatternLayout pattern="%-5level [%t] %c - %m%n%ex"/></Console></Appenders>
-                  <Loggers><Root level="INFO"><AppenderRef ref="out"/></Root></Loggers>
-                </Configuration>
-                """);
-        StringBuilder props = new StringBuilder();
-        sasl(KAFKA_SECRET).forEach((k, v) -> props.append(k).append('=').append(v).append('\n'));
-        props.append("client.id=from-env\n").append("session.timeout.ms=6000\n");
+        Path log4j = allInfoLogging();
         Map<String, String> env = new HashMap<>();
         env.put("MMGR_BOOTSTRAP_SERVERS", infra.saslBootstrapServers());
         // registry credentials in the URL's user-info: the banner and endpoints file must drop them
@@ -179,7 +175,7 @@ class SecretsTest {
         env.put("MMGR_ARTIFACT_ROOTS", dir.resolve("a") + "," + dir.resolve("b"));
         env.put("MMGR_ARTIFACT_HTTP_ALLOW", "127.0.0.1:8099,artifacts.example");
         env.put("MMGR_MAX_ARTIFACT_BYTES", "1000000");
-        env.put("MMGR_KAFKA_PROPERTIES", props.toString());
+        env.put("MMGR_KAFKA_PROPERTIES", saslProperties());
         int before = proxy.authorized.get();
         ChildScorer child = new ChildScorer("env", data, List.of(), env, List.of("-Dlog4j2.configurationFile=" + log4j.toUri()));
         try (child) {
@@ -216,6 +212,24 @@ class SecretsTest {
             assertThat(help).contains("Usage:");
             assertNoSecret("mmgr " + String.join(" ", args), help);
         }
+    }
+
+    /** A log4j configuration that logs everything at INFO, client configurations included. */
+    static Path allInfoLogging() throws java.io.IOException {
+        return Files.writeString(dir.resolve("log4j2-all-info.xml"), """
+                <Configuration status="WARN">
+                  <Appenders><Console name="out" target="SYSTEM_OUT"><PatternLayout pattern="%-5level [%t] %c - %m%n%ex"/></Console></Appenders>
+                  <Loggers><Root level="INFO"><AppenderRef ref="out"/></Root></Loggers>
+                </Configuration>
+                """);
+    }
+
+    /** MMGR_KAFKA_PROPERTIES for the SASL listener. */
+    static String saslProperties() {
+        StringBuilder props = new StringBuilder();
+        sasl(KAFKA_SECRET).forEach((k, v) -> props.append(k).append('=').append(v).append('\n'));
+        props.append("client.id=from-env\n").append("session.timeout.ms=6000\n");
+        return props.toString();
     }
 
     /** Runs {@code mmgr ARGS} as a child JVM with {@code env}; returns its output. */
@@ -336,13 +350,107 @@ class SecretsTest {
 
     @Test
     @Order(4)
+    void theJudgesApiKeyReachesTheProviderAndNothingElse() throws Exception {
+        AtomicInteger calls = new AtomicInteger();
+        // the first call is refused with the key echoed back in the error body, as real providers do
+        try (ScriptedVlmServer vlm = ScriptedVlmServer.start(e -> calls.getAndIncrement() == 0
+                ? ScriptedVlmServer.Action.of(ScriptedVlmServer.Kind.UNAUTHORIZED)
+                : ScriptedVlmServer.Action.ok(Duration.ZERO, Map.of("final_correctness", 1.0, "intermediate_correctness", 1.0)))) {
+            Path data = dir.resolve("judged");
+            Map<String, String> env = new HashMap<>();
+            env.put("MMGR_BOOTSTRAP_SERVERS", infra.saslBootstrapServers());
+            env.put("MMGR_SCHEMA_REGISTRY_URL", proxy.url(REGISTRY_USER, REGISTRY_SECRET));
+            env.put("MMGR_KAFKA_PROPERTIES", saslProperties());
+            env.put("MMGR_DATA_DIR", data.toString());
+            env.put("MMGR_APPLICATION_ID", "secrets-judged");
+            env.put("MMGR_TOPIC_PREFIX", "sec3.");
+            env.put("MMGR_PARTITIONS", "3");
+            env.put("MMGR_REPLICATION_FACTOR", "1");
+            env.put("MMGR_THREADS", "1");
+            env.put("MMGR_WEB_PORT", "0");
+            // the judge, in-process, configured only by the environment; the key in a variable of its own
+            env.put("MMGR_JUDGE_PROTOCOL", "openai");
+            env.put("MMGR_JUDGE_BASE_URL", vlm.openAiBaseUrl());
+            env.put("MMGR_JUDGE_MODEL", "secret-judge-model");
+            env.put("MMGR_JUDGE_API_KEY_ENV", "SECRETS_TEST_JUDGE_KEY");
+            env.put("SECRETS_TEST_JUDGE_KEY", JUDGE_KEY);
+            env.put("MMGR_JUDGE_RPS", "20");
+            env.put("MMGR_JUDGE_TIMEOUT", "PT10S");
+            env.put("MMGR_JUDGE_CIRCUIT_OPEN_FOR", "PT1S");
+            ChildScorer child = new ChildScorer("judged", data, List.of(), env, List.of("-Dlog4j2.configurationFile=" + allInfoLogging().toUri()));
+            Topics t = infra.topics("sec3.", 3);
+            SampleKey key = new SampleKey("judged-run", "c1", "math", "m1", 0);
+            try (child) {
+                child.start(Duration.ofMinutes(2));
+                assertThat(child.log()).contains("Judge                   : openai secret-judge-model at " + vlm.openAiBaseUrl());
+                Matcher dashboard = Pattern.compile("Dashboard\\s+: (http://\\S+/)").matcher(child.log());
+                assertThat(dashboard.find()).as("the dashboard's address in the banner").isTrue();
+                String web = dashboard.group(1);
+
+                BenchmarkItem item = BenchmarkItem.newBuilder().setTask("math").setSampleId("m1").setPrompt("case=secret Solve 3x = 12.")
+                        .setGroundTruth(GroundTruth.newBuilder().setAnswer("x = 4").build()).build();
+                GenerationEvent event = GenerationEvent.newBuilder().setRunId("judged-run").setModel("m").setCheckpointId("c1")
+                        .setTrainingStep(1).setTask("math").setSampleId("m1").setModality("text").setProducedAt(Instant.now())
+                        .setInputs(GenerationInputs.newBuilder().setText("3x = 12, so x = 4").build()).build();
+                try (KafkaProducer<byte[], byte[]> p = new KafkaProducer<>(Map.of("bootstrap.servers", infra.bootstrapServers()),
+                        new ByteArraySerializer(), new ByteArraySerializer())) {
+                    p.send(new ProducerRecord<>(t.benchmark.name(), "math/m1".getBytes(StandardCharsets.UTF_8),
+                            t.benchmark.valueSerde().serializer().serialize(t.benchmark.name(), item))).get();
+                    Thread.sleep(1000); // the global item table picks the item up before the event is joined
+                    p.send(new ProducerRecord<>(t.generations.name(), "k".getBytes(StandardCharsets.UTF_8),
+                            t.generations.valueSerde().serializer().serialize(t.generations.name(), event))).get();
+                }
+                ScorerHarness.await(() -> infra.scoreRecords(t), r -> r.containsKey(key)
+                        && "COMPLETE".equals(r.get(key).get(r.get(key).size() - 1).getStatus()), WAIT, "the sample judged");
+
+                // the key was really sent, refused once with its echo, which the scorer redacted
+                assertThat(vlm.seen()).hasSizeGreaterThanOrEqualTo(2)
+                        .allSatisfy(s -> assertThat(s.authorization()).isEqualTo("Bearer " + JUDGE_KEY));
+                List<String> reasons = new ArrayList<>();
+                for (ConsumerRecord<byte[], byte[]> r : TopicSnapshot.all(infra.clientConfig(), t.judgeVerdicts.name(), WAIT)) {
+                    reasons.add(String.valueOf(t.judgeVerdicts.valueSerde().deserializer().deserialize(r.topic(), r.value()).getReason()));
+                }
+                assertThat(reasons).anySatisfy(r -> assertThat(r).contains("HTTP 401", "Incorrect API key provided: Bearer ***"));
+                assertNoSecret("judge verdict reasons", String.join("\n", reasons));
+
+                String metrics = httpGet(web + "metrics");
+                assertThat(metrics).contains("mmgr_judge_calls", "mmgr_judge_requests");
+                assertNoSecret("/metrics", metrics);
+                String sample = httpGet(web + "api/sample?run=judged-run&checkpoint=c1&task=math&sample=m1");
+                assertThat(sample).contains("judge.final_correctness");
+                assertNoSecret("/api/sample", sample);
+                assertNoSecret("/api/leaderboard", httpGet(web + "api/leaderboard?run=judged-run"));
+                assertThat(child.stop()).isIn(0, 143);
+            }
+            String all = child.allLogs();
+            assertThat(all).contains("judge worker").contains("sasl.jaas.config = [hidden]");
+            assertNoSecret("the judged scorer's output", all);
+            for (List<String> args : List.of(List.of("run", "--help"), List.of("judge-worker", "--help"))) {
+                String help = runMain(env, args);
+                assertThat(help).contains("--judge-api-key-env");
+                assertNoSecret("mmgr " + String.join(" ", args) + " with the judge's environment", help);
+            }
+        }
+    }
+
+    static String httpGet(String url) throws Exception {
+        var r = java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(url)).build(),
+                java.net.http.HttpResponse.BodyHandlers.ofString());
+        assertThat(r.statusCode()).as("GET %s: %s", url, r.body()).isEqualTo(200);
+        return r.body();
+    }
+
+    @Test
+    @Order(5)
     void noTopicHoldsACredential() throws Exception {
         Set<String> topics;
         try (Admin admin = Admin.create(infra.clientConfig())) {
             topics = admin.listTopics(new ListTopicsOptions().listInternal(true)).names().get();
         }
-        assertThat(topics).contains("sec.sample-scores", "sec.dead-letter", "sec2.sample-scores", "__consumer_offsets");
+        assertThat(topics).contains("sec.sample-scores", "sec.dead-letter", "sec2.sample-scores", "sec3.judge-verdicts",
+                "sec3.judge-cache", "sec3.judge-requests", "__consumer_offsets");
         long records = 0;
+        Map<String, Long> byTopic = new HashMap<>();
         Map<String, Object> conf = new HashMap<>(infra.clientConfig());
         conf.put("isolation.level", "read_uncommitted"); // aborted writes too
         try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(conf, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
@@ -359,6 +467,7 @@ class SecretsTest {
                 for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(200))) {
                     records++;
                     String topic = r.topic();
+                    byTopic.merge(topic, 1L, Long::sum);
                     assertNoSecret(topic + " key", r.key());
                     assertNoSecret(topic + " value", r.value());
                     for (Header h : r.headers()) {
@@ -368,6 +477,9 @@ class SecretsTest {
             }
         }
         assertThat(records).as("records searched").isGreaterThan(20);
+        // the judge's topics, its shared cache included, were searched too
+        assertThat(byTopic.getOrDefault("sec3.judge-cache", 0L)).as("judge cache records").isPositive();
+        assertThat(byTopic.getOrDefault("sec3.judge-verdicts", 0L)).as("judge verdicts (PENDING, then VALID)").isGreaterThanOrEqualTo(2);
         System.out.printf("secrets: %d topics, %d records searched, no credential found%n", topics.size(), records);
     }
 }

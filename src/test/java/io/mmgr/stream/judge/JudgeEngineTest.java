@@ -146,6 +146,40 @@ class JudgeEngineTest {
     }
 
     @Test
+    void longAnswersAreCutOnTheVerdictAndInTheRepairTurn() throws Exception {
+        String longWhy = "because ".repeat(2_000); // 16,000 characters
+        String rambling = "I think the answer is probably right. ".repeat(1_500); // 57,000 characters, no JSON
+        List<String> prompts = new java.util.concurrent.CopyOnWriteArrayList<>();
+        server = ScriptedVlmServer.start(e -> {
+            prompts.add(e.text());
+            return e.caseName().equals("long-why")
+                    ? Action.streamedAnswer(out -> out.write("{\"final_correctness\": {\"score\": 1, \"justification\": \""
+                            + longWhy + "\"}, \"intermediate_correctness\": {\"score\": 0, \"justification\": \"short\"}}"))
+                    : Action.streamedAnswer(out -> out.write(rambling));
+        });
+        JudgeEngine engine = engine(settings("openai"));
+
+        var valid = ((JudgeEngine.Outcome.Done) engine.judge(JudgeFixtures.mathText("r", "long-why", "x = 4"))).verdict();
+        assertThat(valid.getStatus()).isEqualTo("VALID");
+        assertThat(valid.getMetrics()).containsEntry("final_correctness", 1.0).containsEntry("intermediate_correctness", 0.0);
+        assertThat(valid.getJustifications().get("final_correctness"))
+                .startsWith(longWhy.substring(0, JudgeEngine.MAX_JUSTIFICATION_CHARS))
+                .endsWith(" ... [" + (longWhy.length() - JudgeEngine.MAX_JUSTIFICATION_CHARS) + " more characters cut]");
+        assertThat(valid.getJustifications()).containsEntry("intermediate_correctness", "short");
+
+        prompts.clear();
+        var invalid = ((JudgeEngine.Outcome.Done) engine.judge(JudgeFixtures.mathText("r", "rambling", "x = 4"))).verdict();
+        assertThat(invalid.getStatus()).isEqualTo("INVALID");
+        assertThat(invalid.getReason()).isEqualTo("unusable answer after one repair: the answer holds no JSON object");
+        String cut = " ... [" + (rambling.length() - JudgeEngine.MAX_KEPT_CHARS) + " more characters cut]";
+        assertThat(invalid.getRawText()).isEqualTo(rambling.substring(0, JudgeEngine.MAX_KEPT_CHARS) + cut);
+        // the repair turn echoed the same cut answer, not all of it
+        assertThat(prompts).hasSize(2);
+        assertThat(prompts.get(1)).contains(rambling.substring(0, JudgeEngine.MAX_KEPT_CHARS) + cut)
+                .hasSizeLessThan(prompts.get(0).length() + JudgeEngine.MAX_KEPT_CHARS + 1_000);
+    }
+
+    @Test
     void sendsAreSpacedSoTheQuotaHoldsInEverySlidingWindow() {
         assertThat(JudgeResilience.permitSpacing(20, Duration.ofSeconds(1), Duration.ofMillis(25), 1))
                 .isEqualTo(Duration.ofNanos(51_250_000));

@@ -1,7 +1,11 @@
 package io.mmgr.stream.judge.protocol;
 
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import io.mmgr.stream.json.JsonErrors;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -18,7 +22,22 @@ import java.util.concurrent.CompletionException;
 /** The HTTP and error handling both protocols share: status classes, Retry-After, bodies that are not JSON. */
 abstract class HttpProviderClient implements ProviderClient {
 
-    static final ObjectMapper JSON = new ObjectMapper();
+    /**
+     * Reads provider envelopes within limits no real answer comes near (answers are one string inside a
+     * few levels of objects, with tens of tokens around it): the document and its strings no longer
+     * than the body limit, 64 levels, 10,000 tokens, 1,000-character names and 100-digit numbers. A
+     * hostile body then fails fast as malformed instead of exhausting the stack or the heap.
+     */
+    static final ObjectMapper JSON = JsonMapper.builder(JsonFactory.builder()
+            .streamReadConstraints(StreamReadConstraints.builder()
+                    .maxDocumentLength(MAX_BODY_BYTES)
+                    .maxStringLength(MAX_BODY_BYTES)
+                    .maxNestingDepth(64)
+                    .maxTokenCount(10_000)
+                    .maxNameLength(1_000)
+                    .maxNumberLength(100)
+                    .build())
+            .build()).build();
     private static final int SNIPPET = 500;
 
     protected final URI baseUrl;
@@ -53,7 +72,7 @@ abstract class HttpProviderClient implements ProviderClient {
             return CompletableFuture.failedFuture(new ProviderException(ProviderException.Kind.REJECTED,
                     "cannot encode the request: " + e.getMessage()));
         }
-        return http.sendAsync(req, HttpResponse.BodyHandlers.ofByteArray())
+        return http.sendAsync(req, BoundedBody::new)
                 .handle((resp, error) -> {
                     if (error != null) {
                         throw new CompletionException(transportFailure(error));
@@ -85,6 +104,9 @@ abstract class HttpProviderClient implements ProviderClient {
 
     private ProviderException transportFailure(Throwable error) {
         Throwable e = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+        if (e instanceof ProviderException p) {
+            return p;
+        }
         if (e instanceof HttpTimeoutException) {
             return new ProviderException(ProviderException.Kind.TIMEOUT, "no answer within " + requestTimeout);
         }
@@ -101,7 +123,7 @@ abstract class HttpProviderClient implements ProviderClient {
                 node = JSON.readTree(body);
             } catch (IOException e) {
                 throw new ProviderException(ProviderException.Kind.MALFORMED, status,
-                        "the answer body is not JSON (" + firstLine(e.getMessage()) + ")", null, snippet(body));
+                        "the answer body is not JSON (" + JsonErrors.describe(e) + ")", null, snippet(body));
             }
             if (node == null || !node.isObject()) {
                 throw new ProviderException(ProviderException.Kind.MALFORMED, status, "the answer body is not a JSON object",
@@ -127,6 +149,72 @@ abstract class HttpProviderClient implements ProviderClient {
         throw new ProviderException(ProviderException.Kind.REJECTED, status, message, null, snippet(body));
     }
 
+    /**
+     * A response body of at most {@link #MAX_BODY_BYTES}: a declared Content-Length over it fails before
+     * any byte is read, a longer body (chunked, or lying about its length) is cut off where it passes
+     * the limit and its transfer cancelled. Either fails the call as MALFORMED (retried like any
+     * unusable body).
+     */
+    private static final class BoundedBody implements HttpResponse.BodySubscriber<byte[]> {
+
+        private final CompletableFuture<byte[]> result = new CompletableFuture<>();
+        private final long declared;
+        private final java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+        private java.util.concurrent.Flow.Subscription subscription;
+
+        BoundedBody(HttpResponse.ResponseInfo info) {
+            this.declared = info.headers().firstValueAsLong("Content-Length").orElse(-1);
+        }
+
+        @Override
+        public void onSubscribe(java.util.concurrent.Flow.Subscription s) {
+            subscription = s;
+            if (declared > MAX_BODY_BYTES) {
+                s.cancel();
+                result.completeExceptionally(tooLarge("declares " + declared + " bytes"));
+                return;
+            }
+            s.request(Long.MAX_VALUE);
+        }
+
+        @Override
+        public void onNext(java.util.List<java.nio.ByteBuffer> buffers) {
+            if (result.isDone()) {
+                return;
+            }
+            for (java.nio.ByteBuffer b : buffers) {
+                if (bytes.size() + (long) b.remaining() > MAX_BODY_BYTES) {
+                    subscription.cancel();
+                    result.completeExceptionally(tooLarge("was cut off there"));
+                    return;
+                }
+                byte[] chunk = new byte[b.remaining()];
+                b.get(chunk);
+                bytes.write(chunk, 0, chunk.length);
+            }
+        }
+
+        @Override
+        public void onError(Throwable t) {
+            result.completeExceptionally(t);
+        }
+
+        @Override
+        public void onComplete() {
+            result.complete(bytes.toByteArray());
+        }
+
+        @Override
+        public java.util.concurrent.CompletionStage<byte[]> getBody() {
+            return result;
+        }
+
+        private static ProviderException tooLarge(String what) {
+            return new ProviderException(ProviderException.Kind.MALFORMED, 0,
+                    "the answer body is over the limit of " + MAX_BODY_BYTES + " bytes (it " + what + ")", null, null);
+        }
+    }
+
     /** Retry-After in seconds or as an HTTP date (RFC 9110 10.2.3); null when absent or unreadable. */
     static Duration retryAfter(String value) {
         if (value == null || value.isBlank()) {
@@ -150,14 +238,6 @@ abstract class HttpProviderClient implements ProviderClient {
     static String snippet(String body) {
         String s = body == null ? "" : body.strip();
         return s.length() <= SNIPPET ? s : s.substring(0, SNIPPET) + "...";
-    }
-
-    private static String firstLine(String s) {
-        if (s == null) {
-            return "";
-        }
-        int nl = s.indexOf('\n');
-        return nl < 0 ? s : s.substring(0, nl);
     }
 
     static String text(JsonNode node) {

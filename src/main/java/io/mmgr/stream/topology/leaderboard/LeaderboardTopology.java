@@ -136,8 +136,11 @@ public final class LeaderboardTopology {
         return a;
     }
 
-    /** The published row; task rows carry the agreement of their task x model and its reliability flag. */
-    static LeaderboardRow row(LeaderboardKey k, ScoreAggregate v, RubricCatalog rubrics, Agreement.Policy policy) {
+    /**
+     * The published row; task rows carry the agreement of their task x model and its reliability flag.
+     * The REST API builds its rows with this too, from {@link #TASK_ROWS_STORE} and {@link #CHECKPOINTS_STORE}.
+     */
+    public static LeaderboardRow row(LeaderboardKey k, ScoreAggregate v, RubricCatalog rubrics, Agreement.Policy policy) {
         LeaderboardRow row = Aggregates.toRow(k.getRunId(), k.getCheckpointId(), k.getTask(), v, Instant.now());
         if (!SampleKeys.ALL_TASKS.equals(k.getTask())) {
             Map<String, AgreementStat> stats = Agreement.stats(k.getTask(), v.getModel(), v.getAgreement(), policy);
