@@ -141,7 +141,10 @@ class InteropTest {
         assertThat(keys).allSatisfy(k -> assertThat(scores.get(k).getStatus()).isEqualTo("COMPLETE"));
         Map<LeaderboardKey, LeaderboardRow> board = await(h::leaderboard,
                 b -> b.values().stream().filter(r -> r.getTask().equals(SampleKeys.ALL_TASKS)).mapToLong(LeaderboardRow::getSamplesScored)
-                        .sum() == keys.size(), WAIT, "leaderboard rows counting every Python event");
+                        .sum() == keys.size()
+                        && b.values().stream().filter(r -> !r.getTask().equals(SampleKeys.ALL_TASKS))
+                                .mapToLong(LeaderboardRow::getSamplesScored).sum() == keys.size(),
+                WAIT, "leaderboard rows (task and all-tasks) counting every Python event");
 
         // kcat reads both score topics; its bytes decode to what the Java consumer sees
         Map<SampleKey, SampleScore> viaKcat = latest(kcat("interop.sample-scores"),
