@@ -5,9 +5,6 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.mmgr.stream.app.Endpoints;
 import io.mmgr.stream.app.TopicAdmin;
-import io.mmgr.stream.artifacts.CompositeArtifactResolver;
-import io.mmgr.stream.artifacts.HttpArtifactResolver;
-import io.mmgr.stream.artifacts.LocalArtifactResolver;
 import io.mmgr.stream.judge.JudgeRuntime;
 import io.mmgr.stream.judge.JudgeWorker;
 import io.mmgr.stream.registry.AvroSerdes;
@@ -16,9 +13,7 @@ import io.mmgr.stream.topology.ScorerSettings;
 import io.mmgr.stream.topology.Topics;
 import io.mmgr.stream.web.MetricsServer;
 import java.io.PrintWriter;
-import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -57,19 +52,8 @@ public final class JudgeWorkerCommand implements Callable<Integer> {
                     + "env MMGR_APPLICATION_ID)")
     String applicationId;
 
-    @Option(names = "--artifact-root", split = ",", defaultValue = "${env:MMGR_ARTIFACT_ROOTS}",
-            description = "directory file: artifacts may live under (repeatable or comma-separated; default: the working "
-                    + "directory; env MMGR_ARTIFACT_ROOTS)")
-    List<Path> artifactRoots = new ArrayList<>();
 
-    @Option(names = "--artifact-http-allow", split = ",", defaultValue = "${env:MMGR_ARTIFACT_HTTP_ALLOW}", paramLabel = "HOST[:PORT]",
-            description = "host http(s) artifacts may be downloaded from (repeatable or comma-separated; default: none; "
-                    + "env MMGR_ARTIFACT_HTTP_ALLOW)")
-    List<String> artifactHttpAllow = new ArrayList<>();
 
-    @Option(names = "--max-artifact-bytes", defaultValue = "${env:MMGR_MAX_ARTIFACT_BYTES:-" + LocalArtifactResolver.DEFAULT_MAX_BYTES + "}",
-            description = "largest artifact accepted (default: ${DEFAULT-VALUE}; env MMGR_MAX_ARTIFACT_BYTES)")
-    long maxArtifactBytes;
 
     @Option(names = "--metrics-port", defaultValue = "${env:MMGR_JUDGE_METRICS_PORT}",
             description = "serve the worker's meters at /metrics (Prometheus) on this port; 0: any free port "
@@ -79,6 +63,9 @@ public final class JudgeWorkerCommand implements Callable<Integer> {
     @Option(names = "--metrics-bind", defaultValue = "${env:MMGR_JUDGE_METRICS_BIND:-127.0.0.1}",
             description = "interface /metrics listens on (default: ${DEFAULT-VALUE}; env MMGR_JUDGE_METRICS_BIND)")
     String metricsBind;
+
+    @CommandLine.Mixin
+    ArtifactOptions artifacts;
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -105,15 +92,7 @@ public final class JudgeWorkerCommand implements Callable<Integer> {
             TopicAdmin.ensure(admin, new Topics(ep.topicPrefix(), partitions, replication, new AvroSerdes(registry, true))
                     .definitions().stream().filter(d -> d.name().equals(topics.judgeCache.name())).toList());
         }
-        List<Path> roots = artifactRoots.isEmpty() ? List.of(Path.of("").toAbsolutePath()) : artifactRoots;
-        List<HttpArtifactResolver.AllowedHost> hosts = new ArrayList<>();
-        for (String host : artifactHttpAllow) {
-            try {
-                hosts.add(HttpArtifactResolver.AllowedHost.parse(host));
-            } catch (IllegalArgumentException e) {
-                throw new CommandLine.ParameterException(spec.commandLine(), "--artifact-http-allow: " + e.getMessage());
-            }
-        }
+        artifacts.allowedHosts(spec.commandLine()); // a malformed host is a usage error before anything starts
         Map<String, Object> clientConfig = new java.util.HashMap<>(client);
         clientConfig.remove("bootstrap.servers");
         PrometheusMeterRegistry meters = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
@@ -124,8 +103,7 @@ public final class JudgeWorkerCommand implements Callable<Integer> {
         // the same artifact access as the scorer's: roots, allowlisted http hosts, inline data
         JudgeRuntime runtime = JudgeRuntime.start(judge.settings(), System.getenv(), topics,
                 new JudgeWorker.Config(ep.bootstrapServers(), judge.group(applicationId), clientConfig),
-                CompositeArtifactResolver.standard(roots, maxArtifactBytes, connection.dataDir.resolve("judge-spill"), hosts,
-                        HttpArtifactResolver.DEFAULT_TIMEOUT),
+                artifacts.resolver(spec.commandLine(), connection.dataDir.resolve("judge-spill")),
                 meters);
         AtomicBoolean stopping = new AtomicBoolean();
         CountDownLatch stopped = new CountDownLatch(1);

@@ -3,9 +3,6 @@ package io.mmgr.stream.cli;
 import io.mmgr.stream.app.EmbeddedStack;
 import io.mmgr.stream.app.Endpoints;
 import io.mmgr.stream.app.ScorerApp;
-import io.mmgr.stream.artifacts.CompositeArtifactResolver;
-import io.mmgr.stream.artifacts.HttpArtifactResolver;
-import io.mmgr.stream.artifacts.LocalArtifactResolver;
 import io.mmgr.stream.judge.JudgeRuntime;
 import io.mmgr.stream.judge.JudgeWorker;
 import io.mmgr.stream.leaderboard.AlertRule;
@@ -14,7 +11,6 @@ import io.mmgr.stream.topology.ScorerSettings;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -70,19 +66,8 @@ public final class RunCommand implements Callable<Integer> {
     @Option(names = "--threads", defaultValue = "${env:MMGR_THREADS:-2}", description = "stream threads (default: ${DEFAULT-VALUE}; env MMGR_THREADS)")
     int threads;
 
-    @Option(names = "--artifact-root", split = ",", defaultValue = "${env:MMGR_ARTIFACT_ROOTS}",
-            description = "directory file: artifacts may live under (repeatable or comma-separated; default: the working "
-                    + "directory; env MMGR_ARTIFACT_ROOTS)")
-    List<Path> artifactRoots = new ArrayList<>();
 
-    @Option(names = "--artifact-http-allow", split = ",", defaultValue = "${env:MMGR_ARTIFACT_HTTP_ALLOW}", paramLabel = "HOST[:PORT]",
-            description = "host http(s) artifacts may be downloaded from (repeatable or comma-separated; default: none, "
-                    + "every http URI is refused; env MMGR_ARTIFACT_HTTP_ALLOW)")
-    List<String> artifactHttpAllow = new ArrayList<>();
 
-    @Option(names = "--max-artifact-bytes", defaultValue = "${env:MMGR_MAX_ARTIFACT_BYTES:-" + LocalArtifactResolver.DEFAULT_MAX_BYTES + "}",
-            description = "largest artifact accepted (default: ${DEFAULT-VALUE}; env MMGR_MAX_ARTIFACT_BYTES)")
-    long maxArtifactBytes;
 
     @Option(names = "--web-port", defaultValue = "${env:MMGR_WEB_PORT:-8080}",
             description = "dashboard, REST API, live updates and /metrics port (default: ${DEFAULT-VALUE}; 0: any free port; "
@@ -115,6 +100,9 @@ public final class RunCommand implements Callable<Integer> {
             + "mmgr.schema-registry.KEY=VALUE configures the registry client. Values are never printed. "
             + "Env MMGR_KAFKA_PROPERTIES: KEY=VALUE lines (replaced by -P on the command line)")
     Map<String, String> properties = new LinkedHashMap<>();
+
+    @CommandLine.Mixin
+    ArtifactOptions artifacts;
 
     @CommandLine.Mixin
     JudgeOptions judge;
@@ -166,17 +154,11 @@ public final class RunCommand implements Callable<Integer> {
             registry = registryUrl != null ? registryUrl : stack.registryUrl();
         }
         short replication = replicationFactor != null ? replicationFactor : stack != null ? 1 : defaultReplication(bootstrap);
-        List<Path> roots = artifactRoots.isEmpty() ? List.of(Path.of("").toAbsolutePath()) : artifactRoots;
-        for (String host : artifactHttpAllow) {
-            try {
-                HttpArtifactResolver.AllowedHost.parse(host);
-            } catch (IllegalArgumentException e) {
-                throw new CommandLine.ParameterException(spec.commandLine(), "--artifact-http-allow: " + e.getMessage());
-            }
-        }
+        List<Path> roots = artifacts.roots();
+        artifacts.allowedHosts(spec.commandLine()); // a malformed host is a usage error before anything starts
         boolean inProcessJudge = judge.configured() && !judgeExternal;
         ScorerSettings settings = new ScorerSettings(topicPrefix, applicationId, partitions, replication,
-                inProcessJudge || judgeExternal, roots, maxArtifactBytes, threads, properties, artifactHttpAllow);
+                inProcessJudge || judgeExternal, roots, artifacts.maxBytes, threads, properties, artifacts.httpAllow);
         HealthFile health = new HealthFile(dataDir.resolve(HealthFile.NAME));
         health.write("STARTING");
         ScorerApp.Options options = ScorerApp.Options.defaults()
@@ -198,9 +180,7 @@ public final class RunCommand implements Callable<Integer> {
             // the judge's meters join the scorer's registry, so /metrics shows them
             judgeRef.set(JudgeRuntime.start(judge.settings(), System.getenv(), app.topics(),
                     new JudgeWorker.Config(bootstrap, judge.group(applicationId), client),
-                    CompositeArtifactResolver.standard(roots, maxArtifactBytes, dataDir.resolve("judge-spill"),
-                            artifactHttpAllow.stream().map(HttpArtifactResolver.AllowedHost::parse).toList(),
-                            HttpArtifactResolver.DEFAULT_TIMEOUT), app.meters()));
+                    artifacts.resolver(spec.commandLine(), dataDir.resolve("judge-spill")), app.meters()));
         }
         // the file and the banner never carry credentials a URL's user-info may hold
         String shownRegistry = withoutUserInfo(registry);
@@ -218,7 +198,7 @@ public final class RunCommand implements Callable<Integer> {
                 t.comparisons.name(), t.alerts.name(), t.deadLetter.name());
         app.web().ifPresent(w -> out.printf("  Dashboard               : %s (REST under /api, metrics at /metrics)%n", w.url()));
         out.printf("  Artifact roots          : %s%n", roots);
-        out.printf("  HTTP artifact hosts     : %s%n", artifactHttpAllow.isEmpty() ? "none" : String.join(", ", artifactHttpAllow));
+        out.printf("  HTTP artifact hosts     : %s%n", artifacts.httpAllow.isEmpty() ? "none" : String.join(", ", artifacts.httpAllow));
         out.printf("  Judge                   : %s%n", inProcessJudge ? judge.describe() + " (in-process worker)"
                 : judgeExternal ? "served by separate judge-worker processes"
                 : "not configured (judged metrics show as unavailable)");
