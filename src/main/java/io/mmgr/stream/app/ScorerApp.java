@@ -12,6 +12,9 @@ import io.mmgr.stream.registry.AvroSerdes;
 import io.mmgr.stream.registry.SchemaRegistryClient;
 import io.mmgr.stream.tasks.EvaluatorRegistry;
 import io.mmgr.stream.tasks.TaskCatalog;
+import io.mmgr.stream.limits.InputLimits;
+import io.mmgr.stream.topology.DeadLetters;
+import io.mmgr.stream.topology.RecordCaps;
 import io.mmgr.stream.topology.ScorerSettings;
 import io.mmgr.stream.topology.ScoringTopology;
 import io.mmgr.stream.topology.Topics;
@@ -112,16 +115,23 @@ public final class ScorerApp implements AutoCloseable {
         Topics topics = new Topics(settings.topicPrefix(), settings.partitions(), settings.replicationFactor(), serdes);
         Map<String, Object> adminConfig = new HashMap<>(kafkaClientConfig(settings));
         adminConfig.put("bootstrap.servers", bootstrapServers);
+        RecordCaps caps;
         try (Admin admin = Admin.create(adminConfig)) {
             TopicAdmin.ensure(admin, topics.definitions());
+            caps = TopicAdmin.recordCaps(admin, topics.definitions().stream().map(Topics.Definition::name).toList(),
+                    settings.applicationId());
         }
+        checkLimitsFit(InputLimits.of(settings.kafkaOverrides()), caps, topics);
+        // every record the topology writes is checked against its topic's limit when it is serialized
+        serdes = serdes.withSizeCap(caps.sizeCap());
+        topics = new Topics(settings.topicPrefix(), settings.partitions(), settings.replicationFactor(), serdes);
         ArtifactResolver artifacts = CompositeArtifactResolver.standard(settings.artifactRoots(), settings.maxArtifactBytes(),
                 stateDir.resolve("spill"), settings.artifactHttpAllow().stream().map(HttpArtifactResolver.AllowedHost::parse).toList(),
                 HttpArtifactResolver.DEFAULT_TIMEOUT);
         Topology topology = ScoringTopology.build(settings, topics, serdes, TaskCatalog.load(), EvaluatorRegistry.load(),
                 artifacts, options.comparisons());
         Properties props = ScoringTopology.streamsConfig(settings, bootstrapServers, registryUrl, stateDir,
-                topics.deadLetter.name());
+                topics.deadLetter.name(), caps);
         WebServer web = null;
         if (options.web()) {
             try {
@@ -166,6 +176,25 @@ public final class ScorerApp implements AutoCloseable {
             throw e;
         }
         return new ScorerApp(streams, topics, topology, registry, meters, streamsMetrics, pipeline, web);
+    }
+
+    /**
+     * Within-limits inputs must give records that fit the smallest topic limit, and dead letters the
+     * dead-letter topic: a configuration where they may not is allowed (the serializers' check still
+     * dead-letters what does not fit) but warned about, naming what to change.
+     */
+    static void checkLimitsFit(InputLimits limits, RecordCaps caps, Topics topics) {
+        long worst = limits.worstCaseDerivedBytes() + RecordCaps.HEADROOM;
+        if (worst > caps.smallest()) {
+            LOG.warn("the input limits allow records of up to {} bytes to be derived, over the smallest max.message.bytes "
+                    + "of the scorer's topics ({}): lower the mmgr.limits.* settings or raise the topics' (and the broker's "
+                    + "message.max.bytes) limit; records that do not fit are dead-lettered", worst, caps.smallest());
+        }
+        if (DeadLetters.MAX_LETTER_BYTES + RecordCaps.HEADROOM > caps.maxMessageBytes(topics.deadLetter.name())) {
+            throw new IllegalStateException("the dead-letter topic " + topics.deadLetter.name() + " takes records of at most "
+                    + caps.maxMessageBytes(topics.deadLetter.name()) + " bytes; a dead letter may need "
+                    + (DeadLetters.MAX_LETTER_BYTES + RecordCaps.HEADROOM) + ": raise its max.message.bytes");
+        }
     }
 
     /** Client properties the user passed through that apply to admin, producers and consumers (security, ...). */

@@ -4,6 +4,8 @@ import io.mmgr.stream.artifacts.ArtifactResolver;
 import io.mmgr.stream.avro.AgreementCounts;
 import io.mmgr.stream.avro.AgreementKey;
 import io.mmgr.stream.leaderboard.Agreement;
+import io.mmgr.stream.limits.InputCheck;
+import io.mmgr.stream.limits.InputLimits;
 import io.mmgr.stream.tasks.RubricCatalog;
 import io.mmgr.stream.avro.AssemblyState;
 import io.mmgr.stream.avro.ItemScoreKey;
@@ -48,13 +50,15 @@ public final class ScoringTopology {
     public static Topology build(ScorerSettings settings, Topics topics, AvroSerdes serdes, TaskCatalog catalog,
                                  EvaluatorRegistry evaluators, ArtifactResolver artifacts, ComparisonSettings comparisons) {
         Serde<SampleKey> sampleKey = serdes.forKeys(SampleKey.class);
+        InputCheck check = new InputCheck(InputLimits.of(settings.kafkaOverrides()));
         StreamsBuilder builder = new StreamsBuilder();
         KStream<SampleKey, SamplePlan> plans = IntakeTopology.build(builder, topics, catalog, evaluators,
                 settings.judgeEnabled(), settings.partitions(), sampleKey,
-                serdes.forValues(SamplePlan.class));
+                serdes.forValues(SamplePlan.class), check);
         EvaluationTopology.build(builder, topics, evaluators, artifacts);
         KStream<SampleKey, SampleScore> scores = AssemblyTopology.build(builder, topics, catalog, plans, sampleKey,
-                serdes.forValues(AssemblyState.class));
+                serdes.forValues(AssemblyState.class), check,
+                serdes.withSizeCap(io.mmgr.stream.registry.AvroSerdes.SizeCap.NONE).forKeys(SampleKey.class).serializer());
         LeaderboardTopology.build(builder, topics, scores, sampleKey, serdes.forKeys(ItemScoreKey.class),
                 serdes.forKeys(LeaderboardKey.class), serdes.forValues(SampleScore.class),
                 serdes.forValues(ScoreAggregate.class), RubricCatalog.load(), Agreement.Policy.of(settings.kafkaOverrides()),
@@ -63,9 +67,18 @@ public final class ScoringTopology {
         return builder.build();
     }
 
-    /** Streams configuration: exactly-once, dead-letter safety nets, then the user's overrides. */
+    /** Streams configuration: exactly-once, dead-letter safety nets, then the user's overrides (Kafka's default record limits). */
     public static Properties streamsConfig(ScorerSettings settings, String bootstrapServers, String registryUrl,
                                            Path stateDir, String deadLetterTopic) {
+        return streamsConfig(settings, bootstrapServers, registryUrl, stateDir, deadLetterTopic, RecordCaps.kafkaDefaults());
+    }
+
+    /**
+     * The same, for topics whose record limits are {@code caps} (read from the broker at start): the
+     * producer may send records up to the largest, each checked against its own topic when serialized.
+     */
+    public static Properties streamsConfig(ScorerSettings settings, String bootstrapServers, String registryUrl,
+                                           Path stateDir, String deadLetterTopic, RecordCaps caps) {
         Properties p = new Properties();
         p.put(StreamsConfig.APPLICATION_ID_CONFIG, settings.applicationId());
         p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
@@ -76,6 +89,9 @@ public final class ScoringTopology {
         p.put(StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG, DeadLetterHandlers.Deserialization.class);
         p.put(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_CLASS_CONFIG, DeadLetterHandlers.Processing.class);
         p.put(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_GLOBAL_ENABLED_CONFIG, true);
+        p.put(StreamsConfig.PRODUCTION_EXCEPTION_HANDLER_CLASS_CONFIG, DeadLetterHandlers.Production.class);
+        p.put(RecordCaps.CONFIG, caps);
+        p.put(StreamsConfig.producerPrefix(ProducerConfig.MAX_REQUEST_SIZE_CONFIG), caps.largest());
         p.put(DeadLetterHandlers.TOPIC, deadLetterTopic);
         p.put(DeadLetterHandlers.REGISTRY_URL, registryUrl);
         // a scorer is read live: commit (and so publish) often

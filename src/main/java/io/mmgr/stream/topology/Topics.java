@@ -28,8 +28,14 @@ public final class Topics {
 
     /** Producers' key is free; intake reads raw bytes and deserializes itself so unreadable records reach the dead-letter topic intact. */
     public final Topic<byte[], GenerationEvent> generations;
-    /** Compacted; key {@code <task>/<sampleId>} so that a task's items can be counted by prefix. */
+    /** Input, compacted; intake validates it into {@link #benchmarkValid}. Read as raw bytes so that oversized or unreadable items are dead-lettered. */
     public final Topic<String, BenchmarkItem> benchmark;
+    /**
+     * Compacted; the benchmark items that passed intake's checks, keyed {@code <task>/<sampleId>} from the
+     * item's own fields so that a task's items can be counted by prefix. Written by the scorer only; the
+     * global table of items reads it.
+     */
+    public final Topic<String, BenchmarkItem> benchmarkValid;
     public final Topic<SampleKey, EvaluationRequest> evaluationRequests;
     public final Topic<SampleKey, DeterministicResult> cvResults;
     public final Topic<SampleKey, JudgeRequest> judgeRequests;
@@ -53,6 +59,7 @@ public final class Topics {
         Serde<LeaderboardKey> boardKey = serdes.forKeys(LeaderboardKey.class);
         generations = new Topic<>(prefix + "generations", Serdes.ByteArray(), serdes.forValues(GenerationEvent.class));
         benchmark = new Topic<>(prefix + "benchmark", Serdes.String(), serdes.forValues(BenchmarkItem.class));
+        benchmarkValid = new Topic<>(prefix + "benchmark-valid", Serdes.String(), serdes.forValues(BenchmarkItem.class));
         evaluationRequests = new Topic<>(prefix + "evaluation-requests", sampleKey, serdes.forValues(EvaluationRequest.class));
         cvResults = new Topic<>(prefix + "cv-results", sampleKey, serdes.forValues(DeterministicResult.class));
         judgeRequests = new Topic<>(prefix + "judge-requests", sampleKey, serdes.forValues(JudgeRequest.class));
@@ -63,13 +70,16 @@ public final class Topics {
         leaderboard = new Topic<>(prefix + "leaderboard", boardKey, serdes.forValues(LeaderboardRow.class));
         alerts = new Topic<>(prefix + "alerts", boardKey, serdes.forValues(Alert.class));
         comparisons = new Topic<>(prefix + "comparisons", boardKey, serdes.forValues(CheckpointComparison.class));
-        deadLetter = new Topic<>(prefix + "dead-letter", Serdes.ByteArray(), serdes.forValues(DeadLetter.class));
+        // the original key, cut: a dead letter must fit whatever key its record had
+        deadLetter = new Topic<>(prefix + "dead-letter", Serdes.serdeFrom((topic, key) -> DeadLetters.recordKey(key),
+                Serdes.ByteArray().deserializer()), serdes.forValues(DeadLetter.class));
 
         Map<String, String> compacted = Map.of("cleanup.policy", "compact");
         Map<String, String> kept30Days = Map.of("retention.ms", String.valueOf(30L * 24 * 3600 * 1000));
         definitions = List.of(
                 new Definition(generations.name(), partitions, replication, Map.of()),
                 new Definition(benchmark.name(), partitions, replication, compacted),
+                new Definition(benchmarkValid.name(), partitions, replication, compacted),
                 new Definition(evaluationRequests.name(), partitions, replication, Map.of()),
                 new Definition(cvResults.name(), partitions, replication, Map.of()),
                 new Definition(judgeRequests.name(), partitions, replication, Map.of()),
