@@ -59,7 +59,7 @@ abstract class HostileSizeCases {
     static final InputLimits LIMITS = InputLimits.DEFAULTS;
 
     @TempDir
-    Path dir;
+    static Path dir;
     ScorerHarness h;
     KafkaProducer<byte[], byte[]> transactional;
 
@@ -77,6 +77,9 @@ abstract class HostileSizeCases {
 
     @BeforeAll
     void start() throws Exception {
+        // memory must stay bounded whatever the records' size: this corpus runs in the small-heap execution
+        assertThat(Runtime.getRuntime().maxMemory()).as("heap of the small-heap surefire execution")
+                .isLessThanOrEqualTo(320L << 20);
         ScorerSettings settings = ScorerSettings.defaults().withPrefix(prefix()).withPartitions(1)
                 .withApplicationId(prefix() + "scorer");
         h = new ScorerHarness(dir.resolve("stack"), settings, ScorerApp.Options.defaults(), brokerOverrides(), b -> {
@@ -215,8 +218,9 @@ abstract class HostileSizeCases {
                     .isEqualTo(x.value().length > DeadLetters.KEPT_VALUE_BYTES || x.key().length > DeadLetters.KEPT_KEY_BYTES);
             mine.add(d);
         }
-        assertThat(letters).as("no dead letter for the valid samples").noneMatch(d -> validOnes.stream()
-                .anyMatch(v -> SampleKeys.ref(SampleKeys.of(v)).equals(d.getSampleRef())));
+        assertThat(letters).as("no dead letter for the valid samples (but the hostile labels keyed to them)")
+                .filteredOn(d -> !mine.contains(d)).noneMatch(d -> validOnes.stream()
+                        .anyMatch(v -> SampleKeys.ref(SampleKeys.of(v)).equals(d.getSampleRef())));
         for (ConsumerRecord<byte[], byte[]> r : TopicSnapshot.all(h.clientConfig, h.topics.deadLetter.name(), Duration.ofSeconds(30))) {
             assertThat(r.value().length).as("a dead letter's size").isLessThanOrEqualTo(DeadLetters.MAX_LETTER_BYTES);
         }
