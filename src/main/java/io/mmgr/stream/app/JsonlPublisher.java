@@ -159,12 +159,7 @@ public final class JsonlPublisher implements AutoCloseable {
             }
             case labels -> {
                 // one flat object: the sample's key fields beside the label's
-                JsonNode node;
-                try {
-                    node = JsonAvro.MAPPER.readTree(line);
-                } catch (com.fasterxml.jackson.core.JsonProcessingException ex) {
-                    throw new IllegalArgumentException("not valid JSON: " + ex.getOriginalMessage(), ex);
-                }
+                JsonNode node = JsonAvro.readTree(line);
                 if (!(node instanceof ObjectNode object)) {
                     throw new IllegalArgumentException("a label line must be a JSON object");
                 }

@@ -35,12 +35,23 @@ public final class JsonAvro {
     }
 
     public static <T extends SpecificRecord> T read(String json, Class<T> type) {
+        return read(readTree(json), type);
+    }
+
+    /**
+     * Parses JSON text keeping decimal literals exact, so that one a double cannot hold (1e400, which
+     * would silently become Infinity) is named in the error.
+     */
+    public static JsonNode readTree(String json) {
         try {
-            return read(MAPPER.readTree(json), type);
+            return EXACT.readTree(json);
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
             throw new IllegalArgumentException("not valid JSON: " + e.getOriginalMessage(), e);
         }
     }
+
+    private static final com.fasterxml.jackson.databind.ObjectReader EXACT = MAPPER.reader()
+            .with(com.fasterxml.jackson.databind.DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS);
 
     public static <T extends SpecificRecord> T read(JsonNode node, Class<T> type) {
         Schema schema = SpecificData.get().getSchema(type);
