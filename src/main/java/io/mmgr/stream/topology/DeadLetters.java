@@ -3,7 +3,6 @@ package io.mmgr.stream.topology;
 import io.mmgr.stream.avro.DeadLetter;
 import io.mmgr.stream.limits.InputCheck;
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Instant;
@@ -122,6 +121,17 @@ public final class DeadLetters {
         }
     }
 
+    /** The record key to write a dead letter under: its kept copy of the original key (already cut). */
+    public static byte[] recordKey(DeadLetter letter) {
+        if (letter.getOriginalKey() == null) {
+            return null;
+        }
+        ByteBuffer b = letter.getOriginalKey().duplicate();
+        byte[] out = new byte[b.remaining()];
+        b.get(out);
+        return out;
+    }
+
     /** The record key of a dead letter: the original key, cut to {@link #KEPT_KEY_BYTES}. */
     public static byte[] recordKey(byte[] key) {
         return key == null || key.length <= KEPT_KEY_BYTES ? key : Arrays.copyOf(key, KEPT_KEY_BYTES);
@@ -152,10 +162,6 @@ public final class DeadLetters {
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }
-    }
-
-    static String sha256(String s) {
-        return sha256(s.getBytes(StandardCharsets.UTF_8));
     }
 
     /**

@@ -64,6 +64,7 @@ public final class ScoringTopology {
                 serdes.forValues(ScoreAggregate.class), RubricCatalog.load(), Agreement.Policy.of(settings.kafkaOverrides()),
                 serdes.forKeys(AgreementKey.class), serdes.forValues(AgreementCounts.class));
         ComparisonTopology.build(builder, topics, scores, sampleKey, serdes, comparisons);
+        IntakeTopology.validateItems(builder, topics, check);
         return builder.build();
     }
 

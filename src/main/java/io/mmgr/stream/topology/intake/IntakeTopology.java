@@ -1,16 +1,17 @@
 package io.mmgr.stream.topology.intake;
 
 import io.mmgr.stream.avro.BenchmarkItem;
+import io.mmgr.stream.avro.DeadLetter;
 import io.mmgr.stream.avro.EvaluationRequest;
 import io.mmgr.stream.avro.GenerationEvent;
 import io.mmgr.stream.avro.HumanLabel;
-import io.mmgr.stream.avro.DeadLetter;
-import io.mmgr.stream.limits.InputCheck;
 import io.mmgr.stream.avro.JudgeRequest;
 import io.mmgr.stream.avro.SampleKey;
 import io.mmgr.stream.avro.SamplePlan;
+import io.mmgr.stream.limits.InputCheck;
 import io.mmgr.stream.tasks.EvaluatorRegistry;
 import io.mmgr.stream.tasks.TaskCatalog;
+import io.mmgr.stream.topology.DeadLetters;
 import io.mmgr.stream.topology.SampleKeys;
 import io.mmgr.stream.topology.SamplePartitioner;
 import io.mmgr.stream.topology.Topics;
@@ -49,7 +50,6 @@ public final class IntakeTopology {
                                                        EvaluatorRegistry evaluators, boolean judgeEnabled,
                                                        int partitions, Serde<SampleKey> keySerde, Serde<SamplePlan> planSerde,
                                                        InputCheck check) {
-        validateItems(builder, topics, check);
         GlobalKTable<String, BenchmarkItem> items = builder.globalTable(topics.benchmarkValid.name(),
                 topics.benchmarkValid.consumed("benchmark-source"),
                 Materialized.<String, BenchmarkItem, org.apache.kafka.streams.state.KeyValueStore<org.apache.kafka.common.utils.Bytes, byte[]>>as(BENCHMARK_STORE)
@@ -107,9 +107,11 @@ public final class IntakeTopology {
 
     /**
      * Benchmark items as published, checked (size, every field, identifiers) on their way to the validated
-     * topic the global table reads: an invalid item becomes a dead letter instead of a table entry.
+     * topic the global table reads: an invalid item becomes a dead letter instead of a table entry. Added
+     * last to the builder, so that the other sub-topologies keep their numbers (and their tasks' state
+     * directories) from before it existed.
      */
-    private static void validateItems(StreamsBuilder builder, Topics topics, InputCheck check) {
+    public static void validateItems(StreamsBuilder builder, Topics topics, InputCheck check) {
         var routes = builder.stream(topics.benchmark.name(),
                         Consumed.with(Serdes.ByteArray(), Serdes.ByteArray()).withName("intake-benchmark-source"))
                 .process(() -> new ItemIntakeProcessor(topics.benchmark.valueSerde().deserializer(), check),
@@ -144,14 +146,7 @@ public final class IntakeTopology {
     private static <K> void deadLetters(KStream<K, IntakeResult> rejected, Topics topics, String name) {
         rejected.map((k, v) -> {
             DeadLetter letter = ((IntakeResult.Rejected) v).letter();
-            return KeyValue.pair(letter.getOriginalKey() == null ? null : bytes(letter.getOriginalKey()), letter);
+            return KeyValue.pair(DeadLetters.recordKey(letter), letter);
         }, Named.as(name + "-dead-letter")).to(topics.deadLetter.name(), topics.deadLetter.produced(name + "-dead-letter-sink"));
-    }
-
-    private static byte[] bytes(java.nio.ByteBuffer buffer) {
-        java.nio.ByteBuffer b = buffer.duplicate();
-        byte[] out = new byte[b.remaining()];
-        b.get(out);
-        return out;
     }
 }
