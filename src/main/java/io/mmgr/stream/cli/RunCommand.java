@@ -6,6 +6,7 @@ import io.mmgr.stream.app.ScorerApp;
 import io.mmgr.stream.judge.JudgeRuntime;
 import io.mmgr.stream.judge.JudgeWorker;
 import io.mmgr.stream.leaderboard.AlertRule;
+import io.mmgr.stream.limits.InputLimits;
 import io.mmgr.stream.topology.comparison.ComparisonSettings;
 import io.mmgr.stream.topology.ScorerSettings;
 import java.io.PrintWriter;
@@ -199,6 +200,9 @@ public final class RunCommand implements Callable<Integer> {
         app.web().ifPresent(w -> out.printf("  Dashboard               : %s (REST under /api, metrics at /metrics)%n", w.url()));
         out.printf("  Artifact roots          : %s%n", roots);
         out.printf("  HTTP artifact hosts     : %s%n", artifacts.httpAllow.isEmpty() ? "none" : String.join(", ", artifacts.httpAllow));
+        java.util.List<String> limits = properties.keySet().stream().filter(k -> k.startsWith(InputLimits.PREFIX)).sorted()
+                .map(k -> k + "=" + properties.get(k)).toList();
+        out.printf("  Input limits            : %s%n", limits.isEmpty() ? "defaults (README: Input limits)" : String.join(", ", limits));
         out.printf("  Judge                   : %s%n", inProcessJudge ? judge.describe() + " (in-process worker)"
                 : judgeExternal ? "served by separate judge-worker processes"
                 : "not configured (judged metrics show as unavailable)");

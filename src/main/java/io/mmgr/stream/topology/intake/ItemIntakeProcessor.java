@@ -5,7 +5,6 @@ import io.mmgr.stream.limits.InputCheck;
 import io.mmgr.stream.topology.DeadLetters;
 import io.mmgr.stream.topology.SampleKeys;
 import java.nio.charset.StandardCharsets;
-import java.util.Optional;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
@@ -51,24 +50,16 @@ final class ItemIntakeProcessor implements Processor<byte[], byte[], String, Int
             }
             return new IntakeResult.ValidItem(key, null);
         }
-        Optional<InputCheck.Violation> tooBig = check.size("item", raw.value().length, check.limits().itemBytes(), "item-bytes");
-        if (tooBig.isPresent()) {
-            return ParseProcessor.rejectOver(raw, STAGE, tooBig.get(), null);
+        String topic = raw.source().map(m -> m.topic()).orElse("benchmark");
+        InputReader.Read<BenchmarkItem> read = InputReader.read(check, deserializer, topic, raw.value(), "item",
+                check.limits().itemBytes(), "item-bytes", "BenchmarkItem", check::check);
+        if (read.unreadable() != null) {
+            return reject(raw, read.unreadable(), read.error());
         }
-        BenchmarkItem item;
-        try {
-            String topic = raw.source().map(m -> m.topic()).orElse("benchmark");
-            item = RegistryPatience.deserialize(deserializer, topic, raw.value());
-        } catch (RuntimeException e) {
-            if (DeadLetters.isRegistryOutage(e)) {
-                throw e;
-            }
-            return reject(raw, "not a readable BenchmarkItem: " + DeadLetters.describe(e), e);
+        if (read.over() != null) {
+            return ParseProcessor.rejectOver(raw, STAGE, read.over(), null);
         }
-        Optional<InputCheck.Violation> over = check.check(item);
-        if (over.isPresent()) {
-            return ParseProcessor.rejectOver(raw, STAGE, over.get(), null);
-        }
+        BenchmarkItem item = read.record();
         for (String[] field : new String[][] {{"task", item.getTask()}, {"sampleId", item.getSampleId()}}) {
             if (field[1].isBlank() || !EventValidator.isId(field[1])) {
                 return reject(raw, "field " + field[0] + " '" + field[1] + "' is empty, contains '/' or starts with a space", null);

@@ -62,28 +62,17 @@ public final class LabelIntakeProcessor implements FixedKeyProcessor<SampleKey, 
             InputCheck.Violation v = badKey.get();
             return reject(key, value, v.reason().replace("field ", "key field "), v);
         }
-        if (value == null || value.length == 0) {
-            return reject(key, value, "empty record value (a human label was expected)", null);
-        }
         InputLimits limits = check.limits();
-        Optional<InputCheck.Violation> tooBig = check.size("label", value.length, limits.labelBytes(), "label-bytes");
-        if (tooBig.isPresent()) {
-            return reject(key, value, tooBig.get().reason(), tooBig.get());
+        String topic = context.recordMetadata().map(m -> m.topic()).orElse("human-labels");
+        InputReader.Read<HumanLabel> read = InputReader.read(check, deserializer, topic, value, "label", limits.labelBytes(),
+                "label-bytes", "HumanLabel", l -> check.checkLabel(l, l.getMetrics()));
+        if (read.unreadable() != null) {
+            return reject(key, value, read.unreadable(), null);
         }
-        HumanLabel label;
-        try {
-            String topic = context.recordMetadata().map(m -> m.topic()).orElse("human-labels");
-            label = RegistryPatience.deserialize(deserializer, topic, value);
-        } catch (RuntimeException e) {
-            if (DeadLetters.isRegistryOutage(e)) {
-                throw e;
-            }
-            return reject(key, value, "not a readable HumanLabel: " + DeadLetters.describe(e), null);
+        if (read.over() != null) {
+            return reject(key, value, read.over().reason(), read.over());
         }
-        Optional<InputCheck.Violation> over = check.checkLabel(label, label.getMetrics());
-        if (over.isPresent()) {
-            return reject(key, value, over.get().reason(), over.get());
-        }
+        HumanLabel label = read.record();
         if (label.getAnnotator().isBlank()) {
             return reject(key, value, "field annotator is empty", null);
         }

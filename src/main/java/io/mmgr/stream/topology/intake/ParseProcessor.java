@@ -45,30 +45,15 @@ final class ParseProcessor implements FixedKeyProcessor<byte[], byte[], IntakeRe
     }
 
     private IntakeResult parse(RawRecord raw) {
-        if (raw.value() == null || raw.value().length == 0) {
-            return reject(raw, "empty record value (a generation event was expected)", null, null);
+        String topic = raw.source().map(m -> m.topic()).orElse("generations");
+        InputReader.Read<GenerationEvent> read = InputReader.read(check, deserializer, topic, raw.value(), "event",
+                check.limits().eventBytes(), "event-bytes", "GenerationEvent", check::check);
+        if (read.unreadable() != null) {
+            return reject(raw, read.unreadable(), read.error(), null);
         }
-        Optional<InputCheck.Violation> tooBig = check.size("event", raw.value().length, check.limits().eventBytes(), "event-bytes");
-        if (tooBig.isPresent()) {
-            return reject(raw, tooBig.get(), null);
-        }
-        GenerationEvent event;
-        try {
-            String topic = raw.source().map(m -> m.topic()).orElse("generations");
-            event = RegistryPatience.deserialize(deserializer, topic, raw.value());
-        } catch (RuntimeException e) {
-            if (DeadLetters.isRegistryOutage(e)) {
-                // not this record's fault: fail the task, which reads it again once the registry answers
-                throw e;
-            }
-            return reject(raw, "not a readable GenerationEvent: " + DeadLetters.describe(e), e, null);
-        }
-        if (event == null) {
-            return reject(raw, "empty record value (a generation event was expected)", null, null);
-        }
-        Optional<InputCheck.Violation> over = check.check(event);
-        if (over.isPresent()) {
-            return reject(raw, over.get(), shortRef(event));
+        GenerationEvent event = read.record();
+        if (read.over() != null) {
+            return reject(raw, read.over(), event == null ? null : shortRef(event));
         }
         Optional<String> problem = validator.problem(event);
         if (problem.isPresent()) {
