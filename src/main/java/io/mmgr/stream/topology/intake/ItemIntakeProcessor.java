@@ -14,6 +14,10 @@ import org.apache.kafka.streams.processor.api.Record;
  * Checks raw benchmark items against the input limits before anything reads them: the record's size,
  * then every field; then that the item can be keyed. A valid item is re-keyed {@code <task>/<sampleId>}
  * from its own fields (what intake looks it up by); a tombstone deletes the item its key names.
+ *
+ * <p>Why a validated copy feeds the global table rather than the table checking what it reads: Kafka
+ * Streams cannot source one topic as both a stream and a global table, and a global table cannot write a
+ * dead letter; so the checks run here, once, and decide both.
  */
 final class ItemIntakeProcessor implements Processor<byte[], byte[], String, IntakeResult> {
 
