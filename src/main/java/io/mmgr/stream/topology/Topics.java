@@ -6,6 +6,7 @@ import io.mmgr.stream.avro.CheckpointComparison;
 import io.mmgr.stream.avro.DeadLetter;
 import io.mmgr.stream.avro.DeterministicResult;
 import io.mmgr.stream.avro.EvaluationRequest;
+import io.mmgr.stream.avro.FrechetSample;
 import io.mmgr.stream.avro.GenerationEvent;
 import io.mmgr.stream.avro.HumanLabel;
 import io.mmgr.stream.avro.JudgeRequest;
@@ -31,6 +32,8 @@ public final class Topics {
     /** Compacted; key {@code <task>/<sampleId>} so that a task's items can be counted by prefix. */
     public final Topic<String, BenchmarkItem> benchmark;
     public final Topic<SampleKey, EvaluationRequest> evaluationRequests;
+    /** Internal work queue: feature vectors for the live FID / FVD, keyed by their leaderboard row. */
+    public final Topic<LeaderboardKey, FrechetSample> frechetSamples;
     public final Topic<SampleKey, DeterministicResult> cvResults;
     public final Topic<SampleKey, JudgeRequest> judgeRequests;
     public final Topic<SampleKey, JudgeVerdict> judgeVerdicts;
@@ -54,6 +57,7 @@ public final class Topics {
         generations = new Topic<>(prefix + "generations", Serdes.ByteArray(), serdes.forValues(GenerationEvent.class));
         benchmark = new Topic<>(prefix + "benchmark", Serdes.String(), serdes.forValues(BenchmarkItem.class));
         evaluationRequests = new Topic<>(prefix + "evaluation-requests", sampleKey, serdes.forValues(EvaluationRequest.class));
+        frechetSamples = new Topic<>(prefix + "frechet-samples", boardKey, serdes.forValues(FrechetSample.class));
         cvResults = new Topic<>(prefix + "cv-results", sampleKey, serdes.forValues(DeterministicResult.class));
         judgeRequests = new Topic<>(prefix + "judge-requests", sampleKey, serdes.forValues(JudgeRequest.class));
         judgeVerdicts = new Topic<>(prefix + "judge-verdicts", sampleKey, serdes.forValues(JudgeVerdict.class));
@@ -71,6 +75,7 @@ public final class Topics {
                 new Definition(generations.name(), partitions, replication, Map.of()),
                 new Definition(benchmark.name(), partitions, replication, compacted),
                 new Definition(evaluationRequests.name(), partitions, replication, Map.of()),
+                new Definition(frechetSamples.name(), partitions, replication, Map.of()),
                 new Definition(cvResults.name(), partitions, replication, Map.of()),
                 new Definition(judgeRequests.name(), partitions, replication, Map.of()),
                 new Definition(judgeVerdicts.name(), partitions, replication, kept30Days),
