@@ -113,6 +113,9 @@ final class FrechetProcessor implements Processor<LeaderboardKey, FrechetSample,
         if (previous != null && previous.getGenerationId().equals(s.getGenerationId())) {
             return; // the same generation again
         }
+        if (s.getVector().isEmpty() && previous == null) {
+            return; // nothing counted before, nothing to count now
+        }
         FrechetReference reference;
         try {
             reference = reference(s.getReference());
@@ -128,8 +131,6 @@ final class FrechetProcessor implements Processor<LeaderboardKey, FrechetSample,
                 reject(storeKey, problem, null);
                 return;
             }
-        } else if (previous == null) {
-            return; // nothing counted before, nothing to count now
         }
         Row row = row(key, s, reference);
         if (previous != null && previous.getVector().size() == reference.dims()) {
