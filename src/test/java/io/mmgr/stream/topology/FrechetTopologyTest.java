@@ -4,36 +4,24 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.mmgr.stream.artifacts.LocalArtifactResolver;
 import io.mmgr.stream.avro.ArtifactRef;
 import io.mmgr.stream.avro.BenchmarkItem;
-import io.mmgr.stream.avro.DeadLetter;
 import io.mmgr.stream.avro.FrechetStat;
 import io.mmgr.stream.avro.GenerationEvent;
 import io.mmgr.stream.avro.GenerationInputs;
 import io.mmgr.stream.avro.LeaderboardKey;
 import io.mmgr.stream.avro.LeaderboardRow;
 import io.mmgr.stream.avro.SampleKey;
-import io.mmgr.stream.avro.SampleScore;
 import io.mmgr.stream.frechet.FrechetFixtures;
-import io.mmgr.stream.registry.AvroSerdes;
 import io.mmgr.stream.registry.RegistryServer;
-import io.mmgr.stream.registry.SchemaRegistryClient;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.common.serialization.StringSerializer;
-import org.apache.kafka.streams.TestInputTopic;
-import org.apache.kafka.streams.TestOutputTopic;
-import org.apache.kafka.streams.TopologyTestDriver;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -56,12 +44,7 @@ class FrechetTopologyTest {
     @TempDir
     Path dir;
 
-    TopologyTestDriver driver;
-    Topics topics;
-    TestInputTopic<byte[], byte[]> generations;
-    TestOutputTopic<SampleKey, SampleScore> scores;
-    TestOutputTopic<LeaderboardKey, LeaderboardRow> leaderboard;
-    TestOutputTopic<byte[], DeadLetter> deadLetters;
+    DriverScorer scorer;
     Path referenceFile;
 
     @BeforeAll
@@ -76,37 +59,20 @@ class FrechetTopologyTest {
 
     @AfterEach
     void close() {
-        if (driver != null) {
-            driver.close();
+        if (scorer != null) {
+            scorer.close();
         }
     }
 
     void start(int items) throws Exception {
-        AvroSerdes serdes = new AvroSerdes(new SchemaRegistryClient(registry.url()), true);
-        ScorerSettings settings = ScorerSettings.defaults().withPrefix("f.");
-        topics = new Topics("f.", settings.partitions(), (short) 1, serdes);
-        Path state = dir.resolve("state");
-        var topology = ScoringTopology.build(settings, topics, serdes, EchoTask.catalog(), EchoTask.evaluators(),
-                new LocalArtifactResolver(List.of(dir), 1 << 20, dir));
-        driver = new TopologyTestDriver(topology,
-                ScoringTopology.streamsConfig(settings, "unused:9092", registry.url(), state, topics.deadLetter.name()));
-        generations = driver.createInputTopic(topics.generations.name(), new ByteArraySerializer(), new ByteArraySerializer());
-        scores = driver.createOutputTopic(topics.sampleScores.name(), topics.sampleScores.keySerde().deserializer(),
-                topics.sampleScores.valueSerde().deserializer());
-        leaderboard = driver.createOutputTopic(topics.leaderboard.name(), topics.leaderboard.keySerde().deserializer(),
-                topics.leaderboard.valueSerde().deserializer());
-        deadLetters = driver.createOutputTopic(topics.deadLetter.name(), new ByteArrayDeserializer(),
-                topics.deadLetter.valueSerde().deserializer());
-        TestInputTopic<String, BenchmarkItem> benchmark = driver.createInputTopic(topics.benchmark.name(),
-                new StringSerializer(), topics.benchmark.valueSerde().serializer());
-
+        scorer = new DriverScorer(registry, "f.", EchoTask.catalog(), EchoTask.evaluators(), dir);
         referenceFile = dir.resolve("reference.json");
         ArtifactRef reference = FrechetFixtures.writeReference(referenceFile, FrechetFixtures.vectors(300, D, 1, 0));
         for (int i = 0; i < items; i++) {
             BenchmarkItem item = Fixtures.item(EchoTask.TASK, "s" + i, 1);
             item.setArtifacts(List.of(reference));
             item.setAttributes(new HashMap<>(FrechetFixtures.attributes("inception", D_MIN, D_MAX)));
-            benchmark.pipeInput(SampleKeys.itemKey(EchoTask.TASK, "s" + i), item);
+            scorer.item(item);
         }
     }
 
@@ -114,13 +80,12 @@ class FrechetTopologyTest {
         GenerationEvent e = Fixtures.event("run", checkpoint, 100, EchoTask.TASK, "s" + sample, 0, Map.of("ok", 1.0));
         e.setInputs(GenerationInputs.newBuilder(e.getInputs())
                 .setFeatures(Map.of("inception", FrechetFixtures.boxed(features))).build());
-        generations.pipeInput("k".getBytes(StandardCharsets.UTF_8),
-                topics.generations.valueSerde().serializer().serialize(topics.generations.name(), e));
+        scorer.publish(e);
     }
 
     FrechetStat fid(String checkpoint) {
-        driver.advanceWallClockTime(Duration.ofSeconds(2));
-        LeaderboardRow row = leaderboard.readKeyValuesToMap().get(new LeaderboardKey("run", checkpoint, EchoTask.TASK));
+        scorer.advance(Duration.ofSeconds(2));
+        LeaderboardRow row = scorer.rows().get(new LeaderboardKey("run", checkpoint, EchoTask.TASK));
         assertThat(row).as("a task row").isNotNull();
         return row.getFrechet().get("fid");
     }
@@ -180,12 +145,12 @@ class FrechetTopologyTest {
         FrechetStat stat = fid("c2");
         assertThat(stat.getSamples()).isEqualTo(2);
         sameAsBatch(stat, FrechetFixtures.evalFid(dir, generated, referenceFile, D_MIN, D_MAX), 2, 1e-12);
-        assertThat(deadLetters.readValuesToList()).anySatisfy(d -> {
+        assertThat(scorer.deadLetters()).anySatisfy(d -> {
             assertThat(d.getStage()).isEqualTo("frechet");
             assertThat(d.getReason()).contains("15 values").contains("16");
             assertThat(d.getSampleRef()).isEqualTo("run/c2/echo/s2#0");
         });
-        assertThat(scores.readKeyValuesToMap().get(new SampleKey("run", "c2", EchoTask.TASK, "s2", 0)).getStatus())
+        assertThat(scorer.scores().get(new SampleKey("run", "c2", EchoTask.TASK, "s2", 0)).getStatus())
                 .isEqualTo("COMPLETE");
     }
 }

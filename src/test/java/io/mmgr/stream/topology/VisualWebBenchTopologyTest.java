@@ -3,16 +3,11 @@ package io.mmgr.stream.topology;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
-import io.mmgr.stream.artifacts.LocalArtifactResolver;
-import io.mmgr.stream.avro.DeadLetter;
-import io.mmgr.stream.avro.GenerationEvent;
 import io.mmgr.stream.avro.LeaderboardKey;
 import io.mmgr.stream.avro.LeaderboardRow;
 import io.mmgr.stream.avro.SampleKey;
 import io.mmgr.stream.avro.SampleScore;
-import io.mmgr.stream.registry.AvroSerdes;
 import io.mmgr.stream.registry.RegistryServer;
-import io.mmgr.stream.registry.SchemaRegistryClient;
 import io.mmgr.stream.tasks.EvaluatorRegistry;
 import io.mmgr.stream.tasks.TaskCatalog;
 import io.mmgr.stream.tasks.magma.VisualWebBench.Subtask;
@@ -20,17 +15,9 @@ import io.mmgr.stream.tasks.magma.VisualWebBenchSamples;
 import io.mmgr.stream.tasks.magma.VisualWebBenchSamples.Case;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.common.serialization.StringSerializer;
-import org.apache.kafka.streams.TestInputTopic;
-import org.apache.kafka.streams.TestOutputTopic;
-import org.apache.kafka.streams.TopologyTestDriver;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -48,14 +35,9 @@ class VisualWebBenchTopologyTest {
     static RegistryServer registry;
 
     @TempDir
-    Path stateDir;
+    Path dir;
 
-    TopologyTestDriver driver;
-    Topics topics;
-    TestInputTopic<byte[], byte[]> generations;
-    TestOutputTopic<SampleKey, SampleScore> scores;
-    TestOutputTopic<LeaderboardKey, LeaderboardRow> leaderboard;
-    TestOutputTopic<byte[], DeadLetter> deadLetters;
+    DriverScorer scorer;
 
     @BeforeAll
     static void startRegistry() throws Exception {
@@ -69,50 +51,23 @@ class VisualWebBenchTopologyTest {
 
     @AfterEach
     void close() {
-        if (driver != null) {
-            driver.close();
+        if (scorer != null) {
+            scorer.close();
         }
-    }
-
-    void start() {
-        AvroSerdes serdes = new AvroSerdes(new SchemaRegistryClient(registry.url()), true);
-        ScorerSettings settings = ScorerSettings.defaults().withPrefix("v.");
-        topics = new Topics("v.", settings.partitions(), (short) 1, serdes);
-        var topology = ScoringTopology.build(settings, topics, serdes, TaskCatalog.load(), EvaluatorRegistry.load(),
-                new LocalArtifactResolver(List.of(stateDir), 1 << 20, stateDir));
-        driver = new TopologyTestDriver(topology,
-                ScoringTopology.streamsConfig(settings, "unused:9092", registry.url(), stateDir, topics.deadLetter.name()));
-        generations = driver.createInputTopic(topics.generations.name(), new ByteArraySerializer(), new ByteArraySerializer());
-        scores = driver.createOutputTopic(topics.sampleScores.name(), topics.sampleScores.keySerde().deserializer(),
-                topics.sampleScores.valueSerde().deserializer());
-        leaderboard = driver.createOutputTopic(topics.leaderboard.name(), topics.leaderboard.keySerde().deserializer(),
-                topics.leaderboard.valueSerde().deserializer());
-        deadLetters = driver.createOutputTopic(topics.deadLetter.name(), new ByteArrayDeserializer(),
-                topics.deadLetter.valueSerde().deserializer());
-        TestInputTopic<String, io.mmgr.stream.avro.BenchmarkItem> benchmark = driver.createInputTopic(topics.benchmark.name(),
-                new StringSerializer(), topics.benchmark.valueSerde().serializer());
-        List<Case> all = new ArrayList<>(VisualWebBenchSamples.cases());
-        all.add(VisualWebBenchSamples.failing());
-        for (Case c : all) {
-            benchmark.pipeInput(SampleKeys.itemKey(c.taskId(), c.sampleId()), c.item());
-        }
-    }
-
-    void publish(GenerationEvent e) {
-        generations.pipeInput("k".getBytes(StandardCharsets.UTF_8),
-                topics.generations.valueSerde().serializer().serialize(topics.generations.name(), e));
     }
 
     @Test
     void taskRowsAreTheOfficialColumns() {
-        start();
+        scorer = new DriverScorer(registry, "v.", TaskCatalog.load(), EvaluatorRegistry.load(), dir);
         List<Case> cases = VisualWebBenchSamples.cases();
+        cases.forEach(c -> scorer.item(c.item()));
+        scorer.item(VisualWebBenchSamples.failing().item());
         for (Case c : cases) {
-            publish(c.event("run", "ckpt-1", 1000));
+            scorer.publish(c.event("run", "ckpt-1", 1000));
         }
-        publish(VisualWebBenchSamples.failing().event("run", "ckpt-1", 1000));
+        scorer.publish(VisualWebBenchSamples.failing().event("run", "ckpt-1", 1000));
 
-        Map<SampleKey, SampleScore> byKey = scores.readKeyValuesToMap();
+        Map<SampleKey, SampleScore> byKey = scorer.scores();
         for (Case c : cases) {
             SampleScore s = byKey.get(new SampleKey("run", "ckpt-1", c.taskId(), c.sampleId(), 0));
             assertThat(s.getStatus()).as(c.sampleId()).isEqualTo("COMPLETE");
@@ -124,9 +79,9 @@ class VisualWebBenchTopologyTest {
         SampleScore failed = byKey.get(new SampleKey("run", "ckpt-1", "visualwebbench-web_caption", "c3", 0));
         assertThat(failed.getStatus()).isEqualTo("FAILED");
         assertThat(failed.getErrors().get("visualwebbench")).contains("Hypothesis is empty.");
-        assertThat(deadLetters.readValuesToList()).anySatisfy(d -> assertThat(d.getReason()).contains("Hypothesis is empty."));
+        assertThat(scorer.deadLetters()).anySatisfy(d -> assertThat(d.getReason()).contains("Hypothesis is empty."));
 
-        Map<LeaderboardKey, LeaderboardRow> rows = leaderboard.readKeyValuesToMap();
+        Map<LeaderboardKey, LeaderboardRow> rows = scorer.rows();
         for (Subtask task : Subtask.values()) {
             LeaderboardRow row = rows.get(new LeaderboardKey("run", "ckpt-1", "visualwebbench-" + task.id()));
             Map<String, Double> column = VisualWebBenchSamples.column(cases, task);
