@@ -1,13 +1,10 @@
 package io.mmgr.stream.topology.frechet;
 
-import io.mmgr.stream.artifacts.ArtifactResolver;
-import io.mmgr.stream.avro.ArtifactRef;
 import io.mmgr.stream.avro.DeadLetter;
 import io.mmgr.stream.avro.FrechetSample;
 import io.mmgr.stream.avro.FrechetStat;
 import io.mmgr.stream.avro.LeaderboardKey;
 import io.mmgr.stream.frechet.FrechetReference;
-import io.mmgr.stream.frechet.ReferenceStatistics;
 import io.mmgr.stream.frechet.RunningFrechet;
 import io.mmgr.stream.tasks.EvaluationException;
 import io.mmgr.stream.topology.DeadLetters;
@@ -49,22 +46,14 @@ import org.apache.kafka.streams.state.KeyValueStore;
 final class FrechetProcessor implements Processor<LeaderboardKey, FrechetSample, LeaderboardKey, FrechetOutcome> {
 
     static final String STAGE = "frechet";
-    /** A reference that failed to load is not read again for this long. */
-    static final long FAILURE_RETRY_MILLIS = 60_000;
 
-    private final ArtifactResolver artifacts;
+    private final FrechetMemory memory;
     private final FrechetSettings settings;
     private final StringSerializer prefixSerializer = new StringSerializer();
-    private final Map<String, FrechetReference> references = new LinkedHashMap<>(8, 0.75f, true);
-    private final Map<String, Failure> failures = new LinkedHashMap<>();
     private final Map<String, Row> rows = new LinkedHashMap<>(16, 0.75f, true);
     private final Set<String> dirty = new LinkedHashSet<>();
-    private long cachedBytes;
     private KeyValueStore<String, FrechetSample> vectors;
     private ProcessorContext<LeaderboardKey, FrechetOutcome> context;
-
-    private record Failure(String reason, long at) {
-    }
 
     /** A row's running statistics and how its latest samples describe it. */
     private static final class Row {
@@ -80,9 +69,9 @@ final class FrechetProcessor implements Processor<LeaderboardKey, FrechetSample,
         }
     }
 
-    FrechetProcessor(ArtifactResolver artifacts, FrechetSettings settings) {
-        this.artifacts = artifacts;
-        this.settings = settings;
+    FrechetProcessor(FrechetMemory memory) {
+        this.memory = memory;
+        this.settings = memory.settings();
     }
 
     @Override
@@ -118,7 +107,7 @@ final class FrechetProcessor implements Processor<LeaderboardKey, FrechetSample,
         }
         FrechetReference reference;
         try {
-            reference = reference(s.getReference());
+            reference = memory.reference(s.getReference());
         } catch (EvaluationException e) {
             reject(storeKey, e.getMessage(), e);
             return;
@@ -163,7 +152,7 @@ final class FrechetProcessor implements Processor<LeaderboardKey, FrechetSample,
     /** The row's running statistics against this reference, rebuilt from the stored vectors when not cached. */
     private Row row(LeaderboardKey key, FrechetSample s, FrechetReference reference) {
         String prefix = rowPrefix(key);
-        String referenceId = referenceId(s.getReference());
+        String referenceId = FrechetMemory.referenceId(s.getReference());
         Row row = rows.get(prefix);
         if (row != null && row.referenceId.equals(referenceId)) {
             return row;
@@ -184,20 +173,21 @@ final class FrechetProcessor implements Processor<LeaderboardKey, FrechetSample,
         row = new Row(key, referenceId, running);
         row.latest = s;
         rows.put(prefix, row);
-        cachedBytes += RunningFrechet.bytes(reference.dims());
+        memory.reserve(RunningFrechet.bytes(reference.dims()));
         return row;
     }
 
-    /** Keeps the cache within its budget: the least recently used rows go, after publishing a pending distance. */
+    /**
+     * Keeps the scorer's statistics within their budget: this processor's least recently used rows go (a
+     * pending distance is published first), never the row just updated.
+     */
     private void trim(String keep) {
         Iterator<Map.Entry<String, Row>> it = rows.entrySet().iterator();
         List<String> evict = new ArrayList<>();
-        long bytes = cachedBytes;
-        while (bytes > settings.cacheBytes() && it.hasNext()) {
-            Map.Entry<String, Row> e = it.next();
-            if (!e.getKey().equals(keep)) {
-                evict.add(e.getKey());
-                bytes -= RunningFrechet.bytes(e.getValue().running.dims());
+        while (memory.overBudget() && it.hasNext()) {
+            String prefix = it.next().getKey();
+            if (!prefix.equals(keep)) {
+                evict.add(prefix);
             }
         }
         for (String prefix : evict) {
@@ -205,13 +195,23 @@ final class FrechetProcessor implements Processor<LeaderboardKey, FrechetSample,
                 emit(rows.get(prefix));
             }
             drop(prefix);
+            if (!memory.overBudget()) {
+                break;
+            }
         }
     }
 
     private void drop(String prefix) {
         Row row = rows.remove(prefix);
         if (row != null) {
-            cachedBytes -= RunningFrechet.bytes(row.running.dims());
+            memory.release(RunningFrechet.bytes(row.running.dims()));
+        }
+    }
+
+    @Override
+    public void close() {
+        for (String prefix : new ArrayList<>(rows.keySet())) {
+            drop(prefix);
         }
     }
 
@@ -248,39 +248,6 @@ final class FrechetProcessor implements Processor<LeaderboardKey, FrechetSample,
                 .setComputedAt(Instant.now())
                 .build();
         context.forward(new Record<>(row.key, new FrechetOutcome(stat, null), context.currentSystemTimeMs()));
-    }
-
-    private static String referenceId(ArtifactRef ref) {
-        return ref.getSha256() != null ? ref.getSha256().toLowerCase(java.util.Locale.ROOT) : ref.getUri();
-    }
-
-    /** The prepared reference, read (digest checked) and decomposed once per processor. */
-    private FrechetReference reference(ArtifactRef ref) throws EvaluationException {
-        String id = referenceId(ref);
-        FrechetReference cached = references.get(id);
-        if (cached != null) {
-            return cached;
-        }
-        long now = System.currentTimeMillis();
-        Failure failed = failures.get(id);
-        if (failed != null && now - failed.at() < FAILURE_RETRY_MILLIS) {
-            throw new EvaluationException(failed.reason());
-        }
-        try {
-            FrechetReference prepared = ReferenceStatistics.read(artifacts.read(ref), settings.maxDims()).prepare();
-            failures.remove(id);
-            references.put(id, prepared);
-            if (references.size() > settings.maxReferences()) {
-                Iterator<String> eldest = references.keySet().iterator();
-                eldest.next();
-                eldest.remove();
-            }
-            return prepared;
-        } catch (EvaluationException | IllegalArgumentException e) {
-            String reason = "the reference statistics " + ref.getUri() + " cannot be used: " + DeadLetters.describe(e);
-            failures.put(id, new Failure(reason, now));
-            throw new EvaluationException(reason, e);
-        }
     }
 
     private void reject(String sampleRef, String reason, Throwable error) {

@@ -8,9 +8,9 @@ import java.time.Duration;
  * @param interval      how often changed rows get a new distance (wall clock)
  * @param budget        stream-thread time one round of distances may take; rows left over wait for the next
  * @param maxDims       largest feature dimension accepted (a running statistic holds d^2 doubles)
- * @param cacheBytes    heap for running statistics per processor; the least recently used are dropped and
- *                      rebuilt from the stored vectors when their row changes again
- * @param maxReferences prepared references kept per processor (each d^2 doubles)
+ * @param cacheBytes    heap for the running statistics of the whole scorer (all partitions); a processor over
+ *                      it drops its least recently used rows, rebuilt from the stored vectors when they change again
+ * @param maxReferences prepared references kept by the scorer (each d^2 doubles)
  */
 public record FrechetSettings(Duration interval, Duration budget, int maxDims, long cacheBytes, int maxReferences) {
 

@@ -40,9 +40,10 @@ public final class FrechetTopology {
                                                             Serde<FrechetStat> statSerde) {
         builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(VECTORS_STORE),
                 Serdes.String(), topics.frechetSamples.valueSerde()));
+        FrechetMemory memory = new FrechetMemory(artifacts, settings);
         KStream<LeaderboardKey, FrechetOutcome> outcomes = builder
                 .stream(topics.frechetSamples.name(), topics.frechetSamples.consumed("frechet-source"))
-                .process(() -> new FrechetProcessor(artifacts, settings), Named.as("frechet-update"), VECTORS_STORE);
+                .process(() -> new FrechetProcessor(memory), Named.as("frechet-update"), VECTORS_STORE);
 
         outcomes.filter((k, v) -> v.letter() != null, Named.as("frechet-has-dead-letter"))
                 .map((k, v) -> org.apache.kafka.streams.KeyValue.pair((byte[]) null, v.letter()), Named.as("frechet-dead-letter"))
