@@ -8,6 +8,7 @@ import io.mmgr.stream.limits.InputCheck;
 import io.mmgr.stream.limits.InputLimits;
 import io.mmgr.stream.tasks.RubricCatalog;
 import io.mmgr.stream.avro.AssemblyState;
+import io.mmgr.stream.avro.FrechetStat;
 import io.mmgr.stream.avro.ItemScoreKey;
 import io.mmgr.stream.avro.LeaderboardKey;
 import io.mmgr.stream.avro.SampleKey;
@@ -21,6 +22,8 @@ import io.mmgr.stream.topology.assembly.AssemblyTopology;
 import io.mmgr.stream.topology.comparison.ComparisonSettings;
 import io.mmgr.stream.topology.comparison.ComparisonTopology;
 import io.mmgr.stream.topology.evaluate.EvaluationTopology;
+import io.mmgr.stream.topology.frechet.FrechetSettings;
+import io.mmgr.stream.topology.frechet.FrechetTopology;
 import io.mmgr.stream.topology.intake.IntakeTopology;
 import io.mmgr.stream.topology.leaderboard.LeaderboardTopology;
 import java.nio.file.Path;
@@ -34,7 +37,7 @@ import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.kstream.KStream;
 
 /**
- * The whole scorer: intake, deterministic evaluation, assembly, leaderboards and checkpoint comparisons. Each sub-flow has
+ * The whole scorer: intake, deterministic evaluation, assembly, leaderboards (with the live FID / FVD) and checkpoint comparisons. Each sub-flow has
  * its own builder method; this class only wires them and knows the Streams configuration.
  */
 public final class ScoringTopology {
@@ -62,7 +65,9 @@ public final class ScoringTopology {
         LeaderboardTopology.build(builder, topics, scores, sampleKey, serdes.forKeys(ItemScoreKey.class),
                 serdes.forKeys(LeaderboardKey.class), serdes.forValues(SampleScore.class),
                 serdes.forValues(ScoreAggregate.class), RubricCatalog.load(), Agreement.Policy.of(settings.kafkaOverrides()),
-                serdes.forKeys(AgreementKey.class), serdes.forValues(AgreementCounts.class));
+                serdes.forKeys(AgreementKey.class), serdes.forValues(AgreementCounts.class),
+                FrechetTopology.build(builder, topics, artifacts, FrechetSettings.DEFAULT, serdes.forKeys(LeaderboardKey.class),
+                        serdes.forValues(FrechetStat.class)));
         ComparisonTopology.build(builder, topics, scores, sampleKey, serdes, comparisons);
         IntakeTopology.validateItems(builder, topics, check);
         return builder.build();

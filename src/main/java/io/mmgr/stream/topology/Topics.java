@@ -6,6 +6,7 @@ import io.mmgr.stream.avro.CheckpointComparison;
 import io.mmgr.stream.avro.DeadLetter;
 import io.mmgr.stream.avro.DeterministicResult;
 import io.mmgr.stream.avro.EvaluationRequest;
+import io.mmgr.stream.avro.FrechetSample;
 import io.mmgr.stream.avro.GenerationEvent;
 import io.mmgr.stream.avro.HumanLabel;
 import io.mmgr.stream.avro.JudgeRequest;
@@ -37,6 +38,8 @@ public final class Topics {
      */
     public final Topic<String, BenchmarkItem> benchmarkValid;
     public final Topic<SampleKey, EvaluationRequest> evaluationRequests;
+    /** Internal work queue: feature vectors for the live FID / FVD, keyed by their leaderboard row. */
+    public final Topic<LeaderboardKey, FrechetSample> frechetSamples;
     public final Topic<SampleKey, DeterministicResult> cvResults;
     public final Topic<SampleKey, JudgeRequest> judgeRequests;
     public final Topic<SampleKey, JudgeVerdict> judgeVerdicts;
@@ -61,6 +64,7 @@ public final class Topics {
         benchmark = new Topic<>(prefix + "benchmark", Serdes.String(), serdes.forValues(BenchmarkItem.class));
         benchmarkValid = new Topic<>(prefix + "benchmark-valid", Serdes.String(), serdes.forValues(BenchmarkItem.class));
         evaluationRequests = new Topic<>(prefix + "evaluation-requests", sampleKey, serdes.forValues(EvaluationRequest.class));
+        frechetSamples = new Topic<>(prefix + "frechet-samples", boardKey, serdes.forValues(FrechetSample.class));
         cvResults = new Topic<>(prefix + "cv-results", sampleKey, serdes.forValues(DeterministicResult.class));
         judgeRequests = new Topic<>(prefix + "judge-requests", sampleKey, serdes.forValues(JudgeRequest.class));
         judgeVerdicts = new Topic<>(prefix + "judge-verdicts", sampleKey, serdes.forValues(JudgeVerdict.class));
@@ -81,6 +85,7 @@ public final class Topics {
                 new Definition(benchmark.name(), partitions, replication, compacted),
                 new Definition(benchmarkValid.name(), partitions, replication, compacted),
                 new Definition(evaluationRequests.name(), partitions, replication, Map.of()),
+                new Definition(frechetSamples.name(), partitions, replication, Map.of()),
                 new Definition(cvResults.name(), partitions, replication, Map.of()),
                 new Definition(judgeRequests.name(), partitions, replication, Map.of()),
                 new Definition(judgeVerdicts.name(), partitions, replication, kept30Days),

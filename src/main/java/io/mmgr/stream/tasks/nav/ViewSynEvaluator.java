@@ -31,8 +31,9 @@ import java.util.Optional;
  * as {@value #PSNR_CAP} dB so that means stay finite.
  *
  * <p>FID and FVD are distributional (a Fréchet distance between the feature distributions of a whole
- * set of samples), so they are not per-sample metrics: {@code mmgr eval fid} computes them offline from
- * the {@code inputs.features} the events carry ({@link FrechetDistance}). This part only checks those
+ * set of samples), so they are not per-sample metrics: the task row carries them live when the benchmark
+ * items name reference statistics (io.mmgr.stream.topology.frechet), and {@code mmgr eval fid} computes
+ * them offline, both from the {@code inputs.features} the events carry. This part only checks those
  * vectors at intake.
  */
 public final class ViewSynEvaluator implements DeterministicEvaluator {
@@ -134,7 +135,7 @@ public final class ViewSynEvaluator implements DeterministicEvaluator {
         if (in != null && in.getFeatures() != null && !in.getFeatures().isEmpty()) {
             List<String> f = new ArrayList<>();
             in.getFeatures().forEach((k, v) -> f.add(k + "(" + v.size() + ")"));
-            diag.put("features", String.join(",", f) + " - aggregate with mmgr eval fid");
+            diag.put("features", String.join(",", f) + " - in the task row's live FID/FVD, or mmgr eval fid");
         }
         return new EvaluationOutcome(m, diag);
     }

@@ -15,6 +15,7 @@ import io.mmgr.stream.topology.DeadLetters;
 import io.mmgr.stream.topology.SampleKeys;
 import io.mmgr.stream.topology.SamplePartitioner;
 import io.mmgr.stream.topology.Topics;
+import io.mmgr.stream.topology.frechet.FrechetSamples;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.serialization.Serializer;
@@ -97,6 +98,9 @@ public final class IntakeTopology {
         bySample.flatMapValues(IntakeResult.Planned::judgeRequests, Named.as("intake-judge-requests"))
                 .to(topics.judgeRequests.name(),
                         topics.judgeRequests.produced("intake-judge-requests-sink", new SamplePartitioner<JudgeRequest>()));
+        // the live FID / FVD of the sample's row, when its benchmark item names reference statistics
+        bySample.flatMap((k, p) -> FrechetSamples.of(p), Named.as("intake-frechet-samples"))
+                .to(topics.frechetSamples.name(), topics.frechetSamples.produced("intake-frechet-samples-sink"));
 
         return bySample.mapValues(IntakeResult.Planned::plan, Named.as("intake-plans"))
                 .repartition(Repartitioned.<SampleKey, SamplePlan>with(keySerde, planSerde)
