@@ -1,6 +1,7 @@
 package io.mmgr.stream.vision;
 
 import static org.bytedeco.tesseract.global.tesseract.OEM_LSTM_ONLY;
+import static org.bytedeco.tesseract.global.tesseract.PSM_RAW_LINE;
 import static org.bytedeco.tesseract.global.tesseract.PSM_SINGLE_CHAR;
 import static org.bytedeco.tesseract.global.tesseract.PSM_SINGLE_LINE;
 import static org.bytedeco.tesseract.global.tesseract.PSM_SINGLE_WORD;
@@ -57,8 +58,11 @@ public final class DigitOcr implements AutoCloseable {
      */
     static final List<Attempt> ATTEMPTS = List.of(
             new Attempt(32, 2, 40, false, PSM_SINGLE_LINE),
+            new Attempt(32, 2, 40, false, PSM_RAW_LINE),
             new Attempt(28, 3, 40, false, PSM_SINGLE_LINE),
+            new Attempt(24, 2, 40, false, PSM_RAW_LINE),
             new Attempt(32, 3, 60, true, PSM_SINGLE_WORD),
+            new Attempt(32, 1, 40, false, PSM_RAW_LINE),
             new Attempt(24, 1, 0, true, PSM_SINGLE_CHAR));
 
     /** A digit 1-9, or 0 when none was read; confidence 0-100; attempts used. */

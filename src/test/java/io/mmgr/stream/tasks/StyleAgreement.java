@@ -102,7 +102,7 @@ public final class StyleAgreement {
         for (Row r : rows.values()) {
             if (r.samples == 0 || r.agreement() < required) {
                 out.add(String.format(Locale.ROOT, "%s: %d/%d agree; %s", r.style, r.agreed, r.samples,
-                        r.disagreements.subList(0, Math.min(5, r.disagreements.size()))));
+                        r.disagreements.subList(0, Math.min(8, r.disagreements.size()))));
             }
         }
         return out;

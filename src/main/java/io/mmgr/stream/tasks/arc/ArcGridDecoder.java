@@ -338,50 +338,121 @@ public final class ArcGridDecoder {
         return 1;
     }
 
-    /** The rows and columns holding enough non-background pixels to be part of the grid. */
+    /**
+     * The board: the block of rows and columns densest in non-background pixels. Rows (columns) with a
+     * few marks form runs; runs split only by narrow gaps (the canvas-coloured gaps between cells) are
+     * one run, while a margin wider than a quarter of the shorter neighbour separates a title, tick
+     * labels or a frame from the board. The heaviest run is taken, each axis counted within the other's
+     * run, twice round; then rows and columns at its ends that are far sparser than its middle (axis
+     * ticks, a frame's sides) are trimmed off.
+     */
     private static Extent extent(RgbImage img, int background) {
         int w = img.width();
         int h = img.height();
-        int[] colCount = new int[w];
-        int[] rowCount = new int[h];
+        boolean[] on = new boolean[w * h];
         int[] px = img.pixels();
-        for (int y = 0; y < h; y++) {
+        for (int i = 0; i < px.length; i++) {
+            on[i] = l1(px[i], background) > BACKGROUND_THRESHOLD;
+        }
+        int x0 = 0;
+        int x1 = w;
+        int y0 = 0;
+        int y1 = h;
+        for (int round = 0; round < 2; round++) {
+            int[] ys = heaviestRun(counts(on, w, x0, x1, y0, y1, false), x1 - x0);
+            if (ys == null) {
+                return null;
+            }
+            y0 = ys[0];
+            y1 = ys[1];
+            int[] xs = heaviestRun(counts(on, w, x0, x1, y0, y1, true), y1 - y0);
+            if (xs == null) {
+                return null;
+            }
+            x0 = xs[0];
+            x1 = xs[1];
+        }
+        int[] ys = trim(counts(on, w, x0, x1, 0, h, false), y0, y1);
+        int[] xs = trim(counts(on, w, 0, w, ys[0], ys[1], true), x0, x1);
+        return new Extent(xs[0], ys[0], xs[1], ys[1]);
+    }
+
+    /** Marked pixels per column (or per row) of the image, counted inside the rectangle only. */
+    private static int[] counts(boolean[] on, int w, int x0, int x1, int y0, int y1, boolean perColumn) {
+        int[] c = new int[perColumn ? w : on.length / w];
+        for (int y = y0; y < y1; y++) {
             int o = y * w;
-            for (int x = 0; x < w; x++) {
-                if (l1(px[o + x], background) > BACKGROUND_THRESHOLD) {
-                    colCount[x]++;
-                    rowCount[y]++;
+            for (int x = x0; x < x1; x++) {
+                if (on[o + x]) {
+                    c[perColumn ? x : y]++;
                 }
             }
         }
-        int minCol = Math.max(2, (int) Math.ceil(0.02 * h));
-        int minRow = Math.max(2, (int) Math.ceil(0.02 * w));
-        int x0 = first(colCount, minCol);
-        int x1 = last(colCount, minCol);
-        int y0 = first(rowCount, minRow);
-        int y1 = last(rowCount, minRow);
-        if (x0 < 0 || y0 < 0) {
+        return c;
+    }
+
+    /** [from, to) of the heaviest run of positions with at least 2% of {@code span} marked, small gaps bridged. */
+    private static int[] heaviestRun(int[] count, int span) {
+        int min = Math.max(2, (int) Math.ceil(0.02 * span));
+        List<int[]> runs = new ArrayList<>();
+        int start = -1;
+        for (int i = 0; i <= count.length; i++) {
+            boolean dense = i < count.length && count[i] >= min;
+            if (dense && start < 0) {
+                start = i;
+            } else if (!dense && start >= 0) {
+                runs.add(new int[] {start, i});
+                start = -1;
+            }
+        }
+        if (runs.isEmpty()) {
             return null;
         }
-        return new Extent(x0, y0, x1 + 1, y1 + 1);
-    }
-
-    private static int first(int[] a, int min) {
-        for (int i = 0; i < a.length; i++) {
-            if (a[i] >= min) {
-                return i;
+        List<int[]> merged = new ArrayList<>();
+        int[] cur = runs.get(0).clone();
+        int lastLen = cur[1] - cur[0];
+        for (int k = 1; k < runs.size(); k++) {
+            int[] r = runs.get(k);
+            int gap = r[0] - cur[1];
+            int shorter = Math.min(lastLen, r[1] - r[0]);
+            if (gap <= Math.max(1, shorter / 4)) {
+                cur[1] = r[1];
+            } else {
+                merged.add(cur);
+                cur = r.clone();
+            }
+            lastLen = r[1] - r[0];
+        }
+        merged.add(cur);
+        int[] best = null;
+        long bestMass = -1;
+        for (int[] r : merged) {
+            long mass = 0;
+            for (int i = r[0]; i < r[1]; i++) {
+                mass += count[i];
+            }
+            if (mass > bestMass) {
+                bestMass = mass;
+                best = r;
             }
         }
-        return -1;
+        return best;
     }
 
-    private static int last(int[] a, int min) {
-        for (int i = a.length - 1; i >= 0; i--) {
-            if (a[i] >= min) {
-                return i;
-            }
+    /** Drops end positions holding under half the run's median count (ticks, frame sides, stray marks). */
+    private static int[] trim(int[] count, int from, int to) {
+        int[] inside = java.util.Arrays.copyOfRange(count, from, to);
+        java.util.Arrays.sort(inside);
+        int floor = inside[inside.length / 2] / 2;
+        int a = from;
+        int b = to;
+        while (a < b - 1 && count[a] < floor) {
+            a++;
         }
-        return -1;
+        while (b - 1 > a && count[b - 1] < floor) {
+            b--;
+        }
+        return new int[] {a, b};
     }
 
     static int l1(int a, int b) {

@@ -13,9 +13,18 @@ import java.util.List;
  */
 final class AxisFit {
 
-    /** A peak may sit this far from its boundary, as a fraction of the pitch (with an absolute floor). */
+    /**
+     * A peak may sit this far from its boundary, as a fraction of the pitch, with a floor of 2.5 px for
+     * blur, JPEG and resampling; the floor is at most 0.3 of the pitch, since at half a pitch any
+     * lattice would fit (a 29-cell row would pass for 30 cells at 4 px a cell).
+     */
     static final double TOLERANCE_FRACTION = 0.12;
     static final double TOLERANCE_MIN_PX = 2.5;
+    static final double TOLERANCE_MAX_FRACTION = 0.3;
+
+    static double tolerance(double pitch) {
+        return Math.max(TOLERANCE_FRACTION * pitch, Math.min(TOLERANCE_MIN_PX, TOLERANCE_MAX_FRACTION * pitch));
+    }
     /** Unexplained edge mass allowed for a consistent count (JPEG ringing, antialiasing). */
     static final double MAX_UNEXPLAINED = 0.04;
 
@@ -26,7 +35,7 @@ final class AxisFit {
         }
 
         double tolerance() {
-            return Math.max(TOLERANCE_MIN_PX, TOLERANCE_FRACTION * pitch);
+            return AxisFit.tolerance(pitch);
         }
     }
 
@@ -146,7 +155,7 @@ final class AxisFit {
             double newP = (sw * skx - sk * sx) / det;
             double newS = (sx - newP * sk) / sw;
             // a refit may not wander off the located extent (a few pixels of halo at most)
-            double slack = Math.max(TOLERANCE_MIN_PX, TOLERANCE_FRACTION * pitch);
+            double slack = tolerance(pitch);
             if (newP <= 0 || Math.abs(newS - start) > slack || Math.abs(newS + count * newP - end) > slack) {
                 break;
             }

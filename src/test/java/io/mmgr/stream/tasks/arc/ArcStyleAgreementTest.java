@@ -30,6 +30,8 @@ class ArcStyleAgreementTest {
             table.style(look.name(), (String) entry[1]);
         }
         int look = 0;
+        long[] renderNs = new long[ArcStyleCorpus.LOOKS.size()];
+        long[] scoreNs = new long[ArcStyleCorpus.LOOKS.size()];
         for (Object[] entry : ArcStyleCorpus.LOOKS) {
             ArcLook style = (ArcLook) entry[0];
             for (ArcStyleCorpus.Sample s : ArcStyleCorpus.samples(SAMPLES, 1000L + look)) {
@@ -38,8 +40,12 @@ class ArcStyleAgreementTest {
                     table.exclude(style.name());
                     continue;
                 }
+                long t0 = System.nanoTime();
                 RgbImage image = style.render(s.drawn());
+                long t1 = System.nanoTime();
                 EvaluationOutcome o = ArcGridEvaluator.score(image, null, s.truth(), new LinkedHashMap<>());
+                renderNs[look] += t1 - t0;
+                scoreNs[look] += System.nanoTime() - t1;
                 Map<String, Double> m = o.metrics();
                 boolean agrees = Objects.equals(m.get(ArcMetrics.GRID_INTEGRITY), s.gridIntegrity())
                         && Objects.equals(m.get(ArcMetrics.CELL_ACCURACY), s.cellAccuracy())
@@ -60,6 +66,9 @@ class ArcStyleAgreementTest {
             look++;
         }
         System.out.println(table.table());
+        for (int i = 0; i < renderNs.length; i++) {
+            System.out.printf("TIMING %s render %d ms score %d ms%n", ArcStyleCorpus.LOOKS.get(i)[0], renderNs[i] / 1000000, scoreNs[i] / 1000000);
+        }
         for (StyleAgreement.Row r : table.rows()) {
             assertThat(r.samples()).isGreaterThanOrEqualTo(SAMPLES * 3 / 4);
         }
