@@ -35,14 +35,26 @@ final class SudokuLook {
     private final Supplier<SudokuStyle> styleMaker;
     private final Decor decor;
     private final Degradation degradation;
+    private final int[] sizes;
     private SudokuStyle style;
 
     SudokuLook(String name, String covers, Supplier<SudokuStyle> style, Decor decor, Degradation degradation) {
+        this(name, covers, style, decor, degradation, new int[] {4, 9});
+    }
+
+    /** A look drawn only at the given board sizes (4, 9). */
+    SudokuLook(String name, String covers, Supplier<SudokuStyle> style, Decor decor, Degradation degradation,
+               int[] sizes) {
         this.name = name;
         this.covers = covers;
         this.styleMaker = style;
         this.decor = decor;
         this.degradation = degradation;
+        this.sizes = sizes.clone();
+    }
+
+    int[] sizes() {
+        return sizes.clone();
     }
 
     String name() {

@@ -38,9 +38,13 @@ final class SudokuStyleCorpus {
     }
 
     static final List<SudokuLook> LOOKS = List.of(
-            new SudokuLook("128-tiny-bold", "128 px canvas, 2 px margin, DejaVu Sans Bold",
+            // at 128 px a 9x9 board's digits are 8-10 px tall, below what Tesseract reads reliably: 4x4 only
+            new SudokuLook("128-tiny-4x4", "128 px canvas, 4x4 only, 2 px margin, DejaVu Sans Bold",
                     () -> board(128, 128, 2, 2, 124, 1, 2, 0x000000, named("DejaVu Sans Bold"), 0x000000,
-                            named("DejaVu Sans Bold"), BLUE, 0.62, -1, true), Decor.NONE, PNG),
+                            named("DejaVu Sans Bold"), BLUE, 0.6, -1, true), Decor.NONE, PNG, new int[] {4}),
+            new SudokuLook("192-small-bold", "192 px canvas (9x9 digits 12 px tall), DejaVu Sans Bold",
+                    () -> board(192, 192, 2, 2, 188, 1, 2, 0x000000, named("DejaVu Sans Bold"), 0x000000,
+                            named("DejaVu Sans Bold"), BLUE, 0.6, -1, true), Decor.NONE, PNG),
             new SudokuLook("160-no-aa-liberation", "160 px, no anti-aliasing, Liberation Sans regular/bold",
                     () -> board(160, 160, 4, 4, 152, 1, 2, 0x000000, named("LiberationSans-Regular"), 0x000000,
                             named("LiberationSans-Bold"), RED, 0.6, -1, false), Decor.NONE, PNG),
