@@ -28,6 +28,10 @@ public final class StyleAgreement {
             this.covers = covers;
         }
 
+        public String style() {
+            return style;
+        }
+
         public int samples() {
             return samples;
         }

@@ -45,8 +45,11 @@ public record Degradation(double blur, double hueDegrees, double saturation, dou
         return jpegQuality > 0 ? "image/jpeg" : "image/png";
     }
 
-    /** The picture after blur, colour shift, encoding and decoding. */
+    /** The picture after blur, colour shift, encoding and decoding (PNG is lossless: no round trip). */
     public RgbImage apply(RgbImage img) {
+        if (jpegQuality <= 0) {
+            return shift(blur(img, blur), hueDegrees, saturation, brightness);
+        }
         try {
             return ImageDecoder.decode(encode(img), ImageDecoder.Limits.DEFAULT);
         } catch (MediaException e) {

@@ -30,6 +30,8 @@ public final class ArcGridDecoder {
     static final int BACKGROUND_THRESHOLD = 60;
     /** CIELAB distance beyond which a cell's colour is not an ARC colour. */
     static final double MAX_COLOUR_DISTANCE = 25.0;
+    /** A page colour this close (CIELAB) to an ARC colour could be cells of that colour. */
+    static final double PAGE_IS_CELL = 10.0;
     /** Cell aspect ratios within this factor of 1 count as square. */
     static final double ASPECT_TOLERANCE = 1.8;
     /** Smallest cell the decoder resolves, in pixels. */
@@ -82,16 +84,30 @@ public final class ArcGridDecoder {
         Integer background = background(img);
         List<Extent> extents = new ArrayList<>();
         if (background != null) {
-            Extent e = extent(img, background);
-            if (e == null) {
-                throw new ArcDecodeException("no grid found: every pixel of the "
-                        + (region == null ? "image" : "answer region") + " is the background colour");
-            }
-            extents.add(e);
-            // a background that is itself an ARC colour may be the grid's own edge cells
-            if (ArcPalette.distance(background, ArcPalette.symbolExact(background)) <= MAX_COLOUR_DISTANCE
-                    && (e.x0 > 0 || e.y0 > 0 || e.x1 < w || e.y1 < h)) {
-                extents.add(new Extent(0, 0, w, h));
+            // a page close to an ARC colour (black, the greys) may hide cells; a tint (#EEEEEE, slate) does not
+            boolean arcColoured = ArcPalette.distance(background, ArcPalette.symbolExact(background)) <= PAGE_IS_CELL;
+            Extent span = span(img, background);
+            if (arcColoured) {
+                // cells may be the page's colour (black cells on a black page): the grid is everything
+                // marked, first to last row and column, or, without a border, the whole image
+                if (span != null) {
+                    extents.add(span);
+                }
+                if (span == null || span.x0 > 0 || span.y0 > 0 || span.x1 < w || span.y1 < h) {
+                    extents.add(new Extent(0, 0, w, h));
+                }
+            } else {
+                // every cell differs from the page: the board is the densest block of marks, clear of
+                // titles, tick labels and frames; everything marked is the fallback
+                Extent e = extent(img, background);
+                if (e == null) {
+                    throw new ArcDecodeException("no grid found: every pixel of the "
+                            + (region == null ? "image" : "answer region") + " is the background colour");
+                }
+                extents.add(e);
+                if (span != null && !span.equals(e)) {
+                    extents.add(span);
+                }
             }
         } else {
             extents.add(new Extent(0, 0, w, h));
@@ -110,13 +126,19 @@ public final class ArcGridDecoder {
                 edgeY[o + x] = l1(px[o - w + x], px[o + w + x]) > EDGE_THRESHOLD;
             }
         }
+        // the first extent (in order of likelihood) whose lattice explains its edges is the grid; when
+        // none does, the one leaving the least edge mass unexplained
         Reading best = null;
         for (Extent e : extents) {
             Reading r = read(img, e, edgeX, edgeY, expected);
             if (r == null) {
                 continue;
             }
-            if (best == null || (!best.matches(expected) && r.matches(expected))) {
+            if (r.unexplained() <= AxisFit.MAX_UNEXPLAINED * 2) {
+                best = r;
+                break;
+            }
+            if (best == null || r.unexplained() < best.unexplained()) {
                 best = r;
             }
         }
@@ -138,6 +160,10 @@ public final class ArcGridDecoder {
     private record Reading(AxisFit.Hypothesis rows, AxisFit.Hypothesis cols, boolean lines, boolean ambiguous) {
         boolean matches(int[] expected) {
             return expected != null && rows.count() == expected[0] && cols.count() == expected[1];
+        }
+
+        double unexplained() {
+            return rows.unexplained() + cols.unexplained();
         }
     }
 
@@ -174,9 +200,13 @@ public final class ArcGridDecoder {
         }
         List<AxisFit.Peak> peaksX = AxisFit.peaks(profX, Math.max(3, 0.3 * lenY / ArcGrid.MAX_SIDE));
         List<AxisFit.Peak> peaksY = AxisFit.peaks(profY, Math.max(3, 0.3 * lenX / ArcGrid.MAX_SIDE));
-        // outer boundaries sit on the extent's edges (between pixels, hence the half pixel)
-        List<AxisFit.Hypothesis> cx = candidates(peaksX, e.x0 - 0.5, e.x1 - 0.5, lenX);
-        List<AxisFit.Hypothesis> cy = candidates(peaksY, e.y0 - 0.5, e.y1 - 0.5, lenY);
+        // outer boundaries sit on the extent's edges (between pixels, hence the half pixel), or on the
+        // centres of a thick border: then every line is that thick and both its sides are edges
+        double bx = thickBorder(img, e, true);
+        double by = thickBorder(img, e, false);
+        double half = Math.min(bx, by) / 2;
+        List<AxisFit.Hypothesis> cx = candidates(peaksX, e.x0 - 0.5 + half, e.x1 - 0.5 - half, lenX - 2 * half, half);
+        List<AxisFit.Hypothesis> cy = candidates(peaksY, e.y0 - 0.5 + half, e.y1 - 0.5 - half, lenY - 2 * half, half);
         if (cx.isEmpty() || cy.isEmpty()) {
             return null;
         }
@@ -214,11 +244,12 @@ public final class ArcGridDecoder {
     }
 
     /** Consistent counts along one axis, coarsest first. */
-    private static List<AxisFit.Hypothesis> candidates(List<AxisFit.Peak> peaks, double start, double end, double len) {
+    private static List<AxisFit.Hypothesis> candidates(List<AxisFit.Peak> peaks, double start, double end, double len,
+                                                       double lineHalf) {
         List<AxisFit.Hypothesis> fits = new ArrayList<>();
         int maxCount = (int) Math.min(ArcGrid.MAX_SIDE, Math.floor(len / MIN_PITCH));
         for (int n = 1; n <= maxCount; n++) {
-            fits.add(AxisFit.fit(peaks, start, end, n));
+            fits.add(AxisFit.fit(peaks, start, end, n, lineHalf));
         }
         if (fits.isEmpty()) {
             return List.of();
@@ -375,6 +406,78 @@ public final class ArcGridDecoder {
         int[] ys = trim(counts(on, w, x0, x1, 0, h, false), y0, y1);
         int[] xs = trim(counts(on, w, 0, w, ys[0], ys[1], true), x0, x1);
         return new Extent(xs[0], ys[0], xs[1], ys[1]);
+    }
+
+    /** Every row and column with a few marks, first to last (a board drawn only in lines on a dark page). */
+    private static Extent span(RgbImage img, int background) {
+        int w = img.width();
+        int h = img.height();
+        int[] cols = new int[w];
+        int[] rows = new int[h];
+        int[] px = img.pixels();
+        for (int y = 0; y < h; y++) {
+            for (int x = 0; x < w; x++) {
+                if (l1(px[y * w + x], background) > BACKGROUND_THRESHOLD) {
+                    cols[x]++;
+                    rows[y]++;
+                }
+            }
+        }
+        int minCol = Math.max(2, (int) Math.ceil(0.02 * h));
+        int minRow = Math.max(2, (int) Math.ceil(0.02 * w));
+        int x0 = 0;
+        while (x0 < w && cols[x0] < minCol) {
+            x0++;
+        }
+        int x1 = w;
+        while (x1 > x0 && cols[x1 - 1] < minCol) {
+            x1--;
+        }
+        int y0 = 0;
+        while (y0 < h && rows[y0] < minRow) {
+            y0++;
+        }
+        int y1 = h;
+        while (y1 > y0 && rows[y1 - 1] < minRow) {
+            y1--;
+        }
+        return x1 - x0 < 1 || y1 - y0 < 1 ? null : new Extent(x0, y0, x1, y1);
+    }
+
+    /**
+     * Width of a border of three or more pixels round the extent along one axis (the same uniform band of
+     * colour at both ends, across nearly all of the extent), else 0: thinner borders need no care.
+     */
+    private static double thickBorder(RgbImage img, Extent e, boolean xAxis) {
+        int lo = xAxis ? e.x0 : e.y0;
+        int hi = xAxis ? e.x1 : e.y1;
+        int len = hi - lo;
+        // the outermost pixels may be an anti-aliased blend: the border's colour is one pixel in
+        int in = Math.min(1, len - 1);
+        int ref = xAxis ? img.get(e.x0 + in, (e.y0 + e.y1) / 2) : img.get((e.x0 + e.x1) / 2, e.y0 + in);
+        int a = 0;
+        while (a < len / 3 && (uniformBand(img, e, lo + a, xAxis, ref) || (a == 0 && uniformBand(img, e, lo + 1, xAxis, ref)))) {
+            a++;
+        }
+        int b = 0;
+        while (b < len / 3 && (uniformBand(img, e, hi - 1 - b, xAxis, ref) || (b == 0 && uniformBand(img, e, hi - 2, xAxis, ref)))) {
+            b++;
+        }
+        int width = Math.min(a, b);
+        return width >= 3 && Math.abs(a - b) <= Math.max(1, width / 4) ? (a + b) / 2.0 : 0;
+    }
+
+    /** Whether column (row) {@code at} of the extent is, over 90% of its length, the colour {@code ref}. */
+    private static boolean uniformBand(RgbImage img, Extent e, int at, boolean xAxis, int ref) {
+        int from = xAxis ? e.y0 : e.x0;
+        int to = xAxis ? e.y1 : e.x1;
+        int same = 0;
+        for (int t = from; t < to; t++) {
+            if (l1(xAxis ? img.get(at, t) : img.get(t, at), ref) <= EDGE_THRESHOLD) {
+                same++;
+            }
+        }
+        return same >= 0.9 * (to - from);
     }
 
     /** Marked pixels per column (or per row) of the image, counted inside the rectangle only. */

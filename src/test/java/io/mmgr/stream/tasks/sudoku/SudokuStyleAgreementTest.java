@@ -61,7 +61,6 @@ class SudokuStyleAgreementTest {
         List<String> refusedReferences = new ArrayList<>();
         int l = 0;
         for (SudokuLook look : looks) {
-            long t0 = System.nanoTime();
             for (int round = 0; round < ROUNDS; round++) {
                 for (Fault fault : Fault.values()) {
                     for (int size : look.sizes()) {
@@ -95,7 +94,6 @@ class SudokuStyleAgreementTest {
                     }
                 }
             }
-            System.out.printf("TIMING %s %d ms%n", look.name(), (System.nanoTime() - t0) / 1000000);
             l++;
         }
         System.out.println(table.table());
