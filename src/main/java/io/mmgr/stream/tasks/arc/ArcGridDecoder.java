@@ -200,11 +200,10 @@ public final class ArcGridDecoder {
         }
         List<AxisFit.Peak> peaksX = AxisFit.peaks(profX, Math.max(3, 0.3 * lenY / ArcGrid.MAX_SIDE));
         List<AxisFit.Peak> peaksY = AxisFit.peaks(profY, Math.max(3, 0.3 * lenX / ArcGrid.MAX_SIDE));
-        // outer boundaries sit on the extent's edges (between pixels, hence the half pixel), or on the
-        // centres of a thick border: then every line is that thick and both its sides are edges
-        double bx = thickBorder(img, e, true);
-        double by = thickBorder(img, e, false);
-        double half = Math.min(bx, by) / 2;
+        // outer boundaries sit on the extent's edges (between pixels, hence the half pixel). Lines a fifth
+        // of the pitch thick with a border are not handled yet: both sides of each line are edges, and the
+        // border's inner side lies off the lattice (AxisFit can take a line half-width, once one is measured)
+        double half = 0;
         List<AxisFit.Hypothesis> cx = candidates(peaksX, e.x0 - 0.5 + half, e.x1 - 0.5 - half, lenX - 2 * half, half);
         List<AxisFit.Hypothesis> cy = candidates(peaksY, e.y0 - 0.5 + half, e.y1 - 0.5 - half, lenY - 2 * half, half);
         if (cx.isEmpty() || cy.isEmpty()) {
@@ -442,42 +441,6 @@ public final class ArcGridDecoder {
             y1--;
         }
         return x1 - x0 < 1 || y1 - y0 < 1 ? null : new Extent(x0, y0, x1, y1);
-    }
-
-    /**
-     * Width of a border of three or more pixels round the extent along one axis (the same uniform band of
-     * colour at both ends, across nearly all of the extent), else 0: thinner borders need no care.
-     */
-    private static double thickBorder(RgbImage img, Extent e, boolean xAxis) {
-        int lo = xAxis ? e.x0 : e.y0;
-        int hi = xAxis ? e.x1 : e.y1;
-        int len = hi - lo;
-        // the outermost pixels may be an anti-aliased blend: the border's colour is one pixel in
-        int in = Math.min(1, len - 1);
-        int ref = xAxis ? img.get(e.x0 + in, (e.y0 + e.y1) / 2) : img.get((e.x0 + e.x1) / 2, e.y0 + in);
-        int a = 0;
-        while (a < len / 3 && (uniformBand(img, e, lo + a, xAxis, ref) || (a == 0 && uniformBand(img, e, lo + 1, xAxis, ref)))) {
-            a++;
-        }
-        int b = 0;
-        while (b < len / 3 && (uniformBand(img, e, hi - 1 - b, xAxis, ref) || (b == 0 && uniformBand(img, e, hi - 2, xAxis, ref)))) {
-            b++;
-        }
-        int width = Math.min(a, b);
-        return width >= 3 && Math.abs(a - b) <= Math.max(1, width / 4) ? (a + b) / 2.0 : 0;
-    }
-
-    /** Whether column (row) {@code at} of the extent is, over 90% of its length, the colour {@code ref}. */
-    private static boolean uniformBand(RgbImage img, Extent e, int at, boolean xAxis, int ref) {
-        int from = xAxis ? e.y0 : e.x0;
-        int to = xAxis ? e.y1 : e.x1;
-        int same = 0;
-        for (int t = from; t < to; t++) {
-            if (l1(xAxis ? img.get(at, t) : img.get(t, at), ref) <= EDGE_THRESHOLD) {
-                same++;
-            }
-        }
-        return same >= 0.9 * (to - from);
     }
 
     /** Marked pixels per column (or per row) of the image, counted inside the rectangle only. */

@@ -158,18 +158,6 @@ final class GlyphMemory {
         if (fx < -0.5 || fy < -0.5 || fx > g.width() - 0.5 || fy > g.height() - 0.5) {
             return 0;
         }
-        int x0 = (int) Math.floor(fx);
-        int y0 = (int) Math.floor(fy);
-        double ax = fx - x0;
-        double ay = fy - y0;
-        double v = 0;
-        for (int dy = 0; dy < 2; dy++) {
-            int yy = Math.max(0, Math.min(g.height() - 1, y0 + dy));
-            for (int dx = 0; dx < 2; dx++) {
-                int xx = Math.max(0, Math.min(g.width() - 1, x0 + dx));
-                v += g.get(xx, yy) * (dx == 0 ? 1 - ax : ax) * (dy == 0 ? 1 - ay : ay);
-            }
-        }
-        return v;
+        return g.bilinear(fx, fy);
     }
 }
