@@ -113,11 +113,18 @@ public final class ArcGridEvaluator implements DeterministicEvaluator {
         }
         Rect region = answerRegion(context.item(), image, declaredWidth, declaredHeight);
         diagnostics.put("region", region == null ? "whole output" : region.toString());
+        return score(image, region, truth, diagnostics);
+    }
+
+    /**
+     * Reads the grid from the image (or its region) and compares it with the truth. A picture without a
+     * readable grid is an answer without the right grid, not a broken sample: metrics 0, diagnostics say why.
+     */
+    static EvaluationOutcome score(RgbImage image, Rect region, ArcGrid truth, Map<String, String> diagnostics) {
         ArcGridDecoder.Decoded decoded;
         try {
             decoded = ArcGridDecoder.decode(image, region, new int[] {truth.rows(), truth.cols()});
         } catch (ArcDecodeException e) {
-            // nothing readable is an answer without the right grid, not a broken sample
             Map<String, Double> metrics = new LinkedHashMap<>();
             metrics.put(ArcMetrics.GRID_INTEGRITY, 0.0);
             metrics.put(ArcMetrics.CELL_ACCURACY, null);
