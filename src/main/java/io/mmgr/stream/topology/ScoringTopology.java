@@ -21,6 +21,8 @@ import io.mmgr.stream.topology.comparison.ComparisonTopology;
 import io.mmgr.stream.topology.evaluate.EvaluationTopology;
 import io.mmgr.stream.topology.intake.IntakeTopology;
 import io.mmgr.stream.topology.leaderboard.LeaderboardTopology;
+import io.mmgr.stream.topology.status.CheckpointStatusSettings;
+import io.mmgr.stream.topology.status.CheckpointStatusTopology;
 import java.nio.file.Path;
 import java.util.Properties;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -32,8 +34,8 @@ import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.kstream.KStream;
 
 /**
- * The whole scorer: intake, deterministic evaluation, assembly, leaderboards and checkpoint comparisons. Each sub-flow has
- * its own builder method; this class only wires them and knows the Streams configuration.
+ * The whole scorer: intake, deterministic evaluation, assembly, leaderboards, checkpoint comparisons and checkpoint
+ * status. Each sub-flow has its own builder method; this class only wires them and knows the Streams configuration.
  */
 public final class ScoringTopology {
 
@@ -60,6 +62,8 @@ public final class ScoringTopology {
                 serdes.forValues(ScoreAggregate.class), RubricCatalog.load(), Agreement.Policy.of(settings.kafkaOverrides()),
                 serdes.forKeys(AgreementKey.class), serdes.forValues(AgreementCounts.class));
         ComparisonTopology.build(builder, topics, scores, sampleKey, serdes, comparisons);
+        CheckpointStatusTopology.build(builder, topics, serdes, settings.partitions(),
+                CheckpointStatusSettings.of(settings.kafkaOverrides()));
         return builder.build();
     }
 
