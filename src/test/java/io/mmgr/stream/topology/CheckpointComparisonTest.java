@@ -168,8 +168,16 @@ class CheckpointComparisonTest {
         publish("ckpt-3000", 3000, c3, 0, ITEMS);
         compare();
 
-        List<Alert> raised = alerts.readValuesToList();
+        List<Alert> all = alerts.readValuesToList();
+        // the all-tasks comparison of a one-task run pairs the same samples: the same drop, raised for '*' too
+        List<Alert> overall = all.stream().filter(a -> a.getTask().equals(SampleKeys.ALL_TASKS)).toList();
+        List<Alert> raised = all.stream().filter(a -> a.getTask().equals(EchoTask.TASK)).toList();
+        assertThat(overall).hasSameSizeAs(raised);
         Alert drop = raised.stream().filter(a -> a.getKind().equals("DROP_VS_PREVIOUS")).findFirst().orElseThrow();
+        Alert overallDrop = overall.stream().filter(a -> a.getKind().equals("DROP_VS_PREVIOUS")).findFirst().orElseThrow();
+        assertThat(overallDrop.getPValue()).isEqualTo(drop.getPValue());
+        assertThat(overallDrop.getDifference()).isEqualTo(drop.getDifference());
+        assertThat(overallDrop.getMessage()).contains("ckpt-3000 on all tasks dropped");
         assertThat(drop.getRunId()).isEqualTo(RUN);
         assertThat(drop.getTask()).isEqualTo(EchoTask.TASK);
         assertThat(drop.getCheckpointId()).isEqualTo("ckpt-3000");
@@ -200,7 +208,8 @@ class CheckpointComparisonTest {
         publish("ckpt-2000", 2000, c2, 20, 45);
         compare();
 
-        CheckpointComparison c = comparisons.readKeyValuesToMap().get(new LeaderboardKey(RUN, "ckpt-2000", EchoTask.TASK));
+        Map<LeaderboardKey, CheckpointComparison> latest = comparisons.readKeyValuesToMap();
+        CheckpointComparison c = latest.get(new LeaderboardKey(RUN, "ckpt-2000", EchoTask.TASK));
         ComparisonResult r = c.getVsPrevious();
         assertThat(c.getSamplesWithPrimary()).isEqualTo(25);
         assertThat(c.getSamplesExpected()).isEqualTo(ITEMS);
@@ -210,6 +219,14 @@ class CheckpointComparisonTest {
         assertThat(r.getRate()).isCloseTo(rate(c2, 20, 45), within(1e-12));
         assertThat(r.getPValue()).isCloseTo(mcNemar(c2, c1, 20, 45), within(1e-12));
         assertThat(r.getNote()).contains("partial", "25 samples both have", "ckpt-2000: 25 of 60");
+
+        // all tasks: paired on the same samples (named task/sample), expected from the tasks the checkpoint has
+        CheckpointComparison star = latest.get(new LeaderboardKey(RUN, "ckpt-2000", SampleKeys.ALL_TASKS));
+        assertThat(star.getSamplesExpected()).isEqualTo(ITEMS);
+        assertThat(star.getVsPrevious().getPartial()).isTrue();
+        assertThat(star.getVsPrevious().getSamples()).isEqualTo(25);
+        assertThat(star.getVsPrevious().getPValue()).isEqualTo(r.getPValue());
+        assertThat(star.getVsPrevious().getNote()).isEqualTo(r.getNote());
     }
 
     @Test
