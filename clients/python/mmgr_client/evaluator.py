@@ -2,23 +2,15 @@
 from __future__ import annotations
 
 import datetime
-import logging
 import os
-import threading
 import time
 import uuid
-from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Set, Tuple
-
-from confluent_kafka import Consumer, KafkaError, KafkaException, Producer, TopicPartition, OFFSET_BEGINNING
+from typing import Any, Dict, Iterable, Mapping, Optional, Sequence, Set, Tuple
 
 from . import artifacts as _artifacts
-from . import codec, tasks as _tasks
-from .errors import BrokerUnreachable, DeliveryFailed, ModalityUnknown, ScorerTimeout, TopicMissing
-from .schemas import SchemaSet
-
-LOG = logging.getLogger("mmgr_client")
-# librdkafka's own log lines go through logging instead of straight to stderr
-_KAFKA_LOG = logging.getLogger("mmgr_client.kafka")
+from . import tasks as _tasks
+from .errors import ModalityUnknown, ScorerTimeout
+from .publisher import Publisher, TopicReader
 
 DEFAULT_INLINE_MAX_BYTES = 64 * 1024
 # the scorer's default deadline (mmgr.checkpoint-status.timeout-ms), for a marker that names none
@@ -58,25 +50,12 @@ class Evaluator:
             raise ValueError("run_id and model must not be empty")
         self.run_id = run_id
         self.model = model
-        self.bootstrap_servers = bootstrap_servers
-        self.topics = {kind: topic_prefix + kind for kind in ("generations", "benchmark", "checkpoint-done",
-                                                             "checkpoint-status")}
-        self.schemas = SchemaSet()
+        self.publisher = Publisher(bootstrap_servers, schema_registry_url, topic_prefix,
+                                   delivery_timeout=delivery_timeout, connect_timeout=connect_timeout,
+                                   registry_config=registry_config, **kafka_config)
         self._known_tasks = _tasks.catalog()
-        self._registry = codec.Registry(schema_registry_url, dict(registry_config or {}), timeout=connect_timeout)
         self._store = _artifacts.ArtifactStore(artifact_dir, inline_max_bytes)
-        self._delivery_timeout = delivery_timeout
-        self._kafka = {(k if "." in k else k.replace("_", ".")): v for k, v in kafka_config.items()}
-        self._kafka["bootstrap.servers"] = bootstrap_servers
-        self._errors: List[str] = []
-        self._failures: List[Tuple[str, str]] = []
-        self._lock = threading.Lock()
-        self._producer = Producer(dict(self._kafka, **{
-            "enable.idempotence": True, "acks": "all", "linger.ms": 5,
-            "message.timeout.ms": int(delivery_timeout * 1000), "logger": _KAFKA_LOG,
-            "error_cb": self._on_error}))
-        self._check_topics(connect_timeout)
-        self._consumer: Optional[Consumer] = None
+        self._reader: Optional[TopicReader] = None
         self._answers: Dict[Tuple[str, str], Dict[str, Any]] = {}
         self._benchmark_tasks: Set[str] = set()
         self._checkpoints: Dict[str, Dict[str, Any]] = {}
@@ -92,9 +71,7 @@ class Evaluator:
         count = 0
         for i, item in enumerate(items):
             _tasks.check(item.get("task"), self._known_tasks)
-            value = self._encode("BenchmarkItem", self.topics["benchmark"], item, "item %d" % i)
-            key = ("%s/%s" % (item["task"], item["sampleId"])).encode("utf-8")
-            self._send(self.topics["benchmark"], key, value, key.decode())
+            self.publisher.send_record("benchmark", "%s/%s" % (item["task"], item.get("sampleId")), item, "item %d" % i)
             self._benchmark_tasks.add(item["task"])
             count += 1
         self.flush()
@@ -115,7 +92,7 @@ class Evaluator:
         Delivery is asynchronous; :meth:`flush`, :meth:`checkpoint_done` and :meth:`close` wait for it and raise
         DeliveryFailed if the brokers did not take a record.
         """
-        self._raise_failures()
+        self.publisher.raise_failures()
         spec = _tasks.check(task, self._known_tasks)
         artifact_refs = []
         kind = None
@@ -134,8 +111,7 @@ class Evaluator:
                  "modality": modality, "artifacts": artifact_refs, "inputs": inputs,
                  "producedAt": datetime.datetime.now(datetime.timezone.utc), "attributes": dict(attributes or {})}
         ref = "%s/%s/%s/%s#%d" % (self.run_id, checkpoint_id, task, sample_id, seed)
-        value = self._encode("GenerationEvent", self.topics["generations"], event, ref)
-        self._send(self.topics["generations"], ref.encode("utf-8"), value, ref)
+        self.publisher.send_record("generations", ref, event, ref)
         ckpt = self._checkpoints.setdefault(checkpoint_id, {"tasks": set(), "step": training_step, "marker": None})
         ckpt["tasks"].add(task)
         ckpt["step"] = training_step
@@ -161,10 +137,8 @@ class Evaluator:
                   "trainingStep": ckpt["step"], "tasks": names, "expected": expected,
                   "timeoutMs": None if timeout is None else max(1, int(timeout * 1000)),
                   "sentAt": datetime.datetime.now(datetime.timezone.utc)}
-        topic = self.topics["checkpoint-done"]
-        key = self._encode("CheckpointKey", topic, {"runId": self.run_id, "checkpointId": checkpoint_id},
-                           "checkpoint key", is_key=True)
-        self._send(topic, key, self._encode("CheckpointDone", topic, marker, "marker of " + checkpoint_id), checkpoint_id)
+        self.publisher.send_record("checkpoint-done", {"runId": self.run_id, "checkpointId": checkpoint_id}, marker,
+                                   "done marker of " + checkpoint_id)
         self.flush()
         ckpt["marker"] = dict(marker, timeout=timeout, expected=expected, tasks=tasks)
         return marker["doneId"]
@@ -190,7 +164,8 @@ class Evaluator:
             marker = self._checkpoints[checkpoint_id]["marker"]
         allowed = (marker["timeout"] if marker["timeout"] is not None else SCORER_DEFAULT_TIMEOUT) + answer_grace
         deadline = time.monotonic() + allowed
-        consumer = self._status_consumer()
+        if self._reader is None:
+            self._reader = self.publisher.reader("checkpoint-status")
         key = (self.run_id, checkpoint_id)
         while True:
             answer = self._answers.get(key)
@@ -201,106 +176,30 @@ class Evaluator:
                 raise ScorerTimeout(
                     "no answer about %s/%s on %s within %.0f s of its done marker: is a scorer running on these topics "
                     "(topic prefix, application)? Its marker %s is on %s." % (
-                        self.run_id, checkpoint_id, self.topics["checkpoint-status"], allowed, marker["doneId"],
-                        self.topics["checkpoint-done"]))
-            msg = consumer.poll(min(0.5, left))
-            if msg is None:
-                continue
-            if msg.error():
-                if msg.error().code() != KafkaError._PARTITION_EOF:
-                    LOG.warning("reading %s: %s", msg.topic(), msg.error().str())
-                continue
-            if msg.value() is None:
-                continue
-            status = codec.plain(codec.decode(msg.value(), self.schemas.parsed("CheckpointStatus"), self._registry))
-            self._answers[(status["runId"], status["checkpointId"])] = status
+                        self.run_id, checkpoint_id, self.publisher.topics["checkpoint-status"], allowed,
+                        marker["doneId"], self.publisher.topics["checkpoint-done"]))
+            status = self._reader.poll(min(0.5, left))
+            if status is not None:
+                self._answers[(status["runId"], status["checkpointId"])] = status
 
     def flush(self) -> None:
         """Waits until every record sent is acknowledged; DeliveryFailed (or BrokerUnreachable) if one was not."""
-        remaining = self._producer.flush(self._delivery_timeout + 5)
-        if remaining:
-            raise BrokerUnreachable("%d records not delivered to %s within %.0f s%s" % (
-                remaining, self.bootstrap_servers, self._delivery_timeout, self._last_error()))
-        self._raise_failures()
+        self.publisher.flush()
 
     def close(self) -> None:
         """Flushes and closes the clients."""
         try:
             self.flush()
         finally:
-            if self._consumer is not None:
-                self._consumer.close()
-                self._consumer = None
+            if self._reader is not None:
+                self._reader.close()
+                self._reader = None
 
     def __enter__(self) -> "Evaluator":
         return self
 
     def __exit__(self, *exc: Any) -> None:
         self.close()
-
-    # -- internals --------------------------------------------------------------------------------------------
-
-    def _encode(self, type_name: str, topic: str, value: Mapping[str, Any], what: str, is_key: bool = False) -> bytes:
-        schema = self.schemas.parsed(type_name)
-        datum = codec.shape(schema, value, type_name if not what else "%s (%s)" % (type_name, what))
-        subject = "%s-%s" % (topic, "key" if is_key else "value")
-        schema_id = self._registry.register(subject, self.schemas.text(type_name), type_name)
-        return codec.encode(schema, schema_id, datum)
-
-    def _send(self, topic: str, key: bytes, value: bytes, ref: str) -> None:
-        def delivered(err, msg, ref=ref):
-            if err is not None:
-                with self._lock:
-                    self._failures.append((ref, err.str()))
-        while True:
-            try:
-                self._producer.produce(topic, key=key, value=value, on_delivery=delivered)
-                break
-            except BufferError:  # the local queue is full: let deliveries drain it
-                self._producer.poll(0.1)
-            except KafkaException as e:
-                raise DeliveryFailed("cannot send %s to %s: %s" % (ref, topic, e.args[0].str())) from None
-        self._producer.poll(0)
-
-    def _on_error(self, err: KafkaError) -> None:
-        with self._lock:
-            self._errors.append(err.str())
-
-    def _last_error(self) -> str:
-        with self._lock:
-            return "; last error: %s" % self._errors[-1] if self._errors else ""
-
-    def _raise_failures(self) -> None:
-        with self._lock:
-            failures, self._failures = self._failures, []
-        if failures:
-            shown = "; ".join("%s: %s" % f for f in failures[:5])
-            raise DeliveryFailed("%d records were not delivered to %s: %s%s" % (
-                len(failures), self.bootstrap_servers, shown, " ..." if len(failures) > 5 else ""))
-
-    def _check_topics(self, timeout: float) -> None:
-        try:
-            metadata = self._producer.list_topics(timeout=timeout)
-        except KafkaException as e:
-            raise BrokerUnreachable("the Kafka brokers at %s do not answer within %.0f s: %s%s" % (
-                self.bootstrap_servers, timeout, e.args[0].str(), self._last_error())) from None
-        missing = [t for t in self.topics.values() if t not in metadata.topics or metadata.topics[t].error is not None]
-        if missing:
-            raise TopicMissing("topics %s do not exist on %s: start the scorer once (it creates its topics) or check "
-                               "topic_prefix" % (", ".join(missing), self.bootstrap_servers))
-
-    def _status_consumer(self) -> Consumer:
-        if self._consumer is None:
-            topic = self.topics["checkpoint-status"]
-            # no group: every evaluator reads the compacted topic from its start, and commits nothing
-            consumer = Consumer(dict(self._kafka, **{
-                "group.id": "mmgr-client-%s" % uuid.uuid4().hex, "enable.auto.commit": False,
-                "isolation.level": "read_committed", "logger": _KAFKA_LOG, "enable.partition.eof": False}))
-            metadata = consumer.list_topics(topic, timeout=10)
-            partitions = sorted(metadata.topics[topic].partitions)
-            consumer.assign([TopicPartition(topic, p, OFFSET_BEGINNING) for p in partitions])
-            self._consumer = consumer
-        return self._consumer
 
 
 def _result(status: Dict[str, Any]) -> Dict[str, Any]:
