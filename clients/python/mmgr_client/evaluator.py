@@ -100,7 +100,7 @@ class Evaluator:
             art = _artifacts.from_output(output, fps=fps, media_type=media_type)
             kind = art.kind
             artifact_refs.append(self._store.reference(art, "output", [self.run_id, checkpoint_id, task,
-                                                                       "%s.seed%d" % (sample_id, seed)]))
+                                                                       "%s.seed%s" % (sample_id, seed)]))
         accepted = spec["modalities"]
         if modality is None:
             modality = _tasks.infer_modality(task, accepted, kind, inputs)
@@ -110,7 +110,7 @@ class Evaluator:
                  "trainingStep": training_step, "task": task, "sampleId": sample_id, "seed": seed,
                  "modality": modality, "artifacts": artifact_refs, "inputs": inputs,
                  "producedAt": datetime.datetime.now(datetime.timezone.utc), "attributes": dict(attributes or {})}
-        ref = "%s/%s/%s/%s#%d" % (self.run_id, checkpoint_id, task, sample_id, seed)
+        ref = "%s/%s/%s/%s#%s" % (self.run_id, checkpoint_id, task, sample_id, seed)
         self.publisher.send_record("generations", ref, event, ref)
         ckpt = self._checkpoints.setdefault(checkpoint_id, {"tasks": set(), "step": training_step, "marker": None})
         ckpt["tasks"].add(task)

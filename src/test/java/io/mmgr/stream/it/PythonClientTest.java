@@ -261,8 +261,8 @@ class PythonClientTest {
         SampleKey key = new SampleKey(run, "ckpt-1", "maze", sample, 0);
         SampleScore score = await(h::scores, s -> s.containsKey(key), WAIT, "the video's score").get(key);
         assertThat(score.getStatus()).as("%s", score).isIn("COMPLETE", "PARTIAL");
-        assertThat(score.getMetrics()).as("the maze pipeline read the video").containsKey("maze-pixel.frames_sampled");
-        assertThat(score.getMetrics().get("maze-pixel.frames_sampled")).isEqualTo((double) frames);
+        assertThat(score.getMetrics()).as("the maze pipeline read the video").containsKey("maze-pixel.frames_analyzed");
+        assertThat(score.getMetrics().get("maze-pixel.frames_analyzed")).isEqualTo((double) frames);
     }
 
     @Test
