@@ -168,16 +168,15 @@ class CheckpointComparisonTest {
         publish("ckpt-3000", 3000, c3, 0, ITEMS);
         compare();
 
-        List<Alert> all = alerts.readValuesToList();
-        // the all-tasks comparison of a one-task run pairs the same samples: the same drop, raised for '*' too
-        List<Alert> overall = all.stream().filter(a -> a.getTask().equals(SampleKeys.ALL_TASKS)).toList();
-        List<Alert> raised = all.stream().filter(a -> a.getTask().equals(EchoTask.TASK)).toList();
-        assertThat(overall).hasSameSizeAs(raised);
+        List<Alert> raised = alerts.readValuesToList();
+        // a one-task run's all-tasks comparison is the task's: the same numbers, and no second alert
+        assertThat(raised).extracting(Alert::getTask).containsOnly(EchoTask.TASK);
+        ComparisonResult overall = comparisons.readKeyValuesToMap().get(new LeaderboardKey(RUN, "ckpt-3000", SampleKeys.ALL_TASKS))
+                .getVsPrevious();
         Alert drop = raised.stream().filter(a -> a.getKind().equals("DROP_VS_PREVIOUS")).findFirst().orElseThrow();
-        Alert overallDrop = overall.stream().filter(a -> a.getKind().equals("DROP_VS_PREVIOUS")).findFirst().orElseThrow();
-        assertThat(overallDrop.getPValue()).isEqualTo(drop.getPValue());
-        assertThat(overallDrop.getDifference()).isEqualTo(drop.getDifference());
-        assertThat(overallDrop.getMessage()).contains("ckpt-3000 on all tasks dropped");
+        assertThat(overall.getPValue()).isEqualTo(drop.getPValue());
+        assertThat(overall.getDifference()).isEqualTo(drop.getDifference());
+        assertThat(overall.getSignificantDrop()).isTrue();
         assertThat(drop.getRunId()).isEqualTo(RUN);
         assertThat(drop.getTask()).isEqualTo(EchoTask.TASK);
         assertThat(drop.getCheckpointId()).isEqualTo("ckpt-3000");
@@ -227,6 +226,58 @@ class CheckpointComparisonTest {
         assertThat(star.getVsPrevious().getSamples()).isEqualTo(25);
         assertThat(star.getVsPrevious().getPValue()).isEqualTo(r.getPValue());
         assertThat(star.getVsPrevious().getNote()).isEqualTo(r.getNote());
+    }
+
+    void publish(String task, String checkpoint, long step, int[] outcomes) {
+        for (int i = 0; i < ITEMS; i++) {
+            var e = Fixtures.event(RUN, checkpoint, step, task, sample(i), 0, Map.of("ok", (double) outcomes[i]));
+            generations.pipeInput("k".getBytes(StandardCharsets.UTF_8),
+                    topics.generations.valueSerde().serializer().serialize(topics.generations.name(), e));
+        }
+    }
+
+    static int[] concat(int[] a, int[] b) {
+        int[] out = java.util.Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, out, a.length, b.length);
+        return out;
+    }
+
+    @Test
+    void theAllTasksComparisonPairsEveryTasksSamplesAndAlertsOnItsOwnDrop() {
+        for (int i = 0; i < ITEMS; i++) {
+            benchmark.pipeInput(SampleKeys.itemKey(EchoTask.SECOND_TASK, sample(i)), Fixtures.item(EchoTask.SECOND_TASK, sample(i), 1));
+        }
+        // both tasks a little worse at the second checkpoint
+        int[] a1 = outcomes(0.8, 41);
+        int[] b1 = outcomes(0.8, 42);
+        int[] a2 = outcomes(0.6, 43);
+        int[] b2 = outcomes(0.6, 44);
+        publish(EchoTask.TASK, "ckpt-1000", 1000, a1);
+        publish(EchoTask.SECOND_TASK, "ckpt-1000", 1000, b1);
+        compare();
+        publish(EchoTask.TASK, "ckpt-2000", 2000, a2);
+        publish(EchoTask.SECOND_TASK, "ckpt-2000", 2000, b2);
+        compare();
+
+        CheckpointComparison star = comparisons.readKeyValuesToMap().get(new LeaderboardKey(RUN, "ckpt-2000", SampleKeys.ALL_TASKS));
+        int[] before = concat(a1, b1);
+        int[] after = concat(a2, b2);
+        ComparisonResult r = star.getVsPrevious();
+        assertThat(star.getSamplesExpected()).isEqualTo(2 * ITEMS);
+        assertThat(r.getSamples()).as("paired task by task, sample by sample").isEqualTo(2 * ITEMS);
+        assertThat(r.getPartial()).isFalse();
+        assertThat(r.getRate()).isCloseTo(rate(after, 0, 2 * ITEMS), within(1e-12));
+        assertThat(r.getBaselineRate()).isCloseTo(rate(before, 0, 2 * ITEMS), within(1e-12));
+        assertThat(r.getPValue()).isCloseTo(mcNemar(after, before, 0, 2 * ITEMS), within(1e-12));
+        assertThat(r.getPValue()).isLessThan(0.01);
+        assertThat(r.getSignificantDrop()).isTrue();
+        List<Alert> overall = alerts.readValuesToList().stream().filter(a -> a.getTask().equals(SampleKeys.ALL_TASKS)).toList();
+        assertThat(overall).singleElement().satisfies(a -> {
+            assertThat(a.getKind()).isEqualTo("DROP_VS_PREVIOUS");
+            assertThat(a.getPValue()).isEqualTo(r.getPValue());
+            assertThat(a.getSamples()).isEqualTo(2 * ITEMS);
+            assertThat(a.getMessage()).contains("ckpt-2000 on all tasks dropped");
+        });
     }
 
     @Test

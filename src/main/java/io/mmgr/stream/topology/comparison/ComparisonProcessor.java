@@ -221,8 +221,11 @@ final class ComparisonProcessor implements Processor<SampleKey, SampleOutcome, L
             results.put(x.key(), c);
             LeaderboardKey key = new LeaderboardKey(run, x.id(), task);
             context.forward(new Record<>(key, c, at.toEpochMilli()));
-            raiseIfNew(key, x.key(), DROP_VS_PREVIOUS, c.getVsPrevious(), old == null ? null : old.getVsPrevious(), at);
-            raiseIfNew(key, x.key(), DROP_VS_BEST, c.getVsBest(), old == null ? null : old.getVsBest(), at);
+            // a one-task checkpoint's all-tasks comparison is its task's: its alert would say the same thing twice
+            if (!SampleKeys.ALL_TASKS.equals(task) || x.sums().getTaskPrimary().size() > 1) {
+                raiseIfNew(key, x.key(), DROP_VS_PREVIOUS, c.getVsPrevious(), old == null ? null : old.getVsPrevious(), at);
+                raiseIfNew(key, x.key(), DROP_VS_BEST, c.getVsBest(), old == null ? null : old.getVsBest(), at);
+            }
         }
     }
 
