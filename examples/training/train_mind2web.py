@@ -9,8 +9,9 @@ and the best earlier checkpoint, alerts. It logs the verdict and keeps the check
 best (best.npz). --bad-data-from STEP simulates a data-pipeline bug from that step on (the loader swaps
 the sub-goals of three pairs of field kinds), so that later checkpoints get worse and the scorer says so.
 
-    PYTHONPATH=clients/python examples/training/train_mind2web.py \\
-        --bootstrap-servers localhost:9092 --schema-registry-url http://localhost:8081 --out /tmp/run
+    examples/training/train_mind2web.py --out /tmp/webagent        # beside bin/mmgr run (reads .mmgr/endpoints.properties)
+    examples/training/train_mind2web.py --bootstrap-servers kafka:9092 --schema-registry-url http://registry:8081 \\
+        --out /tmp/webagent --bad-data-from 150
 """
 import argparse
 import json
@@ -25,7 +26,7 @@ import numpy as np
 HERE = pathlib.Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent.parent / "clients" / "python"))
 
-from mmgr_client import Evaluator, MmgrError  # noqa: E402
+from mmgr_client import Evaluator, MmgrError, read_endpoints  # noqa: E402
 from webagent import KINDS, Agent, World, step_success_rate  # noqa: E402
 
 LOG = logging.getLogger("train")
@@ -63,9 +64,11 @@ def _rate(rate, low, high):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--bootstrap-servers", required=True)
-    ap.add_argument("--schema-registry-url", required=True)
-    ap.add_argument("--topic-prefix", default="mmgr.")
+    ap.add_argument("--bootstrap-servers", help="default: from --endpoints")
+    ap.add_argument("--schema-registry-url", help="default: from --endpoints")
+    ap.add_argument("--topic-prefix", help="default: from --endpoints, else mmgr.")
+    ap.add_argument("--endpoints", default=".mmgr/endpoints.properties",
+                    help="where bin/mmgr run wrote its endpoints (used for what is not given)")
     ap.add_argument("--run-id", default="webagent-%d" % int(time.time()))
     ap.add_argument("--out", required=True, help="directory for checkpoints, best.npz and summary.json")
     ap.add_argument("--steps", type=int, default=300)
@@ -90,8 +93,10 @@ def main():
     history = []
     best = None
     try:
-        ev = Evaluator(args.bootstrap_servers, args.schema_registry_url, run_id=args.run_id, model="webagent-numpy",
-                       topic_prefix=args.topic_prefix)
+        where = {} if args.bootstrap_servers and args.schema_registry_url else read_endpoints(args.endpoints)
+        ev = Evaluator(args.bootstrap_servers or where["bootstrap_servers"],
+                       args.schema_registry_url or where["schema_registry_url"], run_id=args.run_id,
+                       model="webagent-numpy", topic_prefix=args.topic_prefix or where.get("topic_prefix", "mmgr."))
     except MmgrError as e:
         LOG.error("cannot reach the scorer: %s", e)
         return 2

@@ -13,9 +13,10 @@ See README.md beside the package.
 from .errors import (ArtifactError, ArtifactOutsideDirectory, BrokerUnreachable, DeliveryFailed, MmgrError,
                      ModalityUnknown, RegistryUnreachable, SchemaMismatch, ScorerTimeout, TopicMissing, UnknownTask,
                      VideoEncoderMissing)
+from .endpoints import read_endpoints
 from .evaluator import Evaluator
 
-__all__ = ["Evaluator", "MmgrError", "UnknownTask", "SchemaMismatch", "ArtifactError", "ArtifactOutsideDirectory",
+__all__ = ["Evaluator", "read_endpoints", "MmgrError", "UnknownTask", "SchemaMismatch", "ArtifactError", "ArtifactOutsideDirectory",
            "VideoEncoderMissing", "BrokerUnreachable", "RegistryUnreachable", "TopicMissing", "DeliveryFailed",
            "ScorerTimeout", "ModalityUnknown"]
 __version__ = "0.1.0"

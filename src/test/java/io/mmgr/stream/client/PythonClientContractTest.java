@@ -118,6 +118,19 @@ class PythonClientContractTest {
     }
 
     @Test
+    void theClientReadsTheEndpointsFileTheScorerWrites(@TempDir Path dir) throws Exception {
+        PythonRunner.requireClient();
+        new io.mmgr.stream.app.Endpoints("127.0.0.1:19092,[::1]:19093", "http://127.0.0.1:18081/ccompat v7", "team a.").write(dir);
+        PythonRunner.Result r = PythonRunner.run(List.of("-c", "import json, sys; from mmgr_client import read_endpoints; "
+                + "print(json.dumps(read_endpoints(sys.argv[1]), sort_keys=True))", dir.resolve("endpoints.properties").toString()),
+                Map.of(), Path.of("."));
+        assertThat(r.code()).as(r.out()).isZero();
+        assertThat(JsonAvro.MAPPER.readTree(r.out())).isEqualTo(JsonAvro.MAPPER.readTree(
+                "{\"bootstrap_servers\": \"127.0.0.1:19092,[::1]:19093\", \"schema_registry_url\": \"http://127.0.0.1:18081/ccompat v7\","
+                        + " \"topic_prefix\": \"team a.\"}"));
+    }
+
+    @Test
     void pipBuildsThePackageWithTheRepositorysSchemasAndTaskList(@TempDir Path dir) throws Exception {
         PythonRunner.requireClient();
         PythonRunner.Result pip = PythonRunner.run(List.of("-m", "pip", "--version"), Map.of(), Path.of("."));
