@@ -8,7 +8,12 @@ import threading
 import uuid
 from typing import Any, Dict, List, Mapping, Optional, Tuple
 
-from confluent_kafka import Consumer, KafkaError, KafkaException, OFFSET_BEGINNING, Producer, TopicPartition
+try:
+    from confluent_kafka import Consumer, KafkaError, KafkaException, OFFSET_BEGINNING, Producer, TopicPartition
+except ImportError as e:  # pragma: no cover - depends on the machine
+    raise ImportError("mmgr_client needs confluent-kafka and avro: the Debian packages python3-confluent-kafka and "
+                      "python3-avro (they install for /usr/bin/python3, which a version manager's python3 may shadow), "
+                      "or pip install confluent-kafka avro (%s)" % e) from e
 
 from . import codec
 from .errors import BrokerUnreachable, DeliveryFailed, TopicMissing
