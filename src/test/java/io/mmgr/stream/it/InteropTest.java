@@ -59,7 +59,7 @@ class InteropTest {
         org.junit.jupiter.api.Assumptions.assumeFalse(Boolean.getBoolean("mmgr.interop.skip"),
                 "interop test skipped on request (-Dmmgr.interop.skip=true)");
         PythonRunner.requireClient();
-        SystemPackages.require(Kcat.installed(), "kcat is missing: install the Debian package kcat (.ci/run does), "
+        SystemPackages.require(SystemPackages.runs("kcat", "-V"), "kcat is missing: install the Debian package kcat (.ci/run does), "
                 + "or skip this test with -Dmmgr.interop.skip=true.", "mmgr.interop.required");
 
         h = new ScorerHarness(dir.resolve("stack"), ScorerSettings.defaults().withPrefix("interop.").withPartitions(3));

@@ -27,16 +27,6 @@ final class Kcat {
     record KcatRecord(byte[] key, byte[] value) {
     }
 
-    static boolean installed() throws InterruptedException {
-        try {
-            Process p = new ProcessBuilder("kcat", "-V").redirectErrorStream(true).start();
-            p.getInputStream().transferTo(java.io.OutputStream.nullOutputStream());
-            return p.waitFor(30, TimeUnit.SECONDS) && p.exitValue() == 0;
-        } catch (IOException e) {
-            return false;
-        }
-    }
-
     /** Every committed record of the topic, from the beginning. */
     static List<KcatRecord> read(String bootstrapServers, String topic) throws Exception {
         Process p = new ProcessBuilder("kcat", "-C", "-b", bootstrapServers, "-t", topic, "-o", "beginning", "-e", "-q",

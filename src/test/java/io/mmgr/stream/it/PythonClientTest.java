@@ -83,6 +83,14 @@ class PythonClientTest {
         return env;
     }
 
+    /** Easy mazes from the scorer's generator, under the artifact directory, for a script to publish. */
+    static Map<String, String> withMazes(Map<String, String> env, String folder, int count, long seed) throws Exception {
+        MazeBenchmarkGenerator.Result mazes = MazeBenchmarkGenerator.generate(artifacts.resolve(folder), count,
+                List.of(MazeBand.EASY), seed);
+        env.put("MMGR_TEST_MAZE_ITEMS", mazes.itemsFile().toString());
+        return env;
+    }
+
     /** A script's report lines {@code KIND <json>}, by kind. */
     static Map<String, List<JsonNode>> reports(String out) throws Exception {
         Map<String, List<JsonNode>> byKind = new LinkedHashMap<>();
@@ -121,11 +129,7 @@ class PythonClientTest {
     @Test
     void aBenchmarkAndTwoCheckpointsOfImagesAndEpisodesAreScoredAndWaitReturnsTheLeaderboardsRows() throws Exception {
         String run = "py-two";
-        MazeBenchmarkGenerator.Result mazes = MazeBenchmarkGenerator.generate(artifacts.resolve("mazes"), 4,
-                List.of(MazeBand.EASY), 11);
-        Map<String, String> env = env(run);
-        env.put("MMGR_TEST_MAZE_ITEMS", mazes.itemsFile().toString());
-        Map<String, List<JsonNode>> out = reports(script("scenario_two_checkpoints.py", env).out());
+        Map<String, List<JsonNode>> out = reports(script("scenario_two_checkpoints.py", withMazes(env(run), "mazes", 4, 11)).out());
 
         assertThat(out.get("PUBLISHED").get(0).asInt()).isEqualTo(4 + 3);
         List<JsonNode> results = out.get("RESULT");
@@ -244,20 +248,18 @@ class PythonClientTest {
 
     @Test
     void framesBecomeAnMp4ThatTheScorerDecodes() throws Exception {
-        SystemPackages.require(PythonRunner.hasFfmpeg(), "ffmpeg is missing: install the Debian package ffmpeg (.ci/run does)",
+        SystemPackages.require(SystemPackages.runs("ffmpeg", "-version"), "ffmpeg is missing: install the Debian package ffmpeg (.ci/run does)",
                 "mmgr.interop.required");
         String run = "py-video";
-        MazeBenchmarkGenerator.Result mazes = MazeBenchmarkGenerator.generate(artifacts.resolve("video-mazes"), 1,
-                List.of(MazeBand.EASY), 5);
-        Map<String, String> env = env(run);
-        env.put("MMGR_TEST_MAZE_ITEMS", mazes.itemsFile().toString());
+        Map<String, String> env = withMazes(env(run), "video-mazes", 1, 5);
         Map<String, List<JsonNode>> out = reports(script("scenario_frames.py", env).out());
         JsonNode sent = out.get("EVENT").get(0);
         assertThat(sent.get("modality").asText()).isEqualTo("video");
         assertThat(sent.get("artifact").get("mediaType").asText()).isEqualTo("video/mp4");
         int frames = sent.get("artifact").get("frameCount").asInt();
 
-        String sample = mazes.items().get(0).getSampleId();
+        String sample = JsonAvro.read(Files.readAllLines(Path.of(env.get("MMGR_TEST_MAZE_ITEMS"))).get(0),
+                io.mmgr.stream.avro.BenchmarkItem.class).getSampleId();
         SampleKey key = new SampleKey(run, "ckpt-1", "maze", sample, 0);
         SampleScore score = await(h::scores, s -> s.containsKey(key), WAIT, "the video's score").get(key);
         assertThat(score.getStatus()).as("%s", score).isIn("COMPLETE", "PARTIAL");
@@ -267,7 +269,7 @@ class PythonClientTest {
 
     @Test
     void everyErrorOfTheClientHasItsTestAndTheyPass() throws Exception {
-        SystemPackages.require(PythonRunner.hasFfmpeg(), "ffmpeg is missing (the client's MP4 test needs it): install the "
+        SystemPackages.require(SystemPackages.runs("ffmpeg", "-version"), "ffmpeg is missing (the client's MP4 test needs it): install the "
                 + "Debian package ffmpeg (.ci/run does)", "mmgr.interop.required");
         int closed;
         try (ServerSocket s = new ServerSocket(0)) {

@@ -38,17 +38,6 @@ public final class PythonRunner {
                 + "." + SETUP, "mmgr.interop.required");
     }
 
-    /** Whether ffmpeg is on the PATH (the client encodes frame lists with it). */
-    public static boolean hasFfmpeg() throws InterruptedException {
-        try {
-            Process p = new ProcessBuilder("ffmpeg", "-version").redirectErrorStream(true).start();
-            p.getInputStream().transferTo(java.io.OutputStream.nullOutputStream());
-            return p.waitFor(30, TimeUnit.SECONDS) && p.exitValue() == 0;
-        } catch (IOException e) {
-            return false;
-        }
-    }
-
     public record Result(int code, String out, Duration took) {
     }
 
