@@ -26,6 +26,8 @@ import io.mmgr.stream.topology.frechet.FrechetSettings;
 import io.mmgr.stream.topology.frechet.FrechetTopology;
 import io.mmgr.stream.topology.intake.IntakeTopology;
 import io.mmgr.stream.topology.leaderboard.LeaderboardTopology;
+import io.mmgr.stream.topology.status.CheckpointStatusSettings;
+import io.mmgr.stream.topology.status.CheckpointStatusTopology;
 import java.nio.file.Path;
 import java.util.Properties;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -37,8 +39,9 @@ import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.kstream.KStream;
 
 /**
- * The whole scorer: intake, deterministic evaluation, assembly, leaderboards (with the live FID / FVD) and checkpoint comparisons. Each sub-flow has
- * its own builder method; this class only wires them and knows the Streams configuration.
+ * The whole scorer: intake, deterministic evaluation, assembly, leaderboards (with the live FID / FVD), checkpoint
+ * comparisons and checkpoint status. Each sub-flow has its own builder method; this class only wires them and knows
+ * the Streams configuration.
  */
 public final class ScoringTopology {
 
@@ -70,6 +73,8 @@ public final class ScoringTopology {
                         serdes.forValues(FrechetStat.class)));
         ComparisonTopology.build(builder, topics, scores, sampleKey, serdes, comparisons);
         IntakeTopology.validateItems(builder, topics, check);
+        CheckpointStatusTopology.build(builder, topics, serdes, settings.partitions(),
+                CheckpointStatusSettings.of(settings.kafkaOverrides()));
         return builder.build();
     }
 

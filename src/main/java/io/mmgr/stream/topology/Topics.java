@@ -3,6 +3,9 @@ package io.mmgr.stream.topology;
 import io.mmgr.stream.avro.Alert;
 import io.mmgr.stream.avro.BenchmarkItem;
 import io.mmgr.stream.avro.CheckpointComparison;
+import io.mmgr.stream.avro.CheckpointDone;
+import io.mmgr.stream.avro.CheckpointKey;
+import io.mmgr.stream.avro.CheckpointStatus;
 import io.mmgr.stream.avro.DeadLetter;
 import io.mmgr.stream.avro.DeterministicResult;
 import io.mmgr.stream.avro.EvaluationRequest;
@@ -54,6 +57,10 @@ public final class Topics {
     /** Compacted: the latest comparison of every run x checkpoint x task with its previous and best earlier checkpoint. */
     public final Topic<LeaderboardKey, CheckpointComparison> comparisons;
     public final Topic<byte[], DeadLetter> deadLetter;
+    /** Input, compacted: a training job's marker that a checkpoint's outputs are all submitted (the latest counts). */
+    public final Topic<CheckpointKey, CheckpointDone> checkpointDone;
+    /** Compacted: the scorer's answer to each checkpoint's marker, COMPLETE or TIMED_OUT, rewritten when a late part changes it. */
+    public final Topic<CheckpointKey, CheckpointStatus> checkpointStatus;
 
     private final List<Definition> definitions;
 
@@ -77,6 +84,9 @@ public final class Topics {
         // the original key, cut: a dead letter must fit whatever key its record had
         deadLetter = new Topic<>(prefix + "dead-letter", Serdes.serdeFrom((topic, key) -> DeadLetters.recordKey(key),
                 Serdes.ByteArray().deserializer()), serdes.forValues(DeadLetter.class));
+        Serde<CheckpointKey> checkpointKey = serdes.forKeys(CheckpointKey.class);
+        checkpointDone = new Topic<>(prefix + "checkpoint-done", checkpointKey, serdes.forValues(CheckpointDone.class));
+        checkpointStatus = new Topic<>(prefix + "checkpoint-status", checkpointKey, serdes.forValues(CheckpointStatus.class));
 
         Map<String, String> compacted = Map.of("cleanup.policy", "compact");
         Map<String, String> kept30Days = Map.of("retention.ms", String.valueOf(30L * 24 * 3600 * 1000));
@@ -95,7 +105,9 @@ public final class Topics {
                 new Definition(leaderboard.name(), partitions, replication, compacted),
                 new Definition(alerts.name(), partitions, replication, kept30Days),
                 new Definition(comparisons.name(), partitions, replication, compacted),
-                new Definition(deadLetter.name(), partitions, replication, kept30Days));
+                new Definition(deadLetter.name(), partitions, replication, kept30Days),
+                new Definition(checkpointDone.name(), partitions, replication, compacted),
+                new Definition(checkpointStatus.name(), partitions, replication, compacted));
     }
 
     /** Every public topic with its partitions, replication and configuration, for creation at start-up. */

@@ -83,8 +83,9 @@ class MultiInstanceApiTest {
 
             // a live client of instance B, connected before anything is scored
             List<String> events = java.util.Collections.synchronizedList(new ArrayList<>());
+            // async: had the response arrived before thenAccept, the endless stream would be read on this thread
             var sse = http.sendAsync(HttpRequest.newBuilder(URI.create(urlB + "api/events?run=" + RUN)).build(),
-                    HttpResponse.BodyHandlers.ofLines()).thenAccept(r -> r.body().forEach(events::add));
+                    HttpResponse.BodyHandlers.ofLines()).thenAcceptAsync(r -> r.body().forEach(events::add));
             ScorerHarness.await(() -> b.web().orElseThrow().feed().clientCount(), n -> n == 1, WAIT, "the live client connected");
 
             Topics topics = new Topics("two.", 6, (short) 1, new AvroSerdes(new SchemaRegistryClient(registry.url()), true));

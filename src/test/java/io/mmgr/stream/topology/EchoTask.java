@@ -27,6 +27,8 @@ final class EchoTask {
 
     static final String TASK = "echo";
     static final String JUDGED_TASK = "echo-judged";
+    /** A second plain task, for what spans tasks (all-tasks comparisons). */
+    static final String SECOND_TASK = "echo-b";
     static final String EVALUATOR = "echo";
 
     private EchoTask() {
@@ -39,7 +41,9 @@ final class EchoTask {
                 in -> result(cv.evaluate(in)));
         TaskSpec judged = new TaskSpec(JUDGED_TASK, "test", "test", Set.of("ui"), List.of(EVALUATOR), Optional.of("echo"),
                 in -> result(both.evaluate(in)));
-        return new TaskCatalog(List.of(plain, judged));
+        TaskSpec second = new TaskSpec(SECOND_TASK, "test", "test", Set.of("ui"), List.of(EVALUATOR), Optional.empty(),
+                in -> result(cv.evaluate(in)));
+        return new TaskCatalog(List.of(plain, judged, second));
     }
 
     private static GateResult result(GateVariant.Outcome o) {
