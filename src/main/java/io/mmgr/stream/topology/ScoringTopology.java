@@ -18,7 +18,6 @@ import io.mmgr.stream.tasks.TaskCatalog;
 import io.mmgr.stream.topology.assembly.AssemblyTopology;
 import io.mmgr.stream.topology.comparison.ComparisonSettings;
 import io.mmgr.stream.topology.comparison.ComparisonTopology;
-import io.mmgr.stream.topology.evaluate.EvaluationTopology;
 import io.mmgr.stream.topology.intake.IntakeTopology;
 import io.mmgr.stream.topology.leaderboard.LeaderboardTopology;
 import java.nio.file.Path;
@@ -52,7 +51,7 @@ public final class ScoringTopology {
         KStream<SampleKey, SamplePlan> plans = IntakeTopology.build(builder, topics, catalog, evaluators,
                 settings.judgeEnabled(), settings.partitions(), sampleKey,
                 serdes.forValues(SamplePlan.class));
-        EvaluationTopology.build(builder, topics, evaluators, artifacts);
+        // deterministic evaluation runs in the evaluation worker (io.mmgr.stream.evaluate), off the stream threads
         KStream<SampleKey, SampleScore> scores = AssemblyTopology.build(builder, topics, catalog, plans, sampleKey,
                 serdes.forValues(AssemblyState.class));
         LeaderboardTopology.build(builder, topics, scores, sampleKey, serdes.forKeys(ItemScoreKey.class),

@@ -15,6 +15,7 @@ import io.mmgr.stream.avro.LeaderboardRow;
 import io.mmgr.stream.avro.SampleKey;
 import io.mmgr.stream.avro.SampleScore;
 import io.mmgr.stream.registry.AvroSerdes;
+import io.mmgr.stream.tasks.CostClass;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.common.serialization.Serde;
@@ -30,7 +31,14 @@ public final class Topics {
     public final Topic<byte[], GenerationEvent> generations;
     /** Compacted; key {@code <task>/<sampleId>} so that a task's items can be counted by prefix. */
     public final Topic<String, BenchmarkItem> benchmark;
+    /**
+     * The evaluation worker's queues, one per cost class, so that cheap work never waits behind
+     * expensive work: light (the original topic name, so requests an older version left there are still
+     * read), image and video ({@link #evaluationRequests(CostClass)}).
+     */
     public final Topic<SampleKey, EvaluationRequest> evaluationRequests;
+    public final Topic<SampleKey, EvaluationRequest> imageEvaluationRequests;
+    public final Topic<SampleKey, EvaluationRequest> videoEvaluationRequests;
     public final Topic<SampleKey, DeterministicResult> cvResults;
     public final Topic<SampleKey, JudgeRequest> judgeRequests;
     public final Topic<SampleKey, JudgeVerdict> judgeVerdicts;
@@ -53,7 +61,10 @@ public final class Topics {
         Serde<LeaderboardKey> boardKey = serdes.forKeys(LeaderboardKey.class);
         generations = new Topic<>(prefix + "generations", Serdes.ByteArray(), serdes.forValues(GenerationEvent.class));
         benchmark = new Topic<>(prefix + "benchmark", Serdes.String(), serdes.forValues(BenchmarkItem.class));
-        evaluationRequests = new Topic<>(prefix + "evaluation-requests", sampleKey, serdes.forValues(EvaluationRequest.class));
+        Serde<EvaluationRequest> request = serdes.forValues(EvaluationRequest.class);
+        evaluationRequests = new Topic<>(prefix + "evaluation-requests", sampleKey, request);
+        imageEvaluationRequests = new Topic<>(prefix + "evaluation-requests-image", sampleKey, request);
+        videoEvaluationRequests = new Topic<>(prefix + "evaluation-requests-video", sampleKey, request);
         cvResults = new Topic<>(prefix + "cv-results", sampleKey, serdes.forValues(DeterministicResult.class));
         judgeRequests = new Topic<>(prefix + "judge-requests", sampleKey, serdes.forValues(JudgeRequest.class));
         judgeVerdicts = new Topic<>(prefix + "judge-verdicts", sampleKey, serdes.forValues(JudgeVerdict.class));
@@ -71,6 +82,8 @@ public final class Topics {
                 new Definition(generations.name(), partitions, replication, Map.of()),
                 new Definition(benchmark.name(), partitions, replication, compacted),
                 new Definition(evaluationRequests.name(), partitions, replication, Map.of()),
+                new Definition(imageEvaluationRequests.name(), partitions, replication, Map.of()),
+                new Definition(videoEvaluationRequests.name(), partitions, replication, Map.of()),
                 new Definition(cvResults.name(), partitions, replication, Map.of()),
                 new Definition(judgeRequests.name(), partitions, replication, Map.of()),
                 new Definition(judgeVerdicts.name(), partitions, replication, kept30Days),
@@ -81,6 +94,15 @@ public final class Topics {
                 new Definition(alerts.name(), partitions, replication, kept30Days),
                 new Definition(comparisons.name(), partitions, replication, compacted),
                 new Definition(deadLetter.name(), partitions, replication, kept30Days));
+    }
+
+    /** The work queue of a cost class. */
+    public Topic<SampleKey, EvaluationRequest> evaluationRequests(CostClass costClass) {
+        return switch (costClass) {
+            case LIGHT -> evaluationRequests;
+            case IMAGE -> imageEvaluationRequests;
+            case VIDEO -> videoEvaluationRequests;
+        };
     }
 
     /** Every public topic with its partitions, replication and configuration, for creation at start-up. */
