@@ -37,6 +37,7 @@ public final class EvaluationBridge {
     private final Map<String, DeterministicEvaluator> instances = new HashMap<>();
     private final Map<CostClass, Integer> evaluated = new EnumMap<>(CostClass.class);
     private final List<DeadLetter> deadLetters = new ArrayList<>();
+    private final List<org.apache.kafka.streams.KeyValue<SampleKey, DeterministicResult>> written = new ArrayList<>();
 
     public EvaluationBridge(TopologyTestDriver driver, Topics topics, EvaluatorRegistry registry, ArtifactResolver artifacts) {
         this.topics = topics;
@@ -88,6 +89,22 @@ public final class EvaluationBridge {
             deadLetters.add(outcome.letter());
         }
         results.pipeInput(key, outcome.result());
+        written.add(org.apache.kafka.streams.KeyValue.pair(key, outcome.result()));
+    }
+
+    /**
+     * Writes every result again, as a worker that crashed after writing them but before committing its
+     * offsets would: the same metrics, a later evaluation time and another duration.
+     */
+    public int replayAll() {
+        for (var kv : written) {
+            DeterministicResult again = DeterministicResult.newBuilder(kv.value)
+                    .setEvaluatedAt(kv.value.getEvaluatedAt().plusSeconds(30))
+                    .setDurationMicros(kv.value.getDurationMicros() + 1234)
+                    .build();
+            results.pipeInput(kv.key, again);
+        }
+        return written.size();
     }
 
     /** Requests evaluated so far from the queue of this class. */

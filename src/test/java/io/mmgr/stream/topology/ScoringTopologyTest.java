@@ -236,6 +236,22 @@ class ScoringTopologyTest {
     }
 
     @Test
+    void resultsReplayedAfterAWorkerCrashAddNoSecondScoreRecord() {
+        start(false);
+        publishItem("echo", "s1", 1);
+        publishItem("echo", "s2", 1);
+        publish(Fixtures.event("run", "c1", 1, "echo", "s1", 0, Map.of("ok", 1.0, "quality", 0.5)));
+        publish(Fixtures.event("run", "c1", 1, "echo", "s2", 0, Map.of("fail", 1.0)));
+        assertThat(scores.readValuesToList()).hasSize(2);
+        assertThat(leaderboard.readKeyValuesToMap().get(board("run", "c1", "echo")).getSamplesScored()).isEqualTo(2);
+
+        // the worker wrote both results, then crashed before its offsets moved: both are evaluated and written again
+        assertThat(evaluation.replayAll()).isEqualTo(2);
+        assertThat(scores.isEmpty()).as("no second score record for a replayed part").isTrue();
+        assertThat(leaderboard.isEmpty()).as("and no leaderboard change").isTrue();
+    }
+
+    @Test
     void withoutAJudgeAJudgedTaskGetsItsDeterministicPartsAndSaysWhatIsMissing() {
         start(false);
         publishItem("echo-judged", "s1", 1);
