@@ -56,6 +56,7 @@ final class EvaluationPool implements AutoCloseable {
     private final int threads;
     private final Duration deadline;
     private final int maxStuck;
+    private final int niceness;
     private final EvaluatorRegistry registry;
     private final ScheduledExecutorService watchdog;
     private final LinkedBlockingQueue<Task> queue = new LinkedBlockingQueue<>();
@@ -67,8 +68,12 @@ final class EvaluationPool implements AutoCloseable {
     private final AtomicInteger names = new AtomicInteger();
     private volatile boolean closed;
 
-    EvaluationPool(CostClass costClass, int threads, Duration deadline, int maxStuck, EvaluatorRegistry registry,
-                   ScheduledExecutorService watchdog) {
+    /**
+     * @param maxStuck  abandoned threads replaced at most at a time
+     * @param niceness  added to each runner's nice value ({@link ThreadNiceness}): heavier classes yield the CPU
+     */
+    EvaluationPool(CostClass costClass, int threads, Duration deadline, int maxStuck, int niceness,
+                   EvaluatorRegistry registry, ScheduledExecutorService watchdog) {
         if (threads < 1) {
             throw new IllegalArgumentException(costClass.label() + " evaluations need at least one thread");
         }
@@ -79,6 +84,7 @@ final class EvaluationPool implements AutoCloseable {
         this.threads = threads;
         this.deadline = deadline;
         this.maxStuck = maxStuck;
+        this.niceness = niceness;
         this.registry = registry;
         this.watchdog = watchdog;
         for (int i = 0; i < threads; i++) {
@@ -186,6 +192,9 @@ final class EvaluationPool implements AutoCloseable {
 
         @Override
         public void run() {
+            if (niceness > 0) {
+                ThreadNiceness.lower(niceness);
+            }
             try {
                 while (!closed && !abandoned) {
                     Task task;

@@ -73,7 +73,7 @@ public final class EvaluationWorker implements AutoCloseable {
         });
         for (CostClass c : CostClass.values()) {
             int threads = settings.threads().get(c);
-            pools.put(c, new EvaluationPool(c, threads, settings.deadlines().get(c), threads, registry, watchdog));
+            pools.put(c, new EvaluationPool(c, threads, settings.deadlines().get(c), threads, niceness(c), registry, watchdog));
             classOfTopic.put(topics.evaluationRequests(c).name(), c);
             durations.put(c, Timer.builder("mmgr.evaluation.duration").tag("class", c.label())
                     .description("one evaluation, from its start on a runner to its result")
@@ -109,6 +109,15 @@ public final class EvaluationWorker implements AutoCloseable {
         EvaluationWorker w = new EvaluationWorker(topics, registry, artifacts, settings, config, meters);
         LOG.info("evaluation worker: threads {}, deadlines {}", settings.threads(), settings.deadlines());
         return w;
+    }
+
+    /** On busy cores, light work first, then images, then videos. */
+    static int niceness(CostClass c) {
+        return switch (c) {
+            case LIGHT -> 0;
+            case IMAGE -> 5;
+            case VIDEO -> 10;
+        };
     }
 
     /** Requests of a class taken in and not finished. */

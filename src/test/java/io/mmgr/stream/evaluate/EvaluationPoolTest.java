@@ -87,7 +87,7 @@ class EvaluationPoolTest {
     @Test
     void aTaskPastItsDeadlineFailsAndTheOnesBehindItRunOnAReplacementThread() throws Exception {
         Duration deadline = Duration.ofMillis(300);
-        EvaluationPool pool = new EvaluationPool(CostClass.VIDEO, 1, deadline, 1, none, watchdog);
+        EvaluationPool pool = new EvaluationPool(CostClass.VIDEO, 1, deadline, 1, 0, none, watchdog);
         try {
             Unstoppable stuck = new Unstoppable();
             List<String> log = new CopyOnWriteArrayList<>();
@@ -120,7 +120,7 @@ class EvaluationPoolTest {
 
     @Test
     void beyondItsBoundStuckThreadsAreNotReplacedAndTheClassRunsOnFewerThreads() throws Exception {
-        EvaluationPool pool = new EvaluationPool(CostClass.VIDEO, 1, Duration.ofMillis(200), 1, none, watchdog);
+        EvaluationPool pool = new EvaluationPool(CostClass.VIDEO, 1, Duration.ofMillis(200), 1, 0, none, watchdog);
         try {
             Unstoppable first = new Unstoppable();
             Unstoppable second = new Unstoppable();
@@ -143,6 +143,44 @@ class EvaluationPoolTest {
             assertThat(first.expired).hasSize(1);
             // runners 1 and 2 were abandoned; the third ran on the one started when the first returned
             assertThat(log).containsExactly("third on evaluate-video-3");
+        } finally {
+            pool.close();
+        }
+    }
+
+    @Test
+    void heavierClassesRunAtALowerCpuPriority() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(java.nio.file.Files.exists(java.nio.file.Path.of("/proc/thread-self")),
+                "Linux only");
+        int base = ThreadNiceness.current();
+        org.junit.jupiter.api.Assumptions.assumeTrue(base <= 15, "room to lower the priority");
+        EvaluationPool pool = new EvaluationPool(CostClass.IMAGE, 1, Duration.ofMinutes(1), 1, 4, none, watchdog);
+        try {
+            AtomicInteger seen = new AtomicInteger(-100);
+            CountDownLatch ran = new CountDownLatch(1);
+            pool.submit(new EvaluationPool.Task() {
+                @Override
+                public boolean live() {
+                    return true;
+                }
+
+                @Override
+                public void run(EvaluationPool.Runner runner) {
+                    try {
+                        seen.set(ThreadNiceness.current());
+                    } catch (java.io.IOException e) {
+                        throw new java.io.UncheckedIOException(e);
+                    }
+                    ran.countDown();
+                }
+
+                @Override
+                public void expired(Duration deadline) {
+                }
+            });
+            assertThat(ran.await(30, TimeUnit.SECONDS)).isTrue();
+            assertThat(seen.get()).as("the runner's nice value").isEqualTo(base + 4);
+            assertThat(ThreadNiceness.current()).as("this thread's is unchanged").isEqualTo(base);
         } finally {
             pool.close();
         }
