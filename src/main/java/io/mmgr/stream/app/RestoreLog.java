@@ -26,7 +26,7 @@ public final class RestoreLog implements StateRestoreListener {
     @Override
     public void onRestoreStart(TopicPartition partition, String store, long startingOffset, long endingOffset) {
         started.put(partition, System.nanoTime());
-        LOG.info("restoring {} from {} offsets {}..{}", store, partition, startingOffset, endingOffset);
+        LOG.debug("restoring {} from {} offsets {}..{}", store, partition, startingOffset, endingOffset);
     }
 
     @Override
@@ -40,7 +40,11 @@ public final class RestoreLog implements StateRestoreListener {
         long took = t0 == null ? 0 : System.nanoTime() - t0;
         partitions.incrementAndGet();
         nanos.addAndGet(took);
-        LOG.info("restored {} from {}: {} records in {} ms", store, partition, totalRestored, took / 1_000_000);
+        if (totalRestored > 0) {
+            LOG.info("restored {} from {}: {} records in {} ms", store, partition, totalRestored, took / 1_000_000);
+        } else {
+            LOG.debug("restored {} from {}: nothing to restore", store, partition);
+        }
     }
 
     @Override

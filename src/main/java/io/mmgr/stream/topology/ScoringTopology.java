@@ -79,6 +79,12 @@ public final class ScoringTopology {
         p.put(DeadLetterHandlers.REGISTRY_URL, registryUrl);
         // a scorer is read live: commit (and so publish) often
         p.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 100);
+        // KIP-892: stores hold uncommitted writes in a buffer and keep their changelog offsets themselves, so
+        // after a crash (kill -9, power loss) a store is known to hold exactly what was committed and is
+        // kept; without it, exactly-once wipes every store of an uncleanly stopped instance and rebuilds it
+        // from its changelog
+        p.put(StreamsConfig.TRANSACTIONAL_STATE_STORES_CONFIG, true);
+        p.put(StreamsConfig.ROCKSDB_CONFIG_SETTER_CLASS_CONFIG, StoreFlushing.class);
         p.put(StreamsConfig.consumerPrefix(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG), "earliest");
         p.put(StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG), 5);
         p.putAll(settings.kafkaOverrides());
