@@ -204,9 +204,17 @@ public final class EvaluationWorker implements AutoCloseable {
                 return;
             }
             long start = System.nanoTime();
-            var evaluator = runner.evaluator(request.getEvaluator());
-            evaluator.ifPresent(e -> version = e.version());
-            Evaluations.Outcome outcome = Evaluations.run(evaluator, key, request, artifacts, src, r.key(), r.value());
+            Evaluations.Outcome outcome;
+            try {
+                var evaluator = runner.evaluator(request.getEvaluator());
+                evaluator.ifPresent(e -> version = e.version());
+                outcome = Evaluations.run(evaluator, key, request, artifacts, src, r.key(), r.value());
+            } catch (RuntimeException | Error e) {
+                // the evaluator could not even be created (its engine failed to load): the sample fails, not the queue
+                LOG.error("evaluator {} could not be created", request.getEvaluator(), e);
+                outcome = Evaluations.failed(key, request, "evaluator could not be created: " + DeadLetters.describe(e), "?",
+                        e, src, r.key(), r.value(), 0);
+            }
             List<ProducerRecord<byte[], byte[]>> out;
             try {
                 out = outputs(key, outcome);

@@ -74,7 +74,8 @@ public final class Evaluations {
                     .build(), null);
         } catch (EvaluationException e) {
             return failed(key, request, e.getMessage(), evaluator.get().version(), e, source, rawKey, rawValue, micros(start));
-        } catch (RuntimeException | StackOverflowError e) {
+        } catch (RuntimeException | Error e) {
+            // an Error too (a native library that will not load, the heap): the sample fails, the queue goes on
             LOG.warn("evaluator {} failed on {}", id, SampleKeys.ref(key), e);
             return failed(key, request, "evaluator failed unexpectedly: " + DeadLetters.describe(e),
                     evaluator.get().version(), e, source, rawKey, rawValue, micros(start));
