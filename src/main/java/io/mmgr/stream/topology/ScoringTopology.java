@@ -21,7 +21,6 @@ import io.mmgr.stream.tasks.TaskCatalog;
 import io.mmgr.stream.topology.assembly.AssemblyTopology;
 import io.mmgr.stream.topology.comparison.ComparisonSettings;
 import io.mmgr.stream.topology.comparison.ComparisonTopology;
-import io.mmgr.stream.topology.evaluate.EvaluationTopology;
 import io.mmgr.stream.topology.frechet.FrechetSettings;
 import io.mmgr.stream.topology.frechet.FrechetTopology;
 import io.mmgr.stream.topology.intake.IntakeTopology;
@@ -61,7 +60,7 @@ public final class ScoringTopology {
         KStream<SampleKey, SamplePlan> plans = IntakeTopology.build(builder, topics, catalog, evaluators,
                 settings.judgeEnabled(), settings.partitions(), sampleKey,
                 serdes.forValues(SamplePlan.class), check);
-        EvaluationTopology.build(builder, topics, evaluators, artifacts);
+        // deterministic evaluation runs in the evaluation worker (io.mmgr.stream.evaluate), off the stream threads
         KStream<SampleKey, SampleScore> scores = AssemblyTopology.build(builder, topics, catalog, plans, sampleKey,
                 serdes.forValues(AssemblyState.class), check,
                 serdes.withSizeCap(io.mmgr.stream.registry.AvroSerdes.SizeCap.NONE).forKeys(SampleKey.class).serializer());
@@ -107,6 +106,12 @@ public final class ScoringTopology {
         p.put(DeadLetterHandlers.REGISTRY_URL, registryUrl);
         // a scorer is read live: commit (and so publish) often
         p.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 100);
+        // KIP-892: stores hold uncommitted writes in a buffer and keep their changelog offsets themselves, so
+        // after a crash (kill -9, power loss) a store is known to hold exactly what was committed and is
+        // kept; without it, exactly-once wipes every store of an uncleanly stopped instance and rebuilds it
+        // from its changelog
+        p.put(StreamsConfig.TRANSACTIONAL_STATE_STORES_CONFIG, true);
+        p.put(StreamsConfig.ROCKSDB_CONFIG_SETTER_CLASS_CONFIG, StoreFlushing.class);
         p.put(StreamsConfig.consumerPrefix(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG), "earliest");
         p.put(StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG), 5);
         p.putAll(settings.kafkaOverrides());

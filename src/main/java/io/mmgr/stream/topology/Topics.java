@@ -19,6 +19,7 @@ import io.mmgr.stream.avro.LeaderboardRow;
 import io.mmgr.stream.avro.SampleKey;
 import io.mmgr.stream.avro.SampleScore;
 import io.mmgr.stream.registry.AvroSerdes;
+import io.mmgr.stream.tasks.CostClass;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.common.serialization.Serde;
@@ -40,7 +41,14 @@ public final class Topics {
      * global table of items reads it.
      */
     public final Topic<String, BenchmarkItem> benchmarkValid;
+    /**
+     * The evaluation worker's queues, one per cost class, so that cheap work never waits behind
+     * expensive work: light (the original topic name, so requests an older version left there are still
+     * read), image and video ({@link #evaluationRequests(CostClass)}).
+     */
     public final Topic<SampleKey, EvaluationRequest> evaluationRequests;
+    public final Topic<SampleKey, EvaluationRequest> imageEvaluationRequests;
+    public final Topic<SampleKey, EvaluationRequest> videoEvaluationRequests;
     /** Internal work queue: feature vectors for the live FID / FVD, keyed by their leaderboard row. */
     public final Topic<LeaderboardKey, FrechetSample> frechetSamples;
     public final Topic<SampleKey, DeterministicResult> cvResults;
@@ -70,7 +78,10 @@ public final class Topics {
         generations = new Topic<>(prefix + "generations", Serdes.ByteArray(), serdes.forValues(GenerationEvent.class));
         benchmark = new Topic<>(prefix + "benchmark", Serdes.String(), serdes.forValues(BenchmarkItem.class));
         benchmarkValid = new Topic<>(prefix + "benchmark-valid", Serdes.String(), serdes.forValues(BenchmarkItem.class));
-        evaluationRequests = new Topic<>(prefix + "evaluation-requests", sampleKey, serdes.forValues(EvaluationRequest.class));
+        Serde<EvaluationRequest> request = serdes.forValues(EvaluationRequest.class);
+        evaluationRequests = new Topic<>(prefix + "evaluation-requests", sampleKey, request);
+        imageEvaluationRequests = new Topic<>(prefix + "evaluation-requests-image", sampleKey, request);
+        videoEvaluationRequests = new Topic<>(prefix + "evaluation-requests-video", sampleKey, request);
         frechetSamples = new Topic<>(prefix + "frechet-samples", boardKey, serdes.forValues(FrechetSample.class));
         cvResults = new Topic<>(prefix + "cv-results", sampleKey, serdes.forValues(DeterministicResult.class));
         judgeRequests = new Topic<>(prefix + "judge-requests", sampleKey, serdes.forValues(JudgeRequest.class));
@@ -96,6 +107,8 @@ public final class Topics {
                 new Definition(benchmarkValid.name(), partitions, replication, compacted),
                 new Definition(evaluationRequests.name(), partitions, replication, Map.of()),
                 new Definition(frechetSamples.name(), partitions, replication, Map.of()),
+                new Definition(imageEvaluationRequests.name(), partitions, replication, Map.of()),
+                new Definition(videoEvaluationRequests.name(), partitions, replication, Map.of()),
                 new Definition(cvResults.name(), partitions, replication, Map.of()),
                 new Definition(judgeRequests.name(), partitions, replication, Map.of()),
                 new Definition(judgeVerdicts.name(), partitions, replication, kept30Days),
@@ -108,6 +121,15 @@ public final class Topics {
                 new Definition(deadLetter.name(), partitions, replication, kept30Days),
                 new Definition(checkpointDone.name(), partitions, replication, compacted),
                 new Definition(checkpointStatus.name(), partitions, replication, compacted));
+    }
+
+    /** The work queue of a cost class. */
+    public Topic<SampleKey, EvaluationRequest> evaluationRequests(CostClass costClass) {
+        return switch (costClass) {
+            case LIGHT -> evaluationRequests;
+            case IMAGE -> imageEvaluationRequests;
+            case VIDEO -> videoEvaluationRequests;
+        };
     }
 
     /** Every public topic with its partitions, replication and configuration, for creation at start-up. */

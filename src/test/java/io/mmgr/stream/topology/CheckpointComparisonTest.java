@@ -48,6 +48,7 @@ class CheckpointComparisonTest {
     Path stateDir;
 
     TopologyTestDriver driver;
+    EvaluationBridge evaluation;
     Topics topics;
     TestInputTopic<byte[], byte[]> generations;
     TestInputTopic<String, BenchmarkItem> benchmark;
@@ -69,11 +70,12 @@ class CheckpointComparisonTest {
         AvroSerdes serdes = new AvroSerdes(new SchemaRegistryClient(registry.url()), true);
         ScorerSettings settings = ScorerSettings.defaults().withPrefix("c.");
         topics = new Topics("c.", settings.partitions(), (short) 1, serdes);
-        var topology = ScoringTopology.build(settings, topics, serdes, EchoTask.catalog(), EchoTask.evaluators(),
-                new LocalArtifactResolver(List.of(stateDir), 1 << 20, stateDir),
+        var artifacts = new LocalArtifactResolver(List.of(stateDir), 1 << 20, stateDir);
+        var topology = ScoringTopology.build(settings, topics, serdes, EchoTask.catalog(), EchoTask.evaluators(), artifacts,
                 new ComparisonSettings(new AlertRule(0.01, 0.05, 20), Duration.ofMillis(500)));
         driver = new TopologyTestDriver(topology,
                 ScoringTopology.streamsConfig(settings, "unused:9092", registry.url(), stateDir, topics.deadLetter.name()));
+        evaluation = new EvaluationBridge(driver, topics, EchoTask.evaluators(), artifacts);
         generations = driver.createInputTopic(topics.generations.name(), new ByteArraySerializer(), new ByteArraySerializer());
         benchmark = driver.createInputTopic(topics.benchmark.name(), new StringSerializer(), topics.benchmark.valueSerde().serializer());
         alerts = driver.createOutputTopic(topics.alerts.name(), topics.alerts.keySerde().deserializer(),
@@ -110,6 +112,7 @@ class CheckpointComparisonTest {
             generations.pipeInput("k".getBytes(StandardCharsets.UTF_8),
                     topics.generations.valueSerde().serializer().serialize(topics.generations.name(), e));
         }
+        evaluation.drain();
     }
 
     void compare() {
@@ -234,6 +237,7 @@ class CheckpointComparisonTest {
             generations.pipeInput("k".getBytes(StandardCharsets.UTF_8),
                     topics.generations.valueSerde().serializer().serialize(topics.generations.name(), e));
         }
+        evaluation.drain();
     }
 
     static int[] concat(int[] a, int[] b) {

@@ -3,6 +3,7 @@ package io.mmgr.stream.topology;
 import io.mmgr.stream.avro.BenchmarkItem;
 import io.mmgr.stream.avro.GenerationEvent;
 import io.mmgr.stream.tasks.Check;
+import io.mmgr.stream.tasks.CostClass;
 import io.mmgr.stream.tasks.DeterministicEvaluator;
 import io.mmgr.stream.tasks.EvaluationContext;
 import io.mmgr.stream.tasks.EvaluationException;
@@ -60,6 +61,14 @@ final class EchoTask {
         @Override
         public String id() {
             return EVALUATOR;
+        }
+
+        /** LIGHT, or the class named by the event's {@code inputs.values.cost} (0 light, 1 image, 2 video). */
+        @Override
+        public CostClass costClass(GenerationEvent event, BenchmarkItem item) {
+            Double cost = event.getInputs() == null || event.getInputs().getValues() == null ? null
+                    : event.getInputs().getValues().get("cost");
+            return cost == null ? CostClass.LIGHT : CostClass.values()[cost.intValue()];
         }
 
         @Override

@@ -92,8 +92,9 @@ public final class IntakeTopology {
                     return org.apache.kafka.streams.KeyValue.pair(p.key(), p);
                 }, Named.as("intake-key-by-sample"));
 
+        // each request to the queue of its cost class, so cheap work never waits behind images or videos
         bySample.flatMapValues(IntakeResult.Planned::evaluations, Named.as("intake-evaluation-requests"))
-                .to(topics.evaluationRequests.name(),
+                .to(new EvaluationQueues(topics, evaluators),
                         topics.evaluationRequests.produced("intake-evaluation-requests-sink", new SamplePartitioner<EvaluationRequest>()));
         bySample.flatMapValues(IntakeResult.Planned::judgeRequests, Named.as("intake-judge-requests"))
                 .to(topics.judgeRequests.name(),
