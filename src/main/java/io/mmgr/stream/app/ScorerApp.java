@@ -9,7 +9,6 @@ import io.mmgr.stream.artifacts.CompositeArtifactResolver;
 import io.mmgr.stream.artifacts.HttpArtifactResolver;
 import io.mmgr.stream.evaluate.EvaluationSettings;
 import io.mmgr.stream.evaluate.EvaluationWorker;
-import io.mmgr.stream.leaderboard.Agreement;
 import io.mmgr.stream.registry.AvroSerdes;
 import io.mmgr.stream.registry.SchemaRegistryClient;
 import io.mmgr.stream.tasks.EvaluatorRegistry;
@@ -199,7 +198,7 @@ public final class ScorerApp implements AutoCloseable {
             identity.groupInstanceId().ifPresent(id -> metricsClient.put(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, id));
             pipeline = new PipelineMetrics(meters, metricsClient, settings.applicationId(), topics);
             if (web != null) {
-                web.serve(streams, topics, clients, artifacts, meters, Agreement.Policy.of(settings.kafkaOverrides()));
+                web.serve(streams, topics, clients, artifacts, meters);
             }
         } catch (RuntimeException e) {
             if (web != null) {

@@ -159,19 +159,35 @@ final class ApiHandler implements HttpHandler {
         ArrayNode rows = gather("/api/leaderboard", filter, () -> localRows(filter));
         ObjectNode out = Json.MAPPER.createObjectNode().put("runId", q.get("run")).put("checkpointId", q.get("checkpoint"));
         ArrayNode tasks = out.putArray("tasks");
+        // every task of the benchmark, from the first sample on: those not started yet show 0 of their count
+        Map<String, Long> benchmark = new TreeMap<>(local.benchmarkTasks());
+        long step = 0;
         for (JsonNode r : rows) {
-            ObjectNode p = SampleKeys.ALL_TASKS.equals(r.get("task").asText()) ? out.putObject("total") : tasks.addObject();
+            boolean all = SampleKeys.ALL_TASKS.equals(r.get("task").asText());
+            ObjectNode p = all ? out.putObject("total") : tasks.addObject();
             for (String f : List.of("task", "trainingStep", "samplesExpected", "samplesScored", "samplesPending",
                     "samplesFailed", "samplesPartial")) {
                 p.set(f, r.get(f));
             }
-            long expected = r.get("samplesExpected").asLong();
-            p.put("fraction", expected == 0 ? 0.0 : Math.min(1.0, r.get("samplesScored").asDouble() / expected));
+            benchmark.remove(r.get("task").asText());
+            step = r.get("trainingStep").asLong();
+            p.put("fraction", fraction(r.get("samplesScored").asLong(), r.get("samplesExpected").asLong()));
+        }
+        if (!rows.isEmpty()) {
+            for (Map.Entry<String, Long> e : benchmark.entrySet()) {
+                tasks.addObject().put("task", e.getKey()).put("trainingStep", step).put("samplesExpected", e.getValue())
+                        .put("samplesScored", 0).put("samplesPending", 0).put("samplesFailed", 0).put("samplesPartial", 0)
+                        .put("fraction", 0.0);
+            }
         }
         if (rows.isEmpty()) {
             throw new NotFound("no scores yet for run '" + q.get("run") + "', checkpoint '" + q.get("checkpoint") + "'");
         }
         return out;
+    }
+
+    private static double fraction(long scored, long expected) {
+        return expected == 0 ? 0.0 : Math.min(1.0, scored / (double) expected);
     }
 
     private JsonNode samples(String path, Map<String, String> q) {
