@@ -45,7 +45,7 @@ class DashboardBrowserTest {
     @Test
     void theDashboardFillsLiveAndDrillsDownIntoASample() throws Exception {
         Path chromium = chromiumOrSkip();
-        DemoSettings settings = new DemoSettings(dir, 0, List.of("maze", "magma"), 8, 1, 4, 1000,
+        DemoSettings settings = new DemoSettings(dir, 0, 0, 0, List.of("maze", "magma"), 8, 1, 4, 1000,
                 Duration.ofMillis(1500), 0, 11);
         StringWriter log = new StringWriter();
         try (DemoRun demo = DemoRun.start(settings); Chromium browser = Chromium.launch(chromium, 1400, 1000)) {
