@@ -106,6 +106,10 @@ public final class RunCommand implements Callable<Integer> {
     @Option(names = "--no-web", description = "run without the web server")
     boolean noWeb;
 
+    @Option(names = "--verbose", description = "with the embedded broker: also show the broker's and the Kafka clients' own "
+            + "log lines on the console (they always go to " + ConsoleLogs.FILE + " in the data directory)")
+    boolean verbose;
+
     @Option(names = "--alert-p-value", defaultValue = "0.01", description = "a drop between checkpoints alerts below this p-value (default: ${DEFAULT-VALUE})")
     double alertPValue;
 
@@ -182,9 +186,13 @@ public final class RunCommand implements Callable<Integer> {
         long t0 = System.nanoTime();
         EmbeddedStack stack = null;
         if (bootstrap == null) {
-            out.println("Starting the embedded Kafka broker and schema registry in " + dataDir.toAbsolutePath() + " ...");
+            Path logFile = ConsoleLogs.route(dataDir, verbose);
+            out.println("Starting the embedded Kafka broker and schema registry in " + dataDir.toAbsolutePath() + " ..."
+                    + (logFile == null ? "" : " (their logs: " + logFile + ")"));
             out.flush();
             stack = EmbeddedStack.start(dataDir, brokerPort, registryPort);
+            out.printf("  broker %s and registry %s up (%.1f s)%n", stack.bootstrapServers(), stack.registryUrl(),
+                    (System.nanoTime() - t0) / 1e9);
             stackRef.set(stack);
             bootstrap = stack.bootstrapServers();
             registry = registryUrl != null ? registryUrl : stack.registryUrl();
@@ -206,6 +214,8 @@ public final class RunCommand implements Callable<Integer> {
         if (!noWeb) {
             options = options.withWeb(webBind, webPort, webHost);
         }
+        out.println("Starting the scorer (Kafka Streams: topics, state stores, first rebalance) ...");
+        out.flush();
         ScorerApp app = ScorerApp.start(settings, options, bootstrap, registry, dataDir.resolve("streams"), Duration.ofMinutes(2));
         appRef.set(app);
         if (inProcessJudge) {

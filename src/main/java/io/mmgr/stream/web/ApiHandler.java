@@ -73,6 +73,7 @@ final class ApiHandler implements HttpHandler {
                 case "/api/alerts" -> HttpExchanges.json(ex, 200, sortAlerts(gather(path, q, () -> localAlerts(q))));
                 case "/api/artifact" -> artifact(ex, q);
                 case "/api/instances" -> HttpExchanges.json(ex, 200, instances());
+                case "/api/report" -> report(ex, q);
                 default -> HttpExchanges.error(ex, 404, "no such endpoint: " + path + " (see the README's REST API section)");
             }
         } catch (NotFound e) {
@@ -334,6 +335,29 @@ final class ApiHandler implements HttpHandler {
             in.transferTo(out);
         }
         ex.close();
+    }
+
+    /** The run's static report page (io.mmgr.stream.report.ReportPage), from every instance's rows, comparisons and alerts. */
+    private void report(HttpExchange ex, Map<String, String> q) throws IOException {
+        require(q, "run");
+        Map<String, String> filter = Map.of("run", q.get("run"));
+        List<LeaderboardRow> rows = new ArrayList<>();
+        gather("/api/leaderboard", filter, () -> localRows(filter)).forEach(n -> {
+            ObjectNode o = ((ObjectNode) n).deepCopy();
+            o.remove("flags"); // added for the dashboard, not part of the record
+            rows.add(JsonAvro.read(o, LeaderboardRow.class));
+        });
+        List<CheckpointComparison> comparisons = new ArrayList<>();
+        gather("/api/comparisons", filter, () -> localComparisons(filter))
+                .forEach(n -> comparisons.add(JsonAvro.read(n, CheckpointComparison.class)));
+        List<Alert> alerts = new ArrayList<>();
+        gather("/api/alerts", filter, () -> localAlerts(filter)).forEach(n -> alerts.add(JsonAvro.read(n, Alert.class)));
+        String html = io.mmgr.stream.report.ReportPage.html(q.get("run"), q.get("checkpoint"), rows, comparisons, alerts,
+                java.time.Instant.now());
+        String name = ("mmgr-report-" + q.get("run") + (q.get("checkpoint") == null ? "" : "-" + q.get("checkpoint")))
+                .replaceAll("[^A-Za-z0-9._-]", "_") + ".html";
+        ex.getResponseHeaders().set("Content-Disposition", "inline; filename=\"" + name + "\"");
+        HttpExchanges.send(ex, 200, "text/html; charset=utf-8", html.getBytes(java.nio.charset.StandardCharsets.UTF_8));
     }
 
     private JsonNode instances() {
