@@ -280,8 +280,10 @@ final class ApiHandler implements HttpHandler {
             s.getErrors().forEach((part, msg) -> a.add("part " + part + " failed: " + msg));
         }
         s.getFailedChecks().forEach(c -> a.add("check failed: " + c));
-        s.getMissingChecks().forEach(c -> a.add("check not available: " + c));
-        s.getPending().forEach((part, msg) -> a.add("part " + part + ": " + msg));
+        // one word each, as everywhere: "unavailable" cannot arrive (e.g. no judge configured), "pending" is still coming
+        String word = Aggregates.PENDING.equals(s.getStatus()) ? "pending" : "unavailable";
+        s.getMissingChecks().forEach(c -> a.add("check " + word + ": " + c));
+        s.getPending().forEach((part, msg) -> a.add("part " + part + " " + word + ": " + msg));
         if (a.isEmpty() && s.getPrimary() != null && s.getPrimary() < 1.0) {
             a.add("primary " + s.getPrimary() + " (" + s.getPrimarySource() + ")");
         }
