@@ -17,6 +17,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Function;
+import java.util.function.Function;
 import java.util.function.Predicate;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.KafkaStreams;
@@ -33,13 +35,20 @@ import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
  */
 public final class StoreQueries {
 
-    private final KafkaStreams streams;
+    private final Function<String, ReadOnlyKeyValueStore<?, ?>> stores;
+
     public StoreQueries(KafkaStreams streams) {
-        this.streams = streams;
+        this(name -> streams.store(StoreQueryParameters.fromNameAndType(name, QueryableStoreTypes.keyValueStore())));
     }
 
+    /** Over any source of read-only stores by name: a TopologyTestDriver's, in the web layer's tests. */
+    StoreQueries(Function<String, ReadOnlyKeyValueStore<?, ?>> stores) {
+        this.stores = stores;
+    }
+
+    @SuppressWarnings("unchecked")
     private <K, V> ReadOnlyKeyValueStore<K, V> store(String name) {
-        return streams.store(StoreQueryParameters.fromNameAndType(name, QueryableStoreTypes.<K, V>keyValueStore()));
+        return (ReadOnlyKeyValueStore<K, V>) stores.apply(name);
     }
 
     /**

@@ -76,7 +76,7 @@ class DashboardBrowserTest {
 
             // progress is right from the first sample: the whole benchmark is expected
             String firstProgress = browser.await("(() => { const e = document.querySelector('#checkpoints li[data-checkpoint] .progress-text');"
-                    + " return e ? e.textContent : ''; })()", Duration.ofSeconds(60), "the first checkpoint's progress").asText();
+                    + " return e ? e.textContent : false; })()", Duration.ofSeconds(60), "the first checkpoint's progress").asText();
             assertThat(firstProgress).as("expected count from the first sample on").matches("\\d+ / 40.*");
             // the leaderboard fills from live updates
             browser.await("document.querySelectorAll('#leaderboard tbody tr[data-task]').length >= 3",
