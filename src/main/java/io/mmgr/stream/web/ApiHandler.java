@@ -157,6 +157,7 @@ final class ApiHandler implements HttpHandler {
         Map<String, String> filter = new LinkedHashMap<>();
         filter.put("run", q.get("run"));
         filter.put("checkpoint", q.get("checkpoint"));
+        keepScope(q, filter);
         ArrayNode rows = gather("/api/leaderboard", filter, () -> localRows(filter));
         ObjectNode out = Json.MAPPER.createObjectNode().put("runId", q.get("run")).put("checkpointId", q.get("checkpoint"));
         ArrayNode tasks = out.putArray("tasks");
@@ -185,6 +186,13 @@ final class ApiHandler implements HttpHandler {
             throw new NotFound("no scores yet for run '" + q.get("run") + "', checkpoint '" + q.get("checkpoint") + "'");
         }
         return out;
+    }
+
+    /** A local request stays local in the lists it is made from. */
+    private static void keepScope(Map<String, String> q, Map<String, String> filter) {
+        if (localOnly(q)) {
+            filter.put("scope", "local");
+        }
     }
 
     private static double fraction(long scored, long expected) {
@@ -342,7 +350,9 @@ final class ApiHandler implements HttpHandler {
     /** The run's static report page (io.mmgr.stream.report.ReportPage), from every instance's rows, comparisons and alerts. */
     private void report(HttpExchange ex, Map<String, String> q) throws IOException {
         require(q, "run");
-        Map<String, String> filter = Map.of("run", q.get("run"));
+        Map<String, String> filter = new LinkedHashMap<>();
+        filter.put("run", q.get("run"));
+        keepScope(q, filter);
         List<LeaderboardRow> rows = new ArrayList<>();
         gather("/api/leaderboard", filter, () -> localRows(filter)).forEach(n -> {
             ObjectNode o = ((ObjectNode) n).deepCopy();
