@@ -10,6 +10,7 @@ import io.mmgr.stream.tasks.RubricCatalog;
 import io.mmgr.stream.avro.AssemblyState;
 import io.mmgr.stream.avro.ItemScoreKey;
 import io.mmgr.stream.avro.LeaderboardKey;
+import io.mmgr.stream.avro.ParkedEvent;
 import io.mmgr.stream.avro.SampleKey;
 import io.mmgr.stream.avro.SamplePlan;
 import io.mmgr.stream.avro.SampleScore;
@@ -22,6 +23,7 @@ import io.mmgr.stream.topology.comparison.ComparisonSettings;
 import io.mmgr.stream.topology.comparison.ComparisonTopology;
 import io.mmgr.stream.topology.evaluate.EvaluationTopology;
 import io.mmgr.stream.topology.intake.IntakeTopology;
+import io.mmgr.stream.topology.intake.ItemWait;
 import io.mmgr.stream.topology.leaderboard.LeaderboardTopology;
 import java.nio.file.Path;
 import java.util.Properties;
@@ -54,7 +56,8 @@ public final class ScoringTopology {
         StreamsBuilder builder = new StreamsBuilder();
         KStream<SampleKey, SamplePlan> plans = IntakeTopology.build(builder, topics, catalog, evaluators,
                 settings.judgeEnabled(), settings.partitions(), sampleKey,
-                serdes.forValues(SamplePlan.class), check);
+                serdes.forValues(SamplePlan.class), check, ItemWait.of(settings.kafkaOverrides()),
+                serdes.forValues(ParkedEvent.class));
         EvaluationTopology.build(builder, topics, evaluators, artifacts);
         KStream<SampleKey, SampleScore> scores = AssemblyTopology.build(builder, topics, catalog, plans, sampleKey,
                 serdes.forValues(AssemblyState.class), check,

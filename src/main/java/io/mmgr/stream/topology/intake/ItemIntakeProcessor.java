@@ -61,7 +61,7 @@ final class ItemIntakeProcessor implements Processor<byte[], byte[], String, Int
             return reject(raw, read.unreadable(), read.error());
         }
         if (read.over() != null) {
-            return ParseProcessor.rejectOver(raw, STAGE, read.over(), null);
+            return EventReader.rejectOver(raw, STAGE, read.over(), null);
         }
         BenchmarkItem item = read.record();
         for (String[] field : new String[][] {{"task", item.getTask()}, {"sampleId", item.getSampleId()}}) {
