@@ -71,7 +71,8 @@ final class ItemWaitProcessor implements Processor<byte[], IntakeResult, byte[],
     private final Map<String, ArrayDeque<Waiting>> waiting = new HashMap<>();
     private int count;
     private long bytes;
-    private boolean full;
+    /** Wall clock of the last warning that the store is full: at most one a minute. */
+    private long warnedFullAt = Long.MIN_VALUE;
 
     /** What the index keeps of a parked event: its store key, when it began to wait, what it counts for. */
     private record Waiting(long offset, long parkedAt, long bytes) {
@@ -132,10 +133,11 @@ final class ItemWaitProcessor implements Processor<byte[], IntakeResult, byte[],
         byte[] keptKey = DeadLetters.recordKey(raw.key());
         long size = raw.value().length + (keptKey == null ? 0 : keptKey.length);
         if (count >= limits.maxEvents() || bytes + size > limits.maxBytes()) {
-            if (!full) {
+            long now = context.currentSystemTimeMs();
+            if (now - warnedFullAt >= 60_000 || warnedFullAt == Long.MIN_VALUE) {
+                warnedFullAt = now;
                 LOG.warn("{} events ({} bytes) already wait for their benchmark items in task {}: further events without "
                         + "their item are dead-lettered ({}, {})", count, bytes, context.taskId(), ItemWait.MAX_EVENTS, ItemWait.MAX_BYTES);
-                full = true;
             }
             context.forward(record.withValue(EventReader.reject(raw, noItem(a.event().getTask(), a.event().getSampleId(),
                     "yet, and " + count + " events (" + bytes + " bytes) already wait for theirs in this partition, the most "
@@ -234,7 +236,6 @@ final class ItemWaitProcessor implements Processor<byte[], IntakeResult, byte[],
         }
         count--;
         bytes -= w.bytes();
-        full = false;
         return p;
     }
 
