@@ -150,8 +150,10 @@ class ItemWaitTopologyTest {
         assertThat(deadLetters.isEmpty()).as("the event waits, it is not dead-lettered").isTrue();
         assertThat(parkedCount()).isEqualTo(1);
 
+        // the item has been missing for 5 s, so it is looked up every 2 s by now: released within that
         publishItem("s1");
         driver.advanceWallClockTime(TICK);
+        driver.advanceWallClockTime(Duration.ofMillis(1750));
         var plan = plans.readKeyValuesToList();
         assertThat(plan).hasSize(1);
         assertThat(plan.get(0).key).isEqualTo(new SampleKey("run", "c1", "echo", "s1", 0));

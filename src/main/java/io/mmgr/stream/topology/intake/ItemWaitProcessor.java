@@ -35,7 +35,10 @@ import org.slf4j.LoggerFactory;
  *
  * <ul>
  *   <li>A punctuator (wall clock, every {@link #CHECK_EVERY}) releases the events whose item has appeared
- *       and dead-letters those that waited longer than {@link ItemWait#timeout()}.</li>
+ *       and dead-letters those that waited longer than {@link ItemWait#timeout()}. An item that stays
+ *       missing is looked up less often, every {@link #CHECK_EVERY} doubling up to {@link #CHECK_AT_LEAST}
+ *       (and always before its events expire): many items that never come then cost an eighth of the
+ *       lookups, and a late item still releases its events within {@link #CHECK_AT_LEAST}.</li>
  *   <li>Events of one item leave in arrival order (the store is keyed by the event's offset), and an event
  *       whose item is present first releases the events still waiting for the same item, so an older
  *       generation of a sample never overtakes a newer one.</li>
@@ -54,6 +57,8 @@ final class ItemWaitProcessor implements Processor<byte[], IntakeResult, byte[],
 
     /** How often waiting events are checked against the items. */
     static final Duration CHECK_EVERY = Duration.ofMillis(250);
+    /** The longest an item that stays missing goes without a lookup. */
+    static final Duration CHECK_AT_LEAST = Duration.ofSeconds(2);
 
     private static final Logger LOG = LoggerFactory.getLogger(ItemWaitProcessor.class);
 
@@ -68,7 +73,7 @@ final class ItemWaitProcessor implements Processor<byte[], IntakeResult, byte[],
     private KeyValueStore<String, Object> items;
     private KeyValueStore<Long, ParkedEvent> parked;
     /** The parked store by item key, in arrival order: rebuilt from the store in init, so it never outlives it. */
-    private final Map<String, ArrayDeque<Waiting>> waiting = new HashMap<>();
+    private final Map<String, Queue> waiting = new HashMap<>();
     private int count;
     private long bytes;
     /** Wall clock of the last warning that the store is full: at most one a minute. */
@@ -76,6 +81,25 @@ final class ItemWaitProcessor implements Processor<byte[], IntakeResult, byte[],
 
     /** What the index keeps of a parked event: its store key, when it began to wait, what it counts for. */
     private record Waiting(long offset, long parkedAt, long bytes) {
+    }
+
+    /** The events waiting for one item, oldest first, and when to look the item up next. */
+    private static final class Queue {
+        final ArrayDeque<Waiting> events = new ArrayDeque<>();
+        long nextCheck;
+        long interval;
+
+        /** Look again at the next tick (a new event for the item: its item may be on its way). */
+        void soon() {
+            nextCheck = Long.MIN_VALUE;
+            interval = CHECK_EVERY.toMillis();
+        }
+
+        /** Missing at {@code now}: the next look is twice as far off, up to {@link #CHECK_AT_LEAST}. */
+        void missing(long now) {
+            nextCheck = now + interval - CHECK_EVERY.toMillis() / 2;
+            interval = Math.min(interval * 2, CHECK_AT_LEAST.toMillis());
+        }
     }
 
     ItemWaitProcessor(String itemStore, String parkedStore, EventReader reader, ItemWait limits, String benchmarkTopic,
@@ -124,11 +148,11 @@ final class ItemWaitProcessor implements Processor<byte[], IntakeResult, byte[],
             }
             context.forward(record.withValue(a.withItem(item)));
         } else {
-            park(record, a, itemKey);
+            park(record, a);
         }
     }
 
-    private void park(Record<byte[], IntakeResult> record, IntakeResult.Accepted a, String itemKey) {
+    private void park(Record<byte[], IntakeResult> record, IntakeResult.Accepted a) {
         RawRecord raw = a.raw();
         byte[] keptKey = DeadLetters.recordKey(raw.key());
         long size = raw.value().length + (keptKey == null ? 0 : keptKey.length);
@@ -171,23 +195,30 @@ final class ItemWaitProcessor implements Processor<byte[], IntakeResult, byte[],
         if (waiting.isEmpty()) {
             return;
         }
+        long waitMs = limits.timeout().toMillis();
         for (String itemKey : new ArrayList<>(waiting.keySet())) {
+            Queue queue = waiting.get(itemKey);
+            boolean expiring = now - queue.events.peekFirst().parkedAt() >= waitMs;
+            if (now < queue.nextCheck && !expiring) {
+                continue;
+            }
             BenchmarkItem item = item(itemKey);
             if (item != null) {
                 release(itemKey, item);
             } else {
-                expire(itemKey, now);
+                queue.missing(now);
+                expire(itemKey, queue, now);
             }
         }
     }
 
     /** Every event waiting for {@code itemKey}, in arrival order, read again and given its item. */
     private void release(String itemKey, BenchmarkItem item) {
-        ArrayDeque<Waiting> queue = waiting.remove(itemKey);
+        Queue queue = waiting.remove(itemKey);
         if (queue == null) {
             return;
         }
-        for (Waiting w : queue) {
+        for (Waiting w : queue.events) {
             ParkedEvent p = take(w);
             RawRecord raw = raw(p);
             IntakeResult result = reader.read(raw);
@@ -199,17 +230,16 @@ final class ItemWaitProcessor implements Processor<byte[], IntakeResult, byte[],
     }
 
     /** Dead-letters the events of {@code itemKey} that waited their time, oldest first. */
-    private void expire(String itemKey, long now) {
-        ArrayDeque<Waiting> queue = waiting.get(itemKey);
+    private void expire(String itemKey, Queue queue, long now) {
         long waitMs = limits.timeout().toMillis();
-        while (!queue.isEmpty() && now - queue.peekFirst().parkedAt() >= waitMs) {
-            ParkedEvent p = take(queue.pollFirst());
+        while (!queue.events.isEmpty() && now - queue.events.peekFirst().parkedAt() >= waitMs) {
+            ParkedEvent p = take(queue.events.pollFirst());
             RawRecord raw = raw(p);
             String waited = waitMs >= 1000 && waitMs % 1000 == 0 ? waitMs / 1000 + " s" : waitMs + " ms";
             context.forward(new Record<>(raw.key(), EventReader.reject(raw, noItem(p.getTask(), p.getSampleId(),
                     "after waiting " + waited + " for it (" + ItemWait.WAIT_MS + ")"), null, p.getSampleRef()), p.getTimestamp()));
         }
-        if (queue.isEmpty()) {
+        if (queue.events.isEmpty()) {
             waiting.remove(itemKey);
         }
     }
@@ -222,8 +252,9 @@ final class ItemWaitProcessor implements Processor<byte[], IntakeResult, byte[],
 
     private void index(long offset, ParkedEvent p) {
         long size = p.getValue().remaining() + (p.getKey() == null ? 0 : p.getKey().remaining());
-        waiting.computeIfAbsent(SampleKeys.itemKey(p.getTask(), p.getSampleId()), k -> new ArrayDeque<>())
-                .addLast(new Waiting(offset, p.getParkedAt().toEpochMilli(), size));
+        Queue queue = waiting.computeIfAbsent(SampleKeys.itemKey(p.getTask(), p.getSampleId()), k -> new Queue());
+        queue.events.addLast(new Waiting(offset, p.getParkedAt().toEpochMilli(), size));
+        queue.soon();
         count++;
         bytes += size;
     }
