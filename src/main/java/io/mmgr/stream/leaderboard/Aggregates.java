@@ -172,6 +172,7 @@ public final class Aggregates {
                 .setPassAtK(means(a.getPassAtK(), "pass@"))
                 .setTaskPrimaryRates(means(a.getTaskPrimary(), ""))
                 .setUpdatedAt(now)
+                .setFrechet(new HashMap<>(a.getFrechet()))
                 .build();
     }
 

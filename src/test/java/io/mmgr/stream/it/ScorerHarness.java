@@ -126,6 +126,24 @@ public final class ScorerHarness implements AutoCloseable {
         }
     }
 
+    public ScorerApp scorer() {
+        return scorer;
+    }
+
+    public Topics topics() {
+        return topics;
+    }
+
+    /** Client properties that reach this harness's broker. */
+    public Map<String, Object> clientConfig() {
+        return clientConfig;
+    }
+
+    /** Every committed record of a topic, in partition order (read committed): duplicates show. */
+    public List<ConsumerRecord<byte[], byte[]>> records(String topic) {
+        return TopicSnapshot.all(clientConfig, topic, Duration.ofSeconds(30));
+    }
+
     public Map<SampleKey, SampleScore> scores() {
         return TopicSnapshot.latest(clientConfig, topics.sampleScores.name(), topics.sampleScores.keySerde().deserializer(),
                 topics.sampleScores.valueSerde().deserializer(), Duration.ofSeconds(30));

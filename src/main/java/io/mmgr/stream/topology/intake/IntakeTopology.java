@@ -14,6 +14,7 @@ import io.mmgr.stream.tasks.TaskCatalog;
 import io.mmgr.stream.topology.DeadLetters;
 import io.mmgr.stream.topology.SamplePartitioner;
 import io.mmgr.stream.topology.Topics;
+import io.mmgr.stream.topology.frechet.FrechetSamples;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.serialization.Serializer;
@@ -90,12 +91,16 @@ public final class IntakeTopology {
                     return org.apache.kafka.streams.KeyValue.pair(p.key(), p);
                 }, Named.as("intake-key-by-sample"));
 
+        // each request to the queue of its cost class, so cheap work never waits behind images or videos
         bySample.flatMapValues(IntakeResult.Planned::evaluations, Named.as("intake-evaluation-requests"))
-                .to(topics.evaluationRequests.name(),
+                .to(new EvaluationQueues(topics, evaluators),
                         topics.evaluationRequests.produced("intake-evaluation-requests-sink", new SamplePartitioner<EvaluationRequest>()));
         bySample.flatMapValues(IntakeResult.Planned::judgeRequests, Named.as("intake-judge-requests"))
                 .to(topics.judgeRequests.name(),
                         topics.judgeRequests.produced("intake-judge-requests-sink", new SamplePartitioner<JudgeRequest>()));
+        // the live FID / FVD of the sample's row, when its benchmark item names reference statistics
+        bySample.flatMap((k, p) -> FrechetSamples.of(p), Named.as("intake-frechet-samples"))
+                .to(topics.frechetSamples.name(), topics.frechetSamples.produced("intake-frechet-samples-sink"));
 
         return bySample.mapValues(IntakeResult.Planned::plan, Named.as("intake-plans"))
                 .repartition(Repartitioned.<SampleKey, SamplePlan>with(keySerde, planSerde)
