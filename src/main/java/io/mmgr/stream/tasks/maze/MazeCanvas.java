@@ -4,32 +4,29 @@ import static io.mmgr.stream.tasks.maze.MazeThresholds.BLOCK;
 
 import io.mmgr.stream.vision.LabelImage;
 import io.mmgr.stream.vision.Mask;
-import io.mmgr.stream.vision.Rect;
 import io.mmgr.stream.vision.RgbImage;
 
 /**
- * One image (or video frame) of a maze seen on the canonical grid: the maze's extent is found from
- * its walls (the outer wall makes the border rows and columns the darkest), the extent is resampled
- * so each lattice block is {@link MazeThresholds#BLOCK} pixels, and each colour class becomes a mask.
- * This absorbs any image size, margin and moderate misplacement; the metrics then compare masks.
+ * One image (or video frame) of a maze seen on the canonical grid: every pixel gets a colour class,
+ * the board is located from the walls ({@link BoardLocator}), each wall line and cell is resampled
+ * onto one {@link MazeThresholds#BLOCK}-pixel block ({@link MazeGeometry}), and each class becomes a
+ * mask. This absorbs any image size, margin, frame or axes and thick or thin walls; the metrics then
+ * compare masks.
  */
 public final class MazeCanvas {
 
     private final int rows;
     private final int cols;
-    private final Rect bounds;
-    private final double pixelsPerCanonical;
+    private final MazeGeometry geometry;
     private final Mask walls;
     private final Mask start;
     private final Mask target;
     private final Mask path;
 
-    private MazeCanvas(int rows, int cols, Rect bounds, double pixelsPerCanonical,
-                       Mask walls, Mask start, Mask target, Mask path) {
+    private MazeCanvas(int rows, int cols, MazeGeometry geometry, Mask walls, Mask start, Mask target, Mask path) {
         this.rows = rows;
         this.cols = cols;
-        this.bounds = bounds;
-        this.pixelsPerCanonical = pixelsPerCanonical;
+        this.geometry = geometry;
         this.walls = walls;
         this.start = start;
         this.target = target;
@@ -45,29 +42,62 @@ public final class MazeCanvas {
     }
 
     public static MazeCanvas of(RgbImage image, int rows, int cols) {
-        LabelImage labels = MazePalette.lut().label(image);
-        int w = canonicalWidth(cols);
-        int h = canonicalHeight(rows);
-        Rect bounds = labels.bounds(MazePalette.WALL, MazeThresholds.BOUNDS_PEAK_FRACTION);
-        if (bounds == null || bounds.width() < 2 * cols + 1 || bounds.height() < 2 * rows + 1) {
-            // no maze drawn (blank, or walls too small to hold the lattice): nothing matches
-            Mask empty = new Mask(w, h);
-            return new MazeCanvas(rows, cols, null, 1.0, empty, empty, empty, empty);
+        return of(image, rows, cols, null);
+    }
+
+    /**
+     * Reads an image; {@code hint} (a previous frame's geometry, may be null) is reused when its
+     * outer walls are still in place, which spares locating the board again in every video frame.
+     */
+    static MazeCanvas of(RgbImage image, int rows, int cols, MazeGeometry hint) {
+        int w = image.width();
+        int h = image.height();
+        int[] histogram = new int[MazePalette.CODES];
+        byte[] labels = codes(image, histogram);
+        int paper = MazePalette.paper(histogram);
+        BoardLocator.Profiles prof = BoardLocator.Profiles.of(labels, w, h, MazePalette.classes(paper),
+                MazePalette.darkness(paper));
+        MazeGeometry g = hint != null && BoardLocator.bordersPresent(labels, w, h, hint)
+                ? hint
+                : BoardLocator.locate(prof, labels, w, h, rows, cols);
+        if (g == null) {
+            // no maze drawn (blank, or no wall structure of this size): nothing matches
+            Mask empty = new Mask(canonicalWidth(cols), canonicalHeight(rows));
+            return new MazeCanvas(rows, cols, null, empty, empty, empty, empty);
         }
-        LabelImage.LabelGrid grid = labels.resample(bounds, w, h, MazePalette.LABELS);
-        double scale = 0.5 * (bounds.width() / (double) w + bounds.height() / (double) h);
-        Mask walls = grid.mask(MazePalette.WALL, MazeThresholds.WALL_FRACTION);
+        LabelImage li = new LabelImage(w, h, labels);
+        LabelImage.LabelGrid grid = li.resample(g.x().colour(), g.y().colour(), MazePalette.LABELS);
         Mask start = grid.mask(MazePalette.START, MazeThresholds.MARKER_FRACTION);
         Mask target = grid.mask(MazePalette.TARGET, MazeThresholds.MARKER_FRACTION);
         // a thin stroke crossing a footprint of side s leaves about s pixels in it, not a fraction of s*s
         Mask path = grid.mask(MazePalette.PATH, area -> (int) Math.ceil(Math.max(1, 0.5 * Math.sqrt(area))))
                 .withoutSmallComponents(3);
-        return new MazeCanvas(rows, cols, bounds, scale, walls, start, target, path);
+        LabelImage.Footprints wx = g.x().walls();
+        LabelImage.Footprints wy = g.y().walls();
+        double[] ex = g.x().wallExtent(wx);
+        double[] ey = g.y().wallExtent(wy);
+        // a wall fills its line's thickness (not the margin around it) along the footprint
+        Mask walls = li.resample(wx, wy, MazePalette.WALL + 1)
+                .mask(MazePalette.WALL, (cx, cy, area) -> MazeThresholds.WALL_FRACTION * ex[cx] * ey[cy]);
+        return new MazeCanvas(rows, cols, g, walls, start, target, path);
+    }
+
+    /** Raw colour codes per pixel ({@link MazePalette#code}), counting them into {@code histogram}. */
+    static byte[] codes(RgbImage image, int[] histogram) {
+        int[] px = image.pixels();
+        byte[] codes = new byte[px.length];
+        var lut = MazePalette.lut();
+        for (int i = 0; i < px.length; i++) {
+            int c = lut.classify(px[i]);
+            codes[i] = (byte) c;
+            histogram[c]++;
+        }
+        return codes;
     }
 
     /** Whether a maze-shaped wall structure was found at all. */
     public boolean found() {
-        return bounds != null;
+        return geometry != null;
     }
 
     public int rows() {
@@ -86,14 +116,14 @@ public final class MazeCanvas {
         return walls.height();
     }
 
-    /** The maze's extent in source pixels, or null when not found. */
-    public Rect bounds() {
-        return bounds;
+    /** Where the board lies in the source image, or null when not found. */
+    MazeGeometry geometry() {
+        return geometry;
     }
 
     /** Source pixels per canonical pixel (mean of both axes), to report offsets in image pixels. */
     public double pixelsPerCanonical() {
-        return pixelsPerCanonical;
+        return geometry == null ? 1.0 : geometry.pixelsPerCanonical();
     }
 
     public Mask walls() {
@@ -117,10 +147,5 @@ public final class MazeCanvas {
         int x0 = latticeCol * BLOCK;
         int y0 = latticeRow * BLOCK;
         return mask.countIn(x0, y0, x0 + BLOCK, y0 + BLOCK) / (double) (BLOCK * BLOCK);
-    }
-
-    /** The lattice block containing a canonical point. */
-    static int[] blockAt(double x, double y) {
-        return new int[] {(int) Math.floor(y / BLOCK), (int) Math.floor(x / BLOCK)};
     }
 }
