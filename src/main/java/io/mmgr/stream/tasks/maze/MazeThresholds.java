@@ -42,6 +42,12 @@ public final class MazeThresholds {
     /** Start/target centroid tolerance: one block (half the distance to the next cell), in canonical px. */
     public static final double MARKER_TOLERANCE = BLOCK;
 
+    /** Reading a reference solution image: a block this covered by the cell-width path is on the path. */
+    public static final double SOLUTION_BLOCK_COVERAGE = 0.3;
+
+    /** Reading a reference solution image: a step through a block off the drawn path costs this many steps on it. */
+    public static final double OFF_PATH_COST = 25.0;
+
     /** A block counts as covered by the cell-width path when at least half of it is. */
     public static final double BLOCK_COVERAGE = 0.5;
 
