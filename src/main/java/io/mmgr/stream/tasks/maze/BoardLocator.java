@@ -30,6 +30,7 @@ final class BoardLocator {
     static final double MAX_THICKNESS_OF_PITCH = 0.75;
     private static final int MAX_CLUSTERS = 40;
     private static final int TOP_FITS = 5;
+    static boolean DEBUG = Boolean.getBoolean("maze.debug");
 
     private BoardLocator() {
     }
@@ -140,6 +141,11 @@ final class BoardLocator {
         if (clusters.size() > MAX_CLUSTERS) {
             return List.of();
         }
+        if (DEBUG) {
+            StringBuilder sb = new StringBuilder("clusters");
+            clusters.forEach(c -> sb.append(" ").append(c[0]).append("-").append(c[1]));
+            System.out.println(sb);
+        }
         List<Fit> out = new ArrayList<>();
         for (int a = 0; a < clusters.size(); a++) {
             for (int b = a + 1; b < clusters.size(); b++) {
@@ -150,7 +156,13 @@ final class BoardLocator {
                 }
                 Fit f = fit(prefix, inner, span, cells);
                 if (f != null && f.score() >= MIN_SCORE) {
-                    out.add(onOuterWalls(f, darkness, clusters.get(a), clusters.get(b)));
+                    if (thinner(clusters.get(a), f) || thinner(clusters.get(b), f)) {
+                        continue;
+                    }
+                    Fit anchored = onOuterWalls(f, prefix, darkness, clusters.get(a), clusters.get(b));
+                    if (anchored.score() >= MIN_SCORE) {
+                        out.add(anchored);
+                    }
                 } else {
                     // no interior lines to fit (a maze with its inner walls erased, or a bare frame):
                     // the outer walls alone, as thick as the thinner of them, ranked below every real fit
@@ -163,6 +175,9 @@ final class BoardLocator {
             }
         }
         out.sort(Comparator.comparingDouble(f -> -f.score()));
+        if (DEBUG) {
+            out.forEach(f -> System.out.println("  fit " + f));
+        }
         return out.size() > TOP_FITS ? out.subList(0, TOP_FITS) : out;
     }
 
@@ -172,7 +187,7 @@ final class BoardLocator {
      * out to a fraction of a pixel even when few inner lines are left. An outer wall drawn thicker
      * (an axis spine over it, a frame touching it) keeps the position found from its inner edge.
      */
-    static Fit onOuterWalls(Fit f, double[] darkness, int[] first, int[] last) {
+    static Fit onOuterWalls(Fit f, double[] prefix, double[] darkness, int[] first, int[] last) {
         MazeGeometry.Axis a = f.axis();
         double t = a.thickness();
         double tolerance = Math.max(1.5, 0.2 * t);
@@ -182,7 +197,17 @@ final class BoardLocator {
         if (pitch <= t) {
             return f;
         }
-        return new Fit(f.score(), new MazeGeometry.Axis(c0 - t / 2, pitch, t, a.cells()));
+        MazeGeometry.Axis axis = new MazeGeometry.Axis(c0 - t / 2, pitch, t, a.cells());
+        return new Fit(score(prefix, axis.origin() + t, a.cells() * pitch - t, t, a.cells()), axis);
+    }
+
+    /**
+     * Whether a candidate outer wall is much thinner than the fitted inner lines: a board's outer
+     * walls are as thick as its inner ones or thicker (block borders, plot spines); a thin frame around
+     * a thick-walled board is not its outer wall.
+     */
+    private static boolean thinner(int[] cluster, Fit f) {
+        return cluster[1] - cluster[0] + 1 < 0.6 * f.axis().thickness() - 1;
     }
 
     /** Darkness-weighted centre of a cluster of columns (one pixel either side included), in pixel-edge coordinates. */

@@ -66,11 +66,15 @@ public final class MazeCanvas {
             return new MazeCanvas(rows, cols, null, empty, empty, empty, empty);
         }
         LabelImage li = new LabelImage(w, h, labels);
-        LabelImage.LabelGrid grid = li.resample(g.x().colour(), g.y().colour(), MazePalette.LABELS);
+        LabelImage.Footprints cx = g.x().colour();
+        LabelImage.Footprints cy = g.y().colour();
+        LabelImage.LabelGrid grid = li.resample(cx, cy, MazePalette.LABELS);
         Mask start = grid.mask(MazePalette.START, MazeThresholds.MARKER_FRACTION);
         Mask target = grid.mask(MazePalette.TARGET, MazeThresholds.MARKER_FRACTION);
-        // a thin stroke crossing a footprint of side s leaves about s pixels in it, not a fraction of s*s
-        Mask path = grid.mask(MazePalette.PATH, area -> (int) Math.ceil(Math.max(1, 0.5 * Math.sqrt(area))))
+        // a one-pixel stroke crossing a w x h footprint leaves at least min(w, h) pixels in it, not a
+        // fraction of w*h (footprints over a thin wall line are one pixel across and a cell long)
+        Mask path = grid.mask(MazePalette.PATH, (x, y, area) -> Math.max(1.0,
+                        Math.ceil(0.5 * Math.min(cx.end()[x] - cx.start()[x], cy.end()[y] - cy.start()[y]))))
                 .withoutSmallComponents(3);
         LabelImage.Footprints wx = g.x().walls();
         LabelImage.Footprints wy = g.y().walls();
@@ -78,7 +82,7 @@ public final class MazeCanvas {
         double[] ey = g.y().wallExtent(wy);
         // a wall fills its line's thickness (not the margin around it) along the footprint
         Mask walls = li.resample(wx, wy, MazePalette.WALL + 1)
-                .mask(MazePalette.WALL, (cx, cy, area) -> MazeThresholds.WALL_FRACTION * ex[cx] * ey[cy]);
+                .mask(MazePalette.WALL, (x, y, area) -> MazeThresholds.WALL_FRACTION * ex[x] * ey[y]);
         return new MazeCanvas(rows, cols, g, walls, start, target, path);
     }
 

@@ -93,7 +93,7 @@ public final class MazePixelEvaluator implements DeterministicEvaluator {
             int budget = FrameBudget.forModel(event.getModel());
             try {
                 VideoDecoder.sample(file, budget, videoLimits,
-                        (index, frame) -> scorer.accept(MazeCanvas.of(frame, ref.rows(), ref.cols())));
+                        (index, frame) -> scorer.accept(frame));
             } catch (MediaException e) {
                 throw new EvaluationException("maze output video: " + e.getMessage(), e);
             }

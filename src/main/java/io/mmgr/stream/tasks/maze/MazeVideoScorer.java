@@ -3,6 +3,7 @@ package io.mmgr.stream.tasks.maze;
 import static io.mmgr.stream.tasks.maze.MazeThresholds.BLOCK;
 
 import io.mmgr.stream.vision.Mask;
+import io.mmgr.stream.vision.RgbImage;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -32,11 +33,21 @@ public final class MazeVideoScorer {
     /** Per frame showing the red square: its area, deviation (canonical px) and offset (source px). */
     private final List<double[]> targetSightings = new ArrayList<>();
     private Cell current;
+    private MazeGeometry lastGeometry;
     private double[] lastCentre;
 
     public MazeVideoScorer(MazeReference ref) {
         this.ref = ref;
         this.trail = new Mask(ref.walls().width(), ref.walls().height());
+    }
+
+    /** Reads the next frame, reusing the previous frame's board position while its outer walls are still there. */
+    public void accept(RgbImage image) {
+        MazeCanvas frame = MazeCanvas.of(image, ref.rows(), ref.cols(), lastGeometry);
+        if (frame.found()) {
+            lastGeometry = frame.geometry();
+        }
+        accept(frame);
     }
 
     public void accept(MazeCanvas frame) {
