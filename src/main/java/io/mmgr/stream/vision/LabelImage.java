@@ -2,20 +2,32 @@ package io.mmgr.stream.vision;
 
 import java.util.function.IntUnaryOperator;
 
-/** Per-pixel class labels of an image (see {@link ColorLut#label(RgbImage)}). */
+/**
+ * Per-pixel class labels of an image: raw codes per pixel (see {@link ColorLut#label(RgbImage)}) read
+ * through a table from code to class, so one labelling pass serves whichever split of the codes into
+ * classes an image turns out to need.
+ */
 public final class LabelImage {
 
     private final int width;
     private final int height;
-    private final byte[] labels;
+    private final byte[] codes;
+    private final byte[] classOf;
 
+    /** Labels that are their own classes. */
     public LabelImage(int width, int height, byte[] labels) {
-        if (labels.length != width * height) {
+        this(width, height, labels, null);
+    }
+
+    /** Codes per pixel and the class of each code (null: codes are the classes). */
+    public LabelImage(int width, int height, byte[] codes, byte[] classOf) {
+        if (codes.length != width * height) {
             throw new IllegalArgumentException("label array does not match " + width + "x" + height);
         }
         this.width = width;
         this.height = height;
-        this.labels = labels;
+        this.codes = codes;
+        this.classOf = classOf;
     }
 
     public int width() {
@@ -27,67 +39,12 @@ public final class LabelImage {
     }
 
     public int get(int x, int y) {
-        return labels[y * width + x];
+        return get(y * width + x);
     }
 
-    public int count(int label) {
-        int n = 0;
-        for (byte l : labels) {
-            if (l == label) {
-                n++;
-            }
-        }
-        return n;
-    }
-
-    /**
-     * The extent of a structure drawn in {@code label}: the first and last rows and columns whose
-     * count of that label reaches {@code minFractionOfPeak} of the busiest row / column. A maze's
-     * outer wall makes its border rows and columns the busiest, so scattered dark pixels in a margin
-     * (noise, captions) do not widen the box. Null when the label is absent.
-     */
-    public Rect bounds(int label, double minFractionOfPeak) {
-        int[] rows = new int[height];
-        int[] cols = new int[width];
-        for (int y = 0; y < height; y++) {
-            int row = y * width;
-            int n = 0;
-            for (int x = 0; x < width; x++) {
-                if (labels[row + x] == label) {
-                    n++;
-                    cols[x]++;
-                }
-            }
-            rows[y] = n;
-        }
-        int[] ys = span(rows, minFractionOfPeak);
-        int[] xs = span(cols, minFractionOfPeak);
-        if (ys == null || xs == null) {
-            return null;
-        }
-        return new Rect(xs[0], ys[0], xs[1] - xs[0] + 1, ys[1] - ys[0] + 1);
-    }
-
-    private static int[] span(int[] counts, double minFractionOfPeak) {
-        int peak = 0;
-        for (int c : counts) {
-            peak = Math.max(peak, c);
-        }
-        if (peak == 0) {
-            return null;
-        }
-        double threshold = Math.max(1, peak * minFractionOfPeak);
-        int first = -1;
-        int last = -1;
-        for (int i = 0; i < counts.length; i++) {
-            if (counts[i] >= threshold) {
-                if (first < 0) {
-                    first = i;
-                }
-                last = i;
-            }
-        }
-        return new int[] {first, last};
+    public int get(int index) {
+        int c = codes[index];
+        return classOf == null ? c : classOf[c];
     }
 
     /**
@@ -116,75 +73,103 @@ public final class LabelImage {
             }
             return new Footprints(s, e);
         }
+
+        /** Clipped to {@code [0, limit)}, at least one pixel each. */
+        Footprints clip(int limit) {
+            int[] s = new int[size()];
+            int[] e = new int[size()];
+            for (int i = 0; i < s.length; i++) {
+                s[i] = Math.max(0, Math.min(limit - 1, start[i]));
+                e[i] = Math.max(s[i] + 1, Math.min(limit, end[i]));
+            }
+            return new Footprints(s, e);
+        }
+
+        /**
+         * For every source pixel, the output indices whose interval holds it, as compressed rows:
+         * those of pixel {@code p} are {@code index[offset[p] .. offset[p + 1])}.
+         */
+        int[][] inverse(int limit) {
+            int[] offset = new int[limit + 1];
+            for (int i = 0; i < size(); i++) {
+                for (int p = start[i]; p < end[i]; p++) {
+                    offset[p + 1]++;
+                }
+            }
+            for (int p = 0; p < limit; p++) {
+                offset[p + 1] += offset[p];
+            }
+            int[] index = new int[offset[limit]];
+            int[] fill = offset.clone();
+            for (int i = 0; i < size(); i++) {
+                for (int p = start[i]; p < end[i]; p++) {
+                    index[fill[p]++] = i;
+                }
+            }
+            return new int[][] {offset, index};
+        }
     }
 
     /**
-     * Counts each label inside every output cell's footprint ({@code xs} x {@code ys}, clipped to the
-     * image). Rows of output cells sharing a y-interval share one column histogram, so the cost is
-     * about one pass over the covered source rows plus a prefix sum per distinct interval.
+     * Counts the labels {@code first .. numLabels - 1} inside every output cell's footprint
+     * ({@code xs} x {@code ys}, clipped to the image). Each source pixel of such a label is added to
+     * the cells whose footprints hold it, so the cost is one look at every covered pixel plus one
+     * increment per counted pixel and cell (usually one); labels below {@code first} (background) cost
+     * nothing more.
      */
-    public LabelGrid resample(Footprints xs, Footprints ys, int numLabels) {
-        int ow = xs.size();
-        int oh = ys.size();
-        int minX = width;
-        int maxX = 0;
-        for (int i = 0; i < ow; i++) {
-            minX = Math.min(minX, clip(xs.start()[i], width - 1));
-            maxX = Math.max(maxX, clip(xs.end()[i], width));
-        }
-        maxX = Math.max(maxX, minX + 1);
-        int span = maxX - minX;
-        int stride = span + 1;
-        int[] prefix = new int[numLabels * stride];
+    public LabelGrid resample(Footprints xs, Footprints ys, int first, int numLabels) {
+        Footprints cx = xs.clip(width);
+        Footprints cy = ys.clip(height);
+        int ow = cx.size();
+        int oh = cy.size();
+        int[][] xi = cx.inverse(width);
+        int[][] yi = cy.inverse(height);
+        int[] xOff = xi[0];
+        int[] xIdx = xi[1];
+        int[] yOff = yi[0];
+        int[] yIdx = yi[1];
         int[][] counts = new int[numLabels][ow * oh];
         int[] area = new int[ow * oh];
-        int lastYa = -1;
-        int lastYb = -1;
-        for (int cy = 0; cy < oh; cy++) {
-            int ya = clip(ys.start()[cy], height - 1);
-            int yb = Math.max(ya + 1, clip(ys.end()[cy], height));
-            if (ya != lastYa || yb != lastYb) {
-                java.util.Arrays.fill(prefix, 0);
-                for (int y = ya; y < yb; y++) {
-                    int row = y * width + minX;
-                    for (int x = 0; x < span; x++) {
-                        int l = labels[row + x];
-                        if (l >= 0 && l < numLabels) {
-                            prefix[l * stride + x + 1]++;
-                        }
-                    }
-                }
-                for (int l = 0; l < numLabels; l++) {
-                    int base = l * stride;
-                    for (int x = 1; x <= span; x++) {
-                        prefix[base + x] += prefix[base + x - 1];
-                    }
-                }
-                lastYa = ya;
-                lastYb = yb;
+        for (int r = 0; r < oh; r++) {
+            for (int c = 0; c < ow; c++) {
+                area[r * ow + c] = (cy.end()[r] - cy.start()[r]) * (cx.end()[c] - cx.start()[c]);
             }
-            for (int cx = 0; cx < ow; cx++) {
-                int xa = clip(xs.start()[cx], width - 1);
-                int xb = Math.max(xa + 1, clip(xs.end()[cx], width));
-                int cell = cy * ow + cx;
-                for (int l = 0; l < numLabels; l++) {
-                    int base = l * stride;
-                    counts[l][cell] = prefix[base + xb - minX] - prefix[base + xa - minX];
+        }
+        int x0 = cx.start()[0];
+        int x1 = cx.end()[ow - 1];
+        for (int i = 0; i < ow; i++) {
+            x0 = Math.min(x0, cx.start()[i]);
+            x1 = Math.max(x1, cx.end()[i]);
+        }
+        for (int y = 0; y < height; y++) {
+            int ya = yOff[y];
+            int yb = yOff[y + 1];
+            if (ya == yb) {
+                continue;
+            }
+            int row = y * width;
+            for (int x = x0; x < x1; x++) {
+                int code = codes[row + x];
+                int l = classOf == null ? code : classOf[code];
+                if (l < first || l >= numLabels) {
+                    continue;
                 }
-                area[cell] = (yb - ya) * (xb - xa);
+                int[] cl = counts[l];
+                for (int a = ya; a < yb; a++) {
+                    int base = yIdx[a] * ow;
+                    for (int b = xOff[x]; b < xOff[x + 1]; b++) {
+                        cl[base + xIdx[b]]++;
+                    }
+                }
             }
         }
         return new LabelGrid(ow, oh, counts, area);
     }
 
-    /** Resamples a rectangle linearly onto an {@code outWidth x outHeight} grid. */
+    /** Resamples a rectangle linearly onto an {@code outWidth x outHeight} grid, counting every label. */
     public LabelGrid resample(Rect region, int outWidth, int outHeight, int numLabels) {
         return resample(Footprints.linear(region.x(), region.width(), outWidth),
-                Footprints.linear(region.y(), region.height(), outHeight), numLabels);
-    }
-
-    private static int clip(int v, int limit) {
-        return Math.max(0, Math.min(limit, v));
+                Footprints.linear(region.y(), region.height(), outHeight), 0, numLabels);
     }
 
     /** Label counts per cell of a resampled grid. */

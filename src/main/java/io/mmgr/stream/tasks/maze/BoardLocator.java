@@ -40,9 +40,9 @@ final class BoardLocator {
     }
 
     /**
-     * One pass over an image's raw colour codes ({@link MazePalette#code}): turns them into classes in
-     * place and gathers, per column and per row, the wall darkness (summed, so an anti-aliased edge
-     * pixel counts by how dark it is) and the longest unbroken wall run.
+     * One pass over an image's raw colour codes ({@link MazePalette#code}), read as classes through
+     * {@code classes}: per column and per row, the wall darkness (summed, so an anti-aliased edge pixel
+     * counts by how dark it is) and the longest unbroken wall run.
      */
     record Profiles(double[] colDark, int[] colRun, double[] rowDark, int[] rowRun) {
 
@@ -62,14 +62,14 @@ final class BoardLocator {
                 for (int x = 0; x < width; x++, i++) {
                     int code = codes[i];
                     byte label = classes[code];
-                    codes[i] = label;
                     double d = darkness[code];
                     dark += d;
                     colDark[x] += d;
                     if (label == wall) {
-                        run += gap + 1;
+                        // a gap counts into the run only between wall pixels
+                        run = run == 0 ? 1 : run + gap + 1;
                         gap = 0;
-                        colRun[x] += colGap[x] + 1;
+                        colRun[x] = colRun[x] == 0 ? 1 : colRun[x] + colGap[x] + 1;
                         colGap[x] = 0;
                         if (run > best) {
                             best = run;
@@ -96,7 +96,7 @@ final class BoardLocator {
     }
 
     /** The board, or null when no maze-shaped structure of this size is found. */
-    static MazeGeometry locate(Profiles prof, byte[] labels, int width, int height, int rows, int cols) {
+    static MazeGeometry locate(Profiles prof, byte[] codes, byte[] classes, int width, int height, int rows, int cols) {
         int minRun = (int) Math.ceil(MIN_RUN_FRACTION * Math.min(width, height));
         List<Fit> xs = fits(prof.colDark(), prof.colRun(), height, minRun, cols);
         List<Fit> ys = fits(prof.rowDark(), prof.rowRun(), width, minRun, rows);
@@ -114,7 +114,7 @@ final class BoardLocator {
         }
         java.util.Arrays.sort(order, Comparator.comparingDouble(i -> -scores.get(i)));
         for (int i : order) {
-            if (bordersPresent(labels, width, height, combos.get(i))) {
+            if (bordersPresent(codes, classes, width, height, combos.get(i))) {
                 return combos.get(i);
             }
         }
@@ -290,7 +290,7 @@ final class BoardLocator {
     }
 
     /** Whether all four outer walls of the geometry are drawn (each covering most of its side). */
-    static boolean bordersPresent(byte[] labels, int width, int height, MazeGeometry g) {
+    static boolean bordersPresent(byte[] codes, byte[] classes, int width, int height, MazeGeometry g) {
         MazeGeometry.Axis ax = g.x();
         MazeGeometry.Axis ay = g.y();
         int x0 = clamp((int) Math.floor(ax.origin()), width);
@@ -300,10 +300,10 @@ final class BoardLocator {
         if (x1 - x0 < 2 || y1 - y0 < 2) {
             return false;
         }
-        return lineCoverage(labels, width, true, band(ax, 0, width), y0, y1) >= MIN_BORDER_COVERAGE
-                && lineCoverage(labels, width, true, band(ax, ax.cells(), width), y0, y1) >= MIN_BORDER_COVERAGE
-                && lineCoverage(labels, width, false, band(ay, 0, height), x0, x1) >= MIN_BORDER_COVERAGE
-                && lineCoverage(labels, width, false, band(ay, ay.cells(), height), x0, x1) >= MIN_BORDER_COVERAGE;
+        return lineCoverage(codes, classes, width, true, band(ax, 0, width), y0, y1) >= MIN_BORDER_COVERAGE
+                && lineCoverage(codes, classes, width, true, band(ax, ax.cells(), width), y0, y1) >= MIN_BORDER_COVERAGE
+                && lineCoverage(codes, classes, width, false, band(ay, 0, height), x0, x1) >= MIN_BORDER_COVERAGE
+                && lineCoverage(codes, classes, width, false, band(ay, ay.cells(), height), x0, x1) >= MIN_BORDER_COVERAGE;
     }
 
     private static int[] band(MazeGeometry.Axis a, int line, int limit) {
@@ -312,13 +312,13 @@ final class BoardLocator {
     }
 
     /** Share of positions along a line (from..to) where the band across it holds a wall pixel. */
-    private static double lineCoverage(byte[] labels, int width, boolean vertical, int[] band, int from, int to) {
+    private static double lineCoverage(byte[] codes, byte[] classes, int width, boolean vertical, int[] band, int from, int to) {
         byte wall = (byte) MazePalette.WALL;
         int covered = 0;
         for (int along = from; along < to; along++) {
             for (int across = band[0]; across < band[1]; across++) {
                 int i = vertical ? along * width + across : across * width + along;
-                if (labels[i] == wall) {
+                if (classes[codes[i]] == wall) {
                     covered++;
                     break;
                 }

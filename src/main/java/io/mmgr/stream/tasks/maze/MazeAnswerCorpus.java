@@ -81,6 +81,64 @@ public final class MazeAnswerCorpus {
         }
     }
 
+    /**
+     * Writes {@code images} still answers and {@code videos} video answers (MP4), spread over the
+     * styles of {@link MazeStyles} in turn, each with its reference problem and solution images, and
+     * {@code cases.jsonl}: one {@code eval maze --batch} case per line with the known verdict
+     * ({@code expected}: 1 pass, 0 fail) and the style.
+     */
+    public static Path write(Path dir, int images, int videos, long seed) throws java.io.IOException {
+        java.nio.file.Files.createDirectories(dir);
+        Path cases = dir.resolve("cases.jsonl");
+        try (java.io.Writer w = java.nio.file.Files.newBufferedWriter(cases, java.nio.charset.StandardCharsets.UTF_8)) {
+            List<Case> all = new ArrayList<>();
+            all.addAll(spread(MazeStyles.IMAGE, images, seed, false));
+            all.addAll(spread(MazeStyles.VIDEO, videos, seed, true));
+            for (Case c : all) {
+                Path problem = dir.resolve(c.id() + "-problem" + c.referenceExtension());
+                Path solution = dir.resolve(c.id() + "-solution" + c.referenceExtension());
+                java.nio.file.Files.write(problem, c.referenceBytes(false));
+                java.nio.file.Files.write(solution, c.referenceBytes(true));
+                Path output;
+                if (c.video()) {
+                    output = dir.resolve(c.id() + ".mp4");
+                    try {
+                        c.writeVideo(output, VideoEncoder.Container.MP4);
+                    } catch (MediaException e) {
+                        throw new java.io.IOException("cannot encode " + output + ": " + e.getMessage(), e);
+                    }
+                } else {
+                    output = dir.resolve(c.id() + c.imageExtension());
+                    java.nio.file.Files.write(output, c.imageBytes());
+                }
+                java.util.Map<String, Object> line = new java.util.LinkedHashMap<>();
+                line.put("id", c.id());
+                line.put("problem", problem.toAbsolutePath().toString());
+                line.put("solution", solution.toAbsolutePath().toString());
+                line.put("rows", c.problem().rows());
+                line.put("cols", c.problem().cols());
+                line.put("output", output.toAbsolutePath().toString());
+                line.put("expected", c.passes() ? 1 : 0);
+                line.put("style", c.style().name());
+                w.write(io.mmgr.stream.json.JsonAvro.MAPPER.writeValueAsString(line));
+                w.write('\n');
+            }
+        }
+        return cases;
+    }
+
+    /** {@code count} cases over the styles in turn (style i gets every len-th case). */
+    private static List<Case> spread(List<OutputStyle> styles, int count, long seed, boolean video) {
+        List<Case> out = new ArrayList<>(count);
+        for (int s = 0; s < styles.size(); s++) {
+            int n = count / styles.size() + (s < count % styles.size() ? 1 : 0);
+            if (n > 0) {
+                out.addAll(draw(styles.get(s), n, seed, video));
+            }
+        }
+        return out;
+    }
+
     public static List<Case> images(OutputStyle style, int count, long seed) {
         return draw(style, count, seed, false);
     }

@@ -53,22 +53,23 @@ public final class MazeCanvas {
         int w = image.width();
         int h = image.height();
         int[] histogram = new int[MazePalette.CODES];
-        byte[] labels = codes(image, histogram);
+        byte[] codes = codes(image, histogram);
         int paper = MazePalette.paper(histogram);
-        BoardLocator.Profiles prof = BoardLocator.Profiles.of(labels, w, h, MazePalette.classes(paper),
-                MazePalette.darkness(paper));
-        MazeGeometry g = hint != null && BoardLocator.bordersPresent(labels, w, h, hint)
-                ? hint
-                : BoardLocator.locate(prof, labels, w, h, rows, cols);
+        byte[] classes = MazePalette.classes(paper);
+        MazeGeometry g = hint != null && BoardLocator.bordersPresent(codes, classes, w, h, hint) ? hint : null;
+        if (g == null) {
+            BoardLocator.Profiles prof = BoardLocator.Profiles.of(codes, w, h, classes, MazePalette.darkness(paper));
+            g = BoardLocator.locate(prof, codes, classes, w, h, rows, cols);
+        }
         if (g == null) {
             // no maze drawn (blank, or no wall structure of this size): nothing matches
             Mask empty = new Mask(canonicalWidth(cols), canonicalHeight(rows));
             return new MazeCanvas(rows, cols, null, empty, empty, empty, empty);
         }
-        LabelImage li = new LabelImage(w, h, labels);
+        LabelImage li = new LabelImage(w, h, codes, classes);
         LabelImage.Footprints cx = g.x().colour();
         LabelImage.Footprints cy = g.y().colour();
-        LabelImage.LabelGrid grid = li.resample(cx, cy, MazePalette.LABELS);
+        LabelImage.LabelGrid grid = li.resample(cx, cy, MazePalette.START, MazePalette.LABELS);
         Mask start = grid.mask(MazePalette.START, MazeThresholds.MARKER_FRACTION);
         Mask target = grid.mask(MazePalette.TARGET, MazeThresholds.MARKER_FRACTION);
         // a one-pixel stroke crossing a w x h footprint leaves at least min(w, h) pixels in it, not a
@@ -81,7 +82,7 @@ public final class MazeCanvas {
         double[] ex = g.x().wallExtent(wx);
         double[] ey = g.y().wallExtent(wy);
         // a wall fills its line's thickness (not the margin around it) along the footprint
-        Mask walls = li.resample(wx, wy, MazePalette.WALL + 1)
+        Mask walls = li.resample(wx, wy, MazePalette.WALL, MazePalette.WALL + 1)
                 .mask(MazePalette.WALL, (x, y, area) -> MazeThresholds.WALL_FRACTION * ex[x] * ey[y]);
         return new MazeCanvas(rows, cols, g, walls, start, target, path);
     }

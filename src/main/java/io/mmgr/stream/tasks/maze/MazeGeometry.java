@@ -60,8 +60,8 @@ record MazeGeometry(Axis x, Axis y) {
                 int sub = i % BLOCK;
                 double a = blockStart(k);
                 double len = blockLength(k);
-                s[i] = (int) Math.floor(a + sub * len / BLOCK);
-                e[i] = Math.max(s[i] + 1, (int) Math.floor(a + (sub + 1) * len / BLOCK));
+                s[i] = floor(a + sub * len / BLOCK);
+                e[i] = Math.max(s[i] + 1, floor(a + (sub + 1) * len / BLOCK));
             }
             return new Footprints(s, e);
         }
@@ -76,11 +76,16 @@ record MazeGeometry(Axis x, Axis y) {
             for (int i = 0; i < c.size(); i++) {
                 int k = i / BLOCK;
                 if (k % 2 == 0) {
-                    c.start()[i] = (int) Math.floor(blockStart(k) - margin);
-                    c.end()[i] = (int) Math.ceil(blockStart(k) + thickness + margin);
+                    c.start()[i] = floor(blockStart(k) - margin);
+                    c.end()[i] = -floor(-(blockStart(k) + thickness + margin));
                 }
             }
             return c;
+        }
+
+        /** Floor that takes a value a rounding error below an integer as that integer. */
+        private static int floor(double v) {
+            return (int) Math.floor(v + 1e-9);
         }
 
         /** Per canonical pixel, how many source pixels across a wall would fill: the line's thickness or the footprint. */
