@@ -86,13 +86,35 @@ public final class LabelImage {
         }
 
         /**
-         * For every source pixel, the output indices whose interval holds it, as compressed rows:
-         * those of pixel {@code p} are {@code index[offset[p] .. offset[p + 1])}.
+         * Groups of consecutive outputs with the same interval (the pixels of a thin line stretched
+         * over a block share one): {@code group[i]} for each output, then each group's interval.
          */
-        int[][] inverse(int limit) {
-            int[] offset = new int[limit + 1];
+        int[][] groups() {
+            int[] group = new int[size()];
+            int n = 0;
             for (int i = 0; i < size(); i++) {
-                for (int p = start[i]; p < end[i]; p++) {
+                if (i > 0 && (start[i] != start[i - 1] || end[i] != end[i - 1])) {
+                    n++;
+                }
+                group[i] = n;
+            }
+            int[] gs = new int[n + 1];
+            int[] ge = new int[n + 1];
+            for (int i = 0; i < size(); i++) {
+                gs[group[i]] = start[i];
+                ge[group[i]] = end[i];
+            }
+            return new int[][] {group, gs, ge};
+        }
+
+        /**
+         * For every source pixel, the groups whose interval holds it, as compressed rows: those of
+         * pixel {@code p} are {@code index[offset[p] .. offset[p + 1])}.
+         */
+        static int[][] inverse(int[] gs, int[] ge, int limit) {
+            int[] offset = new int[limit + 1];
+            for (int g = 0; g < gs.length; g++) {
+                for (int p = gs[g]; p < ge[g]; p++) {
                     offset[p + 1]++;
                 }
             }
@@ -101,9 +123,9 @@ public final class LabelImage {
             }
             int[] index = new int[offset[limit]];
             int[] fill = offset.clone();
-            for (int i = 0; i < size(); i++) {
-                for (int p = start[i]; p < end[i]; p++) {
-                    index[fill[p]++] = i;
+            for (int g = 0; g < gs.length; g++) {
+                for (int p = gs[g]; p < ge[g]; p++) {
+                    index[fill[p]++] = g;
                 }
             }
             return new int[][] {offset, index};
@@ -122,25 +144,23 @@ public final class LabelImage {
         Footprints cy = ys.clip(height);
         int ow = cx.size();
         int oh = cy.size();
-        int[][] xi = cx.inverse(width);
-        int[][] yi = cy.inverse(height);
+        int[][] gx = cx.groups();
+        int[][] gy = cy.groups();
+        int gw = gx[1].length;
+        int gh = gy[1].length;
+        int[][] xi = Footprints.inverse(gx[1], gx[2], width);
+        int[][] yi = Footprints.inverse(gy[1], gy[2], height);
         int[] xOff = xi[0];
         int[] xIdx = xi[1];
         int[] yOff = yi[0];
         int[] yIdx = yi[1];
-        int[][] counts = new int[numLabels][ow * oh];
-        int[] area = new int[ow * oh];
-        for (int r = 0; r < oh; r++) {
-            for (int c = 0; c < ow; c++) {
-                area[r * ow + c] = (cy.end()[r] - cy.start()[r]) * (cx.end()[c] - cx.start()[c]);
-            }
+        int x0 = width;
+        int x1 = 0;
+        for (int g = 0; g < gw; g++) {
+            x0 = Math.min(x0, gx[1][g]);
+            x1 = Math.max(x1, gx[2][g]);
         }
-        int x0 = cx.start()[0];
-        int x1 = cx.end()[ow - 1];
-        for (int i = 0; i < ow; i++) {
-            x0 = Math.min(x0, cx.start()[i]);
-            x1 = Math.max(x1, cx.end()[i]);
-        }
+        int[][] grouped = new int[numLabels][gw * gh];
         for (int y = 0; y < height; y++) {
             int ya = yOff[y];
             int yb = yOff[y + 1];
@@ -154,12 +174,28 @@ public final class LabelImage {
                 if (l < first || l >= numLabels) {
                     continue;
                 }
-                int[] cl = counts[l];
+                int[] cl = grouped[l];
+                int xa = xOff[x];
+                int xb = xOff[x + 1];
                 for (int a = ya; a < yb; a++) {
-                    int base = yIdx[a] * ow;
-                    for (int b = xOff[x]; b < xOff[x + 1]; b++) {
+                    int base = yIdx[a] * gw;
+                    for (int b = xa; b < xb; b++) {
                         cl[base + xIdx[b]]++;
                     }
+                }
+            }
+        }
+        int[][] counts = new int[numLabels][ow * oh];
+        int[] area = new int[ow * oh];
+        for (int r = 0; r < oh; r++) {
+            int rg = gy[0][r] * gw;
+            int rh = cy.end()[r] - cy.start()[r];
+            for (int c = 0; c < ow; c++) {
+                int cell = r * ow + c;
+                area[cell] = rh * (cx.end()[c] - cx.start()[c]);
+                int gcell = rg + gx[0][c];
+                for (int l = first; l < numLabels; l++) {
+                    counts[l][cell] = grouped[l][gcell];
                 }
             }
         }
