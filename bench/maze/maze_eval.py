@@ -43,7 +43,7 @@ DARK_VALUE, MIN_SATURATION, WALL_OF_PAPER, MIN_PAPER_CODE = 80, 90, 0.72, 12
 
 # locator
 MIN_RUN_FRACTION, RUN_GAP, MIN_SCORE, MIN_BORDER_COVERAGE = 0.25, 2, 0.02, 0.75
-MAX_THICKNESS_OF_PITCH, MAX_CLUSTERS, TOP_FITS = 0.75, 40, 5
+MAX_THICKNESS_OF_PITCH, MAX_CLUSTERS, TOP_FITS, OUTER_CANDIDATES = 0.75, 40, 5, 4
 
 FRAME_BUDGETS = (("veo", 192), ("sora", 360), ("wan", 120))
 DEFAULT_FRAME_BUDGET = 360
@@ -86,10 +86,10 @@ def tables(paper):
     paper_value = paper * 8 + 4
     limit = jround(WALL_OF_PAPER * paper_value)
     classes = np.zeros(CODES, dtype=np.uint8)
-    darkness = np.zeros(CODES, dtype=np.float64)
+    darkness = np.zeros(CODES, dtype=np.int64)
     for c in range(GREY_CODES):
         classes[c] = WALL if c * 8 + 4 < limit else OTHER
-        darkness[c] = max(0.0, min(1.0, (paper_value - (c * 8 + 4)) / paper_value))
+        darkness[c] = jround(255 * max(0.0, min(1.0, (paper_value - (c * 8 + 4)) / paper_value)))
     classes[CODE_START], classes[CODE_TARGET], classes[CODE_PATH] = START, TARGET, PATH
     return classes, darkness
 
@@ -232,7 +232,7 @@ def on_outer_walls(score, axis, prefix, darkness, first, last):
 
 
 def fits(darkness, long_run, across, min_run, cells):
-    prefix = np.concatenate(([0.0], np.cumsum(darkness / across)))
+    prefix = np.concatenate(([0.0], np.cumsum(darkness / (255.0 * across))))
     clusters = []
     for i in np.flatnonzero(long_run):
         if clusters and clusters[-1][1] >= i - 2:
@@ -242,8 +242,9 @@ def fits(darkness, long_run, across, min_run, cells):
     if len(clusters) > MAX_CLUSTERS:
         return []
     out = []
-    for a in range(len(clusters)):
-        for b in range(a + 1, len(clusters)):
+    k = len(clusters)
+    for a in range(min(k, OUTER_CANDIDATES)):
+        for b in range(max(a + 1, k - OUTER_CANDIDATES), k):
             inner = clusters[a][1] + 1
             span = clusters[b][0] - inner
             if span < 2 * cells or span < min_run // 2:

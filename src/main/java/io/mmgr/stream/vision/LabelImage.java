@@ -160,6 +160,11 @@ public final class LabelImage {
             x0 = Math.min(x0, gx[1][g]);
             x1 = Math.max(x1, gx[2][g]);
         }
+        // the usual pixel lies in exactly one group per axis: its group, or -1 for none or several
+        int[] single = new int[width];
+        for (int x = 0; x < width; x++) {
+            single[x] = xOff[x + 1] - xOff[x] == 1 ? xIdx[xOff[x]] : -1;
+        }
         int[][] grouped = new int[numLabels][gw * gh];
         for (int y = 0; y < height; y++) {
             int ya = yOff[y];
@@ -168,6 +173,7 @@ public final class LabelImage {
                 continue;
             }
             int row = y * width;
+            int oneRow = yb - ya == 1 ? yIdx[ya] * gw : -1;
             for (int x = x0; x < x1; x++) {
                 int code = codes[row + x];
                 int l = classOf == null ? code : classOf[code];
@@ -175,6 +181,10 @@ public final class LabelImage {
                     continue;
                 }
                 int[] cl = grouped[l];
+                if (oneRow >= 0 && single[x] >= 0) {
+                    cl[oneRow + single[x]]++;
+                    continue;
+                }
                 int xa = xOff[x];
                 int xb = xOff[x + 1];
                 for (int a = ya; a < yb; a++) {

@@ -30,6 +30,8 @@ final class BoardLocator {
     static final double MAX_THICKNESS_OF_PITCH = 0.75;
     private static final int MAX_CLUSTERS = 40;
     private static final int TOP_FITS = 5;
+    /** Candidate outer walls tried from each side. */
+    static final int OUTER_CANDIDATES = 4;
     static boolean DEBUG = Boolean.getBoolean("maze.debug");
 
     private BoardLocator() {
@@ -40,52 +42,57 @@ final class BoardLocator {
     }
 
     /**
-     * One pass over an image's raw colour codes ({@link MazePalette#code}), read as classes through
-     * {@code classes}: per column and per row, the wall darkness (summed, so an anti-aliased edge pixel
-     * counts by how dark it is) and the longest unbroken wall run.
+     * Per column and per row of an image: the wall darkness (summed, so an anti-aliased edge pixel
+     * counts by how dark it is; 255 is one black pixel) and the longest run of wall pixels, gaps of up to
+     * {@link #RUN_GAP} pixels bridged.
      */
-    record Profiles(double[] colDark, int[] colRun, double[] rowDark, int[] rowRun) {
+    record Profiles(int[] colDark, int[] colRun, int[] rowDark, int[] rowRun) {
 
-        static Profiles of(byte[] codes, int width, int height, byte[] classes, double[] darkness) {
-            double[] colDark = new double[width];
-            int[] colRun = new int[width];
-            int[] colGap = new int[width];
+        /**
+         * One pass over the pixels: classifies each through the LUT into {@code codes} (counting the
+         * codes into {@code histogram}) when {@code pixels} is given, else reads {@code codes}; the classes
+         * and darkness are those of one paper, see {@link MazePalette#classes}.
+         */
+        static Profiles scan(int[] pixels, byte[] codes, int[] histogram, int width, int height, byte[] classes,
+                             int[] darkness) {
+            io.mmgr.stream.vision.ColorLut lut = MazePalette.lut();
+            int[] colDark = new int[width];
+            int[] colStart = new int[width];
+            int[] colLast = new int[width];
             int[] colBest = new int[width];
-            double[] rowDark = new double[height];
+            java.util.Arrays.fill(colLast, Integer.MIN_VALUE / 2);
+            int[] rowDark = new int[height];
             int[] rowBest = new int[height];
             byte wall = (byte) MazePalette.WALL;
             for (int y = 0, i = 0; y < height; y++) {
-                double dark = 0;
-                int run = 0;
-                int gap = 0;
+                int dark = 0;
+                int start = 0;
+                int last = Integer.MIN_VALUE / 2;
                 int best = 0;
                 for (int x = 0; x < width; x++, i++) {
-                    int code = codes[i];
-                    byte label = classes[code];
-                    double d = darkness[code];
+                    int code;
+                    if (pixels != null) {
+                        code = lut.classify(pixels[i]);
+                        codes[i] = (byte) code;
+                        histogram[code]++;
+                    } else {
+                        code = codes[i];
+                    }
+                    int d = darkness[code];
                     dark += d;
                     colDark[x] += d;
-                    if (label == wall) {
-                        // a gap counts into the run only between wall pixels
-                        run = run == 0 ? 1 : run + gap + 1;
-                        gap = 0;
-                        colRun[x] = colRun[x] == 0 ? 1 : colRun[x] + colGap[x] + 1;
-                        colGap[x] = 0;
-                        if (run > best) {
-                            best = run;
+                    if (classes[code] == wall) {
+                        // a run goes on over gaps of up to RUN_GAP pixels
+                        if (x - last - 1 > RUN_GAP) {
+                            start = x;
                         }
-                        if (colRun[x] > colBest[x]) {
-                            colBest[x] = colRun[x];
+                        last = x;
+                        best = Math.max(best, x - start + 1);
+                        if (y - colLast[x] - 1 > RUN_GAP) {
+                            colStart[x] = y;
                         }
-                    } else {
-                        if (++gap > RUN_GAP) {
-                            run = 0;
-                            gap = 0;
-                        }
-                        if (++colGap[x] > RUN_GAP) {
-                            colRun[x] = 0;
-                            colGap[x] = 0;
-                        }
+                        colLast[x] = y;
+                        colBest[x] = Math.max(colBest[x], y - colStart[x] + 1);
                     }
                 }
                 rowDark[y] = dark;
@@ -122,11 +129,11 @@ final class BoardLocator {
     }
 
     /** The best comb fits of one axis, best first. */
-    static List<Fit> fits(double[] darkness, int[] bestRun, int across, int minRun, int cells) {
+    static List<Fit> fits(int[] darkness, int[] bestRun, int across, int minRun, int cells) {
         int n = darkness.length;
         double[] prefix = new double[n + 1];
         for (int i = 0; i < n; i++) {
-            prefix[i + 1] = prefix[i] + darkness[i] / across;
+            prefix[i + 1] = prefix[i] + darkness[i] / (255.0 * across);
         }
         List<int[]> clusters = new ArrayList<>();
         for (int i = 0; i < n; i++) {
@@ -147,8 +154,11 @@ final class BoardLocator {
             System.out.println(sb);
         }
         List<Fit> out = new ArrayList<>();
-        for (int a = 0; a < clusters.size(); a++) {
-            for (int b = a + 1; b < clusters.size(); b++) {
+        // the board's outer walls are among the outermost candidates: inside them lie only its own
+        // lines, outside them at most a frame, a spine or an axis line per side
+        int k = clusters.size();
+        for (int a = 0; a < Math.min(k, OUTER_CANDIDATES); a++) {
+            for (int b = Math.max(a + 1, k - OUTER_CANDIDATES); b < k; b++) {
                 int inner = clusters.get(a)[1] + 1;
                 int span = clusters.get(b)[0] - inner;
                 if (span < 2 * cells || span < minRun / 2) {
@@ -187,7 +197,7 @@ final class BoardLocator {
      * out to a fraction of a pixel even when few inner lines are left. An outer wall drawn thicker
      * (an axis spine over it, a frame touching it) keeps the position found from its inner edge.
      */
-    static Fit onOuterWalls(Fit f, double[] prefix, double[] darkness, int[] first, int[] last) {
+    static Fit onOuterWalls(Fit f, double[] prefix, int[] darkness, int[] first, int[] last) {
         MazeGeometry.Axis a = f.axis();
         double t = a.thickness();
         double tolerance = Math.max(1.5, 0.2 * t);
@@ -211,8 +221,8 @@ final class BoardLocator {
     }
 
     /** Darkness-weighted centre of a cluster of columns (one pixel either side included), in pixel-edge coordinates. */
-    private static double centroid(double[] darkness, int[] cluster) {
-        double sum = 0;
+    private static double centroid(int[] darkness, int[] cluster) {
+        long sum = 0;
         double moment = 0;
         for (int i = Math.max(0, cluster[0] - 1); i <= Math.min(darkness.length - 1, cluster[1] + 1); i++) {
             sum += darkness[i];

@@ -58,6 +58,26 @@ public final class MazeAnswerCorpus {
             return referenceStyle == null ? ImageEncoder.png(img) : OutputRenderer.encode(img, referenceStyle);
         }
 
+        /**
+         * The reference image as read back from its file: a JPEG style goes through the encoder and
+         * decoder (its artefacts are part of the style), a PNG is lossless and comes back as drawn.
+         */
+        public RgbImage reference(boolean solution) throws MediaException {
+            RgbImage img = solution ? referenceSolution() : referenceProblem();
+            return referenceStyle == null ? img : roundTrip(img, referenceStyle);
+        }
+
+        /** The still answer as read back from its file (see {@link #reference}). */
+        public RgbImage image() throws MediaException {
+            return roundTrip(OutputRenderer.image(scenario, style), style);
+        }
+
+        private static RgbImage roundTrip(RgbImage img, OutputStyle s) throws MediaException {
+            return s.jpegQuality() > 0
+                    ? io.mmgr.stream.vision.ImageDecoder.decode(OutputRenderer.encode(img, s), io.mmgr.stream.vision.ImageDecoder.Limits.DEFAULT)
+                    : img;
+        }
+
         public String referenceExtension() {
             return referenceStyle != null && referenceStyle.jpegQuality() > 0 ? ".jpg" : ".png";
         }

@@ -53,14 +53,33 @@ public final class MazeCanvas {
         int w = image.width();
         int h = image.height();
         int[] histogram = new int[MazePalette.CODES];
-        byte[] codes = codes(image, histogram);
-        int paper = MazePalette.paper(histogram);
-        byte[] classes = MazePalette.classes(paper);
-        MazeGeometry g = hint != null && BoardLocator.bordersPresent(codes, classes, w, h, hint) ? hint : null;
-        if (g == null) {
-            BoardLocator.Profiles prof = BoardLocator.Profiles.of(codes, w, h, classes, MazePalette.darkness(paper));
-            g = BoardLocator.locate(prof, codes, classes, w, h, rows, cols);
+        byte[] codes;
+        int paper;
+        MazeGeometry g = null;
+        if (hint == null) {
+            // classify and profile in one pass against the paper a sparse sample suggests; profile
+            // again in the rare case the whole image says otherwise
+            int guess = MazePalette.paper(sample(image));
+            codes = new byte[w * h];
+            BoardLocator.Profiles prof = BoardLocator.Profiles.scan(image.pixels(), codes, histogram, w, h,
+                    MazePalette.classes(guess), MazePalette.darkness(guess));
+            paper = MazePalette.paper(histogram);
+            if (paper != guess) {
+                prof = BoardLocator.Profiles.scan(null, codes, null, w, h, MazePalette.classes(paper), MazePalette.darkness(paper));
+            }
+            g = BoardLocator.locate(prof, codes, MazePalette.classes(paper), w, h, rows, cols);
+        } else {
+            codes = codes(image, histogram);
+            paper = MazePalette.paper(histogram);
+            byte[] classes = MazePalette.classes(paper);
+            if (BoardLocator.bordersPresent(codes, classes, w, h, hint)) {
+                g = hint;
+            } else {
+                BoardLocator.Profiles prof = BoardLocator.Profiles.scan(null, codes, null, w, h, classes, MazePalette.darkness(paper));
+                g = BoardLocator.locate(prof, codes, classes, w, h, rows, cols);
+            }
         }
+        byte[] classes = MazePalette.classes(paper);
         if (g == null) {
             // no maze drawn (blank, or no wall structure of this size): nothing matches
             Mask empty = new Mask(canonicalWidth(cols), canonicalHeight(rows));
@@ -85,6 +104,17 @@ public final class MazeCanvas {
         Mask walls = li.resample(wx, wy, MazePalette.WALL, MazePalette.WALL + 1)
                 .mask(MazePalette.WALL, (x, y, area) -> MazeThresholds.WALL_FRACTION * ex[x] * ey[y]);
         return new MazeCanvas(rows, cols, g, walls, start, target, path);
+    }
+
+    /** Histogram of the raw codes of every 61st pixel, enough to tell the paper. */
+    private static int[] sample(RgbImage image) {
+        int[] px = image.pixels();
+        int[] histogram = new int[MazePalette.CODES];
+        var lut = MazePalette.lut();
+        for (int i = 0; i < px.length; i += 61) {
+            histogram[lut.classify(px[i])]++;
+        }
+        return histogram;
     }
 
     /** Raw colour codes per pixel ({@link MazePalette#code}), counting them into {@code histogram}. */

@@ -50,7 +50,7 @@ public final class MazePalette {
 
     private static final ColorLut LUT = ColorLut.of(MazePalette::code);
     private static final byte[][] CLASSES = new byte[GREY_CODES][];
-    private static final double[][] DARKNESS = new double[GREY_CODES][];
+    private static final int[][] DARKNESS = new int[GREY_CODES][];
 
     static {
         for (int paper = 0; paper < GREY_CODES; paper++) {
@@ -65,9 +65,9 @@ public final class MazePalette {
             t[CODE_OTHER] = OTHER;
             CLASSES[paper] = t;
             double paperValue = paper * 8 + 4;
-            double[] d = new double[CODES];
+            int[] d = new int[CODES];
             for (int c = 0; c < GREY_CODES; c++) {
-                d[c] = Math.max(0, Math.min(1, (paperValue - (c * 8 + 4)) / paperValue));
+                d[c] = (int) Math.round(255 * Math.max(0, Math.min(1, (paperValue - (c * 8 + 4)) / paperValue)));
             }
             DARKNESS[paper] = d;
         }
@@ -124,10 +124,10 @@ public final class MazePalette {
     }
 
     /**
-     * How dark each raw code is against a paper (0 paper or colour, 1 black), to locate wall lines by
+     * How dark each raw code is against a paper (0 paper or colour, 255 black), to locate wall lines by
      * their darkness rather than by a hard cut.
      */
-    static double[] darkness(int paper) {
+    static int[] darkness(int paper) {
         return DARKNESS[paper];
     }
 

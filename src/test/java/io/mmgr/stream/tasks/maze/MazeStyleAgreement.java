@@ -1,7 +1,6 @@
 package io.mmgr.stream.tasks.maze;
 
 import io.mmgr.stream.tasks.FrameBudget;
-import io.mmgr.stream.vision.ImageDecoder;
 import io.mmgr.stream.vision.MediaException;
 import io.mmgr.stream.vision.VideoDecoder;
 import io.mmgr.stream.vision.VideoEncoder;
@@ -13,7 +12,9 @@ import java.util.Locale;
 
 /**
  * Scores one corpus case the way {@code eval maze} does (the reference read from its problem and
- * solution images only) and compares the pixel gate's verdict with the known one.
+ * solution images only) and compares the pixel gate's verdict with the known one. JPEG styles go
+ * through the encoder and decoder; PNGs are lossless, so their pixels are used as drawn (the decoder
+ * has its own tests) and the corpus stays quick to run.
  */
 final class MazeStyleAgreement {
 
@@ -41,8 +42,8 @@ final class MazeStyleAgreement {
         MazeProblem p = c.problem();
         MazeReference ref;
         try {
-            MazeCanvas problem = MazeCanvas.of(ImageDecoder.decode(c.referenceBytes(false), ImageDecoder.Limits.DEFAULT), p.rows(), p.cols());
-            MazeCanvas solution = MazeCanvas.of(ImageDecoder.decode(c.referenceBytes(true), ImageDecoder.Limits.DEFAULT), p.rows(), p.cols());
+            MazeCanvas problem = MazeCanvas.of(c.reference(false), p.rows(), p.cols());
+            MazeCanvas solution = MazeCanvas.of(c.reference(true), p.rows(), p.cols());
             ref = MazeReference.build(null, null, problem, solution, p.rows(), p.cols());
         } catch (MazeReferenceException | MediaException e) {
             return new Outcome(c, false, e.getMessage(), null, List.of());
@@ -53,8 +54,7 @@ final class MazeStyleAgreement {
         }
         MazeMetrics m;
         try {
-            m = c.video() ? video(c, ref, videoDir) : MazeImageScorer.score(ref,
-                    MazeCanvas.of(ImageDecoder.decode(c.imageBytes(), ImageDecoder.Limits.DEFAULT), p.rows(), p.cols()));
+            m = c.video() ? video(c, ref, videoDir) : MazeImageScorer.score(ref, MazeCanvas.of(c.image(), p.rows(), p.cols()));
         } catch (MediaException e) {
             throw new IllegalStateException(c.id() + ": " + e.getMessage(), e);
         }
