@@ -174,17 +174,31 @@ public final class LabelImage {
             }
             int row = y * width;
             int oneRow = yb - ya == 1 ? yIdx[ya] * gw : -1;
+            // runs of one label in one cell are counted in a register, not one memory increment each
+            int runLabel = -1;
+            int runCell = -1;
+            int run = 0;
             for (int x = x0; x < x1; x++) {
                 int code = codes[row + x];
                 int l = classOf == null ? code : classOf[code];
                 if (l < first || l >= numLabels) {
                     continue;
                 }
-                int[] cl = grouped[l];
                 if (oneRow >= 0 && single[x] >= 0) {
-                    cl[oneRow + single[x]]++;
+                    int cell = oneRow + single[x];
+                    if (cell == runCell && l == runLabel) {
+                        run++;
+                    } else {
+                        if (run > 0) {
+                            grouped[runLabel][runCell] += run;
+                        }
+                        runLabel = l;
+                        runCell = cell;
+                        run = 1;
+                    }
                     continue;
                 }
+                int[] cl = grouped[l];
                 int xa = xOff[x];
                 int xb = xOff[x + 1];
                 for (int a = ya; a < yb; a++) {
@@ -193,6 +207,9 @@ public final class LabelImage {
                         cl[base + xIdx[b]]++;
                     }
                 }
+            }
+            if (run > 0) {
+                grouped[runLabel][runCell] += run;
             }
         }
         int[][] counts = new int[numLabels][ow * oh];

@@ -64,6 +64,10 @@ final class BoardLocator {
             int[] rowDark = new int[height];
             int[] rowBest = new int[height];
             byte wall = (byte) MazePalette.WALL;
+            // runs of one colour (most of a maze image) are classified and counted once
+            int runRgb = pixels == null || pixels.length == 0 ? 0 : ~pixels[0];
+            int runCode = 0;
+            int run = 0;
             for (int y = 0, i = 0; y < height; y++) {
                 int dark = 0;
                 int start = 0;
@@ -72,9 +76,16 @@ final class BoardLocator {
                 for (int x = 0; x < width; x++, i++) {
                     int code;
                     if (pixels != null) {
-                        code = lut.classify(pixels[i]);
+                        int rgb = pixels[i];
+                        if (rgb != runRgb) {
+                            histogram[runCode] += run;
+                            run = 0;
+                            runRgb = rgb;
+                            runCode = lut.classify(rgb);
+                        }
+                        run++;
+                        code = runCode;
                         codes[i] = (byte) code;
-                        histogram[code]++;
                     } else {
                         code = codes[i];
                     }
@@ -97,6 +108,9 @@ final class BoardLocator {
                 }
                 rowDark[y] = dark;
                 rowBest[y] = best;
+            }
+            if (pixels != null) {
+                histogram[runCode] += run;
             }
             return new Profiles(colDark, colBest, rowDark, rowBest);
         }

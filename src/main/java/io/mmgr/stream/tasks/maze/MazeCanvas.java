@@ -122,11 +122,22 @@ public final class MazeCanvas {
         int[] px = image.pixels();
         byte[] codes = new byte[px.length];
         var lut = MazePalette.lut();
+        // runs of one colour are classified and counted once
+        int runRgb = px.length == 0 ? 0 : ~px[0];
+        int runCode = 0;
+        int run = 0;
         for (int i = 0; i < px.length; i++) {
-            int c = lut.classify(px[i]);
-            codes[i] = (byte) c;
-            histogram[c]++;
+            int rgb = px[i];
+            if (rgb != runRgb) {
+                histogram[runCode] += run;
+                run = 0;
+                runRgb = rgb;
+                runCode = lut.classify(rgb);
+            }
+            run++;
+            codes[i] = (byte) runCode;
         }
+        histogram[runCode] += run;
         return codes;
     }
 

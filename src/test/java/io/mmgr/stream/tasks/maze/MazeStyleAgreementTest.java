@@ -22,7 +22,7 @@ class MazeStyleAgreementTest {
     /** Cases per image style: enough that one disagreement in a hundred shows. */
     static final int IMAGE_CASES = 108;
     /** Large canvases cost more to draw and read; their corpus is smaller (one disagreement fails it). */
-    static final int LARGE_IMAGE_CASES = 36;
+    static final int LARGE_IMAGE_CASES = 24;
     static final int VIDEO_CASES = 24;
     static final double MIN_AGREEMENT = 0.99;
 
