@@ -340,7 +340,7 @@ def centre_of(mask):
 class Canvas:
     """One image on the canonical grid (MazeCanvas)."""
 
-    def __init__(self, rgb, rows, cols, hint=None):
+    def __init__(self, rgb, rows, cols, hint=None, walls=True):
         self.rows, self.cols = rows, cols
         cw, ch = (2 * cols + 1) * BLOCK, (2 * rows + 1) * BLOCK
         key = ((rgb[:, :, 0].astype(np.int32) >> 3) << 10) | ((rgb[:, :, 1].astype(np.int32) >> 3) << 5) | (rgb[:, :, 2] >> 3)
@@ -369,6 +369,9 @@ class Canvas:
         narrow = np.minimum.outer(cy[1] - cy[0], cx[1] - cx[0])
         need = np.maximum(1.0, np.ceil(0.5 * narrow))
         self.path = without_small((npath > 0) & (npath >= need), 3)
+        if not walls:  # a reference solution: its walls come from the problem image
+            self.walls = np.zeros((ch, cw), dtype=bool)
+            return
         wx, wy = ax.walls(), ay.walls()
         (nw,), _ = block_counts([(labels == WALL).astype(np.uint8)], wx, wy)
         need = WALL_FRACTION * np.outer(ay.wall_extent(*wy), ax.wall_extent(*wx))
@@ -835,7 +838,8 @@ def score_case(case, references):
     key = (case["problem"], case["solution"], rows, cols)
     ref = references.get(key)
     if ref is None:
-        ref = Reference(Canvas(read_rgb(case["problem"]), rows, cols), Canvas(read_rgb(case["solution"]), rows, cols), rows, cols)
+        ref = Reference(Canvas(read_rgb(case["problem"]), rows, cols),
+                        Canvas(read_rgb(case["solution"]), rows, cols, walls=False), rows, cols)
         references[key] = ref
     out = case["output"]
     video = out.lower().endswith((".mp4", ".m4v", ".mov", ".webm", ".mkv"))

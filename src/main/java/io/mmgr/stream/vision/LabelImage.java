@@ -19,9 +19,12 @@ public final class LabelImage {
         this(width, height, labels, null);
     }
 
-    /** Codes per pixel and the class of each code (null: codes are the classes). */
+    /**
+     * Codes per pixel (the first {@code width * height} entries of {@code codes}, which may be a
+     * longer reused buffer) and the class of each code (null: codes are the classes).
+     */
     public LabelImage(int width, int height, byte[] codes, byte[] classOf) {
-        if (codes.length != width * height) {
+        if (codes.length < width * height) {
             throw new IllegalArgumentException("label array does not match " + width + "x" + height);
         }
         this.width = width;

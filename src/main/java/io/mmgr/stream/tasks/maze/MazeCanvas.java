@@ -42,14 +42,35 @@ public final class MazeCanvas {
     }
 
     public static MazeCanvas of(RgbImage image, int rows, int cols) {
-        return of(image, rows, cols, null);
+        return of(image, rows, cols, null, true);
+    }
+
+    /** A reference solution image: its path and markers are read, its walls are not (they come from the problem). */
+    static MazeCanvas ofSolution(RgbImage image, int rows, int cols) {
+        return of(image, rows, cols, null, false);
+    }
+
+    static MazeCanvas of(RgbImage image, int rows, int cols, MazeGeometry hint) {
+        return of(image, rows, cols, hint, true);
+    }
+
+    /** Per-thread code buffer, reused image after image (a 2,048 px image needs 4 MB). */
+    private static final ThreadLocal<byte[]> SCRATCH = ThreadLocal.withInitial(() -> new byte[0]);
+
+    private static byte[] scratch(int n) {
+        byte[] b = SCRATCH.get();
+        if (b.length < n) {
+            b = new byte[n];
+            SCRATCH.set(b);
+        }
+        return b;
     }
 
     /**
      * Reads an image; {@code hint} (a previous frame's geometry, may be null) is reused when its
      * outer walls are still in place, which spares locating the board again in every video frame.
      */
-    static MazeCanvas of(RgbImage image, int rows, int cols, MazeGeometry hint) {
+    private static MazeCanvas of(RgbImage image, int rows, int cols, MazeGeometry hint, boolean withWalls) {
         int w = image.width();
         int h = image.height();
         int[] histogram = new int[MazePalette.CODES];
@@ -60,7 +81,7 @@ public final class MazeCanvas {
             // classify and profile in one pass against the paper a sparse sample suggests; profile
             // again in the rare case the whole image says otherwise
             int guess = MazePalette.paper(sample(image));
-            codes = new byte[w * h];
+            codes = scratch(w * h);
             BoardLocator.Profiles prof = BoardLocator.Profiles.scan(image.pixels(), codes, histogram, w, h,
                     MazePalette.classes(guess), MazePalette.darkness(guess));
             paper = MazePalette.paper(histogram);
@@ -86,6 +107,7 @@ public final class MazeCanvas {
             return new MazeCanvas(rows, cols, null, empty, empty, empty, empty);
         }
         LabelImage li = new LabelImage(w, h, codes, classes);
+        // the codes buffer is reused by the next image on this thread: everything kept below is a copy
         LabelImage.Footprints cx = g.x().colour();
         LabelImage.Footprints cy = g.y().colour();
         LabelImage.LabelGrid grid = li.resample(cx, cy, MazePalette.START, MazePalette.LABELS);
@@ -96,6 +118,9 @@ public final class MazeCanvas {
         Mask path = grid.mask(MazePalette.PATH, (x, y, area) -> Math.max(1.0,
                         Math.ceil(0.5 * Math.min(cx.end()[x] - cx.start()[x], cy.end()[y] - cy.start()[y]))))
                 .withoutSmallComponents(3);
+        if (!withWalls) {
+            return new MazeCanvas(rows, cols, g, new Mask(canonicalWidth(cols), canonicalHeight(rows)), start, target, path);
+        }
         LabelImage.Footprints wx = g.x().walls();
         LabelImage.Footprints wy = g.y().walls();
         double[] ex = g.x().wallExtent(wx);
@@ -120,7 +145,7 @@ public final class MazeCanvas {
     /** Raw colour codes per pixel ({@link MazePalette#code}), counting them into {@code histogram}. */
     static byte[] codes(RgbImage image, int[] histogram) {
         int[] px = image.pixels();
-        byte[] codes = new byte[px.length];
+        byte[] codes = scratch(px.length);
         var lut = MazePalette.lut();
         // runs of one colour are classified and counted once
         int runRgb = px.length == 0 ? 0 : ~px[0];

@@ -147,7 +147,7 @@ public final class MazePixelEvaluator implements DeterministicEvaluator {
             problemCanvas = MazeCanvas.of(decode(artifacts.read(problem.get()), "maze problem image"), size[0], size[1]);
         }
         if (solution.isPresent() && path == null) {
-            solutionCanvas = MazeCanvas.of(decode(artifacts.read(solution.get()), "maze solution image"), size[0], size[1]);
+            solutionCanvas = MazeCanvas.ofSolution(decode(artifacts.read(solution.get()), "maze solution image"), size[0], size[1]);
         }
         MazeReference ref;
         try {

@@ -43,7 +43,7 @@ final class MazeStyleAgreement {
         MazeReference ref;
         try {
             MazeCanvas problem = MazeCanvas.of(c.reference(false), p.rows(), p.cols());
-            MazeCanvas solution = MazeCanvas.of(c.reference(true), p.rows(), p.cols());
+            MazeCanvas solution = MazeCanvas.ofSolution(c.reference(true), p.rows(), p.cols());
             ref = MazeReference.build(null, null, problem, solution, p.rows(), p.cols());
         } catch (MazeReferenceException | MediaException e) {
             return new Outcome(c, false, e.getMessage(), null, List.of());
