@@ -143,6 +143,15 @@ public final class LabelImage {
      * nothing more.
      */
     public LabelGrid resample(Footprints xs, Footprints ys, int first, int numLabels) {
+        return resample(xs, ys, first, numLabels, null, 0);
+    }
+
+    /**
+     * As {@link #resample(Footprints, Footprints, int, int)}, visiting only the pixels listed in
+     * {@code candidates[0 .. n)} (indices {@code y * width + x}; null: every pixel), for labels known
+     * to occur only there.
+     */
+    public LabelGrid resample(Footprints xs, Footprints ys, int first, int numLabels, int[] candidates, int n) {
         Footprints cx = xs.clip(width);
         Footprints cy = ys.clip(height);
         int ow = cx.size();
@@ -169,7 +178,24 @@ public final class LabelImage {
             single[x] = xOff[x + 1] - xOff[x] == 1 ? xIdx[xOff[x]] : -1;
         }
         int[][] grouped = new int[numLabels][gw * gh];
-        for (int y = 0; y < height; y++) {
+        for (int k = 0; candidates != null && k < n; k++) {
+            int i = candidates[k];
+            int code = codes[i];
+            int l = classOf == null ? code : classOf[code];
+            if (l < first || l >= numLabels) {
+                continue;
+            }
+            int x = i % width;
+            int y = i / width;
+            int[] cl = grouped[l];
+            for (int a = yOff[y]; a < yOff[y + 1]; a++) {
+                int base = yIdx[a] * gw;
+                for (int b = xOff[x]; b < xOff[x + 1]; b++) {
+                    cl[base + xIdx[b]]++;
+                }
+            }
+        }
+        for (int y = 0; candidates == null && y < height; y++) {
             int ya = yOff[y];
             int yb = yOff[y + 1];
             if (ya == yb) {

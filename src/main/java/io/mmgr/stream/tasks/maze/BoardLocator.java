@@ -50,11 +50,12 @@ final class BoardLocator {
 
         /**
          * One pass over the pixels: classifies each through the LUT into {@code codes} (counting the
-         * codes into {@code histogram}) when {@code pixels} is given, else reads {@code codes}; the classes
-         * and darkness are those of one paper, see {@link MazePalette#classes}.
+         * codes into {@code histogram} and noting where the coloured ones are in {@code colour}) when
+         * {@code pixels} is given, else reads {@code codes}; the classes and darkness are those of one
+         * paper, see {@link MazePalette#classes}.
          */
-        static Profiles scan(int[] pixels, byte[] codes, int[] histogram, int width, int height, byte[] classes,
-                             int[] darkness) {
+        static Profiles scan(int[] pixels, byte[] codes, int[] histogram, MazeCanvas.Positions colour, int width,
+                             int height, byte[] classes, int[] darkness) {
             io.mmgr.stream.vision.ColorLut lut = MazePalette.lut();
             int[] colDark = new int[width];
             int[] colStart = new int[width];
@@ -86,6 +87,9 @@ final class BoardLocator {
                         run++;
                         code = runCode;
                         codes[i] = (byte) code;
+                        if (code >= MazePalette.CODE_START && code <= MazePalette.CODE_PATH) {
+                            colour.add(i);
+                        }
                     } else {
                         code = codes[i];
                     }

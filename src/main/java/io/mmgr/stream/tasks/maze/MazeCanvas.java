@@ -54,16 +54,34 @@ public final class MazeCanvas {
         return of(image, rows, cols, hint, true);
     }
 
-    /** Per-thread code buffer, reused image after image (a 2,048 px image needs 4 MB). */
-    private static final ThreadLocal<byte[]> SCRATCH = ThreadLocal.withInitial(() -> new byte[0]);
+    /** Pixel indices, growing as needed (where an image's coloured pixels are). */
+    static final class Positions {
+        int[] at = new int[1024];
+        int size;
 
-    private static byte[] scratch(int n) {
-        byte[] b = SCRATCH.get();
-        if (b.length < n) {
-            b = new byte[n];
-            SCRATCH.set(b);
+        void add(int i) {
+            if (size == at.length) {
+                at = java.util.Arrays.copyOf(at, 2 * size);
+            }
+            at[size++] = i;
         }
-        return b;
+    }
+
+    /** Per-thread buffers, reused image after image (a 2,048 px image needs 4 MB of codes). */
+    private static final class Scratch {
+        byte[] codes = new byte[0];
+        final Positions colour = new Positions();
+    }
+
+    private static final ThreadLocal<Scratch> SCRATCH = ThreadLocal.withInitial(Scratch::new);
+
+    private static Scratch scratch(int n) {
+        Scratch s = SCRATCH.get();
+        if (s.codes.length < n) {
+            s.codes = new byte[n];
+        }
+        s.colour.size = 0;
+        return s;
     }
 
     /**
@@ -74,29 +92,31 @@ public final class MazeCanvas {
         int w = image.width();
         int h = image.height();
         int[] histogram = new int[MazePalette.CODES];
-        byte[] codes;
+        Scratch scratch = scratch(w * h);
+        byte[] codes = scratch.codes;
         int paper;
         MazeGeometry g = null;
         if (hint == null) {
             // classify and profile in one pass against the paper a sparse sample suggests; profile
             // again in the rare case the whole image says otherwise
             int guess = MazePalette.paper(sample(image));
-            codes = scratch(w * h);
-            BoardLocator.Profiles prof = BoardLocator.Profiles.scan(image.pixels(), codes, histogram, w, h,
-                    MazePalette.classes(guess), MazePalette.darkness(guess));
+            BoardLocator.Profiles prof = BoardLocator.Profiles.scan(image.pixels(), codes, histogram, scratch.colour,
+                    w, h, MazePalette.classes(guess), MazePalette.darkness(guess));
             paper = MazePalette.paper(histogram);
             if (paper != guess) {
-                prof = BoardLocator.Profiles.scan(null, codes, null, w, h, MazePalette.classes(paper), MazePalette.darkness(paper));
+                prof = BoardLocator.Profiles.scan(null, codes, null, null, w, h, MazePalette.classes(paper),
+                        MazePalette.darkness(paper));
             }
             g = BoardLocator.locate(prof, codes, MazePalette.classes(paper), w, h, rows, cols);
         } else {
-            codes = codes(image, histogram);
+            codes(image, codes, histogram, scratch.colour);
             paper = MazePalette.paper(histogram);
             byte[] classes = MazePalette.classes(paper);
             if (BoardLocator.bordersPresent(codes, classes, w, h, hint)) {
                 g = hint;
             } else {
-                BoardLocator.Profiles prof = BoardLocator.Profiles.scan(null, codes, null, w, h, classes, MazePalette.darkness(paper));
+                BoardLocator.Profiles prof = BoardLocator.Profiles.scan(null, codes, null, null, w, h, classes,
+                        MazePalette.darkness(paper));
                 g = BoardLocator.locate(prof, codes, classes, w, h, rows, cols);
             }
         }
@@ -110,7 +130,9 @@ public final class MazeCanvas {
         // the codes buffer is reused by the next image on this thread: everything kept below is a copy
         LabelImage.Footprints cx = g.x().colour();
         LabelImage.Footprints cy = g.y().colour();
-        LabelImage.LabelGrid grid = li.resample(cx, cy, MazePalette.START, MazePalette.LABELS);
+        // only the coloured pixels noted while classifying are visited
+        LabelImage.LabelGrid grid = li.resample(cx, cy, MazePalette.START, MazePalette.LABELS,
+                scratch.colour.at, scratch.colour.size);
         Mask start = grid.mask(MazePalette.START, MazeThresholds.MARKER_FRACTION);
         Mask target = grid.mask(MazePalette.TARGET, MazeThresholds.MARKER_FRACTION);
         // a one-pixel stroke crossing a w x h footprint leaves at least min(w, h) pixels in it, not a
@@ -142,10 +164,9 @@ public final class MazeCanvas {
         return histogram;
     }
 
-    /** Raw colour codes per pixel ({@link MazePalette#code}), counting them into {@code histogram}. */
-    static byte[] codes(RgbImage image, int[] histogram) {
+    /** Raw colour codes per pixel ({@link MazePalette#code}), counted into {@code histogram}, coloured ones noted in {@code colour}. */
+    static void codes(RgbImage image, byte[] codes, int[] histogram, Positions colour) {
         int[] px = image.pixels();
-        byte[] codes = scratch(px.length);
         var lut = MazePalette.lut();
         // runs of one colour are classified and counted once
         int runRgb = px.length == 0 ? 0 : ~px[0];
@@ -161,9 +182,11 @@ public final class MazeCanvas {
             }
             run++;
             codes[i] = (byte) runCode;
+            if (runCode >= MazePalette.CODE_START && runCode <= MazePalette.CODE_PATH) {
+                colour.add(i);
+            }
         }
         histogram[runCode] += run;
-        return codes;
     }
 
     /** Whether a maze-shaped wall structure was found at all. */
