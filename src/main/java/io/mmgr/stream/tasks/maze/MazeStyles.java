@@ -19,6 +19,8 @@ public final class MazeStyles {
     public static final List<OutputStyle> IMAGE = List.of(
             OutputStyle.blocks("blocks-512", 512, 512, 0.02, 0.6, 0.9),
             OutputStyle.blocks("blocks-128", 128, 128, 0.02, 0.5, 0.8),
+            OutputStyle.blocks("blocks-256-2px", 256, 256, 0.02, 0, 0.7).stroke(0, 2),
+            OutputStyle.blocks("blocks-256-1px-aliased", 256, 256, 0.02, 0, 0.7).stroke(0, 1).aliased(),
             OutputStyle.blocks("blocks-2048-1px", 2048, 2048, 0.03, 0, 0.8).stroke(0, 1),
             OutputStyle.blocks("blocks-full-cell-aliased", 320, 320, 0, 1.0, 1.0).aliased(),
             OutputStyle.blocks("blocks-jpeg60-blur", 640, 640, 0.05, 0.4, 0.8).blurred(0.8).jpeg(60),
