@@ -216,7 +216,7 @@ final class PngDecoder {
             }
             case 6 -> {
                 for (int x = 0, j = 1; x < width; x++, j += 4) {
-                    out[o + x] = overWhite(row[j + 3] & 0xFF, row[j] & 0xFF, row[j + 1] & 0xFF, row[j + 2] & 0xFF);
+                    out[o + x] = RgbImage.overWhite(row[j + 3] & 0xFF, row[j] & 0xFF, row[j + 1] & 0xFF, row[j + 2] & 0xFF);
                 }
             }
             case 0 -> {
@@ -230,7 +230,7 @@ final class PngDecoder {
             case 4 -> {
                 for (int x = 0, j = 1; x < width; x++, j += 2) {
                     int v = row[j] & 0xFF;
-                    out[o + x] = overWhite(row[j + 1] & 0xFF, v, v, v);
+                    out[o + x] = RgbImage.overWhite(row[j + 1] & 0xFF, v, v, v);
                 }
             }
             default -> {
@@ -238,7 +238,7 @@ final class PngDecoder {
                     int index = depth == 8 ? row[1 + x] & 0xFF : packed(row, x, depth);
                     int rgb = palette[index];
                     out[o + x] = paletteAlpha == null ? rgb
-                            : overWhite(paletteAlpha[index] & 0xFF, (rgb >> 16) & 0xFF, (rgb >> 8) & 0xFF, rgb & 0xFF);
+                            : RgbImage.overWhite(paletteAlpha[index] & 0xFF, (rgb >> 16) & 0xFF, (rgb >> 8) & 0xFF, rgb & 0xFF);
                 }
             }
         }
@@ -248,16 +248,5 @@ final class PngDecoder {
     private static int packed(byte[] row, int x, int depth) {
         int perByte = 8 / depth;
         return ((row[1 + x / perByte] & 0xFF) >> (8 - depth * (x % perByte + 1))) & ((1 << depth) - 1);
-    }
-
-    private static int overWhite(int a, int r, int g, int b) {
-        if (a == 255) {
-            return (r << 16) | (g << 8) | b;
-        }
-        int inv = 255 - a;
-        r = (r * a + 255 * inv + 127) / 255;
-        g = (g * a + 255 * inv + 127) / 255;
-        b = (b * a + 255 * inv + 127) / 255;
-        return (r << 16) | (g << 8) | b;
     }
 }
