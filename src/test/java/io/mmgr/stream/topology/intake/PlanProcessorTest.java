@@ -3,6 +3,7 @@ package io.mmgr.stream.topology.intake;
 import static io.mmgr.stream.topology.intake.IntakeRules.event;
 import static io.mmgr.stream.topology.intake.IntakeRules.item;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.mmgr.stream.avro.BenchmarkItem;
 import io.mmgr.stream.avro.EvaluationRequest;
@@ -24,7 +25,7 @@ class PlanProcessorTest {
             "a", () -> new IntakeRules.Evaluator("a"), "b", () -> new IntakeRules.Evaluator("b")));
 
     static IntakeResult plan(boolean judge, GenerationEvent event, BenchmarkItem item) {
-        PlanProcessor p = new PlanProcessor(IntakeRules.CATALOG, INSTALLED, judge, "mmgr.benchmark");
+        PlanProcessor p = new PlanProcessor(IntakeRules.CATALOG, INSTALLED, judge);
         return p.plan(new IntakeResult.Accepted(new RawRecord(new byte[] {1}, new byte[] {2}, Optional.empty()), event,
                 "gen-1", item));
     }
@@ -92,9 +93,10 @@ class PlanProcessorTest {
     }
 
     @Test
-    void withoutItsBenchmarkItemTheSampleIsRefusedWithWhereToPublishIt() {
-        assertThat(rejection(plan(false, event("plain").build(), null)))
-                .contains("no benchmark item for task 'plain', sample 's1'").contains("mmgr.benchmark");
+    void planningWithoutTheBenchmarkItemIsAWiringError() {
+        // the item wait upstream parks or dead-letters events without their item; none reaches the plan
+        assertThatThrownBy(() -> plan(false, event("plain").build(), null)).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("run/c1/plain/s1#0");
     }
 
     @Test
@@ -108,7 +110,8 @@ class PlanProcessorTest {
 
     @Test
     void theDeadLetterQuotesTheRecordAndTheSample() {
-        IntakeResult.Rejected r = (IntakeResult.Rejected) plan(false, event("plain").build(), null);
+        GenerationEvent refused = event("plain").setInputs(GenerationInputs.newBuilder().setText("refuse").build()).build();
+        IntakeResult.Rejected r = (IntakeResult.Rejected) plan(false, refused, item("plain"));
         assertThat(r.letter().getSampleRef()).isEqualTo("run/c1/plain/s1#0");
     }
 }
