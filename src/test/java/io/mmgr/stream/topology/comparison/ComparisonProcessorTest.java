@@ -94,6 +94,11 @@ class ComparisonProcessorTest {
         return forwarded(CheckpointComparison.class);
     }
 
+    /** The comparison forwarded for one checkpoint. */
+    CheckpointComparison comparison(String checkpoint) {
+        return comparisons().stream().filter(c -> c.getCheckpointId().equals(checkpoint)).findFirst().orElseThrow();
+    }
+
     <T> List<T> forwarded(Class<T> type) {
         return context.forwarded().stream().map(f -> f.record().value()).filter(type::isInstance).map(type::cast).toList();
     }
@@ -110,7 +115,7 @@ class ComparisonProcessorTest {
         checkpoint("c2", 200, 25, 15);
         compare();
 
-        CheckpointComparison c2 = comparisons().stream().filter(c -> c.getCheckpointId().equals("c2")).findFirst().orElseThrow();
+        CheckpointComparison c2 = comparison("c2");
         assertThat(c2.getRate()).isEqualTo(0.6);
         assertThat(c2.getSamplesWithPrimary()).isEqualTo(25);
         assertThat(c2.getSamplesExpected()).isEqualTo(25);
@@ -142,7 +147,7 @@ class ComparisonProcessorTest {
         checkpoint("c3", 300, 25, 20);
         compare();
 
-        CheckpointComparison c3 = comparisons().stream().filter(c -> c.getCheckpointId().equals("c3")).findFirst().orElseThrow();
+        CheckpointComparison c3 = comparison("c3");
         assertThat(c3.getVsPrevious().getBaselineCheckpointId()).isEqualTo("c2");
         assertThat(c3.getVsPrevious().getDifference()).isCloseTo(0.2, within(1e-12));
         assertThat(c3.getVsPrevious().getSignificantDrop()).isFalse();
@@ -179,7 +184,7 @@ class ComparisonProcessorTest {
         outcome("c2", 200, "s3", "PENDING", null);
         compare();
 
-        CheckpointComparison c2 = comparisons().stream().filter(c -> c.getCheckpointId().equals("c2")).findFirst().orElseThrow();
+        CheckpointComparison c2 = comparison("c2");
         assertThat(c2.getSamplesWithPrimary()).isEqualTo(24);
         assertThat(c2.getVsPrevious().getSamples()).isEqualTo(24);
         assertThat(c2.getVsPrevious().getPartial()).isTrue();
@@ -196,7 +201,7 @@ class ComparisonProcessorTest {
         }
         compare();
 
-        CheckpointComparison c2 = comparisons().stream().filter(c -> c.getCheckpointId().equals("c2")).findFirst().orElseThrow();
+        CheckpointComparison c2 = comparison("c2");
         assertThat(c2.getVsPrevious().getMethod()).isEqualTo(Difference.TWO_PROPORTION);
         assertThat(c2.getVsPrevious().getNote()).isEqualTo("independent groups: 20 and 20 samples, none scored by both");
         // pooled z: p = 30/40, se = sqrt(0.75 * 0.25 * (1/20 + 1/20)), z = -0.5 / se = -3.6515; two-sided p
