@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 import java.util.stream.Collectors;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -20,6 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
  * restores less than a start from nothing. The times are printed beside the load average; the
  * figures for the README come from {@code bin/mmgr bench restart} on a quiet machine.
  */
+@Tag("integration")
 class RestartBenchTest {
 
     @TempDir

@@ -62,6 +62,7 @@ import org.junit.jupiter.api.io.TempDir;
  * <p>JSON bombs in a judge's answer go through the real judge worker to a second, judged scorer on the
  * same broker ({@link #jsonBombInAJudgeAnswer}).
  */
+@Tag("integration")
 @Tag("small-heap")
 class HostileInputTest {
 

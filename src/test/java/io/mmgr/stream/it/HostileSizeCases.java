@@ -50,6 +50,7 @@ import org.junit.jupiter.api.io.TempDir;
  * bytes, and no dead letter is larger than {@link DeadLetters#MAX_LETTER_BYTES}. Subclasses choose the
  * record limit of the input topics: Kafka's default, or raised by topic configuration.
  */
+@Tag("integration")
 @Tag("small-heap")
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 abstract class HostileSizeCases {

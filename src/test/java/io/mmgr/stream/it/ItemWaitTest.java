@@ -21,6 +21,7 @@ import java.util.List;
 import java.util.Map;
 import org.apache.kafka.streams.StoreQueryParameters;
 import org.apache.kafka.streams.state.QueryableStoreTypes;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -31,6 +32,7 @@ import org.junit.jupiter.api.io.TempDir;
  * dead-lettered after the wait, saying why. The samples are {@link RestartTest}'s Mind2Web episodes,
  * right for even numbers and wrong for odd ones.
  */
+@Tag("integration")
 class ItemWaitTest {
 
     static final Duration WAIT = Duration.ofSeconds(120);

@@ -35,6 +35,7 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -46,6 +47,7 @@ import org.junit.jupiter.api.io.TempDir;
  * scores are the ground truth of the judge part; the maze outputs are the generator's own solution
  * image (a correct answer) and its unsolved problem image (no path).
  */
+@Tag("integration")
 class JudgeEndToEndTest {
 
     static final String RUN = "run-judge";

@@ -25,6 +25,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.kafka.clients.admin.Admin;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -35,6 +36,7 @@ import org.junit.jupiter.api.io.TempDir;
  * again, and STOPPED after SIGTERM; its meters are served at /metrics; the provider's echo of the key
  * reaches no log.
  */
+@Tag("integration")
 class JudgeWorkerCommandTest {
 
     static final String KEY = "gm-key-5Rt8Wq2Zs3cr3tJ";

@@ -41,6 +41,7 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.state.HostInfo;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -49,6 +50,7 @@ import org.junit.jupiter.api.io.TempDir;
  * partitions, and the REST API of either answers for every key (forwarding to the owner) and for
  * every list (gathering from both). Their Prometheus endpoints together count every score once.
  */
+@Tag("integration")
 class MultiInstanceApiTest {
 
     static final String RUN = "run-two";

@@ -15,10 +15,12 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** A scorer stopped and started again on the same data continues: nothing re-counted, nothing lost. */
+@Tag("integration")
 class RestartTest {
 
     static final Duration WAIT = Duration.ofSeconds(90);

@@ -58,6 +58,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.io.TempDir;
@@ -69,6 +70,7 @@ import org.junit.jupiter.api.io.TempDir;
  * once echoes it back in an error body, so every credential is really used (the runs would fail
  * without it); then everything the scorer produced is searched for each secret.
  */
+@Tag("integration")
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class SecretsTest {
 

@@ -23,6 +23,7 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -32,6 +33,7 @@ import org.junit.jupiter.api.io.TempDir;
  * and keeps the checkpoint the scorer ranks best. Its data goes bad halfway (--bad-data-from), so the best
  * checkpoint is not the last one and the scorer raises an alert.
  */
+@Tag("integration")
 class TrainingExampleTest {
 
     static final Path EXAMPLE = Path.of("examples", "training").toAbsolutePath();

@@ -22,10 +22,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The judge engine without Kafka: budget, configuration errors, video as frames or whole, shared calls. */
+@Tag("unit")
 class JudgeEngineTest {
 
     static final String KEY = "sk-engine-test-9876543210";

@@ -38,6 +38,7 @@ import org.apache.kafka.streams.state.KeyValueStore;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -46,6 +47,7 @@ import org.junit.jupiter.api.io.TempDir;
  * validation built with their own builder methods, the real serdes against our registry on loopback, and
  * the driver's wall clock moved by hand.
  */
+@Tag("topology")
 class ItemWaitTopologyTest {
 
     static final Instant START = Instant.parse("2026-01-01T00:00:00Z");

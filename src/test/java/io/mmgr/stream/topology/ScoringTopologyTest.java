@@ -32,10 +32,12 @@ import org.apache.kafka.streams.TopologyTestDriver;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The whole scoring topology on TopologyTestDriver, with the real serdes against our registry on loopback. */
+@Tag("topology")
 class ScoringTopologyTest {
 
     static RegistryServer registry;

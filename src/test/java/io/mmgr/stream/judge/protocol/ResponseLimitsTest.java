@@ -18,12 +18,14 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
  * The provider client reads at most {@link ProviderClient#MAX_BODY_BYTES} of a response and parses
  * provider envelopes within read constraints: bodies built here byte by byte, served on loopback.
  */
+@Tag("unit")
 class ResponseLimitsTest {
 
     HttpServer server;

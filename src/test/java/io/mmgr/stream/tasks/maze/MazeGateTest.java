@@ -9,10 +9,12 @@ import io.mmgr.stream.tasks.TaskSpec;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
+@Tag("unit")
 class MazeGateTest {
 
     static Map<String, Double> passingJudge() {

@@ -11,11 +11,13 @@ import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.api.Tag;
 
 /**
  * Every band x every fault x every drawing style: the image pipeline's metrics and gated overall
  * against the truth known from how the answer was drawn (Scenario), never from the evaluator.
  */
+@Tag("unit")
 class MazeImageScoringTest {
 
     static Stream<Arguments> cases() {

@@ -22,10 +22,12 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.zip.CRC32;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The evaluator through its stream contract: benchmark item + generation event + artifact store. */
+@Tag("unit")
 class MazePixelEvaluatorTest {
 
     @TempDir

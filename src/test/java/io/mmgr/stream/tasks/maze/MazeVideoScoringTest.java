@@ -14,11 +14,13 @@ import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.api.Tag;
 
 /**
  * Videos of every band and fault (H.264 MP4), and a subset as WebM VP9 with shifted hues and blur and
  * as MPEG-4 Part 2: the green square walks the route; tracked metrics against the construction truth.
  */
+@Tag("unit")
 class MazeVideoScoringTest {
 
     static final OutputStyle MP4_STYLE = OutputStyle.blocks("mp4-clean", 320, 320, 0.03, 0.3, 0.8);

@@ -17,9 +17,11 @@ import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** The grid locator against the drawn geometry, and its refusals. */
+@Tag("unit")
 class SudokuGridLocationTest {
 
     static Stream<Arguments> looks() {
