@@ -15,8 +15,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.api.Tag;
 
 /** The direct PNG path decodes every layout it accepts to exactly the pixels ImageIO gives. */
+@Tag("unit")
 class PngDecoderTest {
 
     static Stream<Arguments> layouts() {

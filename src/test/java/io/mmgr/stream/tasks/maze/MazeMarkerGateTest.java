@@ -15,6 +15,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.api.Tag;
 
 /**
  * Issue 13's moved target: an answer that moves the red square and draws (or walks) its path to the
@@ -24,6 +25,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  * answer in the same style passes. Videos: the target is checked in every frame that shows it (one
  * moved half way fails, one hidden under the agent at the end does not) and the start in the first.
  */
+@Tag("unit")
 class MazeMarkerGateTest {
 
     /** Markers moved while the route still runs through the whole solution (TARGET_MOVED leads the route away from it). */

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.Tag;
 
 /**
  * Any reasonable render style reads correctly: for every style in {@link MazeStyles}, a corpus of
@@ -17,6 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
  * pixel gate must agree with the known verdict on at least 99 % of each style's cases. The
  * per-style table is printed.
  */
+@Tag("unit")
 class MazeStyleAgreementTest {
 
     /** Cases per image style: enough that one disagreement in a hundred shows. */

@@ -15,6 +15,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.api.Tag;
 
 /**
  * Issue 13's thin path: a legible 13x13 maze drawn at 256 px with a 1-2 px blue solution path. The
@@ -24,6 +25,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * must pass a right answer drawn the same way and fail wrong ones. Block lattices and maze-dataset's
  * thin wall lines, anti-aliased and not.
  */
+@Tag("unit")
 class MazeThinPathTest {
 
     @TempDir
