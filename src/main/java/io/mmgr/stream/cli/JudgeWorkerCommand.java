@@ -29,9 +29,10 @@ import picocli.CommandLine.Option;
 /** {@code mmgr judge-worker}: a judge worker on its own, next to running scorers (scale it separately). */
 @Command(name = "judge-worker", mixinStandardHelpOptions = true,
         description = {"Run a judge worker: consume judge requests, call the VLM within its quota, write verdicts.",
-                "Instances with the same --judge-group share the requests; give each its share of the quota with "
-                        + "--judge-instances. The scorer must run with the same judge flags (or --judge-external) so "
-                        + "that it plans judge parts. Ctrl-C stops it after writing what is finished.",
+                "Instances with the same --judge-group share the requests and the quota: each takes the share of its "
+                        + "judge-request partitions, recomputed on every rebalance. The scorer must run with the same judge "
+                        + "flags (or --judge-external) so that it plans judge parts. Verdicts are cached in "
+                        + "<data-dir>/judge-cache (one worker per data directory). Ctrl-C stops it after writing what is finished.",
                 "Every flag has an MMGR_* environment default (README, \"Configuration\"). The worker rewrites "
                         + "<data-dir>/judge-worker.state every 5 s (RUNNING, CIRCUIT_OPEN, FAILED, STOPPED) for health "
                         + "checks, and exits with 1 if it stops on an error."})
@@ -76,6 +77,7 @@ public final class JudgeWorkerCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(spec.commandLine(),
                     "judge-worker needs --judge-protocol, --judge-base-url and --judge-model");
         }
+        judge.settings(); // conflicting or invalid judge flags fail before anything starts
         Endpoints ep = connection.resolve();
         PrintWriter out = spec.commandLine().getOut();
         SchemaRegistryClient registry = new SchemaRegistryClient(ep.registryUrl(), connection.registryProperties());
@@ -104,7 +106,7 @@ public final class JudgeWorkerCommand implements Callable<Integer> {
         JudgeRuntime runtime = JudgeRuntime.start(judge.settings(), System.getenv(), topics,
                 new JudgeWorker.Config(ep.bootstrapServers(), judge.group(applicationId), clientConfig),
                 artifacts.resolver(spec.commandLine(), connection.dataDir.resolve("judge-spill")),
-                meters);
+                meters, connection.dataDir.resolve("judge-cache"));
         AtomicBoolean stopping = new AtomicBoolean();
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
