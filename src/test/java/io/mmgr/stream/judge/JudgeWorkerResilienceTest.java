@@ -330,11 +330,13 @@ class JudgeWorkerResilienceTest {
         try (JudgeRuntime judge = k.start(settings("openai", URI.create(server.openAiBaseUrl())), Map.of(KEY_ENV, KEY), topics,
                 "jw-secret")) {
             k.publish(topics, r);
+            Predicate<JudgeVerdict> refused = v -> "PENDING".equals(v.getStatus()) && v.getReason().contains("HTTP 401");
             List<Map.Entry<SampleKey, JudgeVerdict>> pending = await(() -> k.verdicts(topics),
-                    l -> l.stream().anyMatch(e -> "PENDING".equals(e.getValue().getStatus())), Duration.ofSeconds(30),
+                    l -> l.stream().anyMatch(e -> refused.test(e.getValue())), Duration.ofSeconds(30),
                     "a PENDING verdict for the refused key");
             // the provider echoed the key; the reason shows that it was refused, not the key
-            assertThat(pending.get(0).getValue().getReason()).contains("HTTP 401").contains("***");
+            assertThat(pending.stream().map(Map.Entry::getValue).filter(refused).findFirst().orElseThrow().getReason())
+                    .contains("invalid_api_key").contains("***");
             recovered.set(true);
             await(() -> finals(k.verdicts(topics)), m -> m.containsKey(r.getRequestId()), Duration.ofSeconds(30), "the verdict");
         }
