@@ -143,7 +143,7 @@ public final class JudgeResilience {
 
     private ProviderReply send(ProviderCall call, long estimatedTokens, Tally tally) throws Exception {
         HandedOver[] handed = new HandedOver[1];
-        QuotaLimiter.Charge charge = quota.admit(estimatedTokens, longestWaitInCall, () -> {
+        QuotaLimiter.Charge charge = quota.admit(System.nanoTime(), estimatedTokens, longestWaitInCall, () -> {
             handed[0] = handOver(call);
             return handed[0].onWire();
         });

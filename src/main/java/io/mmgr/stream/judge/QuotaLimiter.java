@@ -16,8 +16,8 @@ import java.util.function.LongSupplier;
  * spread evenly ((W + margin) / Q apart) on a schedule that does not move when one send leaves late
  * (a thread woken late by a busy CPU): the next ones go at once until the schedule is met again, so a
  * late send is made up, never pushed onto everything after it (up to one window of lateness). A
- * request arriving while nobody waits starts the schedule afresh, so idle time is not saved up into
- * bursts. The token log works the same way over a minute with each send's estimate, raised when the
+ * request that became ready after its slot starts the schedule afresh, so idle time is not saved up
+ * into bursts. The token log works the same way over a minute with each send's estimate, raised when the
  * answer billed more.
  *
  * <p><b>Announced waits.</b> {@link #holdUntil} closes a gate for everything queued or yet to come
@@ -48,6 +48,12 @@ final class QuotaLimiter {
         long run() throws InterruptedException;
     }
 
+    /** How the limiter waits (tests use a clock they move instead). */
+    @FunctionalInterface
+    interface Waiter {
+        void await(Condition changed, long nanos) throws InterruptedException;
+    }
+
     /** A logged send's token charge, raised by {@link #charge} when the answer billed more. */
     static final class Charge {
         final long at;
@@ -63,6 +69,7 @@ final class QuotaLimiter {
     private final long windowNanos;
     private final long tokenWindowNanos;
     private final LongSupplier clock;
+    private final Waiter waiter;
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition changed = lock.newCondition();
     private final long[] log;
@@ -79,17 +86,17 @@ final class QuotaLimiter {
     private boolean shared;
 
     private long schedule = Long.MIN_VALUE;
-    private int waiting;
     private long gate = Long.MIN_VALUE;
     private String gateReason;
 
     QuotaLimiter(QuotaSettings quota) {
-        this(quota, System::nanoTime);
+        this(quota, System::nanoTime, Condition::awaitNanos);
     }
 
-    QuotaLimiter(QuotaSettings quota, LongSupplier clock) {
+    QuotaLimiter(QuotaSettings quota, LongSupplier clock, Waiter waiter) {
         this.quota = quota;
         this.clock = clock;
+        this.waiter = waiter;
         this.windowNanos = quota.window().plus(quota.margin()).toNanos();
         this.tokenWindowNanos = QuotaSettings.TOKEN_WINDOW.plus(quota.margin()).toNanos();
         this.log = new long[quota.requests()];
@@ -180,34 +187,29 @@ final class QuotaLimiter {
     }
 
     /**
-     * Waits until a request estimated at {@code estimate} tokens may leave, sends it with {@code send}
-     * (under the lock, so its real time is logged before anyone else decides) and logs it. Throws
-     * {@link Closed} instead of waiting longer than {@code maxWait} (a long announced wait, a share of 0):
-     * the request then waits outside, holding no thread.
+     * Waits until a request ready since {@code ready} (nano time) and estimated at {@code estimate}
+     * tokens may leave, sends it with {@code send} (under the lock, so its real time is logged before
+     * anyone else decides) and logs it. Throws {@link Closed} instead of waiting longer than
+     * {@code maxWait} (a long announced wait, a share of 0): the request then waits outside, holding no
+     * thread.
      */
-    Charge admit(long estimate, Duration maxWait, Send send) throws InterruptedException, Closed {
+    Charge admit(long ready, long estimate, Duration maxWait, Send send) throws InterruptedException, Closed {
         lock.lockInterruptibly();
         try {
-            long now = clock.getAsLong();
-            if (waiting == 0 && schedule < now) {
-                schedule = now; // nobody was waiting: idle time is not saved up
-            }
-            waiting++;
-            try {
-                while (true) {
-                    now = clock.getAsLong();
-                    promote(now);
-                    long at = earliest(now, estimate);
-                    if (at - now > maxWait.toNanos()) {
-                        throw new Closed(closedReason(now, estimate), Duration.ofNanos(at - now));
-                    }
-                    if (at <= now) {
-                        break;
-                    }
-                    changed.awaitNanos(at - now);
+            // the schedule catches up with a request that was ready in time (queued, woken late, slow to hand
+            // over), but not with time nobody wanted to send in: that is not saved up into a burst
+            schedule = Math.max(schedule, ready);
+            while (true) {
+                long now = clock.getAsLong();
+                promote(now);
+                long at = earliest(now, estimate);
+                if (at - now > maxWait.toNanos()) {
+                    throw new Closed(closedReason(now, estimate), Duration.ofNanos(at - now));
                 }
-            } finally {
-                waiting--;
+                if (at <= now) {
+                    break;
+                }
+                waiter.await(changed, at - now);
             }
             long sentAt = send.run();
             record(sentAt);
