@@ -36,8 +36,9 @@ import java.util.concurrent.CompletableFuture;
  * 429, 5xx, a timeout, a connection error, an open circuit, the quota or the budget, the endpoint
  * refusing the key, or the cache still loading all end as an {@link Outcome.Wait} saying why and when
  * to try again; the worker keeps the request PENDING and asks again, with backoff, until the request is
- * {@link RetrySettings#deadline()} old. Then it is FAILED with the last reason, and not cached, so
- * publishing it again retries. Thread-safe; called from the worker's pool.
+ * {@link RetrySettings#deadline()} old (its {@code requestedAt}; the cache loading does not count).
+ * Then it is FAILED with the last reason, and not cached, so publishing it again retries. Thread-safe;
+ * called from the worker's pool.
  */
 public final class JudgeEngine {
 
@@ -96,6 +97,7 @@ public final class JudgeEngine {
     public static final int MAX_JUSTIFICATION_CHARS = 4_000;
     static final int MAX_REASON_CHARS = 2_000;
     public static final String FAILED = "FAILED";
+    static final String STOPPING = "the judge worker is stopping";
 
     static final String REPAIR = "That answer cannot be used: %s. Reply again with only the JSON object the "
             + "instructions describe, with every key and nothing else.";
@@ -150,7 +152,8 @@ public final class JudgeEngine {
     /** Judges a request, {@code tries} carrying what its earlier tries did; past its deadline a wait becomes FAILED. */
     public Outcome judge(JudgeRequest request, Tries tries) {
         Outcome o = attempt(request, tries);
-        if (!(o instanceof Outcome.Wait w)) {
+        if (!(o instanceof Outcome.Wait w) || w.resume() == Resume.CACHE || w.reason().equals(STOPPING)) {
+            // the worker's own start and stop are not the provider failing: they never count toward the deadline
             return o;
         }
         tries.lastReason = w.reason();
@@ -323,7 +326,7 @@ public final class JudgeEngine {
                     announced.compareTo(backoff) > 0 ? announced : backoff, Resume.LATER);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            return new Outcome.Wait("the judge worker is stopping", Duration.ofSeconds(1), Resume.LATER);
+            return new Outcome.Wait(STOPPING, Duration.ofSeconds(1), Resume.LATER);
         } catch (Exception e) {
             tries.cycles++;
             return new Outcome.Wait("judge call failed unexpectedly (" + e + "); retrying with backoff",
