@@ -128,7 +128,7 @@ public final class ScriptedVlmServer implements AutoCloseable {
     /**
      * A recorded request and what it was answered.
      *
-     * @param arrivedNanos  when its handler started (the provider's arrival count)
+     * @param arrivedNanos  when the server's dispatcher saw it (the provider's arrival count)
      * @param params        the request parameters: max_tokens, max_completion_tokens, temperature, reasoning_effort,
      *                      maxOutputTokens, thinkingBudget (those present)
      * @param status        the HTTP status answered
@@ -159,7 +159,15 @@ public final class ScriptedVlmServer implements AutoCloseable {
             t.setDaemon(true);
             return t;
         });
-        server.setExecutor(executor);
+        // a request arrives when the server's dispatcher sees its bytes, not when a worker thread gets to it: the
+        // dispatcher hands each request over at once, so the time is taken there (a provider counts at its edge)
+        server.setExecutor(r -> {
+            long seenAt = System.nanoTime();
+            executor.execute(() -> {
+                ARRIVED.set(seenAt);
+                r.run();
+            });
+        });
         server.createContext("/", this::handle);
         server.start();
     }
@@ -234,8 +242,11 @@ public final class ScriptedVlmServer implements AutoCloseable {
         return best;
     }
 
+    private static final ThreadLocal<Long> ARRIVED = new ThreadLocal<>();
+
     private void handle(HttpExchange ex) throws IOException {
-        long arrived = System.nanoTime();
+        Long handedOver = ARRIVED.get();
+        long arrived = handedOver != null ? handedOver : System.nanoTime();
         try (ex) {
             String path = ex.getRequestURI().getPath();
             String protocol = path.endsWith("/chat/completions") ? "openai" : path.endsWith(":generateContent") ? "gemini" : null;
