@@ -136,6 +136,13 @@ class JudgeUnderRealProvidersTest {
                     "every sample of " + prefix + " COMPLETE");
         }
 
+        /** Publishes the cases and waits until every sample is COMPLETE and judged right (primary 1, as scripted). */
+        void judgedRight(List<String> cases) {
+            publish(cases);
+            Map<SampleKey, SampleScore> scores = allComplete(cases);
+            cases.forEach(c -> assertThat(score(scores, c).getPrimary()).as(c).isEqualTo(1.0));
+        }
+
         List<JudgeVerdict> verdicts() {
             return JudgeUnderRealProvidersTest.verdicts(h.topics);
         }
@@ -173,6 +180,12 @@ class JudgeUnderRealProvidersTest {
                 .setTrainingStep(1).setTask("math").setSampleId(c).setModality("text")
                 .setInputs(GenerationInputs.newBuilder().setText("3x = 12, so x = 4").build()).setProducedAt(Instant.now())
                 .build();
+    }
+
+    /** The model's own defaults (its profile), within 20 requests/s. */
+    static JudgeSettings defaults(String protocol, URI base, String model) {
+        return JudgeSettings.builder(protocol, base, model).quota(q -> q.requests(20, Duration.ofSeconds(1)))
+                .timeout(Duration.ofSeconds(5)).build();
     }
 
     /** A correct Math answer, as the script's judge scores it: both metrics 1. */
@@ -300,9 +313,7 @@ class JudgeUnderRealProvidersTest {
             cases.add("storm-" + i);
         }
         try (Scenario sc = new Scenario("real-storm.", s, false)) {
-            sc.publish(cases);
-            Map<SampleKey, SampleScore> scores = sc.allComplete(cases);
-            cases.forEach(c -> assertThat(score(scores, c).getPrimary()).as(c).isEqualTo(1.0));
+            sc.judgedRight(cases);
         } finally {
             server.quota(null);
         }
@@ -331,13 +342,10 @@ class JudgeUnderRealProvidersTest {
     void anO4MiniRunEndsWithEverySampleComplete() throws Exception {
         // o4-mini reasons 2,500 tokens at medium effort; one sample needs 20,000, more than the default cap holds
         script = e -> e.caseName().equals("o4-long") ? correct().thinking(20_000, 0) : correct();
-        JudgeSettings s = JudgeSettings.builder("openai", URI.create(server.openAiBaseUrl()), "o4-mini")
-                .quota(q -> q.requests(20, Duration.ofSeconds(1))).timeout(Duration.ofSeconds(5)).build();
+        JudgeSettings s = defaults("openai", URI.create(server.openAiBaseUrl()), "o4-mini");
         List<String> cases = List.of("o4-1", "o4-2", "o4-3", "o4-4", "o4-5", "o4-long");
         try (Scenario sc = new Scenario("real-o4.", s, false)) {
-            sc.publish(cases);
-            Map<SampleKey, SampleScore> scores = sc.allComplete(cases);
-            cases.forEach(c -> assertThat(score(scores, c).getPrimary()).as(c).isEqualTo(1.0));
+            sc.judgedRight(cases);
             assertThat(sc.verdicts()).filteredOn(v -> "VALID".equals(v.getStatus()) && v.getCachedFrom() == null)
                     .allSatisfy(v -> assertThat(v.getOutputTokens()).as("reasoning is billed as output").isGreaterThan(2_500));
         }
@@ -358,13 +366,10 @@ class JudgeUnderRealProvidersTest {
     void aGemini25ProRunEndsWithEverySampleComplete() throws Exception {
         // 2.5 Pro thinks 3,000 tokens on a rubric; one sample thinks 9,000 and overshoots its budget by 3,000
         script = e -> e.caseName().equals("pro-long") ? correct().thinking(9_000, 3_000) : correct();
-        JudgeSettings s = JudgeSettings.builder("gemini", URI.create(server.geminiBaseUrl()), "gemini-2.5-pro")
-                .quota(q -> q.requests(20, Duration.ofSeconds(1))).timeout(Duration.ofSeconds(5)).build();
+        JudgeSettings s = defaults("gemini", URI.create(server.geminiBaseUrl()), "gemini-2.5-pro");
         List<String> cases = List.of("pro-1", "pro-2", "pro-3", "pro-4", "pro-5", "pro-long");
         try (Scenario sc = new Scenario("real-pro.", s, false)) {
-            sc.publish(cases);
-            Map<SampleKey, SampleScore> scores = sc.allComplete(cases);
-            cases.forEach(c -> assertThat(score(scores, c).getPrimary()).as(c).isEqualTo(1.0));
+            sc.judgedRight(cases);
         }
         List<ScriptedVlmServer.Seen> pro = seen("pro");
         assertThat(pro.stream().filter(x -> !x.caseName().equals("pro-long"))).allSatisfy(x -> {
