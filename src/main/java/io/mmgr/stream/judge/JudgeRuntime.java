@@ -84,8 +84,13 @@ public final class JudgeRuntime implements AutoCloseable {
         return engine.ledger();
     }
 
+    private final java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
+
     @Override
     public void close() {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
         worker.close();
         engine.cache().close();
         engine.ledger().checkpoints().forEach((runAndCheckpoint, t) -> LOG.info(
