@@ -35,8 +35,11 @@ public record CircuitSettings(float failureRate, int window, Duration openFor) {
         return new Builder(this);
     }
 
-    /** As a resilience4j config; {@code record} says which failures count against the provider. */
-    public CircuitBreakerConfig toCircuitBreakerConfig(Predicate<Throwable> record) {
+    /**
+     * As a resilience4j config: {@code record} says which failures count against the provider,
+     * {@code ignore} which count neither way (resilience4j would count them as successes).
+     */
+    public CircuitBreakerConfig toCircuitBreakerConfig(Predicate<Throwable> record, Predicate<Throwable> ignore) {
         return CircuitBreakerConfig.custom()
                 .slidingWindow(window, Math.max(2, window / 2), CircuitBreakerConfig.SlidingWindowType.COUNT_BASED)
                 .failureRateThreshold(failureRate)
@@ -44,6 +47,7 @@ public record CircuitSettings(float failureRate, int window, Duration openFor) {
                 .permittedNumberOfCallsInHalfOpenState(2)
                 .automaticTransitionFromOpenToHalfOpenEnabled(true)
                 .recordException(record)
+                .ignoreException(ignore)
                 .build();
     }
 

@@ -83,8 +83,10 @@ public final class JudgeResilience {
                         && (pe.retryAfter() == null || pe.retryAfter().compareTo(longestWaitInCall) <= 0),
                 e -> e instanceof ProviderException pe ? pe.retryAfter() : null));
         retry.getEventPublisher().onRetry(e -> metrics.retry());
+        // a quota wait or a stop says nothing about the provider; its answers (4xx, refusals) say it is up
         this.breaker = CircuitBreaker.of("judge", s.circuit().toCircuitBreakerConfig(e -> e instanceof ProviderException pe
-                && (pe.retryable() || pe.kind() == ProviderException.Kind.CONFIGURATION)));
+                && (pe.retryable() || pe.kind() == ProviderException.Kind.CONFIGURATION),
+                e -> e instanceof QuotaLimiter.Closed || e instanceof InterruptedException));
         breaker.getEventPublisher().onStateTransition(e -> {
             CircuitBreaker.State to = e.getStateTransition().getToState();
             if (to == CircuitBreaker.State.CLOSED || to == CircuitBreaker.State.HALF_OPEN) {

@@ -153,7 +153,8 @@ public final class JudgeWorker implements AutoCloseable {
         this.pool = Executors.newFixedThreadPool(threads, r -> daemon(r, "judge-call-" + n.incrementAndGet()));
         this.later = Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "judge-retry-later"));
         this.waiting = new WaitingRoom(later, Map.of(
-                JudgeEngine.Resume.CIRCUIT, () -> engine.resilience().circuit() != CircuitBreaker.State.OPEN,
+                // closed, not merely half-open: half-open lets only its probes through, the rest would spin
+                JudgeEngine.Resume.CIRCUIT, () -> engine.resilience().circuit() == CircuitBreaker.State.CLOSED,
                 JudgeEngine.Resume.CACHE, () -> engine.cache().complete()));
         engine.resilience().onCallsPermitted(() -> waiting.release(JudgeEngine.Resume.CIRCUIT));
         follower.onComplete(() -> waiting.release(JudgeEngine.Resume.CACHE));
