@@ -126,7 +126,8 @@ public final class ScriptedVlmServer implements AutoCloseable {
     }
 
     /**
-     * A recorded request and what it was answered.
+     * A recorded request and what it was answered (recorded once the answer is known; {@link #requestCount()}
+     * counts arrivals at once).
      *
      * @param arrivedNanos  when the server's dispatcher saw it (the provider's arrival count)
      * @param params        the request parameters: max_tokens, max_completion_tokens, temperature, reasoning_effort,
@@ -147,6 +148,7 @@ public final class ScriptedVlmServer implements AutoCloseable {
     private final ExecutorService executor;
     private final List<Seen> seen = Collections.synchronizedList(new ArrayList<>());
     private final Map<String, AtomicInteger> attempts = new ConcurrentHashMap<>();
+    private final AtomicInteger arrivals = new AtomicInteger();
     private volatile Function<Exchange, Action> script;
     private volatile Quota quota;
     private final java.util.ArrayDeque<Long> accepted = new java.util.ArrayDeque<>();
@@ -224,8 +226,9 @@ public final class ScriptedVlmServer implements AutoCloseable {
         }
     }
 
+    /** Requests that arrived so far (answered or not yet). */
     public int requestCount() {
-        return seen.size();
+        return arrivals.get();
     }
 
     /** The most requests that arrived within any window of the given length (a sliding window over arrivals). */
@@ -255,6 +258,7 @@ public final class ScriptedVlmServer implements AutoCloseable {
                 send(ex, 404, "{\"error\":\"unknown endpoint\"}");
                 return;
             }
+            arrivals.incrementAndGet();
             JsonNode body = JSON.readTree(raw);
             String model = protocol.equals("openai") ? body.path("model").asText("")
                     : path.substring(path.indexOf("/models/") + 8, path.lastIndexOf(':'));

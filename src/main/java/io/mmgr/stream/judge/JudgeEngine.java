@@ -64,8 +64,10 @@ public final class JudgeEngine {
 
     /** What a waiting request waits for. */
     public enum Resume {
-        /** its {@code retryIn} */
+        /** its {@code retryIn} (the budget, the quota) */
         LATER,
+        /** its backoff after the provider failed, or the circuit closing again (the provider answers), if sooner */
+        BACKOFF,
         /** the circuit letting calls through again */
         CIRCUIT,
         /** the cache being complete */
@@ -315,7 +317,7 @@ public final class JudgeEngine {
             if (e.kind() == ProviderException.Kind.CONFIGURATION) {
                 tries.cycles++;
                 return new Outcome.Wait("the judge endpoint rejects the configuration (" + e.getMessage()
-                        + "); waiting for it to be fixed", settings.retry().betweenCycles(tries.cycles), Resume.LATER);
+                        + "); waiting for it to be fixed", settings.retry().betweenCycles(tries.cycles), Resume.BACKOFF);
             }
             tries.cycles++;
             Duration announced = resilience.announcedWait();
@@ -323,14 +325,14 @@ public final class JudgeEngine {
             String hint = e.hint() == null ? "" : "; the provider asked to wait " + JudgeResilience.seconds(e.hint().delay())
                     + " (" + e.hint().source() + ")";
             return new Outcome.Wait("no answer from the judge yet (" + e.getMessage() + hint + "); retrying with backoff",
-                    announced.compareTo(backoff) > 0 ? announced : backoff, Resume.LATER);
+                    announced.compareTo(backoff) > 0 ? announced : backoff, Resume.BACKOFF);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return new Outcome.Wait(STOPPING, Duration.ofSeconds(1), Resume.LATER);
         } catch (Exception e) {
             tries.cycles++;
             return new Outcome.Wait("judge call failed unexpectedly (" + e + "); retrying with backoff",
-                    settings.retry().betweenCycles(tries.cycles), Resume.LATER);
+                    settings.retry().betweenCycles(tries.cycles), Resume.BACKOFF);
         }
     }
 

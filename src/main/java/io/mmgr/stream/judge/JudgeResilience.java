@@ -49,7 +49,7 @@ public final class JudgeResilience {
     private final CircuitBreaker breaker;
     private final long wireWaitNanos;
     private final Duration longestWaitInCall;
-    private final List<Runnable> permittedListeners = new CopyOnWriteArrayList<>();
+    private final List<java.util.function.Consumer<CircuitBreaker.State>> permittedListeners = new CopyOnWriteArrayList<>();
 
     /** What one request's calls cost: HTTP exchanges made and tokens billed, whatever the outcome. */
     public static final class Tally {
@@ -90,7 +90,7 @@ public final class JudgeResilience {
         breaker.getEventPublisher().onStateTransition(e -> {
             CircuitBreaker.State to = e.getStateTransition().getToState();
             if (to == CircuitBreaker.State.CLOSED || to == CircuitBreaker.State.HALF_OPEN) {
-                permittedListeners.forEach(Runnable::run);
+                permittedListeners.forEach(l -> l.accept(to));
             }
         });
         metrics.circuitState(() -> switch (breaker.getState()) {
@@ -101,8 +101,11 @@ public final class JudgeResilience {
         });
     }
 
-    /** Runs {@code listener} (on the thread that changed the state) whenever the circuit starts letting calls through. */
-    public void onCallsPermitted(Runnable listener) {
+    /**
+     * Tells {@code listener} (on the thread that changed the state) whenever the circuit starts letting
+     * calls through: HALF_OPEN (its probes) or CLOSED (every call).
+     */
+    public void onCallsPermitted(java.util.function.Consumer<CircuitBreaker.State> listener) {
         permittedListeners.add(listener);
     }
 

@@ -156,7 +156,12 @@ public final class JudgeWorker implements AutoCloseable {
                 // closed, not merely half-open: half-open lets only its probes through, the rest would spin
                 JudgeEngine.Resume.CIRCUIT, () -> engine.resilience().circuit() == CircuitBreaker.State.CLOSED,
                 JudgeEngine.Resume.CACHE, () -> engine.cache().complete()));
-        engine.resilience().onCallsPermitted(() -> waiting.release(JudgeEngine.Resume.CIRCUIT));
+        engine.resilience().onCallsPermitted(state -> {
+            waiting.release(JudgeEngine.Resume.CIRCUIT);
+            if (state == CircuitBreaker.State.CLOSED) {
+                waiting.release(JudgeEngine.Resume.BACKOFF); // the provider answers again: no need to sit out a backoff
+            }
+        });
         follower.onComplete(() -> waiting.release(JudgeEngine.Resume.CACHE));
         this.thread = daemon(this::loop, "judge-worker");
     }

@@ -12,8 +12,8 @@ import java.util.function.BooleanSupplier;
 
 /**
  * Requests that wait, and what wakes each: its retry time, or the event it waits for (the circuit
- * letting calls through, the cache being complete), whichever comes first. A request parked on an event
- * that has already happened goes at once, so none misses the event it waits for.
+ * letting calls through, the circuit closing, the cache being complete), whichever comes first. A
+ * request parked on an event that holds already goes at once, so none misses the event it waits for.
  */
 final class WaitingRoom {
 

@@ -229,7 +229,7 @@ class JudgeEngineTest {
             JudgeEngine.Outcome o = engine.judge(fresh, tries);
             assertThat(o).as("cycle %d", cycle).isInstanceOfSatisfying(JudgeEngine.Outcome.Wait.class, w -> {
                 assertThat(w.reason()).contains("no answer from the judge yet").contains("HTTP 500").contains("server_error");
-                assertThat(w.resume()).isEqualTo(JudgeEngine.Resume.LATER);
+                assertThat(w.resume()).isEqualTo(JudgeEngine.Resume.BACKOFF);
             });
         }
         assertThat(tries.tally().attempts()).as("three cycles of two calls").isEqualTo(6);

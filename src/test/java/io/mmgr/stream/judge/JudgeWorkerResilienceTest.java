@@ -277,7 +277,7 @@ class JudgeWorkerResilienceTest {
         recovered.set(false);
         try (JudgeRuntime judge = k.start(s, Map.of(KEY_ENV, KEY), topics, "jw-circuit")) {
             List<long[]> permitted = new java.util.concurrent.CopyOnWriteArrayList<>();
-            judge.engine().resilience().onCallsPermitted(() -> permitted.add(new long[] {System.nanoTime()}));
+            judge.engine().resilience().onCallsPermitted(state -> permitted.add(new long[] {System.nanoTime()}));
             Map<String, org.apache.kafka.clients.producer.RecordMetadata> where = new HashMap<>();
             reqs.forEach(r -> where.put(r.getRequestId(), k.publish(topics, r)));
             List<Map.Entry<SampleKey, JudgeVerdict>> seen = await(() -> k.verdicts(topics),
