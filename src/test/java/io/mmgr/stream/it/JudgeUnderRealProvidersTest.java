@@ -24,8 +24,10 @@ import io.mmgr.stream.judge.JudgeRuntime;
 import io.mmgr.stream.judge.JudgeSettings;
 import io.mmgr.stream.judge.JudgeWorker;
 import io.mmgr.stream.registry.RegistryServer;
+import io.mmgr.stream.topology.SampleKeys;
 import io.mmgr.stream.topology.ScorerSettings;
 import io.mmgr.stream.topology.Topics;
+import io.mmgr.stream.topology.intake.IntakeTopology;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URI;
@@ -39,6 +41,11 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.streams.StoreQueryParameters;
+import org.apache.kafka.streams.state.QueryableStoreTypes;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -95,10 +102,12 @@ class JudgeUnderRealProvidersTest {
         }
     }
 
-    /** A scorer on its own topics with a judge worker on them. */
+    /** A scorer on its own topics (on the shared broker) with a judge worker on them. */
     static final class Scenario implements AutoCloseable {
         final String prefix;
-        final ScorerHarness h;
+        final ScorerApp scorer;
+        final Topics topics;
+        final KafkaProducer<byte[], byte[]> producer;
         final JudgeRuntime judge;
         final JudgeSettings settings;
         int requests;
@@ -110,24 +119,52 @@ class JudgeUnderRealProvidersTest {
                     .withApplicationId(prefix + "app").withStreamThreads(1).withArtifactRoots(List.of(dir));
             ScorerApp.Options options = web ? ScorerApp.Options.defaults().withWeb("127.0.0.1", 0, "127.0.0.1")
                     : ScorerApp.Options.defaults();
-            this.h = new ScorerHarness(kafka, registry, dir.resolve(prefix + "scorer"), s, options);
-            this.judge = worker(settings, h.topics, prefix + "judge", dir.resolve(prefix + "judge-data"));
+            this.scorer = ScorerApp.start(s, options, kafka.bootstrapServers(), registry.url(), dir.resolve(prefix + "streams"),
+                    Duration.ofMinutes(2));
+            this.topics = scorer.topics();
+            this.producer = new KafkaProducer<>(Map.of("bootstrap.servers", kafka.bootstrapServers(), "acks", "all"),
+                    new ByteArraySerializer(), new ByteArraySerializer());
+            this.judge = worker(settings, topics, prefix + "judge", dir.resolve(prefix + "judge-data"));
         }
 
         void publish(List<String> cases) {
             List<BenchmarkItem> items = cases.stream().map(JudgeUnderRealProvidersTest::item).toList();
-            items.forEach(h::publish);
-            await(() -> JudgeEndToEndTest.benchmarkItems(h, items), n -> n == items.size(), WAIT, "the items of " + prefix);
-            cases.forEach(c -> publish(c));
+            String t = topics.benchmark.name();
+            items.forEach(i -> send(t, SampleKeys.itemKey(i.getTask(), i.getSampleId()), topics.benchmark.valueSerde().serializer()
+                    .serialize(t, i)));
+            await(() -> itemsInTable(items), n -> n == items.size(), WAIT, "the items of " + prefix);
+            cases.forEach(this::publish);
         }
 
         void publish(String c) {
-            h.publish(event(c));
+            GenerationEvent e = event(c);
+            String t = topics.generations.name();
+            send(t, SampleKeys.ref(SampleKeys.of(e)), topics.generations.valueSerde().serializer().serialize(t, e));
             requests++;
         }
 
+        private void send(String topic, String key, byte[] value) {
+            try {
+                producer.send(new ProducerRecord<>(topic, key.getBytes(java.nio.charset.StandardCharsets.UTF_8), value)).get();
+            } catch (Exception e) {
+                throw new IllegalStateException("cannot publish to " + topic, e);
+            }
+        }
+
+        private long itemsInTable(List<BenchmarkItem> items) {
+            try {
+                var store = scorer.streams().store(StoreQueryParameters.fromNameAndType(IntakeTopology.BENCHMARK_STORE,
+                        QueryableStoreTypes.<String, BenchmarkItem>keyValueStore()));
+                return items.stream().filter(i -> store.get(SampleKeys.itemKey(i.getTask(), i.getSampleId())) != null).count();
+            } catch (RuntimeException e) {
+                return -1;
+            }
+        }
+
         Map<SampleKey, SampleScore> scores() {
-            return h.scores();
+            return TopicSnapshot.latest(Map.of("bootstrap.servers", kafka.bootstrapServers()), topics.sampleScores.name(),
+                    topics.sampleScores.keySerde().deserializer(), topics.sampleScores.valueSerde().deserializer(),
+                    Duration.ofSeconds(30));
         }
 
         Map<SampleKey, SampleScore> allComplete(List<String> cases) {
@@ -144,14 +181,15 @@ class JudgeUnderRealProvidersTest {
         }
 
         List<JudgeVerdict> verdicts() {
-            return JudgeUnderRealProvidersTest.verdicts(h.topics);
+            return JudgeUnderRealProvidersTest.verdicts(topics);
         }
 
         @Override
         public void close() {
             judge.close();
-            h.close();
-            ran.put(prefix, new Ran(settings, h.topics, requests));
+            producer.close();
+            scorer.close();
+            ran.put(prefix, new Ran(settings, topics, requests));
         }
     }
 
@@ -235,7 +273,7 @@ class JudgeUnderRealProvidersTest {
             List<String> all = new ArrayList<>(bursts);
             all.add("deadline-1");
             sc.publish(all);
-            String api = sc.h.scorer.web().orElseThrow().url() + "api/sample?run=run-real&checkpoint=ckpt-1&task=math&seed=0&sample=";
+            String api = sc.scorer.web().orElseThrow().url() + "api/sample?run=run-real&checkpoint=ckpt-1&task=math&seed=0&sample=";
 
             // while no answer comes, the score and the dashboard say why the judge part waits
             // (the provider's failure, or the circuit it opened)
@@ -272,7 +310,7 @@ class JudgeUnderRealProvidersTest {
                     .contains("part judge failed: no answer from the judge within PT15S");
             JudgeVerdict failedVerdict = sc.verdicts().stream().filter(v -> "FAILED".equals(v.getStatus())).findFirst().orElseThrow();
             // not cached: no cache entry holds it
-            assertThat(cacheEntries(sc.h.topics)).noneMatch(v -> v.getRequestId().equals(failedVerdict.getRequestId()));
+            assertThat(cacheEntries(sc.topics)).noneMatch(v -> v.getRequestId().equals(failedVerdict.getRequestId()));
 
             // published again once the provider answers: judged again, and complete
             deadlineFixed.set(true);

@@ -42,7 +42,6 @@ public final class ScorerHarness implements AutoCloseable {
     final Topics topics;
     final KafkaProducer<byte[], byte[]> producer;
     final Map<String, Object> clientConfig;
-    private final boolean ownsInfrastructure;
 
     public ScorerHarness(Path dir, ScorerSettings settings) throws Exception {
         this(dir, settings, ScorerApp.Options.defaults());
@@ -50,22 +49,8 @@ public final class ScorerHarness implements AutoCloseable {
 
     /** The same with the scorer's options (e.g. its web server). */
     public ScorerHarness(Path dir, ScorerSettings settings, ScorerApp.Options options) throws Exception {
-        this(EmbeddedKafka.start(dir.resolve("broker"), 0),
-                RegistryServer.start(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), dir.resolve("registry")),
-                dir, settings, options, true);
-    }
-
-    /** A scorer on a broker and registry someone else owns (several scorers, each on its own topics, one broker). */
-    public ScorerHarness(EmbeddedKafka kafka, RegistryServer registry, Path dir, ScorerSettings settings, ScorerApp.Options options)
-            throws Exception {
-        this(kafka, registry, dir, settings, options, false);
-    }
-
-    private ScorerHarness(EmbeddedKafka kafka, RegistryServer registry, Path dir, ScorerSettings settings, ScorerApp.Options options,
-                          boolean owns) throws Exception {
-        this.kafka = kafka;
-        this.registry = registry;
-        this.ownsInfrastructure = owns;
+        kafka = EmbeddedKafka.start(dir.resolve("broker"), 0);
+        registry = RegistryServer.start(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), dir.resolve("registry"));
         scorer = ScorerApp.start(settings, options, kafka.bootstrapServers(), registry.url(), dir.resolve("streams"), Duration.ofMinutes(2));
         topics = new Topics(settings.topicPrefix(), settings.partitions(), (short) 1,
                 new AvroSerdes(new SchemaRegistryClient(registry.url()), true));
@@ -139,9 +124,7 @@ public final class ScorerHarness implements AutoCloseable {
     public void close() {
         producer.close();
         scorer.close();
-        if (ownsInfrastructure) {
-            registry.close();
-            kafka.close();
-        }
+        registry.close();
+        kafka.close();
     }
 }
