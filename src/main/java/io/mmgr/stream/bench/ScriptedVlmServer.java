@@ -151,7 +151,7 @@ public final class ScriptedVlmServer implements AutoCloseable {
     private final AtomicInteger arrivals = new AtomicInteger();
     private volatile Function<Exchange, Action> script;
     private volatile Quota quota;
-    private final java.util.ArrayDeque<Long> accepted = new java.util.ArrayDeque<>();
+    private final java.util.TreeSet<Long> accepted = new java.util.TreeSet<>();
 
     private ScriptedVlmServer(Function<Exchange, Action> script) throws IOException {
         this.script = script;
@@ -190,23 +190,38 @@ public final class ScriptedVlmServer implements AutoCloseable {
         }
     }
 
-    /** The wait until a request fits the quota, counting this arrival if it fits; zero when it does. */
+    /**
+     * The wait until a request fits the quota, counting this arrival if it fits; zero when it does. Handler
+     * threads may get to requests out of their arrival order, so an arrival is accepted only if every window
+     * holding it, before or after, keeps within the quota.
+     */
     private Duration admit(long arrived) {
         Quota q = quota;
         if (q == null) {
             return Duration.ZERO;
         }
+        long window = q.window().toNanos();
         synchronized (accepted) {
-            long window = q.window().toNanos();
-            while (!accepted.isEmpty() && arrived - accepted.peekFirst() >= window) {
+            while (!accepted.isEmpty() && accepted.first() < arrived - 4 * window) {
                 accepted.pollFirst();
             }
-            if (accepted.size() < q.requests()) {
-                accepted.addLast(arrived);
-                return Duration.ZERO;
+            List<Long> near = new ArrayList<>(accepted.subSet(arrived - window + 1, arrived + window));
+            near.add(arrived);
+            Collections.sort(near);
+            int lo = 0;
+            for (int hi = 0; hi < near.size(); hi++) {
+                while (near.get(hi) - near.get(lo) >= window) {
+                    lo++;
+                }
+                if (hi - lo + 1 > q.requests() && near.get(lo) <= arrived && arrived <= near.get(hi)) {
+                    // refused: the oldest arrival of the window that holds it leaves then
+                    return Duration.ofNanos(Math.max(1_000_000, near.get(lo) + window - arrived));
+                }
             }
-            // the oldest arrival in the window leaves it then, and one more fits
-            return Duration.ofNanos(accepted.peekFirst() + window - arrived);
+            for (long t = arrived; !accepted.add(t); t++) {
+                // two arrivals in the same nanosecond: both count
+            }
+            return Duration.ZERO;
         }
     }
 
