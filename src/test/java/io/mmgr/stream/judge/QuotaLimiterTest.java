@@ -184,4 +184,33 @@ class QuotaLimiterTest {
         l.admit(now, 100, Duration.ofMinutes(5), () -> next[0] = now);
         assertThat(next[0]).isGreaterThanOrEqualTo(before + 60_000 * MS);
     }
+
+    @Test
+    void manyThreadsOnTheRealClockNeverExceedTheQuotaInAnyWindow() throws Exception {
+        // the property, not a speed: whatever the scheduling, the logged send times hold the quota in every window
+        QuotaLimiter l = new QuotaLimiter(QuotaSettings.builder().requests(10, Duration.ofMillis(100)).margin(Duration.ZERO).build());
+        List<Long> times = java.util.Collections.synchronizedList(new ArrayList<>());
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(16);
+        List<java.util.concurrent.Future<?>> done = new ArrayList<>();
+        for (int t = 0; t < 16; t++) {
+            done.add(pool.submit(() -> {
+                for (int i = 0; i < 15; i++) {
+                    l.admit(System.nanoTime(), 0, Duration.ofMinutes(1), () -> {
+                        long at = System.nanoTime();
+                        times.add(at);
+                        return at;
+                    });
+                }
+                return null;
+            }));
+        }
+        for (var f : done) {
+            f.get(2, java.util.concurrent.TimeUnit.MINUTES);
+        }
+        pool.shutdown();
+        List<Long> sorted = new ArrayList<>(times);
+        java.util.Collections.sort(sorted);
+        assertThat(sorted).hasSize(240);
+        assertThat(maxInAnyWindow(sorted, 100 * MS)).isLessThanOrEqualTo(10);
+    }
 }
