@@ -7,6 +7,8 @@ import io.mmgr.stream.avro.GenerationEvent;
 import io.mmgr.stream.avro.HumanLabel;
 import io.mmgr.stream.avro.SampleKey;
 import io.mmgr.stream.json.JsonAvro;
+import io.mmgr.stream.limits.InputCheck;
+import io.mmgr.stream.limits.InputLimits;
 import io.mmgr.stream.registry.AvroSerdes;
 import io.mmgr.stream.registry.SchemaRegistryClient;
 import io.mmgr.stream.topology.SampleKeys;
@@ -30,6 +32,8 @@ import org.apache.kafka.common.serialization.Serializer;
 /**
  * Publishes JSONL files of records written with the Avro schemas' field names: generation events,
  * benchmark items or human labels. A bad line is reported with its number and skipped; the rest go out.
+ * Lines are held to the scorer's {@link InputLimits} and refuse non-finite numbers, so what the scorer
+ * would dead-letter is reported here first; every reported error is cut to {@link #MAX_ERROR_CHARS}.
  */
 public final class JsonlPublisher implements AutoCloseable {
 
@@ -46,8 +50,18 @@ public final class JsonlPublisher implements AutoCloseable {
     private final Serializer<BenchmarkItem> items;
     private final Serializer<SampleKey> labelKeys;
     private final Serializer<HumanLabel> labels;
+    private final InputCheck check;
+
+    /** Characters of one reported error kept. */
+    public static final int MAX_ERROR_CHARS = 300;
 
     public JsonlPublisher(Endpoints endpoints, Map<String, Object> kafkaProperties, Map<String, Object> registryProperties) {
+        this(endpoints, kafkaProperties, registryProperties, InputLimits.DEFAULTS);
+    }
+
+    public JsonlPublisher(Endpoints endpoints, Map<String, Object> kafkaProperties, Map<String, Object> registryProperties,
+                          InputLimits limits) {
+        this.check = new InputCheck(limits);
         this.registry = new SchemaRegistryClient(endpoints.registryUrl(), registryProperties);
         this.topics = new Topics(endpoints.topicPrefix(), 1, (short) 1, new AvroSerdes(registry, true));
         Map<String, Object> conf = new HashMap<>(kafkaProperties);
@@ -87,14 +101,14 @@ public final class JsonlPublisher implements AutoCloseable {
                 try {
                     record = toRecord(kind, line);
                 } catch (RuntimeException e) {
-                    errors.add("line " + lineNo + ": " + e.getMessage());
+                    errors.add(cut("line " + lineNo + ": " + e.getMessage()));
                     onRecord.run();
                     continue;
                 }
                 int n = lineNo;
                 producer.send(record, (meta, ex) -> {
                     if (ex != null) {
-                        errors.add("line " + n + ": not published: " + ex.getMessage());
+                        errors.add(cut("line " + n + ": not published: " + ex.getMessage()));
                     } else {
                         sent.incrementAndGet();
                     }
@@ -106,6 +120,18 @@ public final class JsonlPublisher implements AutoCloseable {
         List<String> sorted = new ArrayList<>(errors);
         sorted.sort(java.util.Comparator.comparingInt(e -> Integer.parseInt(e.substring(5, e.indexOf(':')))));
         return new Result(sent.get(), sorted, topic(kind));
+    }
+
+    private static String cut(String s) {
+        return s.length() <= MAX_ERROR_CHARS ? s : s.substring(0, MAX_ERROR_CHARS) + "…";
+    }
+
+    /** The record itself within the limits, else the reason (as the scorer's dead letter would give it). */
+    private byte[] within(org.apache.avro.specific.SpecificRecord record, byte[] value, String what, int limit, String name) {
+        check.size(what, value.length, limit, name).or(() -> check.check(record)).ifPresent(v -> {
+            throw new IllegalArgumentException(v.reason());
+        });
+        return value;
     }
 
     public String topic(Kind kind) {
@@ -121,22 +147,19 @@ public final class JsonlPublisher implements AutoCloseable {
         switch (kind) {
             case generations -> {
                 GenerationEvent e = JsonAvro.read(line, GenerationEvent.class);
+                byte[] value = within(e, events.serialize(topic, e), "event", check.limits().eventBytes(), "event-bytes");
                 byte[] key = SampleKeys.ref(SampleKeys.of(e)).getBytes(StandardCharsets.UTF_8);
-                return new ProducerRecord<>(topic, key, events.serialize(topic, e));
+                return new ProducerRecord<>(topic, key, value);
             }
             case benchmark -> {
                 BenchmarkItem item = JsonAvro.read(line, BenchmarkItem.class);
+                byte[] value = within(item, items.serialize(topic, item), "item", check.limits().itemBytes(), "item-bytes");
                 byte[] key = SampleKeys.itemKey(item.getTask(), item.getSampleId()).getBytes(StandardCharsets.UTF_8);
-                return new ProducerRecord<>(topic, key, items.serialize(topic, item));
+                return new ProducerRecord<>(topic, key, value);
             }
             case labels -> {
                 // one flat object: the sample's key fields beside the label's
-                JsonNode node;
-                try {
-                    node = JsonAvro.MAPPER.readTree(line);
-                } catch (com.fasterxml.jackson.core.JsonProcessingException ex) {
-                    throw new IllegalArgumentException("not valid JSON: " + ex.getOriginalMessage(), ex);
-                }
+                JsonNode node = JsonAvro.readTree(line);
                 if (!(node instanceof ObjectNode object)) {
                     throw new IllegalArgumentException("a label line must be a JSON object");
                 }
@@ -153,8 +176,12 @@ public final class JsonlPublisher implements AutoCloseable {
                 }
                 SampleKey key = JsonAvro.read(keyPart, SampleKey.class);
                 HumanLabel label = JsonAvro.read(labelPart, HumanLabel.class);
+                check.check(key).or(() -> check.checkLabel(label, label.getMetrics())).ifPresent(v -> {
+                    throw new IllegalArgumentException(v.reason());
+                });
+                byte[] value = within(label, labels.serialize(topic, label), "label", check.limits().labelBytes(), "label-bytes");
                 int partition = SampleKeys.partition(key, producer.partitionsFor(topic).size());
-                return new ProducerRecord<>(topic, partition, labelKeys.serialize(topic, key), labels.serialize(topic, label));
+                return new ProducerRecord<>(topic, partition, labelKeys.serialize(topic, key), value);
             }
             default -> throw new IllegalStateException();
         }

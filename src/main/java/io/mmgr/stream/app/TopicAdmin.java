@@ -1,6 +1,11 @@
 package io.mmgr.stream.app;
 
+import io.mmgr.stream.topology.RecordCaps;
 import io.mmgr.stream.topology.Topics;
+import java.util.HashMap;
+import java.util.Collection;
+import org.apache.kafka.clients.admin.Config;
+import org.apache.kafka.common.config.ConfigResource;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -74,6 +79,44 @@ public final class TopicAdmin {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while creating topics", e);
+        }
+    }
+
+    /**
+     * The record limits of the scorer's topics as the broker has them: each public topic's
+     * {@code max.message.bytes} and those of the application's internal topics that exist already
+     * (changelogs, repartitions: names starting with {@code <applicationId>-}); the broker's
+     * {@code message.max.bytes} stands for internal topics created later.
+     */
+    public static RecordCaps recordCaps(Admin admin, Collection<String> publicTopics, String applicationId) {
+        try {
+            var nodes = admin.describeCluster().nodes().get();
+            ConfigResource broker = new ConfigResource(ConfigResource.Type.BROKER, String.valueOf(nodes.iterator().next().id()));
+            List<String> names = new ArrayList<>(publicTopics);
+            for (String t : admin.listTopics().names().get()) {
+                if (t.startsWith(applicationId + "-")) {
+                    names.add(t);
+                }
+            }
+            List<ConfigResource> resources = new ArrayList<>();
+            resources.add(broker);
+            names.forEach(n -> resources.add(new ConfigResource(ConfigResource.Type.TOPIC, n)));
+            Map<ConfigResource, Config> configs = admin.describeConfigs(resources).all().get();
+            int brokerMax = Integer.parseInt(configs.get(broker).get("message.max.bytes").value());
+            Map<String, Integer> topicMax = new HashMap<>();
+            for (String n : names) {
+                var entry = configs.get(new ConfigResource(ConfigResource.Type.TOPIC, n)).get("max.message.bytes");
+                topicMax.put(n, entry == null || entry.value() == null ? brokerMax : Integer.parseInt(entry.value()));
+            }
+            RecordCaps caps = new RecordCaps(topicMax, brokerMax);
+            LOG.info("record limits: broker message.max.bytes {}, smallest topic max.message.bytes {}, largest {}",
+                    brokerMax, caps.smallest(), caps.largest());
+            return caps;
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("cannot read the topics' max.message.bytes: " + e.getCause().getMessage(), e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while reading topic configurations", e);
         }
     }
 }

@@ -92,6 +92,15 @@ public final class LocalArtifactResolver implements ArtifactResolver {
         if (!scheme.equals("file")) {
             throw new ArtifactException("artifact URI scheme '" + scheme + "' is not supported here (file: or data:)");
         }
+        // file://host/path names a file on that host: only this machine's (no host, or localhost) is read
+        String authority = parsed.getRawAuthority();
+        if (authority != null && !authority.isEmpty() && !authority.equalsIgnoreCase("localhost")) {
+            throw new ArtifactException("artifact URI names host '" + authority + "': file: URIs must have no host or "
+                    + "'localhost' (file:///path)");
+        }
+        if (parsed.isOpaque() || parsed.getPath() == null || !parsed.getPath().startsWith("/")) {
+            throw new ArtifactException("artifact URI must name an absolute path (file:///path): " + uri);
+        }
         Path requested = Path.of(parsed.getPath()).normalize();
         Path real;
         try {

@@ -8,7 +8,7 @@ import picocli.CommandLine.Command;
         description = "Score outputs offline with the same evaluators the stream uses.",
         subcommands = {EvalMazeCommand.class, EvalSudokuCommand.class, EvalArcCommand.class, EvalNavCommand.class,
                 EvalFidCommand.class, EvalMind2WebCommand.class, EvalAitwCommand.class, EvalScreenSpotCommand.class,
-                EvalRobotCommand.class})
+                EvalRobotCommand.class, EvalVisualWebBenchCommand.class})
 public final class EvalCommand implements Runnable {
 
     @CommandLine.Spec

@@ -139,6 +139,9 @@ final class JsonlInput {
             if (!n.isNumber()) {
                 throw line.error("'" + field + "' must be an array of numbers");
             }
+            if (!Double.isFinite(n.doubleValue())) {
+                throw line.error("'" + field + "' holds " + n.asText() + ", which is not a finite number");
+            }
             out.add(n.doubleValue());
         }
         return out;

@@ -42,7 +42,8 @@ public final class PublishCommand implements Callable<Integer> {
         Progress progress = new Progress(cl.getErr(), JsonlPublisher.countRecords(file), kind.name());
         JsonlPublisher.Result result;
         try (JsonlPublisher publisher = new JsonlPublisher(connection.resolve(),
-                connection.kafkaProperties(), connection.registryProperties())) {
+                connection.kafkaProperties(), connection.registryProperties(),
+                io.mmgr.stream.limits.InputLimits.of(connection.properties))) {
             result = publisher.publish(kind, file, progress::step);
         }
         progress.finish();

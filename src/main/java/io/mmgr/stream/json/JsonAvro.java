@@ -35,12 +35,23 @@ public final class JsonAvro {
     }
 
     public static <T extends SpecificRecord> T read(String json, Class<T> type) {
+        return read(readTree(json), type);
+    }
+
+    /**
+     * Parses JSON text keeping decimal literals exact, so that one a double cannot hold (1e400, which
+     * would silently become Infinity) is named in the error.
+     */
+    public static JsonNode readTree(String json) {
         try {
-            return read(MAPPER.readTree(json), type);
+            return EXACT.readTree(json);
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
             throw new IllegalArgumentException("not valid JSON: " + e.getOriginalMessage(), e);
         }
     }
+
+    private static final com.fasterxml.jackson.databind.ObjectReader EXACT = MAPPER.reader()
+            .with(com.fasterxml.jackson.databind.DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS);
 
     public static <T extends SpecificRecord> T read(JsonNode node, Class<T> type) {
         Schema schema = SpecificData.get().getSchema(type);
@@ -68,7 +79,7 @@ public final class JsonAvro {
                 for (Iterator<String> it = node.fieldNames(); it.hasNext(); ) {
                     String name = it.next();
                     if (schema.getField(name) == null) {
-                        throw new IllegalArgumentException("unknown field '" + name + "' in " + path);
+                        throw new IllegalArgumentException("unknown field '" + cut(name) + "' in " + path);
                     }
                 }
                 for (Schema.Field f : schema.getFields()) {
@@ -141,7 +152,14 @@ public final class JsonAvro {
                 if (!node.isNumber()) {
                     throw error(path, "a number");
                 }
-                return schema.getType() == Schema.Type.FLOAT ? (Object) node.floatValue() : (Object) node.doubleValue();
+                double d = node.doubleValue();
+                float f = node.floatValue();
+                if (!Double.isFinite(d) || schema.getType() == Schema.Type.FLOAT && !Float.isFinite(f)) {
+                    // 1e400 parses as Infinity: refused like NaN and Infinity, which no metric means
+                    throw error(path, "a finite number (" + cut(node.asText()) + " overflows a "
+                            + (schema.getType() == Schema.Type.FLOAT ? "float" : "double") + ")");
+                }
+                return schema.getType() == Schema.Type.FLOAT ? (Object) f : (Object) d;
             }
             case BOOLEAN -> {
                 if (!node.isBoolean()) {
@@ -176,7 +194,7 @@ public final class JsonAvro {
                 }
                 Map<String, Object> out = new HashMap<>();
                 node.fields().forEachRemaining(e -> out.put(e.getKey(),
-                        convert(e.getValue(), schema.getValueType(), path + "." + e.getKey())));
+                        convert(e.getValue(), schema.getValueType(), path + "." + cut(e.getKey()))));
                 return out;
             }
             case NULL -> {
@@ -187,6 +205,11 @@ public final class JsonAvro {
             }
             default -> throw new IllegalArgumentException("unsupported schema type " + schema.getType() + " at " + path);
         }
+    }
+
+    /** A value or name quoted in an error, cut to 40 characters: errors are printed whatever the input. */
+    static String cut(String s) {
+        return s.length() <= 40 ? s : s.substring(0, 40) + "…(" + s.length() + " chars)";
     }
 
     private static IllegalArgumentException error(String path, String expected) {

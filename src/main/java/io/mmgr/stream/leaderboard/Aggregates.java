@@ -44,19 +44,20 @@ public final class Aggregates {
         a.setScored(1);
         a.setFailed(FAILED.equals(s.getStatus()) ? 1 : 0);
         a.setPartial(PARTIAL.equals(s.getStatus()) ? 1 : 0);
-        if (s.getPrimary() != null) {
+        // non-finite numbers never enter a sum: one Infinity would make every mean of the row Infinity or NaN
+        if (s.getPrimary() != null && Double.isFinite(s.getPrimary())) {
             a.setPrimaryCount(1);
             a.setPrimarySum(s.getPrimary());
             a.setSuccesses(s.getPrimary() == 1.0 ? 1 : 0);
         }
         Map<String, MetricSum> sums = new HashMap<>();
         s.getMetrics().forEach((k, v) -> {
-            if (v != null && !v.isNaN()) {
+            if (v != null && Double.isFinite(v)) {
                 sums.put(k, new MetricSum(v, 1L));
             }
         });
         s.getGates().forEach((k, v) -> {
-            if (v != null && !v.isNaN()) {
+            if (v != null && Double.isFinite(v)) {
                 sums.put(GATE_PREFIX + k, new MetricSum(v, 1L));
             }
         });
@@ -145,7 +146,7 @@ public final class Aggregates {
         Double rate = null;
         Double low = null;
         Double high = null;
-        if (a.getPrimaryCount() > 0) {
+        if (a.getPrimaryCount() > 0 && Double.isFinite(a.getPrimarySum())) {
             rate = a.getPrimarySum() / a.getPrimaryCount();
             double[] ci = Wilson.interval(rate, a.getPrimaryCount(), Wilson.Z95);
             low = ci[0];
@@ -171,13 +172,14 @@ public final class Aggregates {
                 .setPassAtK(means(a.getPassAtK(), "pass@"))
                 .setTaskPrimaryRates(means(a.getTaskPrimary(), ""))
                 .setUpdatedAt(now)
+                .setFrechet(new HashMap<>(a.getFrechet()))
                 .build();
     }
 
     private static Map<String, MetricStat> means(Map<String, MetricSum> sums, String prefix) {
         Map<String, MetricStat> out = new TreeMap<>();
         sums.forEach((k, v) -> {
-            if (v.getCount() > 0) {
+            if (v.getCount() > 0 && Double.isFinite(v.getSum())) {
                 out.put(prefix + k, new MetricStat(v.getSum() / v.getCount(), v.getCount()));
             }
         });

@@ -111,6 +111,9 @@ public final class Agreement {
      * pass. Null when the value is no verdict (a non-binary value, a fraction that does not gate).
      */
     static Boolean pass(String metric, double v, Map<String, RubricMetric> types) {
+        if (!Double.isFinite(v)) {
+            return null; // intake refuses non-finite values; one that got here anyway is no verdict
+        }
         RubricMetric m = types.get(metric);
         if (m != null && m.type() == RubricMetric.Type.FRACTION) {
             return m.passValue() == null ? null : v == m.passValue();

@@ -44,13 +44,64 @@ public final class AvroSerdes {
 
     private final SchemaRegistryClient client;
     private final boolean autoRegister;
+    private final SizeCap cap;
+
+    /**
+     * The largest serialized key or value a topic may take ({@code Integer.MAX_VALUE}: any). A record
+     * over it is refused with {@link OversizedRecordException} when it is serialized, before a producer
+     * sees it.
+     */
+    @FunctionalInterface
+    public interface SizeCap {
+        int maxBytes(String topic, boolean isKey);
+
+        SizeCap NONE = (topic, isKey) -> Integer.MAX_VALUE;
+    }
+
+    /** A serialized key or value larger than its topic takes. */
+    public static final class OversizedRecordException extends SerializationException {
+        private final String topic;
+        private final int size;
+        private final int limit;
+
+        OversizedRecordException(String type, String topic, boolean isKey, int size, int limit) {
+            super(type + " " + (isKey ? "key" : "value") + " for topic '" + topic + "' is " + size
+                    + " bytes serialized, over the " + limit + " bytes it may take (the topic's max.message.bytes less "
+                    + "room for the key and record overhead)");
+            this.topic = topic;
+            this.size = size;
+            this.limit = limit;
+        }
+
+        public String topic() {
+            return topic;
+        }
+
+        public int size() {
+            return size;
+        }
+
+        public int limit() {
+            return limit;
+        }
+    }
 
     public AvroSerdes(SchemaRegistryClient client, boolean autoRegister) {
+        this(client, autoRegister, SizeCap.NONE);
+    }
+
+    private AvroSerdes(SchemaRegistryClient client, boolean autoRegister, SizeCap cap) {
         if (client == null) {
             throw new IllegalArgumentException("schema registry client is null");
         }
         this.client = client;
         this.autoRegister = autoRegister;
+        this.cap = cap;
+    }
+
+    /** The same serdes, their serializers refusing records over {@code cap}. */
+    public AvroSerdes withSizeCap(SizeCap cap) {
+        return new AvroSerdes(client, autoRegister, cap);
     }
 
     /** Serde for record keys: subject "&lt;topic&gt;-key". */
@@ -150,6 +201,10 @@ public final class AvroSerdes {
             } catch (IOException | RuntimeException e) {
                 throw new SerializationException("cannot write " + schema.getFullName() + " to topic '" + topic
                         + "' as Avro: " + e.getMessage(), e);
+            }
+            int limit = cap.maxBytes(topic, isKey);
+            if (out.size() > limit) {
+                throw new OversizedRecordException(schema.getName(), topic, isKey, out.size(), limit);
             }
             return out.toByteArray();
         }

@@ -4,8 +4,11 @@ import io.mmgr.stream.artifacts.ArtifactResolver;
 import io.mmgr.stream.avro.AgreementCounts;
 import io.mmgr.stream.avro.AgreementKey;
 import io.mmgr.stream.leaderboard.Agreement;
+import io.mmgr.stream.limits.InputCheck;
+import io.mmgr.stream.limits.InputLimits;
 import io.mmgr.stream.tasks.RubricCatalog;
 import io.mmgr.stream.avro.AssemblyState;
+import io.mmgr.stream.avro.FrechetStat;
 import io.mmgr.stream.avro.ItemScoreKey;
 import io.mmgr.stream.avro.LeaderboardKey;
 import io.mmgr.stream.avro.SampleKey;
@@ -18,9 +21,12 @@ import io.mmgr.stream.tasks.TaskCatalog;
 import io.mmgr.stream.topology.assembly.AssemblyTopology;
 import io.mmgr.stream.topology.comparison.ComparisonSettings;
 import io.mmgr.stream.topology.comparison.ComparisonTopology;
-import io.mmgr.stream.topology.evaluate.EvaluationTopology;
+import io.mmgr.stream.topology.frechet.FrechetSettings;
+import io.mmgr.stream.topology.frechet.FrechetTopology;
 import io.mmgr.stream.topology.intake.IntakeTopology;
 import io.mmgr.stream.topology.leaderboard.LeaderboardTopology;
+import io.mmgr.stream.topology.status.CheckpointStatusSettings;
+import io.mmgr.stream.topology.status.CheckpointStatusTopology;
 import java.nio.file.Path;
 import java.util.Properties;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -32,8 +38,9 @@ import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.kstream.KStream;
 
 /**
- * The whole scorer: intake, deterministic evaluation, assembly, leaderboards and checkpoint comparisons. Each sub-flow has
- * its own builder method; this class only wires them and knows the Streams configuration.
+ * The whole scorer: intake, deterministic evaluation, assembly, leaderboards (with the live FID / FVD), checkpoint
+ * comparisons and checkpoint status. Each sub-flow has its own builder method; this class only wires them and knows
+ * the Streams configuration.
  */
 public final class ScoringTopology {
 
@@ -48,24 +55,40 @@ public final class ScoringTopology {
     public static Topology build(ScorerSettings settings, Topics topics, AvroSerdes serdes, TaskCatalog catalog,
                                  EvaluatorRegistry evaluators, ArtifactResolver artifacts, ComparisonSettings comparisons) {
         Serde<SampleKey> sampleKey = serdes.forKeys(SampleKey.class);
+        InputCheck check = new InputCheck(InputLimits.of(settings.kafkaOverrides()));
         StreamsBuilder builder = new StreamsBuilder();
         KStream<SampleKey, SamplePlan> plans = IntakeTopology.build(builder, topics, catalog, evaluators,
                 settings.judgeEnabled(), settings.partitions(), sampleKey,
-                serdes.forValues(SamplePlan.class));
-        EvaluationTopology.build(builder, topics, evaluators, artifacts);
+                serdes.forValues(SamplePlan.class), check);
+        // deterministic evaluation runs in the evaluation worker (io.mmgr.stream.evaluate), off the stream threads
         KStream<SampleKey, SampleScore> scores = AssemblyTopology.build(builder, topics, catalog, plans, sampleKey,
-                serdes.forValues(AssemblyState.class));
+                serdes.forValues(AssemblyState.class), check,
+                serdes.withSizeCap(io.mmgr.stream.registry.AvroSerdes.SizeCap.NONE).forKeys(SampleKey.class).serializer());
         LeaderboardTopology.build(builder, topics, scores, sampleKey, serdes.forKeys(ItemScoreKey.class),
                 serdes.forKeys(LeaderboardKey.class), serdes.forValues(SampleScore.class),
                 serdes.forValues(ScoreAggregate.class), RubricCatalog.load(), Agreement.Policy.of(settings.kafkaOverrides()),
-                serdes.forKeys(AgreementKey.class), serdes.forValues(AgreementCounts.class));
+                serdes.forKeys(AgreementKey.class), serdes.forValues(AgreementCounts.class),
+                FrechetTopology.build(builder, topics, artifacts, FrechetSettings.DEFAULT, serdes.forKeys(LeaderboardKey.class),
+                        serdes.forValues(FrechetStat.class)));
         ComparisonTopology.build(builder, topics, scores, sampleKey, serdes, comparisons);
+        IntakeTopology.validateItems(builder, topics, check);
+        CheckpointStatusTopology.build(builder, topics, serdes, settings.partitions(),
+                CheckpointStatusSettings.of(settings.kafkaOverrides()));
         return builder.build();
     }
 
-    /** Streams configuration: exactly-once, dead-letter safety nets, then the user's overrides. */
+    /** Streams configuration: exactly-once, dead-letter safety nets, then the user's overrides (Kafka's default record limits). */
     public static Properties streamsConfig(ScorerSettings settings, String bootstrapServers, String registryUrl,
                                            Path stateDir, String deadLetterTopic) {
+        return streamsConfig(settings, bootstrapServers, registryUrl, stateDir, deadLetterTopic, RecordCaps.kafkaDefaults());
+    }
+
+    /**
+     * The same, for topics whose record limits are {@code caps} (read from the broker at start): the
+     * producer may send records up to the largest, each checked against its own topic when serialized.
+     */
+    public static Properties streamsConfig(ScorerSettings settings, String bootstrapServers, String registryUrl,
+                                           Path stateDir, String deadLetterTopic, RecordCaps caps) {
         Properties p = new Properties();
         p.put(StreamsConfig.APPLICATION_ID_CONFIG, settings.applicationId());
         p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
@@ -76,10 +99,19 @@ public final class ScoringTopology {
         p.put(StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG, DeadLetterHandlers.Deserialization.class);
         p.put(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_CLASS_CONFIG, DeadLetterHandlers.Processing.class);
         p.put(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_GLOBAL_ENABLED_CONFIG, true);
+        p.put(StreamsConfig.PRODUCTION_EXCEPTION_HANDLER_CLASS_CONFIG, DeadLetterHandlers.Production.class);
+        p.put(RecordCaps.CONFIG, caps);
+        p.put(StreamsConfig.producerPrefix(ProducerConfig.MAX_REQUEST_SIZE_CONFIG), caps.largest());
         p.put(DeadLetterHandlers.TOPIC, deadLetterTopic);
         p.put(DeadLetterHandlers.REGISTRY_URL, registryUrl);
         // a scorer is read live: commit (and so publish) often
         p.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 100);
+        // KIP-892: stores hold uncommitted writes in a buffer and keep their changelog offsets themselves, so
+        // after a crash (kill -9, power loss) a store is known to hold exactly what was committed and is
+        // kept; without it, exactly-once wipes every store of an uncleanly stopped instance and rebuilds it
+        // from its changelog
+        p.put(StreamsConfig.TRANSACTIONAL_STATE_STORES_CONFIG, true);
+        p.put(StreamsConfig.ROCKSDB_CONFIG_SETTER_CLASS_CONFIG, StoreFlushing.class);
         p.put(StreamsConfig.consumerPrefix(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG), "earliest");
         p.put(StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG), 5);
         p.putAll(settings.kafkaOverrides());

@@ -1,6 +1,7 @@
 package io.mmgr.stream.vision;
 
 import static org.bytedeco.tesseract.global.tesseract.OEM_LSTM_ONLY;
+import static org.bytedeco.tesseract.global.tesseract.PSM_RAW_LINE;
 import static org.bytedeco.tesseract.global.tesseract.PSM_SINGLE_CHAR;
 import static org.bytedeco.tesseract.global.tesseract.PSM_SINGLE_LINE;
 import static org.bytedeco.tesseract.global.tesseract.PSM_SINGLE_WORD;
@@ -53,12 +54,17 @@ public final class DigitOcr implements AutoCloseable {
      * two anti-aliased copies as a line at a 32 px cap height read 807 (1.1 ms each; 28 and 36 px read
      * about as well, 40 px worse; binarised or single copies 744-792); with the later attempts the
      * cascade read 809. Binarised copies as a word and the lone glyph in single-character mode are last
-     * resorts. Every failure seen was "nothing read", never a different digit.
+     * resorts. Every failure seen was "nothing read", never a different digit. Raw-line mode (no layout
+     * analysis) comes second: on clean heavy glyphs in a board (an Open Sans Extrabold 8, 114 px) every
+     * other mode, with or without the whitelist, returned no text at all, and raw-line mode read it.
      */
     static final List<Attempt> ATTEMPTS = List.of(
             new Attempt(32, 2, 40, false, PSM_SINGLE_LINE),
+            new Attempt(32, 2, 40, false, PSM_RAW_LINE),
             new Attempt(28, 3, 40, false, PSM_SINGLE_LINE),
+            new Attempt(24, 2, 40, false, PSM_RAW_LINE),
             new Attempt(32, 3, 60, true, PSM_SINGLE_WORD),
+            new Attempt(32, 1, 40, false, PSM_RAW_LINE),
             new Attempt(24, 1, 0, true, PSM_SINGLE_CHAR));
 
     /** A digit 1-9, or 0 when none was read; confidence 0-100; attempts used. */
@@ -204,7 +210,7 @@ public final class DigitOcr implements AutoCloseable {
                 if (shrink) {
                     v = boxMean(g, x * sx, y * sy, (x + 1) * sx, (y + 1) * sy);
                 } else {
-                    v = bilinear(g, (x + 0.5) * sx - 0.5, (y + 0.5) * sy - 0.5);
+                    v = g.bilinear((x + 0.5) * sx - 0.5, (y + 0.5) * sy - 0.5);
                 }
                 out[y * w + x] = (byte) Math.min(255, Math.max(0, (int) Math.round(v)));
             }
@@ -212,21 +218,6 @@ public final class DigitOcr implements AutoCloseable {
         return out;
     }
 
-    private static double bilinear(Glyph g, double fx, double fy) {
-        int x0 = (int) Math.floor(fx);
-        int y0 = (int) Math.floor(fy);
-        double ax = fx - x0;
-        double ay = fy - y0;
-        double v = 0;
-        for (int dy = 0; dy < 2; dy++) {
-            int yy = Math.min(g.height() - 1, Math.max(0, y0 + dy));
-            for (int dx = 0; dx < 2; dx++) {
-                int xx = Math.min(g.width() - 1, Math.max(0, x0 + dx));
-                v += g.get(xx, yy) * (dx == 0 ? 1 - ax : ax) * (dy == 0 ? 1 - ay : ay);
-            }
-        }
-        return v;
-    }
 
     private static double boxMean(Glyph g, double x0, double y0, double x1, double y1) {
         double sum = 0;

@@ -66,8 +66,35 @@ public final class GridLocator {
         }
     }
 
+    /**
+     * Marks other than the grid may be larger than it (a frame round the page outweighs a 4x4 grid's
+     * ten lines): when the largest mark is no grid, the next largest ones are tried.
+     */
+    static final int CANDIDATES = 3;
+
     static GridGeometry locate(InkImage ink, int n, int threshold) throws GridException {
-        Mask net = ink.mask(threshold).largestComponent();
+        Mask marks = ink.mask(threshold);
+        GridException failure = null;
+        for (int k = 0; k < CANDIDATES; k++) {
+            Mask net = marks.largestComponent();
+            if (net.isEmpty()) {
+                break;
+            }
+            try {
+                return locate(ink, n, threshold, net);
+            } catch (GridException e) {
+                if (failure == null || (e.kind() == GridException.Kind.WRONG_SIZE
+                        && failure.kind() != GridException.Kind.WRONG_SIZE)) {
+                    failure = e;
+                }
+            }
+            marks = marks.andNot(net);
+        }
+        throw failure != null ? failure : new GridException(GridException.Kind.NOT_FOUND,
+                "no grid found: no ruled area of at least " + n * MIN_PITCH + " px a side");
+    }
+
+    private static GridGeometry locate(InkImage ink, int n, int threshold, Mask net) throws GridException {
         int w = ink.width();
         int h = ink.height();
         int x0 = w;

@@ -208,4 +208,21 @@ class ArtifactResolversTest {
         assertThatThrownBy(() -> resolver.read(ref("file:///etc/passwd", null)))
                 .hasMessageContaining("outside the configured artifact roots");
     }
+
+    @Test
+    void fileUrisWithAHostOtherThanLocalhostAreRefused() throws Exception {
+        Path root = dir.resolve("root");
+        Path inside = Files.write(root.resolve("hosted.bin"), payload);
+        String path = inside.toAbsolutePath().toString();
+        // the same readable file under the roots: only the host differs
+        assertThat(resolver.read(ref("file://" + path, Digests.sha256(payload)))).isEqualTo(payload);
+        assertThat(resolver.read(ref("file://localhost" + path, Digests.sha256(payload)))).isEqualTo(payload);
+        assertThatThrownBy(() -> resolver.read(ref("file://evil.example.com" + path, null)))
+                .isInstanceOf(ArtifactException.class)
+                .hasMessageContaining("names host 'evil.example.com'");
+        assertThatThrownBy(() -> resolver.read(ref("file://user@127.0.0.1" + path, null)))
+                .hasMessageContaining("names host 'user@127.0.0.1'");
+        assertThatThrownBy(() -> resolver.read(ref("file:hosted.bin", null)))
+                .hasMessageContaining("must name an absolute path");
+    }
 }

@@ -105,16 +105,19 @@ class MagmaEndToEndTest {
     static void start() throws Exception {
         ScorerSettings settings = ScorerSettings.defaults().withPrefix("e2e.").withPartitions(3);
         h = new ScorerHarness(dir, settings);
+        List<BenchmarkItem> items = new ArrayList<>();
         for (int e = 0; e < 4; e++) {
-            h.publish(item("mind2web", "ep" + e, GroundTruth.newBuilder().setUiSteps(goldSteps(e)).build()));
+            items.add(item("mind2web", "ep" + e, GroundTruth.newBuilder().setUiSteps(goldSteps(e)).build()));
         }
         for (int c = 0; c < 5; c++) {
-            h.publish(item("screenspot", "click" + c, GroundTruth.newBuilder()
+            items.add(item("screenspot", "click" + c, GroundTruth.newBuilder()
                     .setTargetBox(List.of(100.0 + c, 200.0, 160.0 + c, 240.0)).setElementKind(c % 2 == 0 ? "text" : "icon").build()));
         }
         for (int t = 0; t < 2; t++) {
-            h.publish(item("libero-spatial", "task" + t, GroundTruth.newBuilder().build()));
+            items.add(item("libero-spatial", "task" + t, GroundTruth.newBuilder().build()));
         }
+        items.forEach(h::publish);
+        h.awaitItems(items, Duration.ofSeconds(60));
     }
 
     @AfterAll

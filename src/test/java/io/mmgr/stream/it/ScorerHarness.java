@@ -49,14 +49,25 @@ public final class ScorerHarness implements AutoCloseable {
 
     /** The same with the scorer's options (e.g. its web server). */
     public ScorerHarness(Path dir, ScorerSettings settings, ScorerApp.Options options) throws Exception {
-        kafka = EmbeddedKafka.start(dir.resolve("broker"), 0);
+        this(dir, settings, options, Map.of(), bootstrap -> { });
+    }
+
+    /**
+     * The same on a broker with {@code brokerOverrides}; {@code beforeScorer} runs once the broker is up,
+     * before the scorer starts (to create topics with their own configuration, as an operator would).
+     */
+    public ScorerHarness(Path dir, ScorerSettings settings, ScorerApp.Options options, Map<String, String> brokerOverrides,
+                         java.util.function.Consumer<String> beforeScorer) throws Exception {
+        kafka = EmbeddedKafka.start(dir.resolve("broker"), 0, brokerOverrides, null);
+        beforeScorer.accept(kafka.bootstrapServers());
         registry = RegistryServer.start(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), dir.resolve("registry"));
         scorer = ScorerApp.start(settings, options, kafka.bootstrapServers(), registry.url(), dir.resolve("streams"), Duration.ofMinutes(2));
         topics = new Topics(settings.topicPrefix(), settings.partitions(), (short) 1,
                 new AvroSerdes(new SchemaRegistryClient(registry.url()), true));
         clientConfig = Map.of("bootstrap.servers", kafka.bootstrapServers());
+        // large enough for any record a broker of the tests accepts (the hostile-size corpus sends 8 MB ones)
         producer = new KafkaProducer<>(Map.of("bootstrap.servers", kafka.bootstrapServers(), "acks", "all",
-                "linger.ms", 5), new ByteArraySerializer(), new ByteArraySerializer());
+                "linger.ms", 5, "max.request.size", 16 << 20), new ByteArraySerializer(), new ByteArraySerializer());
     }
 
     public void publish(BenchmarkItem item) {
@@ -83,6 +94,24 @@ public final class ScorerHarness implements AutoCloseable {
         }
     }
 
+    public ScorerApp scorer() {
+        return scorer;
+    }
+
+    public Topics topics() {
+        return topics;
+    }
+
+    /** Client properties that reach this harness's broker. */
+    public Map<String, Object> clientConfig() {
+        return clientConfig;
+    }
+
+    /** Every committed record of a topic, in partition order (read committed): duplicates show. */
+    public List<ConsumerRecord<byte[], byte[]>> records(String topic) {
+        return TopicSnapshot.all(clientConfig, topic, Duration.ofSeconds(30));
+    }
+
     public Map<SampleKey, SampleScore> scores() {
         return TopicSnapshot.latest(clientConfig, topics.sampleScores.name(), topics.sampleScores.keySerde().deserializer(),
                 topics.sampleScores.valueSerde().deserializer(), Duration.ofSeconds(30));
@@ -99,6 +128,14 @@ public final class ScorerHarness implements AutoCloseable {
             out.add(topics.deadLetter.valueSerde().deserializer().deserialize(topics.deadLetter.name(), r.value()));
         }
         return out;
+    }
+
+    /**
+     * Waits until the scorer's global table holds {@code items}: items pass intake's checks on their way
+     * there, so an event published right after its item could otherwise find none.
+     */
+    public void awaitItems(List<BenchmarkItem> items, Duration timeout) {
+        await(() -> JudgeEndToEndTest.benchmarkItems(this, items), n -> n == items.size(), timeout, "the benchmark items in the global table");
     }
 
     /** Polls {@code read} until {@code done} holds (the scorer works asynchronously), or fails after the timeout. */

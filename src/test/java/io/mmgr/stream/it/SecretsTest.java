@@ -382,7 +382,9 @@ class SecretsTest {
             SampleKey key = new SampleKey("judged-run", "c1", "math", "m1", 0);
             try (child) {
                 child.start(Duration.ofMinutes(2));
-                assertThat(child.log()).contains("Judge                   : openai secret-judge-model at " + vlm.openAiBaseUrl());
+                // the banner's lines follow the "running" line that start() waits for
+                ScorerHarness.await(child::log, l -> l.contains("Judge                   : openai secret-judge-model at "
+                        + vlm.openAiBaseUrl()), Duration.ofSeconds(30), "the judge in the banner");
                 Matcher dashboard = Pattern.compile("Dashboard\\s+: (http://\\S+/)").matcher(child.log());
                 assertThat(dashboard.find()).as("the dashboard's address in the banner").isTrue();
                 String web = dashboard.group(1);

@@ -54,6 +54,7 @@ class ScoringTopologyTest {
     TestOutputTopic<byte[], DeadLetter> deadLetters;
     TestOutputTopic<SampleKey, JudgeRequest> judgeRequests;
     AvroSerdes serdes;
+    EvaluationBridge evaluation;
 
     @BeforeAll
     static void startRegistry() throws Exception {
@@ -69,10 +70,11 @@ class ScoringTopologyTest {
         serdes = new AvroSerdes(new SchemaRegistryClient(registry.url()), true);
         ScorerSettings settings = ScorerSettings.defaults().withPrefix("t.").withJudge(judge);
         topics = new Topics("t.", settings.partitions(), (short) 1, serdes);
-        var topology = ScoringTopology.build(settings, topics, serdes, EchoTask.catalog(), EchoTask.evaluators(),
-                new LocalArtifactResolver(List.of(stateDir), 1 << 20, stateDir));
+        var artifacts = new LocalArtifactResolver(List.of(stateDir), 1 << 20, stateDir);
+        var topology = ScoringTopology.build(settings, topics, serdes, EchoTask.catalog(), EchoTask.evaluators(), artifacts);
         var props = ScoringTopology.streamsConfig(settings, "unused:9092", registry.url(), stateDir, topics.deadLetter.name());
         driver = new TopologyTestDriver(topology, props);
+        evaluation = new EvaluationBridge(driver, topics, EchoTask.evaluators(), artifacts);
         generations = driver.createInputTopic(topics.generations.name(), new ByteArraySerializer(), new ByteArraySerializer());
         benchmark = driver.createInputTopic(topics.benchmark.name(), new StringSerializer(), topics.benchmark.valueSerde().serializer());
         verdicts = driver.createInputTopic(topics.judgeVerdicts.name(), topics.judgeVerdicts.keySerde().serializer(),
@@ -100,9 +102,11 @@ class ScoringTopologyTest {
         benchmark.pipeInput(SampleKeys.itemKey(task, sample), Fixtures.item(task, sample, seeds));
     }
 
+    /** Publishes the event and lets the evaluation worker's part (the bridge) evaluate what intake queued. */
     void publish(GenerationEvent e) {
         generations.pipeInput("k".getBytes(StandardCharsets.UTF_8),
                 topics.generations.valueSerde().serializer().serialize(topics.generations.name(), e));
+        evaluation.drain();
     }
 
     static LeaderboardKey board(String run, String checkpoint, String task) {
@@ -221,13 +225,30 @@ class ScoringTopologyTest {
         assertThat(s.getErrors()).containsEntry("echo", "asked to fail");
         assertThat(s.getPrimary()).isNull();
         assertThat(s.getMissingChecks()).containsExactly("echo.ok=1");
-        DeadLetter letter = deadLetters.readValue();
+        assertThat(deadLetters.isEmpty()).as("intake accepted it").isTrue();
+        DeadLetter letter = evaluation.deadLetters().get(0);
         assertThat(letter.getStage()).isEqualTo("evaluate:echo");
         assertThat(letter.getReason()).isEqualTo("asked to fail");
         assertThat(letter.getSampleRef()).isEqualTo("run/c1/echo/s1#0");
         LeaderboardRow row = leaderboard.readKeyValuesToMap().get(board("run", "c1", "echo"));
         assertThat(row.getSamplesFailed()).isEqualTo(1);
         assertThat(row.getPrimaryRate()).isNull();
+    }
+
+    @Test
+    void resultsReplayedAfterAWorkerCrashAddNoSecondScoreRecord() {
+        start(false);
+        publishItem("echo", "s1", 1);
+        publishItem("echo", "s2", 1);
+        publish(Fixtures.event("run", "c1", 1, "echo", "s1", 0, Map.of("ok", 1.0, "quality", 0.5)));
+        publish(Fixtures.event("run", "c1", 1, "echo", "s2", 0, Map.of("fail", 1.0)));
+        assertThat(scores.readValuesToList()).hasSize(2);
+        assertThat(leaderboard.readKeyValuesToMap().get(board("run", "c1", "echo")).getSamplesScored()).isEqualTo(2);
+
+        // the worker wrote both results, then crashed before its offsets moved: both are evaluated and written again
+        assertThat(evaluation.replayAll()).isEqualTo(2);
+        assertThat(scores.isEmpty()).as("no second score record for a replayed part").isTrue();
+        assertThat(leaderboard.isEmpty()).as("and no leaderboard change").isTrue();
     }
 
     @Test
@@ -282,6 +303,85 @@ class ScoringTopologyTest {
         // a verdict for an older generation of the sample is ignored
         verdicts.pipeInput(key, Fixtures.verdict("old", "0000", "VALID", "3", Map.of("agree", 1.0)));
         assertThat(scores.isEmpty()).isTrue();
+    }
+
+    /**
+     * Inputs at their limits (identifiers of 256 bytes, an event and an item just under 256 KiB, 16
+     * annotators' labels of 16 KiB each, a verdict) give derived records that all fit Kafka's default
+     * 1 MiB record with the writers' headroom: the evaluation and judge requests, every score, the
+     * assembly state (the changelog's record) and the leaderboard rows.
+     */
+    @Test
+    void inputsAtTheirLimitsGiveRecordsThatFitTheDefaultRecordLimit() {
+        start(true);
+        io.mmgr.stream.limits.InputLimits limits = io.mmgr.stream.limits.InputLimits.DEFAULTS;
+        String id = "i".repeat(limits.idBytes());
+        java.util.Map<String, String> attributes = new java.util.HashMap<>();
+        for (int i = 0; i < 20; i++) {
+            attributes.put(id.substring(3) + i, "a".repeat(limits.attributeBytes()));
+        }
+        java.util.List<io.mmgr.stream.avro.ArtifactRef> artifacts = new java.util.ArrayList<>();
+        for (int i = 0; i < 36; i++) {
+            artifacts.add(io.mmgr.stream.avro.ArtifactRef.newBuilder().setRole(id).setMediaType(id)
+                    .setUri("file:///" + i + "/" + "u".repeat(limits.uriBytes() - 16)).build());
+        }
+        GenerationEvent e = GenerationEvent.newBuilder(Fixtures.event(id, id, 1, "echo-judged", id, 0, Map.of("ok", 1.0)))
+                .setModel(id).setEventId(id).setArtifacts(artifacts).setAttributes(attributes).build();
+        BenchmarkItem item = BenchmarkItem.newBuilder(Fixtures.item("echo-judged", id, 1)).setPrompt("p".repeat(limits.textBytes()))
+                .setAttributes(attributes).setGroundTruth(io.mmgr.stream.avro.GroundTruth.newBuilder()
+                        .setContext("c".repeat(limits.textBytes())).setAnswer("a".repeat(limits.textBytes() - (32 << 10))).build()).build();
+        io.mmgr.stream.limits.InputCheck check = new io.mmgr.stream.limits.InputCheck(limits);
+        byte[] eventBytes = topics.generations.valueSerde().serializer().serialize(topics.generations.name(), e);
+        byte[] itemBytes = topics.benchmark.valueSerde().serializer().serialize(topics.benchmark.name(), item);
+        assertThat(eventBytes.length).isBetween(limits.eventBytes() - (16 << 10), limits.eventBytes());
+        assertThat(itemBytes.length).isBetween(limits.itemBytes() - (16 << 10), limits.itemBytes());
+        assertThat(check.check(e)).isEmpty();
+        assertThat(check.check(item)).isEmpty();
+
+        benchmark.pipeInput(SampleKeys.itemKey("echo-judged", id), item);
+        generations.pipeInput("k".getBytes(StandardCharsets.UTF_8), eventBytes);
+        evaluation.drain();
+        assertThat(deadLetters.isEmpty()).as("no dead letter for within-limits inputs").isTrue();
+        var request = judgeRequests.readKeyValue();
+        SampleKey key = request.key;
+        long fits = 1_048_588 - io.mmgr.stream.topology.RecordCaps.HEADROOM;
+        long judgeBytes = topics.judgeRequests.valueSerde().serializer().serialize(topics.judgeRequests.name(), request.value).length;
+        assertThat(judgeBytes).as("the judge request").isBetween(480L << 10, fits);
+
+        for (int a = 0; a < limits.labelsPerSample(); a++) {
+            java.util.Map<String, Double> metrics = new java.util.HashMap<>();
+            for (int m = 0; m < limits.labelMetrics(); m++) {
+                metrics.put(("m" + m + "-").repeat(100).substring(0, limits.idBytes()), 1.0);
+            }
+            String annotator = (a + "-").repeat(200).substring(0, limits.idBytes());
+            HumanLabel label = new HumanLabel(annotator, metrics, "n".repeat(7_000), Instant.now());
+            int size = topics.humanLabels.valueSerde().serializer().serialize(topics.humanLabels.name(), label).length;
+            assertThat(size).isBetween(limits.labelBytes() - (2 << 10), limits.labelBytes());
+            labels.pipeInput(key, label);
+        }
+        verdicts.pipeInput(key, Fixtures.verdict(request.value.getRequestId(), request.value.getGenerationId(), "VALID", "1",
+                Map.of("agree", 1.0)));
+        assertThat(deadLetters.isEmpty()).as("no dead letter for within-limits labels").isTrue();
+        long largestScore = 0;
+        SampleScore last = null;
+        for (SampleScore s : scores.readValuesToList()) {
+            largestScore = Math.max(largestScore, topics.sampleScores.valueSerde().serializer().serialize(topics.sampleScores.name(), s).length);
+            last = s;
+        }
+        assertThat(last.getMetrics().keySet().stream().filter(k -> k.startsWith("human:")).count())
+                .isEqualTo((long) limits.labelsPerSample() * limits.labelMetrics());
+        assertThat(largestScore).as("the largest score").isBetween(300L << 10, fits);
+        var state = driver.<SampleKey, io.mmgr.stream.avro.AssemblyState>getKeyValueStore(
+                io.mmgr.stream.topology.assembly.AssemblyTopology.STORE).get(key);
+        long stateBytes = serdes.forValues(io.mmgr.stream.avro.AssemblyState.class).serializer().serialize("t-changelog", state).length;
+        assertThat(stateBytes).as("the assembly state").isBetween(400L << 10, fits);
+        System.out.printf("inputs at their limits: event %d, item %d bytes -> judge request %d, largest score %d, assembly state %d "
+                + "(bound %d, fits %d)%n", eventBytes.length, itemBytes.length, judgeBytes, largestScore, stateBytes,
+                limits.worstCaseDerivedBytes(), fits);
+        assertThat(Math.max(stateBytes, judgeBytes)).isLessThanOrEqualTo(limits.worstCaseDerivedBytes());
+        for (LeaderboardRow row : leaderboard.readValuesToList()) {
+            assertThat(topics.leaderboard.valueSerde().serializer().serialize(topics.leaderboard.name(), row).length).isLessThan((int) fits);
+        }
     }
 
     @Test

@@ -30,6 +30,8 @@ public final class ArcGridDecoder {
     static final int BACKGROUND_THRESHOLD = 60;
     /** CIELAB distance beyond which a cell's colour is not an ARC colour. */
     static final double MAX_COLOUR_DISTANCE = 25.0;
+    /** A page colour this close (CIELAB) to an ARC colour could be cells of that colour. */
+    static final double PAGE_IS_CELL = 10.0;
     /** Cell aspect ratios within this factor of 1 count as square. */
     static final double ASPECT_TOLERANCE = 1.8;
     /** Smallest cell the decoder resolves, in pixels. */
@@ -82,16 +84,30 @@ public final class ArcGridDecoder {
         Integer background = background(img);
         List<Extent> extents = new ArrayList<>();
         if (background != null) {
-            Extent e = extent(img, background);
-            if (e == null) {
-                throw new ArcDecodeException("no grid found: every pixel of the "
-                        + (region == null ? "image" : "answer region") + " is the background colour");
-            }
-            extents.add(e);
-            // a background that is itself an ARC colour may be the grid's own edge cells
-            if (ArcPalette.distance(background, ArcPalette.symbolExact(background)) <= MAX_COLOUR_DISTANCE
-                    && (e.x0 > 0 || e.y0 > 0 || e.x1 < w || e.y1 < h)) {
-                extents.add(new Extent(0, 0, w, h));
+            // a page close to an ARC colour (black, the greys) may hide cells; a tint (#EEEEEE, slate) does not
+            boolean arcColoured = ArcPalette.distance(background, ArcPalette.symbolExact(background)) <= PAGE_IS_CELL;
+            Extent span = span(img, background);
+            if (arcColoured) {
+                // cells may be the page's colour (black cells on a black page): the grid is everything
+                // marked, first to last row and column, or, without a border, the whole image
+                if (span != null) {
+                    extents.add(span);
+                }
+                if (span == null || span.x0 > 0 || span.y0 > 0 || span.x1 < w || span.y1 < h) {
+                    extents.add(new Extent(0, 0, w, h));
+                }
+            } else {
+                // every cell differs from the page: the board is the densest block of marks, clear of
+                // titles, tick labels and frames; everything marked is the fallback
+                Extent e = extent(img, background);
+                if (e == null) {
+                    throw new ArcDecodeException("no grid found: every pixel of the "
+                            + (region == null ? "image" : "answer region") + " is the background colour");
+                }
+                extents.add(e);
+                if (span != null && !span.equals(e)) {
+                    extents.add(span);
+                }
             }
         } else {
             extents.add(new Extent(0, 0, w, h));
@@ -110,13 +126,19 @@ public final class ArcGridDecoder {
                 edgeY[o + x] = l1(px[o - w + x], px[o + w + x]) > EDGE_THRESHOLD;
             }
         }
+        // the first extent (in order of likelihood) whose lattice explains its edges is the grid; when
+        // none does, the one leaving the least edge mass unexplained
         Reading best = null;
         for (Extent e : extents) {
             Reading r = read(img, e, edgeX, edgeY, expected);
             if (r == null) {
                 continue;
             }
-            if (best == null || (!best.matches(expected) && r.matches(expected))) {
+            if (r.unexplained() <= AxisFit.MAX_UNEXPLAINED * 2) {
+                best = r;
+                break;
+            }
+            if (best == null || r.unexplained() < best.unexplained()) {
                 best = r;
             }
         }
@@ -138,6 +160,10 @@ public final class ArcGridDecoder {
     private record Reading(AxisFit.Hypothesis rows, AxisFit.Hypothesis cols, boolean lines, boolean ambiguous) {
         boolean matches(int[] expected) {
             return expected != null && rows.count() == expected[0] && cols.count() == expected[1];
+        }
+
+        double unexplained() {
+            return rows.unexplained() + cols.unexplained();
         }
     }
 
@@ -174,9 +200,12 @@ public final class ArcGridDecoder {
         }
         List<AxisFit.Peak> peaksX = AxisFit.peaks(profX, Math.max(3, 0.3 * lenY / ArcGrid.MAX_SIDE));
         List<AxisFit.Peak> peaksY = AxisFit.peaks(profY, Math.max(3, 0.3 * lenX / ArcGrid.MAX_SIDE));
-        // outer boundaries sit on the extent's edges (between pixels, hence the half pixel)
-        List<AxisFit.Hypothesis> cx = candidates(peaksX, e.x0 - 0.5, e.x1 - 0.5, lenX);
-        List<AxisFit.Hypothesis> cy = candidates(peaksY, e.y0 - 0.5, e.y1 - 0.5, lenY);
+        // outer boundaries sit on the extent's edges (between pixels, hence the half pixel). Lines a fifth
+        // of the pitch thick with a border are not handled yet: both sides of each line are edges, and the
+        // border's inner side lies off the lattice (AxisFit can take a line half-width, once one is measured)
+        double half = 0;
+        List<AxisFit.Hypothesis> cx = candidates(peaksX, e.x0 - 0.5 + half, e.x1 - 0.5 - half, lenX - 2 * half, half);
+        List<AxisFit.Hypothesis> cy = candidates(peaksY, e.y0 - 0.5 + half, e.y1 - 0.5 - half, lenY - 2 * half, half);
         if (cx.isEmpty() || cy.isEmpty()) {
             return null;
         }
@@ -214,11 +243,12 @@ public final class ArcGridDecoder {
     }
 
     /** Consistent counts along one axis, coarsest first. */
-    private static List<AxisFit.Hypothesis> candidates(List<AxisFit.Peak> peaks, double start, double end, double len) {
+    private static List<AxisFit.Hypothesis> candidates(List<AxisFit.Peak> peaks, double start, double end, double len,
+                                                       double lineHalf) {
         List<AxisFit.Hypothesis> fits = new ArrayList<>();
         int maxCount = (int) Math.min(ArcGrid.MAX_SIDE, Math.floor(len / MIN_PITCH));
         for (int n = 1; n <= maxCount; n++) {
-            fits.add(AxisFit.fit(peaks, start, end, n));
+            fits.add(AxisFit.fit(peaks, start, end, n, lineHalf));
         }
         if (fits.isEmpty()) {
             return List.of();
@@ -338,50 +368,157 @@ public final class ArcGridDecoder {
         return 1;
     }
 
-    /** The rows and columns holding enough non-background pixels to be part of the grid. */
+    /**
+     * The board: the block of rows and columns densest in non-background pixels. Rows (columns) with a
+     * few marks form runs; runs split only by narrow gaps (the canvas-coloured gaps between cells) are
+     * one run, while a margin wider than a quarter of the shorter neighbour separates a title, tick
+     * labels or a frame from the board. The heaviest run is taken, each axis counted within the other's
+     * run, twice round; then rows and columns at its ends that are far sparser than its middle (axis
+     * ticks, a frame's sides) are trimmed off.
+     */
     private static Extent extent(RgbImage img, int background) {
         int w = img.width();
         int h = img.height();
-        int[] colCount = new int[w];
-        int[] rowCount = new int[h];
+        boolean[] on = new boolean[w * h];
+        int[] px = img.pixels();
+        for (int i = 0; i < px.length; i++) {
+            on[i] = l1(px[i], background) > BACKGROUND_THRESHOLD;
+        }
+        int x0 = 0;
+        int x1 = w;
+        int y0 = 0;
+        int y1 = h;
+        for (int round = 0; round < 2; round++) {
+            int[] ys = heaviestRun(counts(on, w, x0, x1, y0, y1, false), x1 - x0);
+            if (ys == null) {
+                return null;
+            }
+            y0 = ys[0];
+            y1 = ys[1];
+            int[] xs = heaviestRun(counts(on, w, x0, x1, y0, y1, true), y1 - y0);
+            if (xs == null) {
+                return null;
+            }
+            x0 = xs[0];
+            x1 = xs[1];
+        }
+        int[] ys = trim(counts(on, w, x0, x1, 0, h, false), y0, y1);
+        int[] xs = trim(counts(on, w, 0, w, ys[0], ys[1], true), x0, x1);
+        return new Extent(xs[0], ys[0], xs[1], ys[1]);
+    }
+
+    /** Every row and column with a few marks, first to last (a board drawn only in lines on a dark page). */
+    private static Extent span(RgbImage img, int background) {
+        int w = img.width();
+        int h = img.height();
+        int[] cols = new int[w];
+        int[] rows = new int[h];
         int[] px = img.pixels();
         for (int y = 0; y < h; y++) {
-            int o = y * w;
             for (int x = 0; x < w; x++) {
-                if (l1(px[o + x], background) > BACKGROUND_THRESHOLD) {
-                    colCount[x]++;
-                    rowCount[y]++;
+                if (l1(px[y * w + x], background) > BACKGROUND_THRESHOLD) {
+                    cols[x]++;
+                    rows[y]++;
                 }
             }
         }
         int minCol = Math.max(2, (int) Math.ceil(0.02 * h));
         int minRow = Math.max(2, (int) Math.ceil(0.02 * w));
-        int x0 = first(colCount, minCol);
-        int x1 = last(colCount, minCol);
-        int y0 = first(rowCount, minRow);
-        int y1 = last(rowCount, minRow);
-        if (x0 < 0 || y0 < 0) {
+        int x0 = 0;
+        while (x0 < w && cols[x0] < minCol) {
+            x0++;
+        }
+        int x1 = w;
+        while (x1 > x0 && cols[x1 - 1] < minCol) {
+            x1--;
+        }
+        int y0 = 0;
+        while (y0 < h && rows[y0] < minRow) {
+            y0++;
+        }
+        int y1 = h;
+        while (y1 > y0 && rows[y1 - 1] < minRow) {
+            y1--;
+        }
+        return x1 - x0 < 1 || y1 - y0 < 1 ? null : new Extent(x0, y0, x1, y1);
+    }
+
+    /** Marked pixels per column (or per row) of the image, counted inside the rectangle only. */
+    private static int[] counts(boolean[] on, int w, int x0, int x1, int y0, int y1, boolean perColumn) {
+        int[] c = new int[perColumn ? w : on.length / w];
+        for (int y = y0; y < y1; y++) {
+            int o = y * w;
+            for (int x = x0; x < x1; x++) {
+                if (on[o + x]) {
+                    c[perColumn ? x : y]++;
+                }
+            }
+        }
+        return c;
+    }
+
+    /** [from, to) of the heaviest run of positions with at least 2% of {@code span} marked, small gaps bridged. */
+    private static int[] heaviestRun(int[] count, int span) {
+        int min = Math.max(2, (int) Math.ceil(0.02 * span));
+        List<int[]> runs = new ArrayList<>();
+        int start = -1;
+        for (int i = 0; i <= count.length; i++) {
+            boolean dense = i < count.length && count[i] >= min;
+            if (dense && start < 0) {
+                start = i;
+            } else if (!dense && start >= 0) {
+                runs.add(new int[] {start, i});
+                start = -1;
+            }
+        }
+        if (runs.isEmpty()) {
             return null;
         }
-        return new Extent(x0, y0, x1 + 1, y1 + 1);
-    }
-
-    private static int first(int[] a, int min) {
-        for (int i = 0; i < a.length; i++) {
-            if (a[i] >= min) {
-                return i;
+        List<int[]> merged = new ArrayList<>();
+        int[] cur = runs.get(0).clone();
+        int lastLen = cur[1] - cur[0];
+        for (int k = 1; k < runs.size(); k++) {
+            int[] r = runs.get(k);
+            int gap = r[0] - cur[1];
+            int shorter = Math.min(lastLen, r[1] - r[0]);
+            if (gap <= Math.max(1, shorter / 4)) {
+                cur[1] = r[1];
+            } else {
+                merged.add(cur);
+                cur = r.clone();
+            }
+            lastLen = r[1] - r[0];
+        }
+        merged.add(cur);
+        int[] best = null;
+        long bestMass = -1;
+        for (int[] r : merged) {
+            long mass = 0;
+            for (int i = r[0]; i < r[1]; i++) {
+                mass += count[i];
+            }
+            if (mass > bestMass) {
+                bestMass = mass;
+                best = r;
             }
         }
-        return -1;
+        return best;
     }
 
-    private static int last(int[] a, int min) {
-        for (int i = a.length - 1; i >= 0; i--) {
-            if (a[i] >= min) {
-                return i;
-            }
+    /** Drops end positions holding under half the run's median count (ticks, frame sides, stray marks). */
+    private static int[] trim(int[] count, int from, int to) {
+        int[] inside = java.util.Arrays.copyOfRange(count, from, to);
+        java.util.Arrays.sort(inside);
+        int floor = inside[inside.length / 2] / 2;
+        int a = from;
+        int b = to;
+        while (a < b - 1 && count[a] < floor) {
+            a++;
         }
-        return -1;
+        while (b - 1 > a && count[b - 1] < floor) {
+            b--;
+        }
+        return new int[] {a, b};
     }
 
     static int l1(int a, int b) {

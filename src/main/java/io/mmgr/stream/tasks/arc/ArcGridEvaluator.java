@@ -5,6 +5,7 @@ import io.mmgr.stream.avro.ArtifactRef;
 import io.mmgr.stream.avro.BenchmarkItem;
 import io.mmgr.stream.avro.GenerationEvent;
 import io.mmgr.stream.avro.GroundTruth;
+import io.mmgr.stream.tasks.CostClass;
 import io.mmgr.stream.tasks.DeterministicEvaluator;
 import io.mmgr.stream.tasks.EvaluationContext;
 import io.mmgr.stream.tasks.EvaluationException;
@@ -50,6 +51,12 @@ public final class ArcGridEvaluator implements DeterministicEvaluator {
     @Override
     public String id() {
         return ID;
+    }
+
+    @Override
+    public CostClass costClass(GenerationEvent event, BenchmarkItem item) {
+        return ArtifactResolver.find(event.getArtifacts(), "output")
+                .map(out -> isVideo(out) ? CostClass.VIDEO : CostClass.IMAGE).orElse(CostClass.IMAGE);
     }
 
     @Override
@@ -113,11 +120,18 @@ public final class ArcGridEvaluator implements DeterministicEvaluator {
         }
         Rect region = answerRegion(context.item(), image, declaredWidth, declaredHeight);
         diagnostics.put("region", region == null ? "whole output" : region.toString());
+        return score(image, region, truth, diagnostics);
+    }
+
+    /**
+     * Reads the grid from the image (or its region) and compares it with the truth. A picture without a
+     * readable grid is an answer without the right grid, not a broken sample: metrics 0, diagnostics say why.
+     */
+    static EvaluationOutcome score(RgbImage image, Rect region, ArcGrid truth, Map<String, String> diagnostics) {
         ArcGridDecoder.Decoded decoded;
         try {
             decoded = ArcGridDecoder.decode(image, region, new int[] {truth.rows(), truth.cols()});
         } catch (ArcDecodeException e) {
-            // nothing readable is an answer without the right grid, not a broken sample
             Map<String, Double> metrics = new LinkedHashMap<>();
             metrics.put(ArcMetrics.GRID_INTEGRITY, 0.0);
             metrics.put(ArcMetrics.CELL_ACCURACY, null);

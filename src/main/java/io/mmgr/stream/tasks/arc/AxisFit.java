@@ -13,20 +13,34 @@ import java.util.List;
  */
 final class AxisFit {
 
-    /** A peak may sit this far from its boundary, as a fraction of the pitch (with an absolute floor). */
+    /**
+     * A peak may sit this far from its boundary, as a fraction of the pitch, with a floor of 2.5 px for
+     * blur, JPEG and resampling; the floor is at most 0.3 of the pitch, since at half a pitch any
+     * lattice would fit (a 29-cell row would pass for 30 cells at 4 px a cell).
+     */
     static final double TOLERANCE_FRACTION = 0.12;
     static final double TOLERANCE_MIN_PX = 2.5;
+    static final double TOLERANCE_MAX_FRACTION = 0.3;
+
+    static double tolerance(double pitch) {
+        return Math.max(TOLERANCE_FRACTION * pitch, Math.min(TOLERANCE_MIN_PX, TOLERANCE_MAX_FRACTION * pitch));
+    }
     /** Unexplained edge mass allowed for a consistent count (JPEG ringing, antialiasing). */
     static final double MAX_UNEXPLAINED = 0.04;
 
     /** One count's fit. {@code coverage} is filled in by the decoder for the counts it considers. */
-    record Hypothesis(int count, double start, double pitch, double unexplained) {
+    record Hypothesis(int count, double start, double pitch, double unexplained, double lineHalf) {
+        Hypothesis(int count, double start, double pitch, double unexplained) {
+            this(count, start, pitch, unexplained, 0);
+        }
+
         double boundary(int k) {
             return start + k * pitch;
         }
 
+        /** With thick grid lines both sides of a line are edges, half a line width off its centre. */
         double tolerance() {
-            return Math.max(TOLERANCE_MIN_PX, TOLERANCE_FRACTION * pitch);
+            return Math.max(AxisFit.tolerance(pitch), lineHalf + Math.min(TOLERANCE_MIN_PX, 0.1 * pitch));
         }
     }
 
@@ -106,6 +120,11 @@ final class AxisFit {
      * boundaries, as located) to the peaks; returns the refined fit and its unexplained edge mass.
      */
     static Hypothesis fit(List<Peak> peaks, double start, double end, int count) {
+        return fit(peaks, start, end, count, 0);
+    }
+
+    /** As {@link #fit(List, double, double, int)}, boundaries being the centres of lines {@code 2 lineHalf} wide. */
+    static Hypothesis fit(List<Peak> peaks, double start, double end, int count, double lineHalf) {
         double pitch = (end - start) / count;
         double s = start;
         double p = pitch;
@@ -146,18 +165,18 @@ final class AxisFit {
             double newP = (sw * skx - sk * sx) / det;
             double newS = (sx - newP * sk) / sw;
             // a refit may not wander off the located extent (a few pixels of halo at most)
-            double slack = Math.max(TOLERANCE_MIN_PX, TOLERANCE_FRACTION * pitch);
+            double slack = new Hypothesis(count, start, pitch, 0, lineHalf).tolerance();
             if (newP <= 0 || Math.abs(newS - start) > slack || Math.abs(newS + count * newP - end) > slack) {
                 break;
             }
             s = newS;
             p = newP;
         }
-        Hypothesis h = new Hypothesis(count, s, p, 0);
+        Hypothesis h = new Hypothesis(count, s, p, 0, lineHalf);
         double tol = h.tolerance();
         // the outer boundaries are the located extent: a fit that moved them is not a reading of this grid
         if (Math.abs(s - start) > tol || Math.abs(h.boundary(count) - end) > tol) {
-            return new Hypothesis(count, s, p, 1.0);
+            return new Hypothesis(count, s, p, 1.0, lineHalf);
         }
         double total = 0;
         double unexplained = 0;
@@ -169,6 +188,6 @@ final class AxisFit {
                 unexplained += pk.mass();
             }
         }
-        return new Hypothesis(count, s, p, total == 0 ? 0 : unexplained / total);
+        return new Hypothesis(count, s, p, total == 0 ? 0 : unexplained / total, lineHalf);
     }
 }

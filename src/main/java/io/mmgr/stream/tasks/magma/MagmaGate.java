@@ -18,6 +18,11 @@ import java.util.Map;
  * collapsing them to all-or-nothing would report task success instead, which the gates map keeps
  * beside it where it exists.
  *
+ * <p>A metric on another scale (VisualWebBench's 0-100) is divided by {@code scale} to give the primary
+ * in [0, 1], the range the primary rate, its interval and the checkpoint comparisons assume. A graded
+ * primary (a ROUGE similarity, which the package caps just below 1) has no pass mark: it is never
+ * reported as a failed check.
+ *
  * <p>The primary is null while its metric has not arrived. {@code failedChecks} says why a sample
  * fell short of 1: the primary's own check and any of the {@code explaining} checks that failed
  * (e.g. element accuracy or operation F1 below 1).
@@ -28,6 +33,8 @@ final class MagmaGate implements TaskGate {
     private final String primaryMetric;
     private final List<Check> explaining;
     private final List<GateVariant> companions;
+    private final double scale;
+    private final boolean graded;
 
     /**
      * @param source        the evaluator id whose metric is primary, e.g. {@code magma-ui}
@@ -36,10 +43,22 @@ final class MagmaGate implements TaskGate {
      * @param companions    all-or-nothing gates reported beside the primary
      */
     MagmaGate(String source, String primaryMetric, List<Check> explaining, List<GateVariant> companions) {
+        this(source, primaryMetric, explaining, companions, 1.0, false);
+    }
+
+    private MagmaGate(String source, String primaryMetric, List<Check> explaining, List<GateVariant> companions,
+                      double scale, boolean graded) {
         this.source = source;
         this.primaryMetric = primaryMetric;
         this.explaining = List.copyOf(explaining);
         this.companions = List.copyOf(companions);
+        this.scale = scale;
+        this.graded = graded;
+    }
+
+    /** A primary metric on 0..{@code scale}; {@code graded} when it is a similarity without a pass mark. */
+    static MagmaGate scaled(String source, String primaryMetric, double scale, boolean graded) {
+        return new MagmaGate(source, primaryMetric, List.of(), List.of(), scale, graded);
     }
 
     String primaryKey() {
@@ -48,10 +67,15 @@ final class MagmaGate implements TaskGate {
 
     @Override
     public GateResult evaluate(GateInput input) {
-        Check primaryCheck = Check.isOne(primaryKey());
+        // the check is on the scaled primary, its label on the metric's own scale (e.g. =100)
+        Check primaryCheck = scale == 1.0 ? Check.isOne(primaryKey())
+                : new Check(primaryKey(), "=" + (long) scale, v -> v == 1.0);
         Double primary = input.metrics().get(primaryKey());
         if (primary != null && primary.isNaN()) {
             primary = null;
+        }
+        if (primary != null && scale != 1.0) {
+            primary = primary / scale;
         }
         Map<String, Double> gates = new LinkedHashMap<>();
         gates.put(primaryMetric, primary);
@@ -62,7 +86,7 @@ final class MagmaGate implements TaskGate {
         List<String> missing = new ArrayList<>();
         if (primary == null) {
             missing.add(primaryCheck.label());
-        } else if (!primaryCheck.condition().test(primary)) {
+        } else if (!graded && !primaryCheck.condition().test(primary)) {
             failed.add(primaryCheck.label());
         }
         for (Check check : explaining) {

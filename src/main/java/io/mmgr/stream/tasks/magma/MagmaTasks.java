@@ -9,7 +9,11 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 
-/** The Magma agentic tasks: UI navigation (Mind2Web, AITW, ScreenSpot) and robot manipulation suites. */
+/**
+ * The Magma agentic tasks: UI navigation (Mind2Web, AITW, ScreenSpot), robot manipulation suites, and
+ * VisualWebBench's seven web-understanding tasks (in Magma's evaluation list), one task each, scored
+ * from the model's raw text.
+ */
 public final class MagmaTasks implements TaskFamily {
 
     public static final String FAMILY = "magma";
@@ -27,6 +31,9 @@ public final class MagmaTasks implements TaskFamily {
         specs.add(spec("screenspot", "ui", ClickEvaluator.ID, screenSpotGate()));
         for (String task : ROBOT_TASKS) {
             specs.add(spec(task, "robot", RobotTrialsEvaluator.ID, robotGate()));
+        }
+        for (VisualWebBench.Subtask task : VisualWebBench.Subtask.values()) {
+            specs.add(spec(VisualWebBenchEvaluator.taskId(task), "text", VisualWebBenchEvaluator.ID, visualWebBenchGate(task)));
         }
         return specs;
     }
@@ -50,6 +57,15 @@ public final class MagmaTasks implements TaskFamily {
 
     static MagmaGate screenSpotGate() {
         return new MagmaGate(ClickEvaluator.ID, "click_correct", List.of(), List.of());
+    }
+
+    /**
+     * The primary is the task's column metric (ROUGE-L, WebQA F1, accuracy) over 100, so the primary rate of
+     * a task row is the paper's number / 100; ROUGE-L is graded, accuracy is right or wrong.
+     */
+    static MagmaGate visualWebBenchGate(VisualWebBench.Subtask task) {
+        return MagmaGate.scaled(VisualWebBenchEvaluator.ID, task.headline(), 100.0,
+                task.answerKind() != VisualWebBench.AnswerKind.CHOICE);
     }
 
     static MagmaGate robotGate() {

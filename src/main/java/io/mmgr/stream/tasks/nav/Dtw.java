@@ -51,7 +51,7 @@ public final class Dtw {
         return Math.exp(-dtw / (referenceLength * threshold));
     }
 
-    /** sDTW = SR * nDTW. */
+    /** sDTW = SR * nDTW, with SR decided by {@link GeoAlign#succeeded} (strictly within d_th). */
     public static double sdtw(boolean success, double ndtw) {
         return success ? ndtw : 0.0;
     }

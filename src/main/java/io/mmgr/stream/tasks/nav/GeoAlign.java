@@ -13,9 +13,12 @@ import java.util.Map;
  * two path lengths are reported for comparison.
  *
  * <ul>
- *   <li>SR: the final position within the success distance d_th of the goal.</li>
- *   <li>SPL ({@link Spl}): with l the item's shortest-path length, or the ground-truth path's length.</li>
- *   <li>nDTW, sDTW ({@link Dtw}): Euclidean point distance, d_th the success distance.</li>
+ *   <li>SR: the final position strictly closer than the success distance d_th to the goal
+ *       ({@link #succeeded}); an agent that stops exactly at d_th has failed.</li>
+ *   <li>SPL ({@link Spl}): l is the item's shortest-path length ({@code shortestPathLength}), else the
+ *       start-to-goal distance as habitat-lab takes it ({@link #startToGoal}).</li>
+ *   <li>nDTW, sDTW ({@link Dtw}): Euclidean point distance, d_th the success distance; sDTW counts
+ *       success with the same strict rule as SR.</li>
  *   <li>ATE: RMSE of position residuals after the least-squares similarity alignment (Sim(3), the scale
  *       of a monocular reconstruction being arbitrary) of the prediction onto the ground truth;
  *       {@code ate_rigid} after a rigid alignment (SE(3)).</li>
@@ -51,21 +54,47 @@ public final class GeoAlign {
     }
 
     /**
+     * Success: the agent ends strictly closer than d_th to the goal. The seed names SR without the
+     * comparison; the public references all use a strict {@code <}: habitat-lab's {@code Success}
+     * measure ({@code habitat-lab/habitat/tasks/nav/nav.py}: {@code distance_to_target < success_distance}),
+     * R2R's evaluation (peteanderson80/Matterport3DSimulator {@code tasks/R2R/eval.py}:
+     * {@code nav_error < error_margin}) and VLN-CE's {@code SDTW} and {@code OracleSuccess} measures
+     * (jacobkrantz/VLN-CE {@code habitat_extensions/measures.py}: {@code distance_to_target < SUCCESS_DISTANCE}).
+     */
+    public static boolean succeeded(double distanceToGoal, double successDistance) {
+        return distanceToGoal < successDistance;
+    }
+
+    /**
+     * SPL's l when the item gives no shortest-path length: the distance from the episode's start (the
+     * ground truth's first position) to the goal. habitat-lab's {@code SPL} measure takes l as the
+     * {@code DistanceToGoal} measure at reset, i.e. the geodesic start-to-goal distance
+     * ({@code habitat-lab/habitat/tasks/nav/nav.py}, {@code SPL.reset_metric}); VLN-CE stores the same
+     * value per episode as {@code info["geodesic_distance"]} ({@code habitat_extensions/measures.py},
+     * {@code OracleSPL}). Without the scene's navigation mesh the geodesic is not known here, so the
+     * straight line, its lower bound and equal to it in open space, stands in; an item that knows the
+     * geodesic gives it as {@code shortestPathLength}.
+     */
+    public static double startToGoal(Track truth, Vec goal) {
+        return truth.points().get(0).distanceTo(goal);
+    }
+
+    /**
      * @param goal            the goal position (the item's goal3d, or the ground truth's last position)
      * @param successDistance d_th, also nDTW's threshold
-     * @param shortestPath    the shortest-path length start to goal, or null to use the ground-truth path's length
+     * @param shortestPath    the shortest-path length start to goal, or null for {@link #startToGoal}
      */
     public static Map<String, Double> compute(Track predicted, Track truth, Vec goal, double successDistance,
                                               Double shortestPath) {
         Map<String, Double> m = new LinkedHashMap<>();
         double navError = predicted.last().distanceTo(goal);
-        boolean success = navError <= successDistance;
+        boolean success = succeeded(navError, successDistance);
         double gtLength = truth.length();
         double predLength = predicted.length();
         double dtw = Dtw.dtw(predicted.points(), truth.points());
         double ndtw = Dtw.ndtw(dtw, truth.points().size(), successDistance);
         m.put(SR, success ? 1.0 : 0.0);
-        m.put(SPL, Spl.of(success, shortestPath == null ? gtLength : shortestPath, predLength));
+        m.put(SPL, Spl.of(success, shortestPath == null ? startToGoal(truth, goal) : shortestPath, predLength));
         m.put(NDTW, ndtw);
         m.put(SDTW, Dtw.sdtw(success, ndtw));
 

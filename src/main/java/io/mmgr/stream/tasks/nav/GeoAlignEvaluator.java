@@ -2,6 +2,7 @@ package io.mmgr.stream.tasks.nav;
 
 import io.mmgr.stream.avro.BenchmarkItem;
 import io.mmgr.stream.avro.GenerationEvent;
+import io.mmgr.stream.tasks.CostClass;
 import io.mmgr.stream.tasks.DeterministicEvaluator;
 import io.mmgr.stream.tasks.EvaluationContext;
 import io.mmgr.stream.tasks.EvaluationException;
@@ -14,7 +15,9 @@ import java.util.Optional;
  * The {@code geo-align} part of T5 (diagnostic, never gating): {@link GeoAlign} between the event's
  * {@code inputs.trajectory3d} and the item's {@code groundTruth.trajectory3d}. The goal is
  * {@code goal3d} (else the ground truth's last position), the success distance d_th is
- * {@code goalRadius3d} (else 3 m, the R2R / Ilharco et al. default). An item without a ground-truth
+ * {@code goalRadius3d} (else 3 m, the R2R / Ilharco et al. default); success is strictly within it
+ * ({@link GeoAlign#succeeded}). SPL's shortest path is {@code groundTruth.extra.shortestPathLength},
+ * else the start-to-goal distance ({@link GeoAlign#startToGoal}). An item without a ground-truth
  * trajectory, or an event without a predicted one, gets null metrics and a diagnostic: the suite is
  * diagnostic, so its absence never keeps a sample from its gated score.
  */
@@ -29,9 +32,15 @@ public final class GeoAlignEvaluator implements DeterministicEvaluator {
         return ID;
     }
 
+    /** Numbers from the event: no artifact is read. */
+    @Override
+    public CostClass costClass(GenerationEvent event, BenchmarkItem item) {
+        return CostClass.LIGHT;
+    }
+
     @Override
     public String version() {
-        return "1";
+        return "2"; // 2: success strictly inside d_th; SPL falls back to the start-to-goal distance
     }
 
     @Override
@@ -71,6 +80,8 @@ public final class GeoAlignEvaluator implements DeterministicEvaluator {
         String spl = NavInputs.extra(item).get("shortestPathLength");
         Double shortest = spl == null ? null : NavInputs.number(item, "shortestPathLength", 0);
         diag.put("success_distance", Double.toString(dth));
+        diag.put("spl_shortest_path", shortest != null ? "groundTruth.extra.shortestPathLength"
+                : "straight line from the ground truth's start to the goal");
         diag.put("association", predicted.get().frames().equals(truth.get().frames()) ? "by frame" : "by normalized time");
         return new EvaluationOutcome(GeoAlign.compute(predicted.get(), truth.get(), goal, dth, shortest), diag);
     }

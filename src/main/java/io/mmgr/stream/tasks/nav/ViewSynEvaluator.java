@@ -5,6 +5,7 @@ import io.mmgr.stream.avro.ArtifactRef;
 import io.mmgr.stream.avro.BenchmarkItem;
 import io.mmgr.stream.avro.GenerationEvent;
 import io.mmgr.stream.avro.GenerationInputs;
+import io.mmgr.stream.tasks.CostClass;
 import io.mmgr.stream.tasks.DeterministicEvaluator;
 import io.mmgr.stream.tasks.EvaluationContext;
 import io.mmgr.stream.tasks.EvaluationException;
@@ -31,8 +32,9 @@ import java.util.Optional;
  * as {@value #PSNR_CAP} dB so that means stay finite.
  *
  * <p>FID and FVD are distributional (a Fréchet distance between the feature distributions of a whole
- * set of samples), so they are not per-sample metrics: {@code mmgr eval fid} computes them offline from
- * the {@code inputs.features} the events carry ({@link FrechetDistance}). This part only checks those
+ * set of samples), so they are not per-sample metrics: the task row carries them live when the benchmark
+ * items name reference statistics (io.mmgr.stream.topology.frechet), and {@code mmgr eval fid} computes
+ * them offline, both from the {@code inputs.features} the events carry. This part only checks those
  * vectors at intake.
  */
 public final class ViewSynEvaluator implements DeterministicEvaluator {
@@ -59,6 +61,18 @@ public final class ViewSynEvaluator implements DeterministicEvaluator {
     @Override
     public String id() {
         return ID;
+    }
+
+    /** Frames of the output and the item's reference are compared: the costlier of the two decides. */
+    @Override
+    public CostClass costClass(GenerationEvent event, BenchmarkItem item) {
+        Optional<ArtifactRef> out = ArtifactResolver.find(event.getArtifacts(), "output");
+        Optional<ArtifactRef> ref = ArtifactResolver.find(item.getArtifacts(), "reference");
+        if (out.filter(ViewSynEvaluator::isVideo).isPresent() || ref.filter(ViewSynEvaluator::isVideo).isPresent()) {
+            return CostClass.VIDEO;
+        }
+        return out.filter(ViewSynEvaluator::isImage).isPresent() || ref.filter(ViewSynEvaluator::isImage).isPresent()
+                ? CostClass.IMAGE : CostClass.LIGHT;
     }
 
     @Override
@@ -134,7 +148,7 @@ public final class ViewSynEvaluator implements DeterministicEvaluator {
         if (in != null && in.getFeatures() != null && !in.getFeatures().isEmpty()) {
             List<String> f = new ArrayList<>();
             in.getFeatures().forEach((k, v) -> f.add(k + "(" + v.size() + ")"));
-            diag.put("features", String.join(",", f) + " - aggregate with mmgr eval fid");
+            diag.put("features", String.join(",", f) + " - in the task row's live FID/FVD, or mmgr eval fid");
         }
         return new EvaluationOutcome(m, diag);
     }

@@ -36,12 +36,20 @@ final class SudokuGridReader {
      */
     static final double INSET = 0.06;
 
+    /**
+     * Readings at least this confident (Tesseract's 0-100; {@link DigitOcr} accepts a unanimous reading
+     * from 75) are remembered for reuse; doubtful ones are not, so they are never copied.
+     */
+    static final int REMEMBER = 75;
+
     private final int n;
     private final DigitOcr ocr;
+    private final GlyphMemory memory = new GlyphMemory();
     private final byte[][] fingerprints;
     private final int[] values;
     private GridGeometry grid;
     private int ocrCalls;
+    private int glyphsRead;
     private int cellReads;
     private int gridSearches;
 
@@ -64,6 +72,7 @@ final class SudokuGridReader {
             grid = GridLocator.locate(ink, n);
         }
         int inset = (int) Math.max(1, Math.round(INSET * grid.pitch()));
+        java.util.Map<Integer, Glyph> unread = new java.util.LinkedHashMap<>();
         for (int r = 0; r < n; r++) {
             for (int c = 0; c < n; c++) {
                 int i = r * n + c;
@@ -74,21 +83,38 @@ final class SudokuGridReader {
                 }
                 fingerprints[i] = print;
                 cellReads++;
-                values[i] = readCell(ink, cell);
+                values[i] = readCell(ink, cell, i, unread);
             }
+        }
+        // a glyph no attempt could read takes the digit of a clearly nearest glyph read on this board
+        for (var e : unread.entrySet()) {
+            int d = memory.nearest(e.getValue());
+            values[e.getKey()] = d > 0 && d <= n ? d : INVALID;
         }
         return values.clone();
     }
 
-    private int readCell(InkImage ink, Rect cell) {
+    private int readCell(InkImage ink, Rect cell, int index, java.util.Map<Integer, Glyph> unread) {
         Glyph glyph = GlyphExtractor.extract(ink, cell);
         if (glyph == null) {
             return 0;
         }
-        ocrCalls++;
-        DigitOcr.Reading reading = ocr.read(glyph);
+        glyphsRead++;
+        int known = memory.recall(glyph);
+        if (known == 0) {
+            ocrCalls++;
+            DigitOcr.Reading reading = ocr.read(glyph);
+            if (!reading.found()) {
+                unread.put(index, glyph);
+                return INVALID;
+            }
+            known = reading.digit();
+            if (reading.confidence() >= REMEMBER) {
+                memory.remember(glyph, known);
+            }
+        }
         // the seed keeps recognised symbols that are valid digits; anything else is no digit
-        return reading.found() && reading.digit() <= n ? reading.digit() : INVALID;
+        return known <= n ? known : INVALID;
     }
 
     private static Rect inner(Rect r, int inset) {
@@ -100,6 +126,11 @@ final class SudokuGridReader {
     /** Glyphs sent to the OCR engine so far. */
     int ocrCalls() {
         return ocrCalls;
+    }
+
+    /** Glyphs read so far, by the OCR engine or from a matching glyph read before. */
+    int glyphsRead() {
+        return glyphsRead;
     }
 
     /** Frames in which the grid was searched for (the others kept the previous frame's grid). */

@@ -17,7 +17,8 @@ public final class SudokuImageScorer {
         int[] read = reader.read(image);
         int[] digits = SudokuGridReader.digits(read);
         Map<String, String> diagnostics = new LinkedHashMap<>();
-        diagnostics.put("cells_ocr", Integer.toString(reader.ocrCalls()));
+        diagnostics.put("cells_ocr", Integer.toString(reader.glyphsRead()));
+        diagnostics.put("ocr_calls", Integer.toString(reader.ocrCalls()));
         diagnostics.put("unreadable_cells", Integer.toString(count(read, SudokuGridReader.INVALID)));
         return new SudokuScore(
                 SudokuRules.cluesChanged(puzzle, digits),

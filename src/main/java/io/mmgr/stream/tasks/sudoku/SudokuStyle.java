@@ -8,12 +8,21 @@ import java.awt.Font;
  *
  * @param digitHeight cap height of the digits as a fraction of the cell height
  * @param boxShade    background of every other box, or -1 for none
+ * @param antialias   smooth edges of lines and digits; off, everything snaps to whole pixels
  */
 public record SudokuStyle(int canvasWidth, int canvasHeight, int background,
                           int gridX, int gridY, int gridWidth, int gridHeight,
                           double thinLine, double thickLine, int lineColor,
                           Font clueFont, int clueColor, Font fillFont, int fillColor,
-                          double digitHeight, int boxShade) {
+                          double digitHeight, int boxShade, boolean antialias) {
+
+    /** An anti-aliased style. */
+    public SudokuStyle(int canvasWidth, int canvasHeight, int background, int gridX, int gridY, int gridWidth,
+                       int gridHeight, double thinLine, double thickLine, int lineColor, Font clueFont, int clueColor,
+                       Font fillFont, int fillColor, double digitHeight, int boxShade) {
+        this(canvasWidth, canvasHeight, background, gridX, gridY, gridWidth, gridHeight, thinLine, thickLine,
+                lineColor, clueFont, clueColor, fillFont, fillColor, digitHeight, boxShade, true);
+    }
 
     public SudokuStyle {
         if (canvasWidth <= 0 || canvasHeight <= 0 || gridWidth <= 0 || gridHeight <= 0) {
@@ -35,11 +44,16 @@ public record SudokuStyle(int canvasWidth, int canvasHeight, int background,
 
     public SudokuStyle withFill(Font font, int color) {
         return new SudokuStyle(canvasWidth, canvasHeight, background, gridX, gridY, gridWidth, gridHeight,
-                thinLine, thickLine, lineColor, clueFont, clueColor, font, color, digitHeight, boxShade);
+                thinLine, thickLine, lineColor, clueFont, clueColor, font, color, digitHeight, boxShade, antialias);
     }
 
     public SudokuStyle withClues(Font font, int color) {
         return new SudokuStyle(canvasWidth, canvasHeight, background, gridX, gridY, gridWidth, gridHeight,
-                thinLine, thickLine, lineColor, font, color, fillFont, fillColor, digitHeight, boxShade);
+                thinLine, thickLine, lineColor, font, color, fillFont, fillColor, digitHeight, boxShade, antialias);
+    }
+
+    public SudokuStyle withAntialias(boolean on) {
+        return new SudokuStyle(canvasWidth, canvasHeight, background, gridX, gridY, gridWidth, gridHeight,
+                thinLine, thickLine, lineColor, clueFont, clueColor, fillFont, fillColor, digitHeight, boxShade, on);
     }
 }

@@ -97,7 +97,8 @@ public final class SudokuVideoScorer {
         Map<String, String> d = new LinkedHashMap<>();
         d.put("frames_analyzed", Integer.toString(frames));
         d.put("frames_without_grid", Integer.toString(framesWithoutGrid));
-        d.put("cells_ocr", Integer.toString(reader.ocrCalls()));
+        d.put("cells_ocr", Integer.toString(reader.glyphsRead()));
+        d.put("ocr_calls", Integer.toString(reader.ocrCalls()));
         d.put("cell_reads", Integer.toString(reader.cellReads()));
         d.put("grid_searches", Integer.toString(reader.gridSearches()));
         d.put("unreadable_cells", Integer.toString(SudokuImageScorer.count(lastRead, SudokuGridReader.INVALID)));

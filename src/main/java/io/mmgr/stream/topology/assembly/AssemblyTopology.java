@@ -1,13 +1,16 @@
 package io.mmgr.stream.topology.assembly;
 
 import io.mmgr.stream.avro.AssemblyState;
+import io.mmgr.stream.limits.InputCheck;
 import io.mmgr.stream.avro.SampleKey;
 import io.mmgr.stream.avro.SamplePlan;
 import io.mmgr.stream.avro.SampleScore;
 import io.mmgr.stream.tasks.TaskCatalog;
 import io.mmgr.stream.topology.SamplePartitioner;
 import io.mmgr.stream.topology.Topics;
+import io.mmgr.stream.topology.intake.IntakeTopology;
 import org.apache.kafka.common.serialization.Serde;
+import org.apache.kafka.common.serialization.Serializer;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.kstream.KStream;
 import org.apache.kafka.streams.kstream.Named;
@@ -26,7 +29,8 @@ public final class AssemblyTopology {
 
     public static KStream<SampleKey, SampleScore> build(StreamsBuilder builder, Topics topics, TaskCatalog catalog,
                                                         KStream<SampleKey, SamplePlan> plans,
-                                                        Serde<SampleKey> keySerde, Serde<AssemblyState> stateSerde) {
+                                                        Serde<SampleKey> keySerde, Serde<AssemblyState> stateSerde,
+                                                        InputCheck check, Serializer<SampleKey> rawKeys) {
         builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(STORE), keySerde, stateSerde));
 
         KStream<SampleKey, Arrival> arrivals = plans
@@ -37,7 +41,7 @@ public final class AssemblyTopology {
                 .merge(builder.stream(topics.judgeVerdicts.name(), topics.judgeVerdicts.consumed("assembly-verdict-source"))
                                 .mapValues(v -> (Arrival) new Arrival.Part(Parts.of(v)), Named.as("assembly-verdict-arrived")),
                         Named.as("assembly-merge-verdicts"))
-                .merge(builder.stream(topics.humanLabels.name(), topics.humanLabels.consumed("assembly-label-source"))
+                .merge(IntakeTopology.labels(builder, topics, check, rawKeys, STORE)
                                 .mapValues(l -> (Arrival) new Arrival.Part(Parts.of(l)), Named.as("assembly-label-arrived")),
                         Named.as("assembly-merge-labels"));
 

@@ -20,6 +20,11 @@ public final class EventValidator {
         this.catalog = catalog;
     }
 
+    /** Whether {@code s} may be an identifier: no '/', not starting with a space. */
+    static boolean isId(String s) {
+        return ID.matcher(s).matches();
+    }
+
     /** The reason the event is invalid, or empty when it is fine. */
     public Optional<String> problem(GenerationEvent e) {
         for (String[] field : new String[][] {{"runId", e.getRunId()}, {"checkpointId", e.getCheckpointId()},

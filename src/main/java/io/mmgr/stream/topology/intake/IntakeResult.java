@@ -4,6 +4,7 @@ import io.mmgr.stream.avro.BenchmarkItem;
 import io.mmgr.stream.avro.DeadLetter;
 import io.mmgr.stream.avro.EvaluationRequest;
 import io.mmgr.stream.avro.GenerationEvent;
+import io.mmgr.stream.avro.HumanLabel;
 import io.mmgr.stream.avro.JudgeRequest;
 import io.mmgr.stream.avro.SampleKey;
 import io.mmgr.stream.avro.SamplePlan;
@@ -22,6 +23,14 @@ public sealed interface IntakeResult {
     /** The sample's plan and the work it asks of the evaluators and the judge. */
     record Planned(SampleKey key, SamplePlan plan, List<EvaluationRequest> evaluations,
                    List<JudgeRequest> judgeRequests) implements IntakeResult {
+    }
+
+    /** A benchmark item that passed the checks, with its key {@code <task>/<sampleId>}; a null item deletes it. */
+    record ValidItem(String key, BenchmarkItem item) implements IntakeResult {
+    }
+
+    /** A human label that passed the checks. */
+    record ValidLabel(HumanLabel label) implements IntakeResult {
     }
 
     /** A record that cannot be scored, with its dead letter. */

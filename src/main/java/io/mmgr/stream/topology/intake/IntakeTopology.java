@@ -1,18 +1,25 @@
 package io.mmgr.stream.topology.intake;
 
 import io.mmgr.stream.avro.BenchmarkItem;
+import io.mmgr.stream.avro.DeadLetter;
 import io.mmgr.stream.avro.EvaluationRequest;
 import io.mmgr.stream.avro.GenerationEvent;
+import io.mmgr.stream.avro.HumanLabel;
 import io.mmgr.stream.avro.JudgeRequest;
 import io.mmgr.stream.avro.SampleKey;
 import io.mmgr.stream.avro.SamplePlan;
+import io.mmgr.stream.limits.InputCheck;
 import io.mmgr.stream.tasks.EvaluatorRegistry;
 import io.mmgr.stream.tasks.TaskCatalog;
+import io.mmgr.stream.topology.DeadLetters;
 import io.mmgr.stream.topology.SampleKeys;
 import io.mmgr.stream.topology.SamplePartitioner;
 import io.mmgr.stream.topology.Topics;
+import io.mmgr.stream.topology.frechet.FrechetSamples;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.common.serialization.Serializer;
+import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.kstream.Consumed;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.kstream.Branched;
@@ -24,7 +31,10 @@ import org.apache.kafka.streams.kstream.Repartitioned;
 
 /**
  * Intake: deserialize and validate generation events, join their benchmark item, plan the parts
- * each sample needs and send the work out. Invalid records go to the dead-letter topic with their reason.
+ * each sample needs and send the work out. Benchmark items are checked on their way into the global
+ * table (through {@link Topics#benchmarkValid}) and human labels on their way into assembly. Every
+ * input is held to the {@link io.mmgr.stream.limits.InputLimits} before anything is derived from it;
+ * invalid records go to the dead-letter topic with their reason.
  */
 public final class IntakeTopology {
 
@@ -39,18 +49,19 @@ public final class IntakeTopology {
     /** Adds intake to the builder and returns the plans, keyed and partitioned by sample. */
     public static KStream<SampleKey, SamplePlan> build(StreamsBuilder builder, Topics topics, TaskCatalog catalog,
                                                        EvaluatorRegistry evaluators, boolean judgeEnabled,
-                                                       int partitions, Serde<SampleKey> keySerde, Serde<SamplePlan> planSerde) {
-        GlobalKTable<String, BenchmarkItem> items = builder.globalTable(topics.benchmark.name(),
-                topics.benchmark.consumed("benchmark-source"),
+                                                       int partitions, Serde<SampleKey> keySerde, Serde<SamplePlan> planSerde,
+                                                       InputCheck check) {
+        GlobalKTable<String, BenchmarkItem> items = builder.globalTable(topics.benchmarkValid.name(),
+                topics.benchmarkValid.consumed("benchmark-source"),
                 Materialized.<String, BenchmarkItem, org.apache.kafka.streams.state.KeyValueStore<org.apache.kafka.common.utils.Bytes, byte[]>>as(BENCHMARK_STORE)
-                        .withKeySerde(topics.benchmark.keySerde())
-                        .withValueSerde(topics.benchmark.valueSerde()));
+                        .withKeySerde(topics.benchmarkValid.keySerde())
+                        .withValueSerde(topics.benchmarkValid.valueSerde()));
 
         EventValidator validator = new EventValidator(catalog);
         KStream<byte[], IntakeResult> parsed = builder
                 .stream(topics.generations.name(),
                         Consumed.with(Serdes.ByteArray(), Serdes.ByteArray()).withName("intake-source"))
-                .processValues(() -> new ParseProcessor(topics.generations.valueSerde().deserializer(), validator),
+                .processValues(() -> new ParseProcessor(topics.generations.valueSerde().deserializer(), validator, check),
                         Named.as("intake-parse"));
 
         var parsedRoutes = parsed.split(Named.as("intake-parsed-"))
@@ -72,10 +83,8 @@ public final class IntakeTopology {
                 .branch((k, v) -> v instanceof IntakeResult.Rejected, Branched.as("rejected"))
                 .defaultBranch(Branched.as("ok"));
 
-        parsedRoutes.get("intake-parsed-rejected")
-                .merge(planRoutes.get("intake-planned-rejected"), Named.as("intake-rejected-merge"))
-                .mapValues(v -> ((IntakeResult.Rejected) v).letter(), Named.as("intake-dead-letter"))
-                .to(topics.deadLetter.name(), topics.deadLetter.produced("intake-dead-letter-sink"));
+        deadLetters(parsedRoutes.get("intake-parsed-rejected")
+                .merge(planRoutes.get("intake-planned-rejected"), Named.as("intake-rejected-merge")), topics, "intake");
 
         KStream<SampleKey, IntakeResult.Planned> bySample = planRoutes.get("intake-planned-ok")
                 .map((k, v) -> {
@@ -83,17 +92,66 @@ public final class IntakeTopology {
                     return org.apache.kafka.streams.KeyValue.pair(p.key(), p);
                 }, Named.as("intake-key-by-sample"));
 
+        // each request to the queue of its cost class, so cheap work never waits behind images or videos
         bySample.flatMapValues(IntakeResult.Planned::evaluations, Named.as("intake-evaluation-requests"))
-                .to(topics.evaluationRequests.name(),
+                .to(new EvaluationQueues(topics, evaluators),
                         topics.evaluationRequests.produced("intake-evaluation-requests-sink", new SamplePartitioner<EvaluationRequest>()));
         bySample.flatMapValues(IntakeResult.Planned::judgeRequests, Named.as("intake-judge-requests"))
                 .to(topics.judgeRequests.name(),
                         topics.judgeRequests.produced("intake-judge-requests-sink", new SamplePartitioner<JudgeRequest>()));
+        // the live FID / FVD of the sample's row, when its benchmark item names reference statistics
+        bySample.flatMap((k, p) -> FrechetSamples.of(p), Named.as("intake-frechet-samples"))
+                .to(topics.frechetSamples.name(), topics.frechetSamples.produced("intake-frechet-samples-sink"));
 
         return bySample.mapValues(IntakeResult.Planned::plan, Named.as("intake-plans"))
                 .repartition(Repartitioned.<SampleKey, SamplePlan>with(keySerde, planSerde)
                         .withName(PLANS_REPARTITION)
                         .withNumberOfPartitions(partitions)
                         .withStreamPartitioner(new SamplePartitioner<>()));
+    }
+
+    /**
+     * Benchmark items as published, checked (size, every field, identifiers) on their way to the validated
+     * topic the global table reads: an invalid item becomes a dead letter instead of a table entry. Added
+     * last to the builder, so that the other sub-topologies keep their numbers (and their tasks' state
+     * directories) from before it existed.
+     */
+    public static void validateItems(StreamsBuilder builder, Topics topics, InputCheck check) {
+        var routes = builder.stream(topics.benchmark.name(),
+                        Consumed.with(Serdes.ByteArray(), Serdes.ByteArray()).withName("intake-benchmark-source"))
+                .process(() -> new ItemIntakeProcessor(topics.benchmark.valueSerde().deserializer(), check),
+                        Named.as("intake-benchmark-check"))
+                .split(Named.as("intake-benchmark-"))
+                .branch((k, v) -> v instanceof IntakeResult.Rejected, Branched.as("rejected"))
+                .defaultBranch(Branched.as("valid"));
+        deadLetters(routes.get("intake-benchmark-rejected"), topics, "intake-benchmark");
+        routes.get("intake-benchmark-valid")
+                .mapValues(v -> ((IntakeResult.ValidItem) v).item(), Named.as("intake-benchmark-item"))
+                .to(topics.benchmarkValid.name(), topics.benchmarkValid.produced("intake-benchmark-valid-sink"));
+    }
+
+    /**
+     * Human labels as published, checked before assembly applies them (see {@link LabelIntakeProcessor});
+     * returns the valid ones. {@code assemblyStore}: the per-sample store the label count is read from.
+     */
+    public static KStream<SampleKey, HumanLabel> labels(StreamsBuilder builder, Topics topics, InputCheck check,
+                                                        Serializer<SampleKey> rawKeys, String assemblyStore) {
+        var routes = builder.stream(topics.humanLabels.name(),
+                        Consumed.with(topics.humanLabels.keySerde(), Serdes.ByteArray()).withName("assembly-label-source"))
+                .processValues(() -> new LabelIntakeProcessor(topics.humanLabels.valueSerde().deserializer(), rawKeys,
+                        check, assemblyStore), Named.as("intake-label-check"), assemblyStore)
+                .split(Named.as("intake-label-"))
+                .branch((k, v) -> v instanceof IntakeResult.Rejected, Branched.as("rejected"))
+                .defaultBranch(Branched.as("valid"));
+        deadLetters(routes.get("intake-label-rejected"), topics, "intake-label");
+        return routes.get("intake-label-valid").mapValues(v -> ((IntakeResult.ValidLabel) v).label(), Named.as("intake-label"));
+    }
+
+    /** Rejected records to the dead-letter topic, keyed by their original key (cut, like the letter's copy). */
+    private static <K> void deadLetters(KStream<K, IntakeResult> rejected, Topics topics, String name) {
+        rejected.map((k, v) -> {
+            DeadLetter letter = ((IntakeResult.Rejected) v).letter();
+            return KeyValue.pair(DeadLetters.recordKey(letter), letter);
+        }, Named.as(name + "-dead-letter")).to(topics.deadLetter.name(), topics.deadLetter.produced(name + "-dead-letter-sink"));
     }
 }

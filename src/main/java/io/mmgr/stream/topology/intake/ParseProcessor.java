@@ -1,6 +1,7 @@
 package io.mmgr.stream.topology.intake;
 
 import io.mmgr.stream.avro.GenerationEvent;
+import io.mmgr.stream.limits.InputCheck;
 import io.mmgr.stream.topology.DeadLetters;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -12,18 +13,24 @@ import org.apache.kafka.streams.processor.api.FixedKeyProcessor;
 import org.apache.kafka.streams.processor.api.FixedKeyProcessorContext;
 import org.apache.kafka.streams.processor.api.FixedKeyRecord;
 
-/** Deserializes and validates raw generation events; anything unusable becomes a dead letter. */
+/**
+ * Deserializes and validates raw generation events; anything unusable becomes a dead letter. The input
+ * limits are checked first (the record's size before it is read, then every field), so that nothing,
+ * not even a key or a log line, is derived from a field over its limit.
+ */
 final class ParseProcessor implements FixedKeyProcessor<byte[], byte[], IntakeResult> {
 
     static final String STAGE = "intake";
 
     private final Deserializer<GenerationEvent> deserializer;
     private final EventValidator validator;
+    private final InputCheck check;
     private FixedKeyProcessorContext<byte[], IntakeResult> context;
 
-    ParseProcessor(Deserializer<GenerationEvent> deserializer, EventValidator validator) {
+    ParseProcessor(Deserializer<GenerationEvent> deserializer, EventValidator validator, InputCheck check) {
         this.deserializer = deserializer;
         this.validator = validator;
+        this.check = check;
     }
 
     @Override
@@ -38,22 +45,15 @@ final class ParseProcessor implements FixedKeyProcessor<byte[], byte[], IntakeRe
     }
 
     private IntakeResult parse(RawRecord raw) {
-        if (raw.value() == null || raw.value().length == 0) {
-            return reject(raw, "empty record value (a generation event was expected)", null, null);
+        String topic = raw.source().map(m -> m.topic()).orElse("generations");
+        InputReader.Read<GenerationEvent> read = InputReader.read(check, deserializer, topic, raw.value(), "event",
+                check.limits().eventBytes(), "event-bytes", "GenerationEvent", check::check);
+        if (read.unreadable() != null) {
+            return reject(raw, read.unreadable(), read.error(), null);
         }
-        GenerationEvent event;
-        try {
-            String topic = raw.source().map(m -> m.topic()).orElse("generations");
-            event = deserializeWaitingOutRegistryOutages(topic, raw.value());
-        } catch (RuntimeException e) {
-            if (DeadLetters.isRegistryOutage(e)) {
-                // not this record's fault: fail the task, which reads it again once the registry answers
-                throw e;
-            }
-            return reject(raw, "not a readable GenerationEvent: " + DeadLetters.describe(e), e, null);
-        }
-        if (event == null) {
-            return reject(raw, "empty record value (a generation event was expected)", null, null);
+        GenerationEvent event = read.record();
+        if (read.over() != null) {
+            return reject(raw, read.over(), event == null ? null : shortRef(event));
         }
         Optional<String> problem = validator.problem(event);
         if (problem.isPresent()) {
@@ -62,42 +62,29 @@ final class ParseProcessor implements FixedKeyProcessor<byte[], byte[], IntakeRe
         return new IntakeResult.Accepted(raw, event, generationId(raw.value()), null);
     }
 
-    /**
-     * An event with a schema id not seen yet needs the registry. While the registry is out, wait here
-     * (retrying each second, well within the consumer's poll interval) rather than fail the task at
-     * once: a replaced stream thread costs a rebalance that waits out the old member's session.
-     */
-    private GenerationEvent deserializeWaitingOutRegistryOutages(String topic, byte[] value) {
-        long deadline = System.nanoTime() + REGISTRY_PATIENCE.toNanos();
-        while (true) {
-            try {
-                return deserializer.deserialize(topic, value);
-            } catch (RuntimeException e) {
-                if (!DeadLetters.isRegistryOutage(e) || System.nanoTime() - deadline > 0) {
-                    throw e;
-                }
-                LOG.warn("schema registry unavailable, waiting: {}", DeadLetters.describe(e));
-                try {
-                    Thread.sleep(1000);
-                } catch (InterruptedException ie) {
-                    Thread.currentThread().interrupt();
-                    throw e;
-                }
-            }
-        }
-    }
-
-    /** How long intake waits for the registry before failing the task (the poll interval allows 5 minutes). */
-    static final java.time.Duration REGISTRY_PATIENCE = java.time.Duration.ofSeconds(60);
-
-    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(ParseProcessor.class);
-
     static IntakeResult.Rejected reject(RawRecord raw, String reason, Throwable error, String ref) {
         return new IntakeResult.Rejected(DeadLetters.of(raw.source(), STAGE, reason, error, raw.key(), raw.value(), ref));
     }
 
+    /** A record over an input limit: the reason, and the field, size and limit in their own fields. */
+    static IntakeResult.Rejected reject(RawRecord raw, InputCheck.Violation v, String ref) {
+        return rejectOver(raw, STAGE, v, ref);
+    }
+
+    static IntakeResult.Rejected rejectOver(RawRecord raw, String stage, InputCheck.Violation v, String ref) {
+        return new IntakeResult.Rejected(DeadLetters.builder(stage, v.reason())
+                .source(raw.source().map(m -> m.topic()).orElse(null), raw.source().map(m -> m.partition()).orElse(-1),
+                        raw.source().map(m -> m.offset()).orElse(-1L))
+                .sampleRef(ref).original(raw.key(), raw.value()).limit(v).build());
+    }
+
     static String refOf(GenerationEvent e) {
         return e.getRunId() + "/" + e.getCheckpointId() + "/" + e.getTask() + "/" + e.getSampleId() + "#" + e.getSeed();
+    }
+
+    /** The reference of an event whose identifiers may be over their limits: each cut short. */
+    static String shortRef(GenerationEvent e) {
+        return DeadLetters.shortRef(e.getRunId(), e.getCheckpointId(), e.getTask(), e.getSampleId(), e.getSeed());
     }
 
     /**

@@ -64,7 +64,8 @@ final class PlanProcessor implements FixedKeyProcessor<byte[], IntakeResult, Int
         String ref = ParseProcessor.refOf(event);
         if (item == null) {
             return ParseProcessor.reject(a.raw(), "no benchmark item for task '" + event.getTask() + "', sample '"
-                    + event.getSampleId() + "' (publish it to " + benchmarkTopic + " first)", null, ref);
+                    + event.getSampleId() + "' (publish it to " + benchmarkTopic + " first; an item refused by intake's checks "
+                    + "has its own dead letter)", null, ref);
         }
         TaskSpec spec = catalog.find(event.getTask()).orElseThrow();
         List<String> planned = new ArrayList<>();

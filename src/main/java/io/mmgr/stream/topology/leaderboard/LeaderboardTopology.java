@@ -3,6 +3,7 @@ package io.mmgr.stream.topology.leaderboard;
 import io.mmgr.stream.avro.AgreementCounts;
 import io.mmgr.stream.avro.AgreementKey;
 import io.mmgr.stream.avro.AgreementStat;
+import io.mmgr.stream.avro.FrechetStat;
 import io.mmgr.stream.avro.ItemScoreKey;
 import io.mmgr.stream.avro.LeaderboardRow;
 import io.mmgr.stream.avro.LeaderboardKey;
@@ -38,7 +39,8 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * Items (the seeds of one benchmark item) come first for pass@k, then run x checkpoint x task rows,
  * then the all-tasks row of each checkpoint. Task rows also carry the agreement between the judge,
  * the deterministic evaluators and human labels of their task x model (additive 2x2 counts aggregated
- * from the same table, joined onto the rows by task and model).
+ * from the same table, joined onto the rows by task and model), and the live FID / FVD of their samples'
+ * feature vectors where the benchmark carries reference statistics (io.mmgr.stream.topology.frechet).
  */
 public final class LeaderboardTopology {
 
@@ -51,6 +53,8 @@ public final class LeaderboardTopology {
     /** Agreement counts per task x model (judge, evaluators, human labels). */
     public static final String AGREEMENT_STORE = "leaderboard-agreement";
     /** Task rows with their task x model agreement joined in. */
+    public static final String TASK_AGREEMENT_STORE = "leaderboard-task-agreement";
+    /** Task rows as published: agreement and the live FID / FVD joined in. */
     public static final String TASK_ROWS_STORE = "leaderboard-task-rows";
 
     private LeaderboardTopology() {
@@ -60,7 +64,7 @@ public final class LeaderboardTopology {
                              Serde<SampleKey> sampleKey, Serde<ItemScoreKey> itemKey, Serde<LeaderboardKey> boardKey,
                              Serde<SampleScore> scoreSerde, Serde<ScoreAggregate> aggregateSerde,
                              RubricCatalog rubrics, Agreement.Policy policy, Serde<AgreementKey> agreementKey,
-                             Serde<AgreementCounts> agreementSerde) {
+                             Serde<AgreementCounts> agreementSerde, KTable<LeaderboardKey, FrechetStat> frechet) {
         KTable<SampleKey, SampleScore> table = scores.toTable(Named.as("leaderboard-scores-table"),
                 Materialized.<SampleKey, SampleScore, KeyValueStore<Bytes, byte[]>>as(SCORES_STORE)
                         .withKeySerde(sampleKey).withValueSerde(scoreSerde));
@@ -112,7 +116,10 @@ public final class LeaderboardTopology {
                     return r;
                 },
                 TableJoined.as("leaderboard-agreement-join"),
-                stored(TASK_ROWS_STORE, boardKey, aggregateSerde));
+                stored(TASK_AGREEMENT_STORE, boardKey, aggregateSerde))
+                // the row's live FID / FVD, same key and partitions: a new distance re-emits the row
+                .leftJoin(frechet, LeaderboardTopology::withFrechet, Named.as("leaderboard-frechet-join"),
+                        stored(TASK_ROWS_STORE, boardKey, aggregateSerde));
 
         // from the task sums beside the agreement join, not behind it: the join's two extra hops would
         // delay every all-tasks row while adding nothing it carries (agreement is per task)
@@ -128,6 +135,12 @@ public final class LeaderboardTopology {
                 .filter((k, v) -> v != null, Named.as("leaderboard-drop-deletes"))
                 .mapValues((k, v) -> row(k, v, rubrics, policy), Named.as("leaderboard-row"))
                 .to(topics.leaderboard.name(), topics.leaderboard.produced("leaderboard-sink"));
+    }
+
+    private static ScoreAggregate withFrechet(ScoreAggregate a, FrechetStat f) {
+        ScoreAggregate r = ScoreAggregate.newBuilder(a).build();
+        r.setFrechet(f == null ? new HashMap<>() : new HashMap<>(Map.of(f.getMetric(), f)));
+        return r;
     }
 
     /** Agreement is per task x model: it does not add up into the all-tasks row. */

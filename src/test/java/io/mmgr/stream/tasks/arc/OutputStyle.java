@@ -44,9 +44,9 @@ record OutputStyle(String name, ArcStyle grid, double scaleX, double scaleY, dou
         if (scaleX != 1 || scaleY != 1) {
             img = Distort.scale(img, scaleX, scaleY);
         }
-        img = Distort.blur(img, blur);
+        img = io.mmgr.stream.vision.Degradation.blur(img, blur);
         if (hueDeg != 0 || brightness != 1) {
-            img = Distort.hue(img, hueDeg, brightness);
+            img = io.mmgr.stream.vision.Degradation.shift(img, hueDeg, 1, brightness);
         }
         return img;
     }

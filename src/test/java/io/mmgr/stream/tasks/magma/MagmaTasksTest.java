@@ -25,7 +25,14 @@ class MagmaTasksTest {
             Map.entry("libero-10", "robot-trials"),
             Map.entry("libero-90", "robot-trials"),
             Map.entry("simplerenv-google-robot", "robot-trials"),
-            Map.entry("simplerenv-widowx", "robot-trials"));
+            Map.entry("simplerenv-widowx", "robot-trials"),
+            Map.entry("visualwebbench-web_caption", "visualwebbench"),
+            Map.entry("visualwebbench-webqa", "visualwebbench"),
+            Map.entry("visualwebbench-heading_ocr", "visualwebbench"),
+            Map.entry("visualwebbench-element_ocr", "visualwebbench"),
+            Map.entry("visualwebbench-element_ground", "visualwebbench"),
+            Map.entry("visualwebbench-action_prediction", "visualwebbench"),
+            Map.entry("visualwebbench-action_ground", "visualwebbench"));
 
     @Test
     void catalogHoldsTheMagmaTasks() {
@@ -35,7 +42,11 @@ class MagmaTasksTest {
             TaskSpec spec = catalog.find(task).orElseThrow(() -> new AssertionError("missing task " + task));
             assertThat(spec.benchmark()).isEqualTo("magma");
             assertThat(spec.family()).isEqualTo("magma");
-            assertThat(spec.modalities()).containsExactly(evaluator.equals("robot-trials") ? "robot" : "ui");
+            assertThat(spec.modalities()).containsExactly(switch (evaluator) {
+                case "robot-trials" -> "robot";
+                case "visualwebbench" -> "text";
+                default -> "ui";
+            });
             assertThat(spec.evaluators()).containsExactly(evaluator);
             assertThat(spec.judged()).isFalse();
             assertThat(registry.contains(evaluator)).as(evaluator).isTrue();
@@ -108,6 +119,29 @@ class MagmaTasksTest {
         GateResult miss = gate("screenspot", Map.of("magma-click.click_correct", 0.0));
         assertThat(miss.primary()).isEqualTo(0.0);
         assertThat(miss.failedChecks()).containsExactly("magma-click.click_correct=1");
+    }
+
+    @Test
+    void visualWebBenchPrimariesAreTheirColumnMetricOver100() {
+        GateResult caption = gate("visualwebbench-web_caption", Map.of("visualwebbench.rouge_1", 80.0,
+                "visualwebbench.rouge_2", 40.0, "visualwebbench.rouge_l", 62.5));
+        assertThat(caption.primary()).isEqualTo(0.625);
+        assertThat(caption.primarySource()).isEqualTo("visualwebbench");
+        assertThat(caption.gates()).containsEntry("rouge_l", 0.625);
+        // a similarity has no pass mark (ROUGE never reaches 100): no failed check
+        assertThat(caption.failedChecks()).isEmpty();
+        assertThat(gate("visualwebbench-webqa", Map.of("visualwebbench.f1", 25.0)).primary()).isEqualTo(0.25);
+        // a WebQA sample the official code drops has no f1, so no primary
+        Map<String, Double> dropped = new HashMap<>();
+        dropped.put("visualwebbench.f1", null);
+        assertThat(gate("visualwebbench-webqa", dropped).primary()).isNull();
+
+        GateResult right = gate("visualwebbench-action_ground", Map.of("visualwebbench.accuracy", 100.0));
+        assertThat(right.primary()).isEqualTo(1.0);
+        assertThat(right.failedChecks()).isEmpty();
+        GateResult wrong = gate("visualwebbench-element_ground", Map.of("visualwebbench.accuracy", 0.0));
+        assertThat(wrong.primary()).isEqualTo(0.0);
+        assertThat(wrong.failedChecks()).containsExactly("visualwebbench.accuracy=100");
     }
 
     @Test

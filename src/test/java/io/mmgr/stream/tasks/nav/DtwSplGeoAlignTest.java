@@ -64,20 +64,20 @@ class DtwSplGeoAlignTest {
 
     @Test
     void geoAlignOnAStraightCorridor() {
-        // ground truth: 0..4 m along x, heading 0; goal at the end, d_th 1 m
+        // ground truth: 0..4 m along x, heading 0; goal at the end, d_th 1.5 m
         Track gt = track(new double[][] {{0, 0, 0}, {1, 0, 0}, {2, 0, 0}, {3, 0, 0}, {4, 0, 0}}, 0, 0, 0, 0, 0);
         // the prediction stops 0.6 m short and 0.8 m to the side, facing 30 degrees off
         Track pred = track(new double[][] {{0, 0, 0}, {1, 0.2, 0}, {2, 0.4, 0}, {3, 0.6, 0}, {3.4, 0.8, 0}}, 0, 0, 0, 0, 30);
-        Map<String, Double> m = GeoAlign.compute(pred, gt, new Vec(4, 0, 0), 1.0, null);
+        Map<String, Double> m = GeoAlign.compute(pred, gt, new Vec(4, 0, 0), 1.5, null);
         assertThat(m.get(GeoAlign.NAV_ERROR)).isCloseTo(1.0, within(1e-12)); // sqrt(0.6^2 + 0.8^2)
-        assertThat(m.get(GeoAlign.SR)).isEqualTo(1.0);                         // 1.0 <= d_th
+        assertThat(m.get(GeoAlign.SR)).isEqualTo(1.0);                         // 1.0 < d_th
         double predLen = 3 * Math.hypot(1, 0.2) + Math.hypot(0.4, 0.2);
         assertThat(m.get(GeoAlign.PATH_LENGTH_PRED)).isCloseTo(predLen, within(1e-12));
         assertThat(m.get(GeoAlign.PATH_LENGTH_GT)).isEqualTo(4.0);
-        // it stopped short: the agent's path (3.51 m) is shorter than l = 4 m, so SPL = l / max(p, l) = 1
+        // it stopped short: the agent's path (3.51 m) is shorter than l = 4 m (start to goal), so SPL = l / max(p, l) = 1
         assertThat(m.get(GeoAlign.SPL)).isEqualTo(1.0);
         // DTW: the diagonal alignment costs 0 + .2 + .4 + .6 + 1.0 = 2.2; nothing cheaper exists
-        assertThat(m.get(GeoAlign.NDTW)).isCloseTo(Math.exp(-2.2 / 5), within(1e-12));
+        assertThat(m.get(GeoAlign.NDTW)).isCloseTo(Math.exp(-2.2 / (5 * 1.5)), within(1e-12));
         assertThat(m.get(GeoAlign.SDTW)).isEqualTo(m.get(GeoAlign.NDTW));
         assertThat(m.get(GeoAlign.DIR_ERROR)).isCloseTo(30.0, within(1e-12));
 
@@ -85,8 +85,63 @@ class DtwSplGeoAlignTest {
         assertThat(strict.get(GeoAlign.SR)).isZero();
         assertThat(strict.get(GeoAlign.SPL)).isZero();
         assertThat(strict.get(GeoAlign.SDTW)).isZero();
-        assertThat(GeoAlign.compute(pred, gt, new Vec(4, 0, 0), 1.0, 2.0).get(GeoAlign.SPL))
+        assertThat(GeoAlign.compute(pred, gt, new Vec(4, 0, 0), 1.5, 2.0).get(GeoAlign.SPL))
                 .isCloseTo(2.0 / predLen, within(1e-12));
+    }
+
+    /**
+     * The success radius is strict, as habitat-lab's Success measure, R2R's eval and VLN-CE: ending
+     * exactly d_th from the goal fails SR, and with it SPL and sDTW; nDTW does not depend on success.
+     * The end point lies 1.25 m from the goal exactly (a 0.75-1 right triangle, all binary fractions).
+     */
+    @Test
+    void theSuccessRadiusIsStrict() {
+        Track gt = track(new double[][] {{0, 0, 0}, {2, 0, 0}, {4, 0, 0}}, 0, 0, 0);
+        Track pred = track(new double[][] {{0, 0, 0}, {1.5, 0.5, 0}, {3.25, 1, 0}}, 0, 0, 0);
+        Vec goal = new Vec(4, 0, 0);
+        double d = 1.25;
+        Map<String, Double> at = GeoAlign.compute(pred, gt, goal, d, null);
+        assertThat(at.get(GeoAlign.NAV_ERROR)).isEqualTo(d);
+        assertThat(at.get(GeoAlign.SR)).isZero();
+        assertThat(at.get(GeoAlign.SPL)).isZero();
+        assertThat(at.get(GeoAlign.SDTW)).isZero();
+        assertThat(at.get(GeoAlign.NDTW)).isPositive();
+
+        for (double over : new double[] {Math.nextUp(d), d + 1e-9, 1.3}) { // d_th just over the distance: success
+            Map<String, Double> in = GeoAlign.compute(pred, gt, goal, over, null);
+            assertThat(in.get(GeoAlign.SR)).as("d_th %s", over).isEqualTo(1.0);
+            assertThat(in.get(GeoAlign.SPL)).isEqualTo(1.0); // 3.4 m, under l = 4 m
+            assertThat(in.get(GeoAlign.SDTW)).isEqualTo(in.get(GeoAlign.NDTW)).isPositive();
+        }
+        for (double under : new double[] {Math.nextDown(d), d - 1e-9, 1.2}) { // d_th just under: failure
+            Map<String, Double> out = GeoAlign.compute(pred, gt, goal, under, null);
+            assertThat(out.get(GeoAlign.SR)).as("d_th %s", under).isZero();
+            assertThat(out.get(GeoAlign.SPL)).isZero();
+            assertThat(out.get(GeoAlign.SDTW)).isZero();
+        }
+        assertThat(GeoAlign.succeeded(d, d)).isFalse();
+        assertThat(GeoAlign.succeeded(Math.nextDown(d), d)).isTrue();
+    }
+
+    /**
+     * Without the item's shortest-path length SPL's l is the start-to-goal distance, as habitat-lab's SPL
+     * (the geodesic distance to the goal at reset), not the length of the ground truth's own route: a
+     * ground truth that detours round an obstacle does not make a straight agent's path look long.
+     */
+    @Test
+    void splWithoutAShortestPathUsesTheStartToGoalDistance() {
+        // the ground truth goes round: (0,0) -> (0,3) -> (4,3) -> (4,0), 10 m; start to goal is 4 m
+        Track gt = track(new double[][] {{0, 0, 0}, {0, 3, 0}, {4, 3, 0}, {4, 0, 0}}, 0, 0, 0, 0);
+        // the agent goes 3 m up and 5 m diagonally down to the goal: 8 m
+        Track pred = track(new double[][] {{0, 0, 0}, {0, 3, 0}, {4, 0, 0}}, 0, 0, 0);
+        Vec goal = new Vec(4, 0, 0);
+        assertThat(GeoAlign.startToGoal(gt, goal)).isEqualTo(4.0);
+        Map<String, Double> m = GeoAlign.compute(pred, gt, goal, 1.0, null);
+        assertThat(m.get(GeoAlign.PATH_LENGTH_GT)).isEqualTo(10.0);
+        assertThat(m.get(GeoAlign.PATH_LENGTH_PRED)).isEqualTo(8.0);
+        assertThat(m.get(GeoAlign.SPL)).isEqualTo(0.5); // 4 / max(8, 4); the route's 10 m would give 1
+        // the item's geodesic, when it has one, is taken as given
+        assertThat(GeoAlign.compute(pred, gt, goal, 1.0, 6.0).get(GeoAlign.SPL)).isEqualTo(0.75);
     }
 
     @Test

@@ -99,6 +99,26 @@ class NavEvaluatorsTest {
     }
 
     @Test
+    void geoAlignSuccessIsStrictlyInsideTheItemsGoalRadius() throws Exception {
+        List<Pose> gt = List.of(pose(0, 0, 0, 0.0, 0.0), pose(1, 2, 0, 0.0, 0.0), pose(2, 4, 0, 0.0, 0.0));
+        // ends 1.25 m from the goal, exactly
+        GenerationEvent ev = event(NavMetrics.LAST_MILE).setInputs(GenerationInputs.newBuilder().setTrajectory3d(List.of(
+                pose(0, 0, 0, 0.0, 0.0), pose(1, 1.5, 0.5, 0.0, 0.0), pose(2, 3.25, 1, 0.0, 0.0))).build()).build();
+        for (double radius : new double[] {1.25, 1.2499, 1.2501}) {
+            BenchmarkItem item = item(NavMetrics.LAST_MILE, GroundTruth.newBuilder().setGoal3d(List.of(4.0, 0.0, 0.0))
+                    .setGoalRadius3d(radius).setTrajectory3d(gt).build(), List.of());
+            EvaluationOutcome geo = run(new GeoAlignEvaluator(), ev, item);
+            double expected = radius > 1.25 ? 1.0 : 0.0;
+            assertThat(geo.metrics().get("nav_error")).isEqualTo(1.25);
+            assertThat(geo.metrics().get("sr")).as("radius %s", radius).isEqualTo(expected);
+            assertThat(geo.metrics().get("spl")).isEqualTo(expected); // the 3.4 m path is under l = 4 m
+            assertThat(geo.metrics().get("sdtw")).isEqualTo(expected * geo.metrics().get("ndtw"));
+            assertThat(geo.diagnostics()).containsEntry("spl_shortest_path",
+                    "straight line from the ground truth's start to the goal");
+        }
+    }
+
+    @Test
     void slagNeedsBothAndChecksTheirAlignment() throws Exception {
         List<Pose> p3 = new ArrayList<>();
         List<Pose> p2 = new ArrayList<>();

@@ -14,8 +14,10 @@ import java.util.stream.Collectors;
 
 /**
  * The faces the OCR fixtures draw digits in: the DejaVu families installed on this machine, the JDK's
- * logical fonts, and Liberation Sans, Serif and Mono (from a test dependency, so they are there on every
- * machine), in plain, bold and italic.
+ * logical fonts, Liberation Sans, Serif and Mono (from a test dependency, so they are there on every
+ * machine), in plain, bold and italic; and the families of the Debian font packages .ci/run installs
+ * ({@link #SYSTEM_PACKAGES}: URW's Nimbus, Century Schoolbook, Palatino, Bookman and Gothic clones, GNU
+ * FreeFont, Roboto's weights from Thin to Black, Open Sans, Noto Sans and Serif), found at run time.
  */
 final class FixtureFonts {
 
@@ -36,7 +38,11 @@ final class FixtureFonts {
             "LiberationSerif-Regular", "LiberationSerif-Bold", "LiberationSerif-Italic", "LiberationSerif-BoldItalic",
             "LiberationMono-Regular", "LiberationMono-Bold", "LiberationMono-Italic", "LiberationMono-BoldItalic");
 
+    /** The Debian packages that bring the families {@link #system} asks for. */
+    static final String SYSTEM_PACKAGES = "fonts-urw-base35 fonts-freefont-ttf fonts-roboto-unhinted fonts-open-sans fonts-noto-core";
+
     private static List<Face> all;
+    private static Set<String> installed;
 
     private FixtureFonts() {
     }
@@ -44,8 +50,7 @@ final class FixtureFonts {
     /** Every face, system ones only where installed. */
     static synchronized List<Face> all() {
         if (all == null) {
-            Set<String> installed = Arrays.stream(GraphicsEnvironment.getLocalGraphicsEnvironment()
-                    .getAvailableFontFamilyNames()).collect(Collectors.toSet());
+            Set<String> installed = installed();
             List<Face> faces = new ArrayList<>();
             for (String family : SYSTEM_FAMILIES) {
                 if (installed.contains(family)) {
@@ -64,6 +69,26 @@ final class FixtureFonts {
             all = List.copyOf(faces);
         }
         return all;
+    }
+
+    private static synchronized Set<String> installed() {
+        if (installed == null) {
+            installed = Arrays.stream(GraphicsEnvironment.getLocalGraphicsEnvironment().getAvailableFontFamilyNames())
+                    .collect(Collectors.toSet());
+        }
+        return installed;
+    }
+
+    /**
+     * A family from the system's fonts in a style ({@link Font#PLAIN}, {@link Font#BOLD}, ...). Missing,
+     * it fails the test in CI, where .ci/run installs {@link #SYSTEM_PACKAGES}, and skips it elsewhere.
+     */
+    static Face system(String family, int style) {
+        io.mmgr.stream.it.SystemPackages.require(installed().contains(family), "font family '" + family
+                + "' is not installed; apt-get install " + SYSTEM_PACKAGES, "mmgr.fonts.required");
+        String suffix = style == Font.BOLD ? " Bold" : style == Font.ITALIC ? " Italic"
+                : style == (Font.BOLD | Font.ITALIC) ? " Bold Italic" : "";
+        return new Face(family + suffix, new Font(family, style, 12));
     }
 
     static Face named(String name) {

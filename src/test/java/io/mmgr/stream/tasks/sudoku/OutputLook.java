@@ -60,7 +60,7 @@ record OutputLook(String name, SudokuStyle style, String caption, double blur, i
             g.dispose();
             img = RgbImage.of(b);
         }
-        return Degrade.blur(img, blur);
+        return io.mmgr.stream.vision.Degradation.blur(img, blur);
     }
 
     /** The file bytes a model would hand in. */

@@ -87,6 +87,8 @@ class SudokuOcrEvaluatorTest {
                 .containsEntry("completion_accuracy", 1.0).containsEntry("action_reflection", null);
         assertThat(solved.diagnostics()).containsEntry("modality", "image")
                 .containsEntry("grid", nine.getGroundTruth().getAnswer()).containsEntry("cells_ocr", "81");
+        // each digit is printed nine times: copies of a glyph read before reuse its reading
+        assertThat(Integer.parseInt(solved.diagnostics().get("ocr_calls"))).isBetween(9, 40);
         assertThat(SudokuGate.ocrOverall("image", solved.metrics()).value()).isEqualTo(1.0);
 
         EvaluationOutcome posed = evaluate(nine, artifact(nine, "problem"), "image/png", "m");

@@ -1,0 +1,148 @@
+package io.mmgr.stream.vision;
+
+import java.awt.Color;
+import java.util.Locale;
+
+/**
+ * What happens to a picture between a model's renderer and our decoders: slight Gaussian blur, a small
+ * colour shift (hue rotation, saturation and brightness factors, applied to every pixel, paper
+ * included), then the file format (PNG, or JPEG at a quality). {@link #apply} returns the image as an
+ * evaluator sees it after decoding the file. Shared by the Sudoku and ARC style corpora.
+ *
+ * @param blur        Gaussian sigma in pixels, 0 for none
+ * @param hueDegrees  hue rotation
+ * @param saturation  saturation factor (1 unchanged)
+ * @param brightness  brightness (HSB value) factor (1 unchanged)
+ * @param jpegQuality 1..100, or 0 for PNG
+ */
+public record Degradation(double blur, double hueDegrees, double saturation, double brightness, int jpegQuality) {
+
+    public static final Degradation NONE = new Degradation(0, 0, 1, 1, 0);
+
+    public static Degradation jpeg(int quality) {
+        return new Degradation(0, 0, 1, 1, quality);
+    }
+
+    public Degradation withBlur(double sigma) {
+        return new Degradation(sigma, hueDegrees, saturation, brightness, jpegQuality);
+    }
+
+    public Degradation withColour(double hue, double sat, double value) {
+        return new Degradation(blur, hue, sat, value, jpegQuality);
+    }
+
+    public Degradation withJpeg(int quality) {
+        return new Degradation(blur, hueDegrees, saturation, brightness, quality);
+    }
+
+    /** The file a model would hand in. */
+    public byte[] encode(RgbImage img) {
+        RgbImage out = shift(blur(img, blur), hueDegrees, saturation, brightness);
+        return jpegQuality > 0 ? ImageEncoder.jpeg(out, jpegQuality) : ImageEncoder.png(out);
+    }
+
+    public String mediaType() {
+        return jpegQuality > 0 ? "image/jpeg" : "image/png";
+    }
+
+    /** The picture after blur, colour shift, encoding and decoding (PNG is lossless: no round trip). */
+    public RgbImage apply(RgbImage img) {
+        if (jpegQuality <= 0) {
+            return shift(blur(img, blur), hueDegrees, saturation, brightness);
+        }
+        try {
+            return ImageDecoder.decode(encode(img), ImageDecoder.Limits.DEFAULT);
+        } catch (MediaException e) {
+            throw new IllegalStateException("a fixture image did not decode: " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public String toString() {
+        StringBuilder sb = new StringBuilder();
+        if (blur > 0) {
+            sb.append(String.format(Locale.ROOT, "blur %.1f, ", blur));
+        }
+        if (hueDegrees != 0 || saturation != 1 || brightness != 1) {
+            sb.append(String.format(Locale.ROOT, "hue %+.0f sat x%.2f val x%.2f, ", hueDegrees, saturation, brightness));
+        }
+        return sb.append(jpegQuality > 0 ? "jpeg " + jpegQuality : "png").toString();
+    }
+
+    /** Separable Gaussian blur (edges clamped). */
+    public static RgbImage blur(RgbImage src, double sigma) {
+        if (sigma <= 0) {
+            return src;
+        }
+        int r = (int) Math.ceil(3 * sigma);
+        double[] k = new double[2 * r + 1];
+        double sum = 0;
+        for (int i = -r; i <= r; i++) {
+            k[i + r] = Math.exp(-i * i / (2 * sigma * sigma));
+            sum += k[i + r];
+        }
+        for (int i = 0; i < k.length; i++) {
+            k[i] /= sum;
+        }
+        int w = src.width();
+        int h = src.height();
+        float[][] planes = new float[3][w * h];
+        int[] px = src.pixels();
+        for (int i = 0; i < px.length; i++) {
+            planes[0][i] = (px[i] >> 16) & 0xFF;
+            planes[1][i] = (px[i] >> 8) & 0xFF;
+            planes[2][i] = px[i] & 0xFF;
+        }
+        float[] line = new float[Math.max(w, h)];
+        for (float[] plane : planes) {
+            for (int y = 0; y < h; y++) {
+                convolve(plane, y * w, 1, w, k, r, line);
+            }
+            for (int x = 0; x < w; x++) {
+                convolve(plane, x, w, h, k, r, line);
+            }
+        }
+        int[] out = new int[w * h];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = clamp(planes[0][i]) << 16 | clamp(planes[1][i]) << 8 | clamp(planes[2][i]);
+        }
+        return new RgbImage(w, h, out);
+    }
+
+    /** Convolves {@code n} samples starting at {@code offset}, {@code stride} apart, in place. */
+    private static void convolve(float[] plane, int offset, int stride, int n, double[] k, int r, float[] line) {
+        for (int i = 0; i < n; i++) {
+            line[i] = plane[offset + i * stride];
+        }
+        for (int i = 0; i < n; i++) {
+            double acc = 0;
+            for (int j = -r; j <= r; j++) {
+                acc += k[j + r] * line[Math.max(0, Math.min(n - 1, i + j))];
+            }
+            plane[offset + i * stride] = (float) acc;
+        }
+    }
+
+    /** Rotates every pixel's hue and scales its saturation and brightness (clamped to [0, 1]). */
+    public static RgbImage shift(RgbImage src, double hueDegrees, double saturation, double brightness) {
+        if (hueDegrees == 0 && saturation == 1 && brightness == 1) {
+            return src;
+        }
+        int[] in = src.pixels();
+        int[] out = new int[in.length];
+        float[] hsb = new float[3];
+        for (int i = 0; i < in.length; i++) {
+            int p = in[i];
+            Color.RGBtoHSB((p >> 16) & 0xFF, (p >> 8) & 0xFF, p & 0xFF, hsb);
+            float hue = (float) (hsb[0] + hueDegrees / 360.0);
+            float s = (float) Math.min(1.0, hsb[1] * saturation);
+            float v = (float) Math.min(1.0, hsb[2] * brightness);
+            out[i] = Color.HSBtoRGB(hue - (float) Math.floor(hue), s, v) & 0xFFFFFF;
+        }
+        return new RgbImage(src.width(), src.height(), out);
+    }
+
+    private static int clamp(double v) {
+        return (int) Math.max(0, Math.min(255, Math.round(v)));
+    }
+}
