@@ -12,10 +12,12 @@ import io.mmgr.stream.registry.SchemaRegistryClient;
 import io.mmgr.stream.topology.ScorerSettings;
 import io.mmgr.stream.topology.Topics;
 import io.mmgr.stream.web.MetricsServer;
+import io.mmgr.stream.worker.MemberIdentity;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -65,6 +67,13 @@ public final class JudgeWorkerCommand implements Callable<Integer> {
             description = "interface /metrics listens on (default: ${DEFAULT-VALUE}; env MMGR_JUDGE_METRICS_BIND)")
     String metricsBind;
 
+    @Option(names = "--group-instance-id", defaultValue = "${env:MMGR_GROUP_INSTANCE_ID}",
+            description = "static membership in the judge group under this id: a restarted worker takes its partitions "
+                    + "back at once; give each worker its own. 'auto': an id generated once and kept in the data "
+                    + "directory; 'none' (the default): dynamic membership, the data directory's id only making the "
+                    + "transactional.id stable (env MMGR_GROUP_INSTANCE_ID)")
+    String groupInstanceId;
+
     @CommandLine.Mixin
     ArtifactOptions artifacts;
 
@@ -78,6 +87,12 @@ public final class JudgeWorkerCommand implements Callable<Integer> {
                     "judge-worker needs --judge-protocol, --judge-base-url and --judge-model");
         }
         judge.settings(); // conflicting or invalid judge flags fail before anything starts
+        MemberIdentity identity;
+        try {
+            identity = MemberIdentity.resolve(connection.dataDir, Optional.ofNullable(groupInstanceId), MemberIdentity.NONE);
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--group-instance-id: " + e.getMessage());
+        }
         Endpoints ep = connection.resolve();
         PrintWriter out = spec.commandLine().getOut();
         SchemaRegistryClient registry = new SchemaRegistryClient(ep.registryUrl(), connection.registryProperties());
@@ -104,7 +119,7 @@ public final class JudgeWorkerCommand implements Callable<Integer> {
         health.write("STARTING");
         // the same artifact access as the scorer's: roots, allowlisted http hosts, inline data
         JudgeRuntime runtime = JudgeRuntime.start(judge.settings(), System.getenv(), topics,
-                new JudgeWorker.Config(ep.bootstrapServers(), judge.group(applicationId), clientConfig),
+                new JudgeWorker.Config(ep.bootstrapServers(), judge.group(applicationId), clientConfig, identity),
                 artifacts.resolver(spec.commandLine(), connection.dataDir.resolve("judge-spill")),
                 meters, connection.dataDir.resolve("judge-cache"));
         AtomicBoolean stopping = new AtomicBoolean();

@@ -220,7 +220,7 @@ public final class RunCommand implements Callable<Integer> {
             });
             // the judge's meters join the scorer's registry, so /metrics shows them
             judgeRef.set(JudgeRuntime.start(judge.settings(), System.getenv(), app.topics(),
-                    new JudgeWorker.Config(bootstrap, judge.group(applicationId), client),
+                    new JudgeWorker.Config(bootstrap, judge.group(applicationId), client, identity),
                     artifacts.resolver(spec.commandLine(), dataDir.resolve("judge-spill")), app.meters(),
                     dataDir.resolve("judge-cache")));
         }

@@ -6,6 +6,7 @@ import io.mmgr.stream.avro.JudgeVerdict;
 import io.mmgr.stream.avro.SampleKey;
 import io.mmgr.stream.topology.SampleKeys;
 import io.mmgr.stream.topology.Topic;
+import io.mmgr.stream.worker.MemberIdentity;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -25,6 +26,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.kafka.clients.consumer.CloseOptions;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -78,8 +80,14 @@ public final class JudgeWorker implements AutoCloseable {
      * @param bootstrapServers Kafka
      * @param groupId          the worker's consumer group (its own, not the scorer's)
      * @param clientConfig     extra client properties (security), applied to every client
+     * @param identity         the process's instance id: static membership and a stable transactional.id, so a
+     *                         restarted worker takes its partitions back at once and aborts the transaction its
+     *                         killed predecessor left open; null: dynamic membership, an id per start
      */
-    public record Config(String bootstrapServers, String groupId, Map<String, Object> clientConfig) {
+    public record Config(String bootstrapServers, String groupId, Map<String, Object> clientConfig, MemberIdentity identity) {
+        public Config(String bootstrapServers, String groupId, Map<String, Object> clientConfig) {
+            this(bootstrapServers, groupId, clientConfig, null);
+        }
     }
 
     private final JudgeEngine engine;
@@ -135,12 +143,19 @@ public final class JudgeWorker implements AutoCloseable {
         c.put("isolation.level", "read_committed");
         c.put("auto.offset.reset", "earliest");
         c.put("max.poll.records", "200");
-        c.put("client.id", config.groupId() + "-" + workerId.substring(0, 8));
+        // the instance id is the process's; workerId stays per start, as the cache follower tells this start's
+        // spend from earlier ones by it
+        String instance = config.identity() != null ? config.identity().id() : workerId.substring(0, 8);
+        if (config.identity() != null) {
+            config.identity().groupInstanceId().ifPresent(id -> c.put("group.instance.id", id));
+        }
+        c.put("client.id", config.groupId() + "-" + instance);
         this.consumer = new KafkaConsumer<>(c, new ByteArrayDeserializer(), new ByteArrayDeserializer());
 
         Map<String, Object> p = new HashMap<>(config.clientConfig());
         p.put("bootstrap.servers", config.bootstrapServers());
-        p.put("transactional.id", config.groupId() + "-" + workerId);
+        p.put("transactional.id", config.identity() != null ? config.identity().transactionalId(config.groupId())
+                : config.groupId() + "-" + workerId);
         p.put("enable.idempotence", "true");
         p.put("acks", "all");
         p.put("linger.ms", "5");
@@ -194,6 +209,7 @@ public final class JudgeWorker implements AutoCloseable {
     }
 
     private void loop() {
+        boolean clean = false;
         try {
             consumer.subscribe(List.of(requests.name()), new Rebalance());
             while (running) {
@@ -204,12 +220,15 @@ public final class JudgeWorker implements AutoCloseable {
                 flowControl();
             }
             drainBeforeClose(Duration.ofSeconds(10));
+            clean = true;
         } catch (Throwable t) {
             failure = t;
             LOG.error("judge worker stopped on an error; uncommitted requests will be judged again after a restart", t);
         } finally {
             try {
-                consumer.close(Duration.ofSeconds(5));
+                // a clean stop hands the partitions over at once, static member or not
+                consumer.close(CloseOptions.groupMembershipOperation(clean ? CloseOptions.GroupMembershipOperation.LEAVE_GROUP
+                        : CloseOptions.GroupMembershipOperation.DEFAULT).withTimeout(Duration.ofSeconds(5)));
             } catch (RuntimeException e) {
                 LOG.debug("consumer close", e);
             }
