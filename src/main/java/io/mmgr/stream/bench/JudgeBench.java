@@ -60,10 +60,11 @@ public final class JudgeBench {
      *                          tail of late retries left out)
      * @param verdictsPerSecond final verdicts per second of wall time
      * @param maxInAnySecond    most arrivals in any sliding one-second window
+     * @param busiestAt         when that window began, seconds after the first arrival
      */
     public record Report(int seen, long rateLimited, int verdicts, long valid, double providerSeconds, double overallRps,
                          double sustainedRps,
-                         double verdictsPerSecond, int maxInAnySecond, int quota) {
+                         double verdictsPerSecond, int maxInAnySecond, double busiestAt, int quota) {
         public double quotaShare() {
             return sustainedRps / quota;
         }
@@ -119,8 +120,9 @@ public final class JudgeBench {
             int lo = arrivals.size() / 10;
             int hi = arrivals.size() * 9 / 10;
             double steady = (hi - lo) / ((arrivals.get(hi) - arrivals.get(lo)) / 1e9);
+            ScriptedVlmServer.Busiest busiest = server.busiestWindow(Duration.ofSeconds(1));
             return new Report(arrivals.size(), refused, verdicts, valid, span, rps, steady, verdicts / wall,
-                    server.maxInAnyWindow(Duration.ofSeconds(1)), c.quota());
+                    busiest.requests(), (busiest.fromNanos() - arrivals.get(0)) / 1e9, c.quota());
         }
     }
 

@@ -248,16 +248,29 @@ public final class ScriptedVlmServer implements AutoCloseable {
 
     /** The most requests that arrived within any window of the given length (a sliding window over arrivals). */
     public int maxInAnyWindow(Duration window) {
+        return busiestWindow(window).requests();
+    }
+
+    /** The window of the given length holding the most arrivals: how many, and when its first arrived. */
+    public Busiest busiestWindow(Duration window) {
         List<Long> t = seen().stream().map(Seen::arrivedNanos).sorted().toList();
         int best = 0;
+        long from = t.isEmpty() ? 0 : t.get(0);
         int lo = 0;
         for (int hi = 0; hi < t.size(); hi++) {
             while (t.get(hi) - t.get(lo) >= window.toNanos()) {
                 lo++;
             }
-            best = Math.max(best, hi - lo + 1);
+            if (hi - lo + 1 > best) {
+                best = hi - lo + 1;
+                from = t.get(lo);
+            }
         }
-        return best;
+        return new Busiest(best, from);
+    }
+
+    /** @param requests arrivals in the window; @param fromNanos the first of them */
+    public record Busiest(int requests, long fromNanos) {
     }
 
     private static final ThreadLocal<Long> ARRIVED = new ThreadLocal<>();

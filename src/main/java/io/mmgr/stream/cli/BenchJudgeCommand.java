@@ -61,8 +61,8 @@ public final class BenchJudgeCommand implements Callable<Integer> {
         out.printf("provider saw %d requests (%d answered 429) over %.2f s%n", r.seen(), r.rateLimited(), r.providerSeconds());
         out.printf("sustained (10th-90th percentile arrivals): %.2f requests/s = %.1f%% of the quota%n",
                 r.sustainedRps(), r.quotaShare() * 100);
-        out.printf("overall (first to last arrival): %.2f requests/s; most in any 1 s window: %d (quota %d)%n",
-                r.overallRps(), r.maxInAnySecond(), r.quota());
+        out.printf("overall (first to last arrival): %.2f requests/s; most in any 1 s window: %d (quota %d), from %.2f s%n",
+                r.overallRps(), r.maxInAnySecond(), r.quota(), r.busiestAt());
         out.printf("verdicts: %d (%d valid), %.2f verdicts/s; load average after: %s%n", r.verdicts(), r.valid(),
                 r.verdictsPerSecond(), loadAverage());
         return r.maxInAnySecond() <= r.quota() ? 0 : 1;
