@@ -158,6 +158,9 @@ public final class RunCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--group-instance-id: " + e.getMessage());
         }
+        if (judge.configured()) {
+            judge.settings(); // conflicting or invalid judge flags fail before anything starts
+        }
         // registered first, so that Ctrl-C during start-up also stops whatever has started
         AtomicReference<EmbeddedStack> stackRef = new AtomicReference<>();
         AtomicReference<ScorerApp> appRef = new AtomicReference<>();
@@ -217,8 +220,9 @@ public final class RunCommand implements Callable<Integer> {
             });
             // the judge's meters join the scorer's registry, so /metrics shows them
             judgeRef.set(JudgeRuntime.start(judge.settings(), System.getenv(), app.topics(),
-                    new JudgeWorker.Config(bootstrap, judge.group(applicationId), client),
-                    artifacts.resolver(spec.commandLine(), dataDir.resolve("judge-spill")), app.meters()));
+                    new JudgeWorker.Config(bootstrap, judge.group(applicationId), client, identity),
+                    artifacts.resolver(spec.commandLine(), dataDir.resolve("judge-spill")), app.meters(),
+                    dataDir.resolve("judge-cache")));
         }
         // the file and the banner never carry credentials a URL's user-info may hold
         String shownRegistry = withoutUserInfo(registry);

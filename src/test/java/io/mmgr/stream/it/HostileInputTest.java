@@ -489,13 +489,16 @@ class HostileInputTest {
         judgedScorer = ScorerApp.start(settings, h.kafka.bootstrapServers(), h.registry.url(), dir.resolve("judged"),
                 Duration.ofMinutes(2));
         judgedTopics = judgedScorer.topics();
-        judge = JudgeRuntime.start(JudgeSettings.defaults("openai", URI.create(vlm.openAiBaseUrl()), "judge-hostile")
-                        .withQuota(50, Duration.ofSeconds(1))
-                        .withConcurrency(2, 1)
-                        .withTimeouts(Duration.ofSeconds(20), 2, Duration.ofMillis(50), Duration.ofMillis(200))
-                        .withCircuit(100f, 20, Duration.ofSeconds(1)),
+        judge = JudgeRuntime.start(JudgeSettings.builder("openai", URI.create(vlm.openAiBaseUrl()), "judge-hostile")
+                        .quota(q -> q.requests(50, Duration.ofSeconds(1)))
+                        .concurrency(2)
+                        .timeout(Duration.ofSeconds(20))
+                        .retry(r -> r.maxAttempts(2).backoff(Duration.ofMillis(50), Duration.ofMillis(200)))
+                        .circuit(c -> c.failureRate(100f).openFor(Duration.ofSeconds(1)))
+                        .build(),
                 Map.of(), judgedTopics, new JudgeWorker.Config(h.kafka.bootstrapServers(), "hostile-judge", Map.of()),
-                new LocalArtifactResolver(List.of(root), MAX_ARTIFACT, dir.resolve("judge-spill")), new SimpleMeterRegistry());
+                new LocalArtifactResolver(List.of(root), MAX_ARTIFACT, dir.resolve("judge-spill")), new SimpleMeterRegistry(),
+                dir.resolve("judge-cache"));
         for (String c : List.of("judge-ok", "bomb")) {
             for (Bomb b : c.equals("bomb") ? List.of(Bomb.values()) : List.of(Bomb.DEEP_ANSWER)) {
                 String sample = c.equals("bomb") ? "bomb-" + b.name() : c;

@@ -79,13 +79,15 @@ class JudgeEndToEndTest {
         try (ScriptedVlmServer server = ScriptedVlmServer.start(JudgeEndToEndTest::script);
              ScorerHarness h = new ScorerHarness(dir, settings, ScorerApp.Options.defaults().withWeb("127.0.0.1", 0, "127.0.0.1"));
              JudgeRuntime judge = JudgeRuntime.start(
-                     JudgeSettings.defaults("openai", URI.create(server.openAiBaseUrl()), "judge-e2e")
-                             .withQuota(50, Duration.ofSeconds(1))
-                             .withTimeouts(Duration.ofSeconds(5), 3, Duration.ofMillis(50), Duration.ofMillis(200))
-                             .withCircuit(50f, 20, Duration.ofSeconds(1)),
+                     JudgeSettings.builder("openai", URI.create(server.openAiBaseUrl()), "judge-e2e")
+                             .quota(q -> q.requests(50, Duration.ofSeconds(1)))
+                             .timeout(Duration.ofSeconds(5))
+                             .retry(r -> r.maxAttempts(3).backoff(Duration.ofMillis(50), Duration.ofMillis(200)))
+                             .circuit(c -> c.openFor(Duration.ofSeconds(1)))
+                             .build(),
                      Map.of(), h.topics, new JudgeWorker.Config(h.kafka.bootstrapServers(), "e2ej-judge", Map.of()),
                      new LocalArtifactResolver(List.of(dir), LocalArtifactResolver.DEFAULT_MAX_BYTES, dir.resolve("spill")),
-                     new SimpleMeterRegistry())) {
+                     new SimpleMeterRegistry(), dir.resolve("judge-cache"))) {
 
             List<BenchmarkItem> items = new java.util.ArrayList<>();
             List<GenerationEvent> events = new java.util.ArrayList<>();

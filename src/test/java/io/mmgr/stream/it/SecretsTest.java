@@ -412,7 +412,7 @@ class SecretsTest {
                 for (ConsumerRecord<byte[], byte[]> r : TopicSnapshot.all(infra.clientConfig(), t.judgeVerdicts.name(), WAIT)) {
                     reasons.add(String.valueOf(t.judgeVerdicts.valueSerde().deserializer().deserialize(r.topic(), r.value()).getReason()));
                 }
-                assertThat(reasons).anySatisfy(r -> assertThat(r).contains("HTTP 401", "Incorrect API key provided: Bearer ***"));
+                assertThat(reasons).anySatisfy(r -> assertThat(r).contains("HTTP 401", "Incorrect API key provided: ***"));
                 assertNoSecret("judge verdict reasons", String.join("\n", reasons));
 
                 String metrics = httpGet(web + "metrics");
