@@ -43,7 +43,9 @@ public final class PipelineMetrics implements AutoCloseable {
     public PipelineMetrics(MeterRegistry registry, Map<String, Object> clientConfig, String applicationId, Topics topics) {
         this.registry = registry;
         this.topics = topics;
-        stageOfTopic.put(topics.evaluationRequests.name(), "intake");
+        for (io.mmgr.stream.tasks.CostClass c : io.mmgr.stream.tasks.CostClass.values()) {
+            stageOfTopic.put(topics.evaluationRequests(c).name(), "intake");
+        }
         stageOfTopic.put(topics.cvResults.name(), "evaluation");
         stageOfTopic.put(topics.sampleScores.name(), "assembly");
         stageOfTopic.put(topics.leaderboard.name(), "leaderboard");
@@ -54,7 +56,8 @@ public final class PipelineMetrics implements AutoCloseable {
         conf.put("auto.offset.reset", "earliest");
         conf.put("enable.auto.commit", "true");
         this.consumer = new KafkaConsumer<>(conf, new ByteArrayDeserializer(), new ByteArrayDeserializer());
-        consumer.subscribe(List.of(topics.evaluationRequests.name(), topics.cvResults.name(), topics.sampleScores.name(),
+        consumer.subscribe(List.of(topics.evaluationRequests.name(), topics.imageEvaluationRequests.name(),
+                topics.videoEvaluationRequests.name(), topics.cvResults.name(), topics.sampleScores.name(),
                 topics.leaderboard.name(), topics.deadLetter.name()));
         io.micrometer.core.instrument.Gauge.builder("mmgr.pipeline.metrics.partitions", this, m -> m.assigned)
                 .description("Partitions of the pipeline's topics this instance's meters follow (the group shares them)")

@@ -7,6 +7,8 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.mmgr.stream.artifacts.ArtifactResolver;
 import io.mmgr.stream.artifacts.CompositeArtifactResolver;
 import io.mmgr.stream.artifacts.HttpArtifactResolver;
+import io.mmgr.stream.evaluate.EvaluationSettings;
+import io.mmgr.stream.evaluate.EvaluationWorker;
 import io.mmgr.stream.leaderboard.Agreement;
 import io.mmgr.stream.registry.AvroSerdes;
 import io.mmgr.stream.registry.SchemaRegistryClient;
@@ -20,6 +22,7 @@ import io.mmgr.stream.topology.ScoringTopology;
 import io.mmgr.stream.topology.Topics;
 import io.mmgr.stream.topology.comparison.ComparisonSettings;
 import io.mmgr.stream.web.WebServer;
+import io.mmgr.stream.worker.MemberIdentity;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
@@ -27,6 +30,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.Topology;
@@ -51,24 +55,40 @@ public final class ScorerApp implements AutoCloseable {
      * @param webPort     its port (0: any free port)
      * @param webHost     how other instances and browsers reach it (advertised as {@code application.server})
      * @param stateListener told every Kafka Streams state change (the health file watches it)
+     * @param evaluation    the evaluation worker's threads, deadlines and polling per cost class
+     * @param identity      instance id and membership (null: an id kept in the state directory, dynamic membership)
      */
     public record Options(ComparisonSettings comparisons, boolean web, String webBindHost, int webPort, String webHost,
-                          KafkaStreams.StateListener stateListener) {
+                          KafkaStreams.StateListener stateListener, EvaluationSettings evaluation, MemberIdentity identity) {
 
         public static Options defaults() {
-            return new Options(ComparisonSettings.DEFAULT, false, "127.0.0.1", 0, "127.0.0.1", (now, before) -> { });
+            return new Options(ComparisonSettings.DEFAULT, false, "127.0.0.1", 0, "127.0.0.1", (now, before) -> { },
+                    EvaluationSettings.DEFAULT, null);
         }
 
         public Options withWeb(String bindHost, int port, String advertisedHost) {
-            return new Options(comparisons, true, bindHost, port, advertisedHost, stateListener);
+            return new Options(comparisons, true, bindHost, port, advertisedHost, stateListener, evaluation, identity);
         }
 
         public Options withComparisons(ComparisonSettings settings) {
-            return new Options(settings, web, webBindHost, webPort, webHost, stateListener);
+            return new Options(settings, web, webBindHost, webPort, webHost, stateListener, evaluation, identity);
         }
 
         public Options withStateListener(KafkaStreams.StateListener listener) {
-            return new Options(comparisons, web, webBindHost, webPort, webHost, listener);
+            return new Options(comparisons, web, webBindHost, webPort, webHost, listener, evaluation, identity);
+        }
+
+        /** How the evaluation worker runs each cost class (threads, deadlines). */
+        public Options withEvaluation(EvaluationSettings settings) {
+            return new Options(comparisons, web, webBindHost, webPort, webHost, stateListener, settings, identity);
+        }
+
+        /**
+         * Who this instance is to its consumer groups (static membership) and transaction coordinators;
+         * without one, an id kept in the state directory with dynamic membership.
+         */
+        public Options withIdentity(MemberIdentity id) {
+            return new Options(comparisons, web, webBindHost, webPort, webHost, stateListener, evaluation, id);
         }
     }
 
@@ -80,10 +100,12 @@ public final class ScorerApp implements AutoCloseable {
     private final KafkaStreamsMetrics streamsMetrics;
     private final PipelineMetrics pipelineMetrics;
     private final WebServer web;
+    private final EvaluationWorker evaluation;
+    private final RestoreLog restores;
 
     private ScorerApp(KafkaStreams streams, Topics topics, Topology topology, SchemaRegistryClient registry,
                       PrometheusMeterRegistry meters, KafkaStreamsMetrics streamsMetrics, PipelineMetrics pipelineMetrics,
-                      WebServer web) {
+                      WebServer web, EvaluationWorker evaluation, RestoreLog restores) {
         this.streams = streams;
         this.topics = topics;
         this.topology = topology;
@@ -92,6 +114,8 @@ public final class ScorerApp implements AutoCloseable {
         this.streamsMetrics = streamsMetrics;
         this.pipelineMetrics = pipelineMetrics;
         this.web = web;
+        this.evaluation = evaluation;
+        this.restores = restores;
     }
 
     /** Starts a scorer against existing Kafka and registry endpoints and waits until it runs (no web server). */
@@ -128,10 +152,15 @@ public final class ScorerApp implements AutoCloseable {
         ArtifactResolver artifacts = CompositeArtifactResolver.standard(settings.artifactRoots(), settings.maxArtifactBytes(),
                 stateDir.resolve("spill"), settings.artifactHttpAllow().stream().map(HttpArtifactResolver.AllowedHost::parse).toList(),
                 HttpArtifactResolver.DEFAULT_TIMEOUT);
-        Topology topology = ScoringTopology.build(settings, topics, serdes, TaskCatalog.load(), EvaluatorRegistry.load(),
+        EvaluatorRegistry evaluators = EvaluatorRegistry.load();
+        Topology topology = ScoringTopology.build(settings, topics, serdes, TaskCatalog.load(), evaluators,
                 artifacts, options.comparisons());
         Properties props = ScoringTopology.streamsConfig(settings, bootstrapServers, registryUrl, stateDir,
                 topics.deadLetter.name(), caps);
+        MemberIdentity identity = options.identity() != null ? options.identity()
+                : MemberIdentity.resolve(stateDir, Optional.empty(), MemberIdentity.NONE);
+        // static membership: a restarted instance takes its place back at once (Streams adds each thread's index)
+        identity.groupInstanceId().ifPresent(id -> props.put(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, id));
         WebServer web = null;
         if (options.web()) {
             try {
@@ -150,17 +179,25 @@ public final class ScorerApp implements AutoCloseable {
             return org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.REPLACE_THREAD;
         });
         streams.setStateListener(options.stateListener());
+        RestoreLog restores = new RestoreLog();
+        streams.setGlobalStateRestoreListener(restores);
         KafkaStreamsMetrics streamsMetrics = new KafkaStreamsMetrics(streams);
         PipelineMetrics pipeline = null;
+        EvaluationWorker evaluation = null;
+        Map<String, Object> clients = new HashMap<>(kafkaClientConfig(settings));
+        clients.put("bootstrap.servers", bootstrapServers);
         try {
+            // joins its group while Streams restores its state: both are ready about together
+            evaluation = EvaluationWorker.start(topics, evaluators, artifacts, options.evaluation(), bootstrapServers,
+                    evaluationGroup(settings.applicationId()), identity, new HashMap<>(kafkaClientConfig(settings)), meters);
             streams.start();
             awaitRunning(streams, startTimeout);
             // bound once running, so task and processor-node metrics (record e2e latency per node) are there
             // from the first scrape; the binder picks up later ones (rebalances) by itself
             streamsMetrics.bindTo(meters);
-            Map<String, Object> clients = new HashMap<>(kafkaClientConfig(settings));
-            clients.put("bootstrap.servers", bootstrapServers);
-            pipeline = new PipelineMetrics(meters, clients, settings.applicationId(), topics);
+            Map<String, Object> metricsClient = new HashMap<>(clients);
+            identity.groupInstanceId().ifPresent(id -> metricsClient.put(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, id));
+            pipeline = new PipelineMetrics(meters, metricsClient, settings.applicationId(), topics);
             if (web != null) {
                 web.serve(streams, topics, clients, artifacts, meters, Agreement.Policy.of(settings.kafkaOverrides()));
             }
@@ -171,11 +208,21 @@ public final class ScorerApp implements AutoCloseable {
             if (pipeline != null) {
                 pipeline.close();
             }
+            if (evaluation != null) {
+                evaluation.close(Duration.ZERO);
+            }
             closeLeavingGroup(streams);
             registry.close();
             throw e;
         }
-        return new ScorerApp(streams, topics, topology, registry, meters, streamsMetrics, pipeline, web);
+        LOG.info("scorer running as {} ({} membership); state restored at start: {}", identity.id(),
+                identity.staticMembership() ? "static" : "dynamic", restores.summary());
+        return new ScorerApp(streams, topics, topology, registry, meters, streamsMetrics, pipeline, web, evaluation, restores);
+    }
+
+    /** The evaluation worker's consumer group: its own, beside the Streams application's. */
+    public static String evaluationGroup(String applicationId) {
+        return applicationId + "-evaluate";
     }
 
     /**
@@ -253,6 +300,15 @@ public final class ScorerApp implements AutoCloseable {
         return meters;
     }
 
+    public EvaluationWorker evaluation() {
+        return evaluation;
+    }
+
+    /** What Kafka Streams restored from changelogs since this instance started. */
+    public RestoreLog restores() {
+        return restores;
+    }
+
     /** The web server, when the options asked for one. */
     public Optional<WebServer> web() {
         return Optional.ofNullable(web);
@@ -265,6 +321,7 @@ public final class ScorerApp implements AutoCloseable {
         }
         pipelineMetrics.close();
         streamsMetrics.close();
+        evaluation.close(Duration.ofSeconds(5)); // what finishes meanwhile is written; the rest is done again
         closeLeavingGroup(streams);
         registry.close();
         meters.close();

@@ -201,7 +201,7 @@ public final class BenchLoadCommand implements Callable<Integer> {
         }
     }
 
-    private static void deleteRecursively(Path dir) {
+    static void deleteRecursively(Path dir) {
         try (var paths = Files.walk(dir)) {
             paths.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
         } catch (java.io.IOException ignored) {

@@ -3,18 +3,21 @@ package io.mmgr.stream.cli;
 import io.mmgr.stream.app.EmbeddedStack;
 import io.mmgr.stream.app.Endpoints;
 import io.mmgr.stream.app.ScorerApp;
+import io.mmgr.stream.evaluate.EvaluationSettings;
 import io.mmgr.stream.judge.JudgeRuntime;
 import io.mmgr.stream.judge.JudgeWorker;
 import io.mmgr.stream.leaderboard.AlertRule;
 import io.mmgr.stream.limits.InputLimits;
 import io.mmgr.stream.topology.comparison.ComparisonSettings;
 import io.mmgr.stream.topology.ScorerSettings;
+import io.mmgr.stream.worker.MemberIdentity;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicReference;
@@ -66,6 +69,22 @@ public final class RunCommand implements Callable<Integer> {
 
     @Option(names = "--threads", defaultValue = "${env:MMGR_THREADS:-2}", description = "stream threads (default: ${DEFAULT-VALUE}; env MMGR_THREADS)")
     int threads;
+
+    @Option(names = "--group-instance-id", defaultValue = "${env:MMGR_GROUP_INSTANCE_ID}",
+            description = "static group membership under this id, for every consumer group the scorer runs: a restarted "
+                    + "instance takes its partitions back at once; give each instance its own. 'auto': an id generated "
+                    + "once and kept in the data directory; 'none': dynamic membership (default: auto with the embedded "
+                    + "broker, none with --bootstrap-servers; env MMGR_GROUP_INSTANCE_ID)")
+    String groupInstanceId;
+
+    @Option(names = "--evaluation-threads", defaultValue = "${env:MMGR_EVALUATION_THREADS}",
+            description = "evaluation threads per cost class, e.g. light=2,image=2,video=1 (the default; env MMGR_EVALUATION_THREADS)")
+    String evaluationThreads;
+
+    @Option(names = "--evaluation-deadline", defaultValue = "${env:MMGR_EVALUATION_DEADLINE}",
+            description = "how long one evaluation may take before its sample is FAILED, per cost class, e.g. "
+                    + "light=PT30S,image=PT2M,video=PT5M (the default; env MMGR_EVALUATION_DEADLINE)")
+    String evaluationDeadline;
 
 
 
@@ -123,6 +142,22 @@ public final class RunCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(spec.commandLine(),
                     "--schema-registry-url is required with --bootstrap-servers");
         }
+        // usage errors before anything starts
+        EvaluationSettings evaluation;
+        try {
+            evaluation = EvaluationSettings.DEFAULT.withThreads(EvaluationSettings.parseThreads(evaluationThreads))
+                    .withDeadlines(EvaluationSettings.parseDeadlines(evaluationDeadline));
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--evaluation-threads/--evaluation-deadline: "
+                    + e.getMessage());
+        }
+        MemberIdentity identity;
+        try {
+            identity = MemberIdentity.resolve(dataDir, Optional.ofNullable(groupInstanceId),
+                    bootstrapServers == null ? MemberIdentity.AUTO : MemberIdentity.NONE);
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--group-instance-id: " + e.getMessage());
+        }
         // registered first, so that Ctrl-C during start-up also stops whatever has started
         AtomicReference<EmbeddedStack> stackRef = new AtomicReference<>();
         AtomicReference<ScorerApp> appRef = new AtomicReference<>();
@@ -163,6 +198,8 @@ public final class RunCommand implements Callable<Integer> {
         HealthFile health = new HealthFile(dataDir.resolve(HealthFile.NAME));
         health.write("STARTING");
         ScorerApp.Options options = ScorerApp.Options.defaults()
+                .withEvaluation(evaluation)
+                .withIdentity(identity)
                 .withComparisons(new ComparisonSettings(new AlertRule(alertPValue, alertMinDrop, alertMinSamples),
                         ComparisonSettings.DEFAULT.interval()))
                 .withStateListener((now, before) -> health.write(now.name()));
@@ -198,6 +235,10 @@ public final class RunCommand implements Callable<Integer> {
         out.printf("  Output topics           : %s, %s, %s, %s, %s%n", t.sampleScores.name(), t.leaderboard.name(),
                 t.comparisons.name(), t.alerts.name(), t.deadLetter.name());
         app.web().ifPresent(w -> out.printf("  Dashboard               : %s (REST under /api, metrics at /metrics)%n", w.url()));
+        out.printf("  Group membership        : %s%n", identity.staticMembership()
+                ? "static, instance id " + identity.id() : "dynamic");
+        out.printf("  Evaluation              : threads %s, deadlines %s%n", describe(evaluation.threads()),
+                describe(evaluation.deadlines()));
         out.printf("  Artifact roots          : %s%n", roots);
         out.printf("  HTTP artifact hosts     : %s%n", artifacts.httpAllow.isEmpty() ? "none" : String.join(", ", artifacts.httpAllow));
         java.util.List<String> limits = properties.keySet().stream().filter(k -> k.startsWith(InputLimits.PREFIX)).sorted()
@@ -211,6 +252,15 @@ public final class RunCommand implements Callable<Integer> {
         out.flush();
         stopped.await();
         return 0;
+    }
+
+    /** {@code light=2, image=2, video=1}, in class order. */
+    static String describe(Map<io.mmgr.stream.tasks.CostClass, ?> perClass) {
+        StringBuilder b = new StringBuilder();
+        for (io.mmgr.stream.tasks.CostClass c : io.mmgr.stream.tasks.CostClass.values()) {
+            b.append(b.length() == 0 ? "" : ", ").append(c.label()).append('=').append(perClass.get(c));
+        }
+        return b.toString();
     }
 
     /** The URL without its user-info (credentials), or the text unchanged when it is not a URL. */

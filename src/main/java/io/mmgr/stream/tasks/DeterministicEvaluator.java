@@ -9,6 +9,9 @@ import java.util.Optional;
  * Implementations are plain Java (no Kafka), found with {@link java.util.ServiceLoader}; the stream,
  * the {@code eval} commands and the tests all call the same code. One instance serves one stream
  * thread at a time; keep per-call state on the stack.
+ *
+ * <p>Evaluations run on the evaluation worker's pools, never on a stream thread: one pool per
+ * {@link CostClass}, which each evaluator declares per event ({@link #costClass}).
  */
 public interface DeterministicEvaluator {
 
@@ -25,6 +28,12 @@ public interface DeterministicEvaluator {
     default Optional<String> precheck(GenerationEvent event, BenchmarkItem item) {
         return Optional.empty();
     }
+
+    /**
+     * What evaluating this event costs, so that it queues with work of its kind. Called at intake on
+     * one shared instance from every stream thread: it must be cheap, read only the records and keep no state.
+     */
+    CostClass costClass(GenerationEvent event, BenchmarkItem item);
 
     /** Scores one generation. Throws {@link EvaluationException} with a user-facing reason on bad input. */
     EvaluationOutcome evaluate(EvaluationContext context) throws EvaluationException;

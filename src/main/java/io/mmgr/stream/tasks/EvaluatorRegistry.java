@@ -1,10 +1,13 @@
 package io.mmgr.stream.tasks;
 
+import io.mmgr.stream.avro.BenchmarkItem;
+import io.mmgr.stream.avro.GenerationEvent;
 import java.util.Collection;
 import java.util.Map;
 import java.util.Optional;
 import java.util.ServiceLoader;
 import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 
 /**
@@ -14,6 +17,8 @@ import java.util.function.Supplier;
 public final class EvaluatorRegistry {
 
     private final Map<String, Supplier<DeterministicEvaluator>> factories;
+    /** One instance per evaluator for {@link DeterministicEvaluator#costClass}, which keeps no state. */
+    private final Map<String, DeterministicEvaluator> probes = new ConcurrentHashMap<>();
 
     public EvaluatorRegistry(Map<String, Supplier<DeterministicEvaluator>> factories) {
         this.factories = new TreeMap<>(factories);
@@ -37,6 +42,14 @@ public final class EvaluatorRegistry {
 
     public Optional<DeterministicEvaluator> newInstance(String id) {
         return Optional.ofNullable(factories.get(id)).map(Supplier::get);
+    }
+
+    /** The cost class the evaluator declares for this event; LIGHT for an evaluator not in this build (nothing runs). */
+    public CostClass costClass(String id, GenerationEvent event, BenchmarkItem item) {
+        if (!factories.containsKey(id)) {
+            return CostClass.LIGHT;
+        }
+        return probes.computeIfAbsent(id, k -> factories.get(k).get()).costClass(event, item);
     }
 
     public Collection<String> ids() {

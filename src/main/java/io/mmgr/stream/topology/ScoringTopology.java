@@ -11,6 +11,7 @@ import io.mmgr.stream.avro.AssemblyState;
 import io.mmgr.stream.avro.FrechetStat;
 import io.mmgr.stream.avro.ItemScoreKey;
 import io.mmgr.stream.avro.LeaderboardKey;
+import io.mmgr.stream.avro.ParkedEvent;
 import io.mmgr.stream.avro.SampleKey;
 import io.mmgr.stream.avro.SamplePlan;
 import io.mmgr.stream.avro.SampleScore;
@@ -21,11 +22,13 @@ import io.mmgr.stream.tasks.TaskCatalog;
 import io.mmgr.stream.topology.assembly.AssemblyTopology;
 import io.mmgr.stream.topology.comparison.ComparisonSettings;
 import io.mmgr.stream.topology.comparison.ComparisonTopology;
-import io.mmgr.stream.topology.evaluate.EvaluationTopology;
 import io.mmgr.stream.topology.frechet.FrechetSettings;
 import io.mmgr.stream.topology.frechet.FrechetTopology;
 import io.mmgr.stream.topology.intake.IntakeTopology;
+import io.mmgr.stream.topology.intake.ItemWait;
 import io.mmgr.stream.topology.leaderboard.LeaderboardTopology;
+import io.mmgr.stream.topology.status.CheckpointStatusSettings;
+import io.mmgr.stream.topology.status.CheckpointStatusTopology;
 import java.nio.file.Path;
 import java.util.Properties;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -37,8 +40,9 @@ import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.kstream.KStream;
 
 /**
- * The whole scorer: intake, deterministic evaluation, assembly, leaderboards (with the live FID / FVD) and checkpoint comparisons. Each sub-flow has
- * its own builder method; this class only wires them and knows the Streams configuration.
+ * The whole scorer: intake, deterministic evaluation, assembly, leaderboards (with the live FID / FVD), checkpoint
+ * comparisons and checkpoint status. Each sub-flow has its own builder method; this class only wires them and knows
+ * the Streams configuration.
  */
 public final class ScoringTopology {
 
@@ -57,8 +61,9 @@ public final class ScoringTopology {
         StreamsBuilder builder = new StreamsBuilder();
         KStream<SampleKey, SamplePlan> plans = IntakeTopology.build(builder, topics, catalog, evaluators,
                 settings.judgeEnabled(), settings.partitions(), sampleKey,
-                serdes.forValues(SamplePlan.class), check);
-        EvaluationTopology.build(builder, topics, evaluators, artifacts);
+                serdes.forValues(SamplePlan.class), check, ItemWait.of(settings.kafkaOverrides()),
+                serdes.forValues(ParkedEvent.class));
+        // deterministic evaluation runs in the evaluation worker (io.mmgr.stream.evaluate), off the stream threads
         KStream<SampleKey, SampleScore> scores = AssemblyTopology.build(builder, topics, catalog, plans, sampleKey,
                 serdes.forValues(AssemblyState.class), check,
                 serdes.withSizeCap(io.mmgr.stream.registry.AvroSerdes.SizeCap.NONE).forKeys(SampleKey.class).serializer());
@@ -70,6 +75,8 @@ public final class ScoringTopology {
                         serdes.forValues(FrechetStat.class)));
         ComparisonTopology.build(builder, topics, scores, sampleKey, serdes, comparisons);
         IntakeTopology.validateItems(builder, topics, check);
+        CheckpointStatusTopology.build(builder, topics, serdes, settings.partitions(),
+                CheckpointStatusSettings.of(settings.kafkaOverrides()));
         return builder.build();
     }
 
@@ -102,6 +109,12 @@ public final class ScoringTopology {
         p.put(DeadLetterHandlers.REGISTRY_URL, registryUrl);
         // a scorer is read live: commit (and so publish) often
         p.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 100);
+        // KIP-892: stores hold uncommitted writes in a buffer and keep their changelog offsets themselves, so
+        // after a crash (kill -9, power loss) a store is known to hold exactly what was committed and is
+        // kept; without it, exactly-once wipes every store of an uncleanly stopped instance and rebuilds it
+        // from its changelog
+        p.put(StreamsConfig.TRANSACTIONAL_STATE_STORES_CONFIG, true);
+        p.put(StreamsConfig.ROCKSDB_CONFIG_SETTER_CLASS_CONFIG, StoreFlushing.class);
         p.put(StreamsConfig.consumerPrefix(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG), "earliest");
         p.put(StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG), 5);
         p.putAll(settings.kafkaOverrides());

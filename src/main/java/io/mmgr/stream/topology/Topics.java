@@ -3,6 +3,9 @@ package io.mmgr.stream.topology;
 import io.mmgr.stream.avro.Alert;
 import io.mmgr.stream.avro.BenchmarkItem;
 import io.mmgr.stream.avro.CheckpointComparison;
+import io.mmgr.stream.avro.CheckpointDone;
+import io.mmgr.stream.avro.CheckpointKey;
+import io.mmgr.stream.avro.CheckpointStatus;
 import io.mmgr.stream.avro.DeadLetter;
 import io.mmgr.stream.avro.DeterministicResult;
 import io.mmgr.stream.avro.EvaluationRequest;
@@ -16,6 +19,7 @@ import io.mmgr.stream.avro.LeaderboardRow;
 import io.mmgr.stream.avro.SampleKey;
 import io.mmgr.stream.avro.SampleScore;
 import io.mmgr.stream.registry.AvroSerdes;
+import io.mmgr.stream.tasks.CostClass;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.common.serialization.Serde;
@@ -37,7 +41,14 @@ public final class Topics {
      * global table of items reads it.
      */
     public final Topic<String, BenchmarkItem> benchmarkValid;
+    /**
+     * The evaluation worker's queues, one per cost class, so that cheap work never waits behind
+     * expensive work: light (the original topic name, so requests an older version left there are still
+     * read), image and video ({@link #evaluationRequests(CostClass)}).
+     */
     public final Topic<SampleKey, EvaluationRequest> evaluationRequests;
+    public final Topic<SampleKey, EvaluationRequest> imageEvaluationRequests;
+    public final Topic<SampleKey, EvaluationRequest> videoEvaluationRequests;
     /** Internal work queue: feature vectors for the live FID / FVD, keyed by their leaderboard row. */
     public final Topic<LeaderboardKey, FrechetSample> frechetSamples;
     public final Topic<SampleKey, DeterministicResult> cvResults;
@@ -54,6 +65,10 @@ public final class Topics {
     /** Compacted: the latest comparison of every run x checkpoint x task with its previous and best earlier checkpoint. */
     public final Topic<LeaderboardKey, CheckpointComparison> comparisons;
     public final Topic<byte[], DeadLetter> deadLetter;
+    /** Input, compacted: a training job's marker that a checkpoint's outputs are all submitted (the latest counts). */
+    public final Topic<CheckpointKey, CheckpointDone> checkpointDone;
+    /** Compacted: the scorer's answer to each checkpoint's marker, COMPLETE or TIMED_OUT, rewritten when a late part changes it. */
+    public final Topic<CheckpointKey, CheckpointStatus> checkpointStatus;
 
     private final List<Definition> definitions;
 
@@ -63,7 +78,10 @@ public final class Topics {
         generations = new Topic<>(prefix + "generations", Serdes.ByteArray(), serdes.forValues(GenerationEvent.class));
         benchmark = new Topic<>(prefix + "benchmark", Serdes.String(), serdes.forValues(BenchmarkItem.class));
         benchmarkValid = new Topic<>(prefix + "benchmark-valid", Serdes.String(), serdes.forValues(BenchmarkItem.class));
-        evaluationRequests = new Topic<>(prefix + "evaluation-requests", sampleKey, serdes.forValues(EvaluationRequest.class));
+        Serde<EvaluationRequest> request = serdes.forValues(EvaluationRequest.class);
+        evaluationRequests = new Topic<>(prefix + "evaluation-requests", sampleKey, request);
+        imageEvaluationRequests = new Topic<>(prefix + "evaluation-requests-image", sampleKey, request);
+        videoEvaluationRequests = new Topic<>(prefix + "evaluation-requests-video", sampleKey, request);
         frechetSamples = new Topic<>(prefix + "frechet-samples", boardKey, serdes.forValues(FrechetSample.class));
         cvResults = new Topic<>(prefix + "cv-results", sampleKey, serdes.forValues(DeterministicResult.class));
         judgeRequests = new Topic<>(prefix + "judge-requests", sampleKey, serdes.forValues(JudgeRequest.class));
@@ -77,6 +95,9 @@ public final class Topics {
         // the original key, cut: a dead letter must fit whatever key its record had
         deadLetter = new Topic<>(prefix + "dead-letter", Serdes.serdeFrom((topic, key) -> DeadLetters.recordKey(key),
                 Serdes.ByteArray().deserializer()), serdes.forValues(DeadLetter.class));
+        Serde<CheckpointKey> checkpointKey = serdes.forKeys(CheckpointKey.class);
+        checkpointDone = new Topic<>(prefix + "checkpoint-done", checkpointKey, serdes.forValues(CheckpointDone.class));
+        checkpointStatus = new Topic<>(prefix + "checkpoint-status", checkpointKey, serdes.forValues(CheckpointStatus.class));
 
         Map<String, String> compacted = Map.of("cleanup.policy", "compact");
         Map<String, String> kept30Days = Map.of("retention.ms", String.valueOf(30L * 24 * 3600 * 1000));
@@ -86,6 +107,8 @@ public final class Topics {
                 new Definition(benchmarkValid.name(), partitions, replication, compacted),
                 new Definition(evaluationRequests.name(), partitions, replication, Map.of()),
                 new Definition(frechetSamples.name(), partitions, replication, Map.of()),
+                new Definition(imageEvaluationRequests.name(), partitions, replication, Map.of()),
+                new Definition(videoEvaluationRequests.name(), partitions, replication, Map.of()),
                 new Definition(cvResults.name(), partitions, replication, Map.of()),
                 new Definition(judgeRequests.name(), partitions, replication, Map.of()),
                 new Definition(judgeVerdicts.name(), partitions, replication, kept30Days),
@@ -95,7 +118,18 @@ public final class Topics {
                 new Definition(leaderboard.name(), partitions, replication, compacted),
                 new Definition(alerts.name(), partitions, replication, kept30Days),
                 new Definition(comparisons.name(), partitions, replication, compacted),
-                new Definition(deadLetter.name(), partitions, replication, kept30Days));
+                new Definition(deadLetter.name(), partitions, replication, kept30Days),
+                new Definition(checkpointDone.name(), partitions, replication, compacted),
+                new Definition(checkpointStatus.name(), partitions, replication, compacted));
+    }
+
+    /** The work queue of a cost class. */
+    public Topic<SampleKey, EvaluationRequest> evaluationRequests(CostClass costClass) {
+        return switch (costClass) {
+            case LIGHT -> evaluationRequests;
+            case IMAGE -> imageEvaluationRequests;
+            case VIDEO -> videoEvaluationRequests;
+        };
     }
 
     /** Every public topic with its partitions, replication and configuration, for creation at start-up. */

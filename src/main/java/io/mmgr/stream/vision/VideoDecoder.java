@@ -77,6 +77,10 @@ public final class VideoDecoder {
             long nextPick = 0;
             int picked = 0;
             while (index < limits.maxDecodedFrames()) {
+                if (Thread.currentThread().isInterrupted()) {
+                    // the evaluation's deadline passed: FFmpeg ignores interrupts, so stop between frames
+                    throw new MediaException("decoding stopped after " + index + " frames: interrupted");
+                }
                 boolean wanted = declared <= 0 || declared <= target || index == nextPick;
                 Frame frame = grabber.grabFrame(false, true, wanted, false, true);
                 if (frame == null) {
@@ -134,6 +138,9 @@ public final class VideoDecoder {
         }
         FFmpegFrameGrabber grabber = new FFmpegFrameGrabber(file.toFile());
         grabber.setPixelFormat(avutil.AV_PIX_FMT_BGR24);
+        // one decoding thread: parallelism is the evaluation pool's to bound (a thread per video), so a
+        // video never takes every core from the light work beside it
+        grabber.setVideoOption("threads", "1");
         try {
             grabber.start();
         } catch (FrameGrabber.Exception | RuntimeException e) {

@@ -15,14 +15,14 @@ import org.apache.logging.log4j.core.layout.PatternLayout;
  * Captures everything logged in this JVM while open, at {@code level} or above for every logger
  * (configured levels are lowered for the duration and restored on close), messages and stack traces.
  */
-final class LogCapture implements AutoCloseable {
+public final class LogCapture implements AutoCloseable {
 
     private final StringWriter text = new StringWriter();
     private final WriterAppender appender;
     private final Map<LoggerConfig, Level> previous = new HashMap<>();
     private final LoggerContext context;
 
-    LogCapture(Level level) {
+    public LogCapture(Level level) {
         context = (LoggerContext) LogManager.getContext(false);
         Configuration config = context.getConfiguration();
         appender = WriterAppender.newBuilder().setName("capture-" + System.nanoTime()).setTarget(text)
@@ -40,7 +40,7 @@ final class LogCapture implements AutoCloseable {
         context.updateLoggers();
     }
 
-    String text() {
+    public String text() {
         synchronized (text) {
             return text.toString();
         }

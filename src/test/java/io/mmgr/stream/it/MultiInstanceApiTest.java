@@ -77,14 +77,16 @@ class MultiInstanceApiTest {
             // both instances run with tasks of their own, and both metrics consumers have their share
             ScorerHarness.await(() -> active(a) > 0 && active(b) > 0 && a.streams().state() == KafkaStreams.State.RUNNING
                     && b.streams().state() == KafkaStreams.State.RUNNING, ok -> ok, WAIT, "both instances with active tasks");
-            int metricPartitions = 6 * 4 + 6; // four stage topics and the dead-letter topic
+            // six stage topics (the three evaluation queues, cv-results, sample-scores, leaderboard) and the dead-letter topic
+            int metricPartitions = 6 * 6 + 6;
             ScorerHarness.await(() -> metric(urlA, "mmgr_pipeline_metrics_partitions", "") + metric(urlB, "mmgr_pipeline_metrics_partitions", ""),
                     n -> n == metricPartitions, WAIT, "the metrics consumers' partitions shared out");
 
             // a live client of instance B, connected before anything is scored
             List<String> events = java.util.Collections.synchronizedList(new ArrayList<>());
+            // async: had the response arrived before thenAccept, the endless stream would be read on this thread
             var sse = http.sendAsync(HttpRequest.newBuilder(URI.create(urlB + "api/events?run=" + RUN)).build(),
-                    HttpResponse.BodyHandlers.ofLines()).thenAccept(r -> r.body().forEach(events::add));
+                    HttpResponse.BodyHandlers.ofLines()).thenAcceptAsync(r -> r.body().forEach(events::add));
             ScorerHarness.await(() -> b.web().orElseThrow().feed().clientCount(), n -> n == 1, WAIT, "the live client connected");
 
             Topics topics = new Topics("two.", 6, (short) 1, new AvroSerdes(new SchemaRegistryClient(registry.url()), true));
@@ -94,7 +96,6 @@ class MultiInstanceApiTest {
                         SampleKeys.itemKey(item.getTask(), item.getSampleId()).getBytes(StandardCharsets.UTF_8),
                         topics.benchmark.valueSerde().serializer().serialize(topics.benchmark.name(), item))).get();
             }
-            Thread.sleep(1500); // the global benchmark table must hold the items before the first event joins
             List<SampleKey> keys = new ArrayList<>();
             for (int n = 0; n < 2 * ITEMS; n++) {
                 GenerationEvent e = workload.event(RUN, n, 0.7);

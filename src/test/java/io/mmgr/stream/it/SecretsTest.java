@@ -145,7 +145,6 @@ class SecretsTest {
                 new ByteArraySerializer(), new ByteArraySerializer())) {
             p.send(new ProducerRecord<>(t.benchmark.name(), "mind2web/s1".getBytes(StandardCharsets.UTF_8),
                     t.benchmark.valueSerde().serializer().serialize(t.benchmark.name(), item))).get();
-            Thread.sleep(1000); // the global item table picks the item up before the event is joined
             p.send(new ProducerRecord<>(t.generations.name(), "k".getBytes(StandardCharsets.UTF_8),
                     t.generations.valueSerde().serializer().serialize(t.generations.name(), event))).get();
             // and a record the scorer rejects: its dead letter must not carry a credential either
@@ -382,7 +381,9 @@ class SecretsTest {
             SampleKey key = new SampleKey("judged-run", "c1", "math", "m1", 0);
             try (child) {
                 child.start(Duration.ofMinutes(2));
-                assertThat(child.log()).contains("Judge                   : openai secret-judge-model at " + vlm.openAiBaseUrl());
+                // the banner's lines follow the "running" line that start() waits for
+                ScorerHarness.await(child::log, l -> l.contains("Judge                   : openai secret-judge-model at "
+                        + vlm.openAiBaseUrl()), Duration.ofSeconds(30), "the judge in the banner");
                 Matcher dashboard = Pattern.compile("Dashboard\\s+: (http://\\S+/)").matcher(child.log());
                 assertThat(dashboard.find()).as("the dashboard's address in the banner").isTrue();
                 String web = dashboard.group(1);
@@ -396,7 +397,6 @@ class SecretsTest {
                         new ByteArraySerializer(), new ByteArraySerializer())) {
                     p.send(new ProducerRecord<>(t.benchmark.name(), "math/m1".getBytes(StandardCharsets.UTF_8),
                             t.benchmark.valueSerde().serializer().serialize(t.benchmark.name(), item))).get();
-                    Thread.sleep(1000); // the global item table picks the item up before the event is joined
                     p.send(new ProducerRecord<>(t.generations.name(), "k".getBytes(StandardCharsets.UTF_8),
                             t.generations.valueSerde().serializer().serialize(t.generations.name(), event))).get();
                 }

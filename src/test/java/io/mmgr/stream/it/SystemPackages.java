@@ -12,6 +12,17 @@ public final class SystemPackages {
     private SystemPackages() {
     }
 
+    /** Whether the command runs and exits 0 (e.g. a tool's version flag): the tool is installed. */
+    public static boolean runs(String... command) throws InterruptedException {
+        try {
+            Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+            p.getInputStream().transferTo(java.io.OutputStream.nullOutputStream());
+            return p.waitFor(30, java.util.concurrent.TimeUnit.SECONDS) && p.exitValue() == 0;
+        } catch (java.io.IOException e) {
+            return false;
+        }
+    }
+
     public static void require(boolean present, String message, String requiredProperty) {
         if (present) {
             return;

@@ -54,6 +54,7 @@ class AgreementTopologyTest {
     TestOutputTopic<SampleKey, JudgeRequest> requests;
     TestOutputTopic<LeaderboardKey, LeaderboardRow> leaderboard;
     final Map<LeaderboardKey, LeaderboardRow> rows = new HashMap<>();
+    EvaluationBridge evaluation;
 
     void start() throws Exception {
         registry = RegistryServer.start(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), null);
@@ -61,10 +62,11 @@ class AgreementTopologyTest {
         ScorerSettings settings = new ScorerSettings("a.", "agreement-test", 2, (short) 1, true, List.of(stateDir), 1 << 20, 1,
                 Map.of("mmgr.agreement.min-pairs", "4"));
         topics = new Topics("a.", settings.partitions(), (short) 1, serdes);
-        var topology = ScoringTopology.build(settings, topics, serdes, EchoTask.catalog(), EchoTask.evaluators(),
-                new LocalArtifactResolver(List.of(stateDir), 1 << 20, stateDir));
+        var artifacts = new LocalArtifactResolver(List.of(stateDir), 1 << 20, stateDir);
+        var topology = ScoringTopology.build(settings, topics, serdes, EchoTask.catalog(), EchoTask.evaluators(), artifacts);
         driver = new TopologyTestDriver(topology, ScoringTopology.streamsConfig(settings, "unused:9092", registry.url(), stateDir,
                 topics.deadLetter.name()));
+        evaluation = new EvaluationBridge(driver, topics, EchoTask.evaluators(), artifacts);
         generations = driver.createInputTopic(topics.generations.name(), new ByteArraySerializer(), new ByteArraySerializer());
         benchmark = driver.createInputTopic(topics.benchmark.name(), new StringSerializer(), topics.benchmark.valueSerde().serializer());
         verdicts = driver.createInputTopic(topics.judgeVerdicts.name(), topics.judgeVerdicts.keySerde().serializer(),
@@ -94,6 +96,7 @@ class AgreementTopologyTest {
                 Map.of("ok", 1.0, "agree", echo))).setModel(model).build();
         generations.pipeInput("k".getBytes(StandardCharsets.UTF_8), topics.generations.valueSerde().serializer()
                 .serialize(topics.generations.name(), e));
+        evaluation.drain();
         var request = requests.readKeyValue();
         verdicts.pipeInput(request.key, Fixtures.verdict(request.value.getRequestId(), request.value.getGenerationId(), "VALID", "1",
                 Map.of("agree", judge)));

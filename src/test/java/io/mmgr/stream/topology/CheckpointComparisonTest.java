@@ -48,6 +48,7 @@ class CheckpointComparisonTest {
     Path stateDir;
 
     TopologyTestDriver driver;
+    EvaluationBridge evaluation;
     Topics topics;
     TestInputTopic<byte[], byte[]> generations;
     TestInputTopic<String, BenchmarkItem> benchmark;
@@ -69,11 +70,12 @@ class CheckpointComparisonTest {
         AvroSerdes serdes = new AvroSerdes(new SchemaRegistryClient(registry.url()), true);
         ScorerSettings settings = ScorerSettings.defaults().withPrefix("c.");
         topics = new Topics("c.", settings.partitions(), (short) 1, serdes);
-        var topology = ScoringTopology.build(settings, topics, serdes, EchoTask.catalog(), EchoTask.evaluators(),
-                new LocalArtifactResolver(List.of(stateDir), 1 << 20, stateDir),
+        var artifacts = new LocalArtifactResolver(List.of(stateDir), 1 << 20, stateDir);
+        var topology = ScoringTopology.build(settings, topics, serdes, EchoTask.catalog(), EchoTask.evaluators(), artifacts,
                 new ComparisonSettings(new AlertRule(0.01, 0.05, 20), Duration.ofMillis(500)));
         driver = new TopologyTestDriver(topology,
                 ScoringTopology.streamsConfig(settings, "unused:9092", registry.url(), stateDir, topics.deadLetter.name()));
+        evaluation = new EvaluationBridge(driver, topics, EchoTask.evaluators(), artifacts);
         generations = driver.createInputTopic(topics.generations.name(), new ByteArraySerializer(), new ByteArraySerializer());
         benchmark = driver.createInputTopic(topics.benchmark.name(), new StringSerializer(), topics.benchmark.valueSerde().serializer());
         alerts = driver.createOutputTopic(topics.alerts.name(), topics.alerts.keySerde().deserializer(),
@@ -110,6 +112,7 @@ class CheckpointComparisonTest {
             generations.pipeInput("k".getBytes(StandardCharsets.UTF_8),
                     topics.generations.valueSerde().serializer().serialize(topics.generations.name(), e));
         }
+        evaluation.drain();
     }
 
     void compare() {
@@ -169,7 +172,14 @@ class CheckpointComparisonTest {
         compare();
 
         List<Alert> raised = alerts.readValuesToList();
+        // a one-task run's all-tasks comparison is the task's: the same numbers, and no second alert
+        assertThat(raised).extracting(Alert::getTask).containsOnly(EchoTask.TASK);
+        ComparisonResult overall = comparisons.readKeyValuesToMap().get(new LeaderboardKey(RUN, "ckpt-3000", SampleKeys.ALL_TASKS))
+                .getVsPrevious();
         Alert drop = raised.stream().filter(a -> a.getKind().equals("DROP_VS_PREVIOUS")).findFirst().orElseThrow();
+        assertThat(overall.getPValue()).isEqualTo(drop.getPValue());
+        assertThat(overall.getDifference()).isEqualTo(drop.getDifference());
+        assertThat(overall.getSignificantDrop()).isTrue();
         assertThat(drop.getRunId()).isEqualTo(RUN);
         assertThat(drop.getTask()).isEqualTo(EchoTask.TASK);
         assertThat(drop.getCheckpointId()).isEqualTo("ckpt-3000");
@@ -200,7 +210,8 @@ class CheckpointComparisonTest {
         publish("ckpt-2000", 2000, c2, 20, 45);
         compare();
 
-        CheckpointComparison c = comparisons.readKeyValuesToMap().get(new LeaderboardKey(RUN, "ckpt-2000", EchoTask.TASK));
+        Map<LeaderboardKey, CheckpointComparison> latest = comparisons.readKeyValuesToMap();
+        CheckpointComparison c = latest.get(new LeaderboardKey(RUN, "ckpt-2000", EchoTask.TASK));
         ComparisonResult r = c.getVsPrevious();
         assertThat(c.getSamplesWithPrimary()).isEqualTo(25);
         assertThat(c.getSamplesExpected()).isEqualTo(ITEMS);
@@ -210,6 +221,67 @@ class CheckpointComparisonTest {
         assertThat(r.getRate()).isCloseTo(rate(c2, 20, 45), within(1e-12));
         assertThat(r.getPValue()).isCloseTo(mcNemar(c2, c1, 20, 45), within(1e-12));
         assertThat(r.getNote()).contains("partial", "25 samples both have", "ckpt-2000: 25 of 60");
+
+        // all tasks: paired on the same samples (named task/sample), expected from the tasks the checkpoint has
+        CheckpointComparison star = latest.get(new LeaderboardKey(RUN, "ckpt-2000", SampleKeys.ALL_TASKS));
+        assertThat(star.getSamplesExpected()).isEqualTo(ITEMS);
+        assertThat(star.getVsPrevious().getPartial()).isTrue();
+        assertThat(star.getVsPrevious().getSamples()).isEqualTo(25);
+        assertThat(star.getVsPrevious().getPValue()).isEqualTo(r.getPValue());
+        assertThat(star.getVsPrevious().getNote()).isEqualTo(r.getNote());
+    }
+
+    void publish(String task, String checkpoint, long step, int[] outcomes) {
+        for (int i = 0; i < ITEMS; i++) {
+            var e = Fixtures.event(RUN, checkpoint, step, task, sample(i), 0, Map.of("ok", (double) outcomes[i]));
+            generations.pipeInput("k".getBytes(StandardCharsets.UTF_8),
+                    topics.generations.valueSerde().serializer().serialize(topics.generations.name(), e));
+        }
+        evaluation.drain();
+    }
+
+    static int[] concat(int[] a, int[] b) {
+        int[] out = java.util.Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, out, a.length, b.length);
+        return out;
+    }
+
+    @Test
+    void theAllTasksComparisonPairsEveryTasksSamplesAndAlertsOnItsOwnDrop() {
+        for (int i = 0; i < ITEMS; i++) {
+            benchmark.pipeInput(SampleKeys.itemKey(EchoTask.SECOND_TASK, sample(i)), Fixtures.item(EchoTask.SECOND_TASK, sample(i), 1));
+        }
+        // both tasks a little worse at the second checkpoint
+        int[] a1 = outcomes(0.8, 41);
+        int[] b1 = outcomes(0.8, 42);
+        int[] a2 = outcomes(0.6, 43);
+        int[] b2 = outcomes(0.6, 44);
+        publish(EchoTask.TASK, "ckpt-1000", 1000, a1);
+        publish(EchoTask.SECOND_TASK, "ckpt-1000", 1000, b1);
+        compare();
+        publish(EchoTask.TASK, "ckpt-2000", 2000, a2);
+        publish(EchoTask.SECOND_TASK, "ckpt-2000", 2000, b2);
+        compare();
+
+        CheckpointComparison star = comparisons.readKeyValuesToMap().get(new LeaderboardKey(RUN, "ckpt-2000", SampleKeys.ALL_TASKS));
+        int[] before = concat(a1, b1);
+        int[] after = concat(a2, b2);
+        ComparisonResult r = star.getVsPrevious();
+        assertThat(star.getSamplesExpected()).isEqualTo(2 * ITEMS);
+        assertThat(r.getSamples()).as("paired task by task, sample by sample").isEqualTo(2 * ITEMS);
+        assertThat(r.getPartial()).isFalse();
+        assertThat(r.getRate()).isCloseTo(rate(after, 0, 2 * ITEMS), within(1e-12));
+        assertThat(r.getBaselineRate()).isCloseTo(rate(before, 0, 2 * ITEMS), within(1e-12));
+        assertThat(r.getPValue()).isCloseTo(mcNemar(after, before, 0, 2 * ITEMS), within(1e-12));
+        assertThat(r.getPValue()).isLessThan(0.01);
+        assertThat(r.getSignificantDrop()).isTrue();
+        List<Alert> overall = alerts.readValuesToList().stream().filter(a -> a.getTask().equals(SampleKeys.ALL_TASKS)).toList();
+        assertThat(overall).singleElement().satisfies(a -> {
+            assertThat(a.getKind()).isEqualTo("DROP_VS_PREVIOUS");
+            assertThat(a.getPValue()).isEqualTo(r.getPValue());
+            assertThat(a.getSamples()).isEqualTo(2 * ITEMS);
+            assertThat(a.getMessage()).contains("ckpt-2000 on all tasks dropped");
+        });
     }
 
     @Test

@@ -38,14 +38,16 @@ final class DriverScorer implements AutoCloseable {
     private final TestOutputTopic<SampleKey, SampleScore> scores;
     private final TestOutputTopic<LeaderboardKey, LeaderboardRow> leaderboard;
     private final TestOutputTopic<byte[], DeadLetter> deadLetters;
+    private final EvaluationBridge evaluation;
+    private int evaluationLettersRead;
 
     /** {@code artifactRoot}: where file: artifacts may be read from; the state goes under it too. */
     DriverScorer(RegistryServer registry, String prefix, TaskCatalog catalog, EvaluatorRegistry evaluators, Path artifactRoot) {
         AvroSerdes serdes = new AvroSerdes(new SchemaRegistryClient(registry.url()), true);
         ScorerSettings settings = ScorerSettings.defaults().withPrefix(prefix);
         topics = new Topics(prefix, settings.partitions(), (short) 1, serdes);
-        var topology = ScoringTopology.build(settings, topics, serdes, catalog, evaluators,
-                new LocalArtifactResolver(List.of(artifactRoot), 1 << 20, artifactRoot));
+        var artifacts = new LocalArtifactResolver(List.of(artifactRoot), 1 << 20, artifactRoot);
+        var topology = ScoringTopology.build(settings, topics, serdes, catalog, evaluators, artifacts);
         driver = new TopologyTestDriver(topology, ScoringTopology.streamsConfig(settings, "unused:9092", registry.url(),
                 artifactRoot.resolve("state"), topics.deadLetter.name()));
         generations = driver.createInputTopic(topics.generations.name(), new ByteArraySerializer(), new ByteArraySerializer());
@@ -56,6 +58,7 @@ final class DriverScorer implements AutoCloseable {
                 topics.leaderboard.valueSerde().deserializer());
         deadLetters = driver.createOutputTopic(topics.deadLetter.name(), new ByteArrayDeserializer(),
                 topics.deadLetter.valueSerde().deserializer());
+        evaluation = new EvaluationBridge(driver, topics, evaluators, artifacts);
     }
 
     void item(BenchmarkItem item) {
@@ -65,6 +68,7 @@ final class DriverScorer implements AutoCloseable {
     void publish(GenerationEvent e) {
         generations.pipeInput("k".getBytes(StandardCharsets.UTF_8),
                 topics.generations.valueSerde().serializer().serialize(topics.generations.name(), e));
+        evaluation.drain(); // the evaluation worker's part, which the driver does not run
     }
 
     /** Runs wall-clock punctuations (the live FID's distances). */
@@ -83,7 +87,11 @@ final class DriverScorer implements AutoCloseable {
     }
 
     List<DeadLetter> deadLetters() {
-        return deadLetters.readValuesToList();
+        // the driver's own dead letters since the last read, then every one the evaluations made
+        List<DeadLetter> all = new java.util.ArrayList<>(deadLetters.readValuesToList());
+        all.addAll(evaluation.deadLetters().subList(evaluationLettersRead, evaluation.deadLetters().size()));
+        evaluationLettersRead = evaluation.deadLetters().size();
+        return all;
     }
 
     @Override

@@ -3,6 +3,7 @@ package io.mmgr.stream.topology;
 import io.mmgr.stream.avro.BenchmarkItem;
 import io.mmgr.stream.avro.GenerationEvent;
 import io.mmgr.stream.tasks.Check;
+import io.mmgr.stream.tasks.CostClass;
 import io.mmgr.stream.tasks.DeterministicEvaluator;
 import io.mmgr.stream.tasks.EvaluationContext;
 import io.mmgr.stream.tasks.EvaluationException;
@@ -27,6 +28,8 @@ final class EchoTask {
 
     static final String TASK = "echo";
     static final String JUDGED_TASK = "echo-judged";
+    /** A second plain task, for what spans tasks (all-tasks comparisons). */
+    static final String SECOND_TASK = "echo-b";
     static final String EVALUATOR = "echo";
 
     private EchoTask() {
@@ -39,7 +42,9 @@ final class EchoTask {
                 in -> result(cv.evaluate(in)));
         TaskSpec judged = new TaskSpec(JUDGED_TASK, "test", "test", Set.of("ui"), List.of(EVALUATOR), Optional.of("echo"),
                 in -> result(both.evaluate(in)));
-        return new TaskCatalog(List.of(plain, judged));
+        TaskSpec second = new TaskSpec(SECOND_TASK, "test", "test", Set.of("ui"), List.of(EVALUATOR), Optional.empty(),
+                in -> result(cv.evaluate(in)));
+        return new TaskCatalog(List.of(plain, judged, second));
     }
 
     private static GateResult result(GateVariant.Outcome o) {
@@ -56,6 +61,14 @@ final class EchoTask {
         @Override
         public String id() {
             return EVALUATOR;
+        }
+
+        /** LIGHT, or the class named by the event's {@code inputs.values.cost} (0 light, 1 image, 2 video). */
+        @Override
+        public CostClass costClass(GenerationEvent event, BenchmarkItem item) {
+            Double cost = event.getInputs() == null || event.getInputs().getValues() == null ? null
+                    : event.getInputs().getValues().get("cost");
+            return cost == null ? CostClass.LIGHT : CostClass.values()[cost.intValue()];
         }
 
         @Override

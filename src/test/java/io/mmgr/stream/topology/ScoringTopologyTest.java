@@ -54,6 +54,7 @@ class ScoringTopologyTest {
     TestOutputTopic<byte[], DeadLetter> deadLetters;
     TestOutputTopic<SampleKey, JudgeRequest> judgeRequests;
     AvroSerdes serdes;
+    EvaluationBridge evaluation;
 
     @BeforeAll
     static void startRegistry() throws Exception {
@@ -69,10 +70,11 @@ class ScoringTopologyTest {
         serdes = new AvroSerdes(new SchemaRegistryClient(registry.url()), true);
         ScorerSettings settings = ScorerSettings.defaults().withPrefix("t.").withJudge(judge);
         topics = new Topics("t.", settings.partitions(), (short) 1, serdes);
-        var topology = ScoringTopology.build(settings, topics, serdes, EchoTask.catalog(), EchoTask.evaluators(),
-                new LocalArtifactResolver(List.of(stateDir), 1 << 20, stateDir));
+        var artifacts = new LocalArtifactResolver(List.of(stateDir), 1 << 20, stateDir);
+        var topology = ScoringTopology.build(settings, topics, serdes, EchoTask.catalog(), EchoTask.evaluators(), artifacts);
         var props = ScoringTopology.streamsConfig(settings, "unused:9092", registry.url(), stateDir, topics.deadLetter.name());
         driver = new TopologyTestDriver(topology, props);
+        evaluation = new EvaluationBridge(driver, topics, EchoTask.evaluators(), artifacts);
         generations = driver.createInputTopic(topics.generations.name(), new ByteArraySerializer(), new ByteArraySerializer());
         benchmark = driver.createInputTopic(topics.benchmark.name(), new StringSerializer(), topics.benchmark.valueSerde().serializer());
         verdicts = driver.createInputTopic(topics.judgeVerdicts.name(), topics.judgeVerdicts.keySerde().serializer(),
@@ -100,9 +102,11 @@ class ScoringTopologyTest {
         benchmark.pipeInput(SampleKeys.itemKey(task, sample), Fixtures.item(task, sample, seeds));
     }
 
+    /** Publishes the event and lets the evaluation worker's part (the bridge) evaluate what intake queued. */
     void publish(GenerationEvent e) {
         generations.pipeInput("k".getBytes(StandardCharsets.UTF_8),
                 topics.generations.valueSerde().serializer().serialize(topics.generations.name(), e));
+        evaluation.drain();
     }
 
     static LeaderboardKey board(String run, String checkpoint, String task) {
@@ -194,7 +198,7 @@ class ScoringTopologyTest {
         publish(Fixtures.event("run", "c1", 1, "echo", "s2", 0, Map.of("ok", 1.0)));
 
         List<DeadLetter> letters = deadLetters.readValuesToList();
-        assertThat(letters).hasSize(5);
+        assertThat(letters).hasSize(4);
         assertThat(letters).allSatisfy(l -> assertThat(l.getStage()).isEqualTo("intake"));
         assertThat(letters.get(0).getReason()).startsWith("not a readable GenerationEvent");
         assertThat(bytes(letters.get(0).getOriginalValue())).isEqualTo(garbage);
@@ -202,10 +206,14 @@ class ScoringTopologyTest {
         assertThat(letters.get(0).getSourceOffset()).isZero();
         assertThat(letters.get(1).getReason()).startsWith("unknown task 'nope'").contains("echo");
         assertThat(letters.get(1).getSampleRef()).isEqualTo("run/c1/nope/s1#0");
-        assertThat(letters.get(2).getReason()).contains("no benchmark item for task 'echo', sample 'missing'");
-        assertThat(letters.get(3).getReason()).isEqualTo("echo: inputs.values is missing");
-        assertThat(letters.get(4).getReason()).isEqualTo("field runId is empty");
-        assertThat(letters.get(4).getSourceOffset()).isEqualTo(5);
+        assertThat(letters.get(2).getReason()).isEqualTo("echo: inputs.values is missing");
+        assertThat(letters.get(3).getReason()).isEqualTo("field runId is empty");
+        assertThat(letters.get(3).getSourceOffset()).isEqualTo(5);
+        // the event without its item waits for it (ItemWait's default minute), then has its own letter
+        driver.advanceWallClockTime(java.time.Duration.ofSeconds(61));
+        DeadLetter noItem = deadLetters.readValue();
+        assertThat(noItem.getReason()).contains("no benchmark item for task 'echo', sample 'missing' after waiting 60 s");
+        assertThat(noItem.getSourceOffset()).isEqualTo(3);
 
         Map<SampleKey, SampleScore> byKey = scores.readKeyValuesToMap();
         assertThat(byKey).containsOnlyKeys(new SampleKey("run", "c1", "echo", "s1", 0), new SampleKey("run", "c1", "echo", "s2", 0));
@@ -221,13 +229,30 @@ class ScoringTopologyTest {
         assertThat(s.getErrors()).containsEntry("echo", "asked to fail");
         assertThat(s.getPrimary()).isNull();
         assertThat(s.getMissingChecks()).containsExactly("echo.ok=1");
-        DeadLetter letter = deadLetters.readValue();
+        assertThat(deadLetters.isEmpty()).as("intake accepted it").isTrue();
+        DeadLetter letter = evaluation.deadLetters().get(0);
         assertThat(letter.getStage()).isEqualTo("evaluate:echo");
         assertThat(letter.getReason()).isEqualTo("asked to fail");
         assertThat(letter.getSampleRef()).isEqualTo("run/c1/echo/s1#0");
         LeaderboardRow row = leaderboard.readKeyValuesToMap().get(board("run", "c1", "echo"));
         assertThat(row.getSamplesFailed()).isEqualTo(1);
         assertThat(row.getPrimaryRate()).isNull();
+    }
+
+    @Test
+    void resultsReplayedAfterAWorkerCrashAddNoSecondScoreRecord() {
+        start(false);
+        publishItem("echo", "s1", 1);
+        publishItem("echo", "s2", 1);
+        publish(Fixtures.event("run", "c1", 1, "echo", "s1", 0, Map.of("ok", 1.0, "quality", 0.5)));
+        publish(Fixtures.event("run", "c1", 1, "echo", "s2", 0, Map.of("fail", 1.0)));
+        assertThat(scores.readValuesToList()).hasSize(2);
+        assertThat(leaderboard.readKeyValuesToMap().get(board("run", "c1", "echo")).getSamplesScored()).isEqualTo(2);
+
+        // the worker wrote both results, then crashed before its offsets moved: both are evaluated and written again
+        assertThat(evaluation.replayAll()).isEqualTo(2);
+        assertThat(scores.isEmpty()).as("no second score record for a replayed part").isTrue();
+        assertThat(leaderboard.isEmpty()).as("and no leaderboard change").isTrue();
     }
 
     @Test
@@ -319,6 +344,7 @@ class ScoringTopologyTest {
 
         benchmark.pipeInput(SampleKeys.itemKey("echo-judged", id), item);
         generations.pipeInput("k".getBytes(StandardCharsets.UTF_8), eventBytes);
+        evaluation.drain();
         assertThat(deadLetters.isEmpty()).as("no dead letter for within-limits inputs").isTrue();
         var request = judgeRequests.readKeyValue();
         SampleKey key = request.key;

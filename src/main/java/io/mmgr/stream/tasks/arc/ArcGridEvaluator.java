@@ -5,6 +5,7 @@ import io.mmgr.stream.avro.ArtifactRef;
 import io.mmgr.stream.avro.BenchmarkItem;
 import io.mmgr.stream.avro.GenerationEvent;
 import io.mmgr.stream.avro.GroundTruth;
+import io.mmgr.stream.tasks.CostClass;
 import io.mmgr.stream.tasks.DeterministicEvaluator;
 import io.mmgr.stream.tasks.EvaluationContext;
 import io.mmgr.stream.tasks.EvaluationException;
@@ -50,6 +51,12 @@ public final class ArcGridEvaluator implements DeterministicEvaluator {
     @Override
     public String id() {
         return ID;
+    }
+
+    @Override
+    public CostClass costClass(GenerationEvent event, BenchmarkItem item) {
+        return ArtifactResolver.find(event.getArtifacts(), "output")
+                .map(out -> isVideo(out) ? CostClass.VIDEO : CostClass.IMAGE).orElse(CostClass.IMAGE);
     }
 
     @Override

@@ -2,6 +2,7 @@ package io.mmgr.stream.tasks.magma;
 
 import io.mmgr.stream.avro.BenchmarkItem;
 import io.mmgr.stream.avro.GenerationEvent;
+import io.mmgr.stream.tasks.CostClass;
 import io.mmgr.stream.tasks.DeterministicEvaluator;
 import io.mmgr.stream.tasks.EvaluationContext;
 import io.mmgr.stream.tasks.EvaluationException;
@@ -22,6 +23,12 @@ public final class RobotTrialsEvaluator implements DeterministicEvaluator {
     @Override
     public String id() {
         return ID;
+    }
+
+    /** Numbers from the event: no artifact is read. */
+    @Override
+    public CostClass costClass(GenerationEvent event, BenchmarkItem item) {
+        return CostClass.LIGHT;
     }
 
     @Override

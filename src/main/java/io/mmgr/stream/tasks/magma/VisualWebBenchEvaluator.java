@@ -3,6 +3,7 @@ package io.mmgr.stream.tasks.magma;
 import io.mmgr.stream.avro.BenchmarkItem;
 import io.mmgr.stream.avro.GenerationEvent;
 import io.mmgr.stream.avro.GroundTruth;
+import io.mmgr.stream.tasks.CostClass;
 import io.mmgr.stream.tasks.DeterministicEvaluator;
 import io.mmgr.stream.tasks.EvaluationContext;
 import io.mmgr.stream.tasks.EvaluationException;
@@ -28,6 +29,11 @@ public final class VisualWebBenchEvaluator implements DeterministicEvaluator {
     @Override
     public String id() {
         return ID;
+    }
+
+    @Override
+    public CostClass costClass(GenerationEvent event, BenchmarkItem item) {
+        return CostClass.LIGHT; // text from the event, no artifact
     }
 
     @Override

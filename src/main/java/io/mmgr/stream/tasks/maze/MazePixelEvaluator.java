@@ -6,6 +6,7 @@ import io.mmgr.stream.avro.ArtifactRef;
 import io.mmgr.stream.avro.BenchmarkItem;
 import io.mmgr.stream.avro.GenerationEvent;
 import io.mmgr.stream.avro.GroundTruth;
+import io.mmgr.stream.tasks.CostClass;
 import io.mmgr.stream.tasks.DeterministicEvaluator;
 import io.mmgr.stream.tasks.EvaluationContext;
 import io.mmgr.stream.tasks.EvaluationException;
@@ -56,6 +57,12 @@ public final class MazePixelEvaluator implements DeterministicEvaluator {
     @Override
     public String id() {
         return ID;
+    }
+
+    @Override
+    public CostClass costClass(GenerationEvent event, BenchmarkItem item) {
+        return ArtifactResolver.find(event.getArtifacts(), "output")
+                .map(out -> isVideo(event, out) ? CostClass.VIDEO : CostClass.IMAGE).orElse(CostClass.IMAGE);
     }
 
     @Override

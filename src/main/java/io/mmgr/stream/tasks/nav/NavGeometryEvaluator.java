@@ -3,6 +3,7 @@ package io.mmgr.stream.tasks.nav;
 import io.mmgr.stream.avro.ArtifactRef;
 import io.mmgr.stream.avro.BenchmarkItem;
 import io.mmgr.stream.avro.GenerationEvent;
+import io.mmgr.stream.tasks.CostClass;
 import io.mmgr.stream.tasks.DeterministicEvaluator;
 import io.mmgr.stream.tasks.EvaluationContext;
 import io.mmgr.stream.tasks.EvaluationException;
@@ -47,6 +48,15 @@ public final class NavGeometryEvaluator implements DeterministicEvaluator {
     @Override
     public String id() {
         return ID;
+    }
+
+    /** Geometry of the event's trajectories, unless the 2D one must first be tracked in the top-down video. */
+    @Override
+    public CostClass costClass(GenerationEvent event, BenchmarkItem item) {
+        boolean given = event.getInputs() != null && event.getInputs().getTrajectory2d() != null
+                && !event.getInputs().getTrajectory2d().isEmpty();
+        return needs2d(event.getTask()) && !given && NavInputs.outputVideo(event).isPresent()
+                ? CostClass.VIDEO : CostClass.LIGHT;
     }
 
     @Override

@@ -5,6 +5,7 @@ import io.mmgr.stream.avro.ArtifactRef;
 import io.mmgr.stream.avro.BenchmarkItem;
 import io.mmgr.stream.avro.GenerationEvent;
 import io.mmgr.stream.avro.GenerationInputs;
+import io.mmgr.stream.tasks.CostClass;
 import io.mmgr.stream.tasks.DeterministicEvaluator;
 import io.mmgr.stream.tasks.EvaluationContext;
 import io.mmgr.stream.tasks.EvaluationException;
@@ -60,6 +61,18 @@ public final class ViewSynEvaluator implements DeterministicEvaluator {
     @Override
     public String id() {
         return ID;
+    }
+
+    /** Frames of the output and the item's reference are compared: the costlier of the two decides. */
+    @Override
+    public CostClass costClass(GenerationEvent event, BenchmarkItem item) {
+        Optional<ArtifactRef> out = ArtifactResolver.find(event.getArtifacts(), "output");
+        Optional<ArtifactRef> ref = ArtifactResolver.find(item.getArtifacts(), "reference");
+        if (out.filter(ViewSynEvaluator::isVideo).isPresent() || ref.filter(ViewSynEvaluator::isVideo).isPresent()) {
+            return CostClass.VIDEO;
+        }
+        return out.filter(ViewSynEvaluator::isImage).isPresent() || ref.filter(ViewSynEvaluator::isImage).isPresent()
+                ? CostClass.IMAGE : CostClass.LIGHT;
     }
 
     @Override

@@ -1,6 +1,7 @@
 package io.mmgr.stream.topology.comparison;
 
 import io.mmgr.stream.avro.SampleKey;
+import io.mmgr.stream.topology.SampleKeys;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Optional;
@@ -35,6 +36,21 @@ public final class ComparisonKeys {
 
     static String sample(SampleKey k) {
         return samplesOf(checkpoint(k.getRunId(), k.getTask(), k.getCheckpointId())) + k.getSampleId() + SEP + k.getSeed();
+    }
+
+    /**
+     * The key under which a sample counts for its checkpoint's all-tasks comparison: task {@code *},
+     * sample {@code <task>/<sampleId>}, so that checkpoints pair on the same task's same sample.
+     */
+    static SampleKey allTasks(SampleKey k) {
+        return new SampleKey(k.getRunId(), k.getCheckpointId(), SampleKeys.ALL_TASKS, k.getTask() + "/" + k.getSampleId(),
+                k.getSeed());
+    }
+
+    /** The task of a sample id made by {@link #allTasks}. */
+    static String taskOfAllTasksSample(String sampleId) {
+        int slash = sampleId.indexOf('/');
+        return slash < 0 ? sampleId : sampleId.substring(0, slash);
     }
 
     /** Alert store key. */

@@ -4,6 +4,7 @@ import io.mmgr.stream.avro.Alert;
 import io.mmgr.stream.avro.CheckpointComparison;
 import io.mmgr.stream.avro.ComparisonResult;
 import io.mmgr.stream.avro.LeaderboardKey;
+import io.mmgr.stream.avro.MetricSum;
 import io.mmgr.stream.avro.SampleKey;
 import io.mmgr.stream.avro.SampleOutcome;
 import io.mmgr.stream.avro.ScoreAggregate;
@@ -12,11 +13,13 @@ import io.mmgr.stream.leaderboard.AlertRule;
 import io.mmgr.stream.leaderboard.Difference;
 import io.mmgr.stream.leaderboard.ProportionTests;
 import io.mmgr.stream.topology.BenchmarkSeeds;
+import io.mmgr.stream.topology.SampleKeys;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -108,10 +111,39 @@ final class ComparisonProcessor implements Processor<SampleKey, SampleOutcome, L
         if (sums.getPrimaryCount() == 0) {
             sums.setPrimarySum(0.0); // no rounding residue once empty
         }
+        if (SampleKeys.ALL_TASKS.equals(k.getTask())) {
+            countTask(sums, ComparisonKeys.taskOfAllTasksSample(k.getSampleId()), old, now);
+        }
         sums.setTrainingStep(o.getTrainingStep());
         sums.setModel(o.getModel());
         checkpoints.put(ckptKey, sums);
         dirty.add(ckptKey);
+    }
+
+    /** All-tasks sums keep each task's samples with a primary, so that their expected count is known. */
+    private static void countTask(ScoreAggregate sums, String task, Double old, Double now) {
+        Map<String, MetricSum> perTask = new HashMap<>(sums.getTaskPrimary());
+        MetricSum m = perTask.getOrDefault(task, new MetricSum(0.0, 0L));
+        double sum = m.getSum() - (old == null ? 0 : old) + (now == null ? 0 : now);
+        long count = m.getCount() - (old == null ? 0 : 1) + (now == null ? 0 : 1);
+        if (count == 0) {
+            perTask.remove(task);
+        } else {
+            perTask.put(task, new MetricSum(sum, count));
+        }
+        sums.setTaskPrimary(perTask);
+    }
+
+    /** Samples a checkpoint should have: its task's items x seeds; for all tasks, the sum over the tasks it has. */
+    private long expected(String task, Ckpt c) {
+        if (!SampleKeys.ALL_TASKS.equals(task)) {
+            return seeds.expected(task);
+        }
+        long sum = 0;
+        for (String t : c.sums().getTaskPrimary().keySet()) {
+            sum += seeds.expected(t);
+        }
+        return sum;
     }
 
     /** Recomputes the comparisons touched since the last run, per run x task. */
@@ -158,7 +190,6 @@ final class ComparisonProcessor implements Processor<SampleKey, SampleOutcome, L
         List<String> p = ComparisonKeys.parts(runTask);
         String run = p.get(0);
         String task = p.get(1);
-        long expected = seeds.expected(task);
         AlertRule rule = settings.rule();
         Ckpt best = null;
         for (int i = 0; i < list.size(); i++) {
@@ -178,19 +209,23 @@ final class ComparisonProcessor implements Processor<SampleKey, SampleOutcome, L
             if (!needed) {
                 continue;
             }
+            long expected = expected(task, x);
             CheckpointComparison c = CheckpointComparison.newBuilder()
                     .setRunId(run).setTask(task).setCheckpointId(x.id()).setTrainingStep(x.step())
                     .setSamplesWithPrimary(x.sums().getPrimaryCount()).setSamplesExpected(expected)
                     .setRate(x.rate())
-                    .setVsPrevious(prev == null ? null : compare(x, prev, expected))
-                    .setVsBest(bestBaseline == null ? null : compare(x, bestBaseline, expected))
+                    .setVsPrevious(prev == null ? null : compare(x, prev, expected, expected(task, prev)))
+                    .setVsBest(bestBaseline == null ? null : compare(x, bestBaseline, expected, expected(task, bestBaseline)))
                     .setUpdatedAt(at)
                     .build();
             results.put(x.key(), c);
             LeaderboardKey key = new LeaderboardKey(run, x.id(), task);
             context.forward(new Record<>(key, c, at.toEpochMilli()));
-            raiseIfNew(key, x.key(), DROP_VS_PREVIOUS, c.getVsPrevious(), old == null ? null : old.getVsPrevious(), at);
-            raiseIfNew(key, x.key(), DROP_VS_BEST, c.getVsBest(), old == null ? null : old.getVsBest(), at);
+            // a one-task checkpoint's all-tasks comparison is its task's: its alert would say the same thing twice
+            if (!SampleKeys.ALL_TASKS.equals(task) || x.sums().getTaskPrimary().size() > 1) {
+                raiseIfNew(key, x.key(), DROP_VS_PREVIOUS, c.getVsPrevious(), old == null ? null : old.getVsPrevious(), at);
+                raiseIfNew(key, x.key(), DROP_VS_BEST, c.getVsBest(), old == null ? null : old.getVsBest(), at);
+            }
         }
     }
 
@@ -216,7 +251,8 @@ final class ComparisonProcessor implements Processor<SampleKey, SampleOutcome, L
                 .setCiLow(now.getCiLow()).setCiHigh(now.getCiHigh()).setPValue(now.getPValue())
                 .setSamples(now.getSamples())
                 .setMessage(String.format(Locale.ROOT, "%s on %s dropped %.1f points against %s %s (%.1f%% -> %.1f%%, p = %.2g, %s)",
-                        key.getCheckpointId(), key.getTask(), -100 * now.getDifference(), what,
+                        key.getCheckpointId(), SampleKeys.ALL_TASKS.equals(key.getTask()) ? "all tasks" : key.getTask(),
+                        -100 * now.getDifference(), what,
                         now.getBaselineCheckpointId(), 100 * now.getBaselineRate(), 100 * now.getRate(), now.getPValue(),
                         now.getNote()))
                 .setRaisedAt(at)
@@ -226,11 +262,11 @@ final class ComparisonProcessor implements Processor<SampleKey, SampleOutcome, L
     }
 
     /** The candidate against a baseline: paired on the samples both have, else two independent groups. */
-    private ComparisonResult compare(Ckpt x, Ckpt baseline, long expected) {
+    private ComparisonResult compare(Ckpt x, Ckpt baseline, long expected, long baselineExpected) {
         ProportionTests.Paired pairs = pair(x.key(), baseline.key());
         long nx = x.sums().getPrimaryCount();
         long nb = baseline.sums().getPrimaryCount();
-        boolean incomplete = expected > 0 && (nx < expected || nb < expected);
+        boolean incomplete = (expected > 0 && nx < expected) || (baselineExpected > 0 && nb < baselineExpected);
         boolean partial = incomplete || pairs.size() < nx || pairs.size() < nb;
         Difference d;
         String note;
@@ -238,7 +274,7 @@ final class ComparisonProcessor implements Processor<SampleKey, SampleOutcome, L
             d = pairs.compare();
             note = partial
                     ? String.format(Locale.ROOT, "partial: compared on the %d samples both have (%s: %d of %d scored, %s: %d of %d)",
-                            pairs.size(), x.id(), nx, expected, baseline.id(), nb, expected)
+                            pairs.size(), x.id(), nx, expected, baseline.id(), nb, baselineExpected)
                     : "paired on all " + pairs.size() + " samples";
         } else if (!incomplete && nx > 0 && nb > 0) {
             d = ProportionTests.twoProportion(x.sums().getPrimarySum(), nx,

@@ -10,9 +10,11 @@ import io.mmgr.stream.avro.ScoreAggregate;
 import io.mmgr.stream.registry.AvroSerdes;
 import io.mmgr.stream.topology.Topics;
 import io.mmgr.stream.topology.intake.IntakeTopology;
+import java.util.List;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.kstream.Branched;
 import org.apache.kafka.streams.kstream.KStream;
@@ -24,7 +26,9 @@ import org.apache.kafka.streams.state.Stores;
  * Checkpoint comparison: every sample score's primary goes, partitioned by run x task, to a
  * processor that keeps the latest outcome per sample and checkpoint and compares each checkpoint
  * with the previous one and with the best earlier one (paired on the samples both scored).
- * Comparisons go to the compacted comparisons topic, significant drops to the alerts topic.
+ * Comparisons go to the compacted comparisons topic, significant drops to the alerts topic. Every outcome
+ * also feeds its checkpoint's all-tasks comparison (task {@code *}, paired over the samples of every task),
+ * which is to the all-tasks leaderboard row what a task's comparison is to its task row.
  *
  * <p>State stays bounded by the samples the leaderboard already holds: one outcome per sample and
  * checkpoint (replaced on re-scoring), one sum per checkpoint, one comparison per checkpoint, and the
@@ -60,8 +64,11 @@ public final class ComparisonTopology {
                 Serdes.String(), serdes.forValues(Alert.class)));
 
         KStream<LeaderboardKey, SpecificRecord> out = scores
-                .mapValues(s -> new SampleOutcome(s.getTrainingStep(), s.getModel(), s.getStatus(), s.getPrimary()),
-                        Named.as("comparison-outcome"))
+                // each outcome counts for its task and for the all-tasks comparison of its checkpoint
+                .flatMap((k, s) -> {
+                    SampleOutcome o = new SampleOutcome(s.getTrainingStep(), s.getModel(), s.getStatus(), s.getPrimary());
+                    return List.of(KeyValue.pair(k, o), KeyValue.pair(ComparisonKeys.allTasks(k), o));
+                }, Named.as("comparison-outcome"))
                 .repartition(Repartitioned.<SampleKey, SampleOutcome>with(sampleKey, outcomeSerde)
                         .withName(REPARTITION)
                         .withStreamPartitioner(new ComparisonKeys.ByRunTask<>()))

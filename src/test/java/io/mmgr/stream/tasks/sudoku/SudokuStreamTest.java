@@ -11,8 +11,10 @@ import io.mmgr.stream.avro.SampleScore;
 import io.mmgr.stream.registry.AvroSerdes;
 import io.mmgr.stream.registry.RegistryServer;
 import io.mmgr.stream.registry.SchemaRegistryClient;
+import io.mmgr.stream.tasks.CostClass;
 import io.mmgr.stream.tasks.EvaluatorRegistry;
 import io.mmgr.stream.tasks.TaskCatalog;
+import io.mmgr.stream.topology.EvaluationBridge;
 import io.mmgr.stream.topology.SampleKeys;
 import io.mmgr.stream.topology.ScorerSettings;
 import io.mmgr.stream.topology.ScoringTopology;
@@ -54,11 +56,12 @@ class SudokuStreamTest {
             ScorerSettings settings = ScorerSettings.defaults().withPrefix("t.").withJudge(false);
             Topics topics = new Topics("t.", settings.partitions(), (short) 1, serdes);
             EvaluatorRegistry evaluators = new EvaluatorRegistry(Map.of(SudokuOcrEvaluator.ID, SudokuOcrEvaluator::new));
-            var topology = ScoringTopology.build(settings, topics, serdes, TaskCatalog.load(), evaluators,
-                    new LocalArtifactResolver(List.of(dir), 1 << 24, dir.resolve("spill")));
+            var artifacts = new LocalArtifactResolver(List.of(dir), 1 << 24, dir.resolve("spill"));
+            var topology = ScoringTopology.build(settings, topics, serdes, TaskCatalog.load(), evaluators, artifacts);
             var props = ScoringTopology.streamsConfig(settings, "unused:9092", registry.url(), dir.resolve("state"),
                     topics.deadLetter.name());
             try (TopologyTestDriver driver = new TopologyTestDriver(topology, props)) {
+                EvaluationBridge evaluation = new EvaluationBridge(driver, topics, evaluators, artifacts);
                 TestInputTopic<String, BenchmarkItem> benchmark = driver.createInputTopic(topics.benchmark.name(),
                         new StringSerializer(), topics.benchmark.valueSerde().serializer());
                 TestInputTopic<byte[], byte[]> generations = driver.createInputTopic(topics.generations.name(),
@@ -73,6 +76,8 @@ class SudokuStreamTest {
                 for (GenerationEvent e : List.of(event(item, 0, solution), event(item, 1, corrupt), event(item, 2, null))) {
                     generations.pipeInput("k".getBytes(StandardCharsets.UTF_8), serializer.serialize(topics.generations.name(), e));
                 }
+                assertThat(evaluation.drain()).as("requests evaluated").isEqualTo(2);
+                assertThat(evaluation.evaluated(CostClass.IMAGE)).as("images go to the image queue").isEqualTo(2);
 
                 List<SampleScore> out = scores.readValuesToList();
                 assertThat(out).hasSize(2);
@@ -85,7 +90,8 @@ class SudokuStreamTest {
                 assertThat(bad.getStatus()).isEqualTo("FAILED");
                 assertThat(bad.getErrors().get("sudoku-ocr")).startsWith("sudoku output image: image is truncated or corrupt");
 
-                List<DeadLetter> letters = dead.readValuesToList();
+                List<DeadLetter> letters = new java.util.ArrayList<>(dead.readValuesToList());
+                letters.addAll(evaluation.deadLetters());
                 assertThat(letters).hasSize(2);
                 assertThat(letters).anySatisfy(l -> {
                     assertThat(l.getStage()).isEqualTo("evaluate:sudoku-ocr");

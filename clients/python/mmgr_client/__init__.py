@@ -1,0 +1,22 @@
+"""mmgr-stream's Python client: evaluate checkpoints from inside a training loop.
+
+    from mmgr_client import Evaluator
+    ev = Evaluator("localhost:9092", "http://localhost:8081", run_id="run-7", model="my-model",
+                   artifact_dir="/shared/artifacts")
+    ev.publish_benchmark(items)
+    ev.submit("ckpt-1000", 1000, "maze", "maze-0001", output=image)
+    ev.checkpoint_done("ckpt-1000")
+    verdict = ev.wait("ckpt-1000", timeout=600)
+
+See README.md beside the package.
+"""
+from .errors import (ArtifactError, ArtifactOutsideDirectory, BrokerUnreachable, DeliveryFailed, MmgrError,
+                     ModalityUnknown, RegistryUnreachable, SchemaMismatch, ScorerTimeout, TopicMissing, UnknownTask,
+                     VideoEncoderMissing)
+from .endpoints import read_endpoints
+from .evaluator import Evaluator
+
+__all__ = ["Evaluator", "read_endpoints", "MmgrError", "UnknownTask", "SchemaMismatch", "ArtifactError", "ArtifactOutsideDirectory",
+           "VideoEncoderMissing", "BrokerUnreachable", "RegistryUnreachable", "TopicMissing", "DeliveryFailed",
+           "ScorerTimeout", "ModalityUnknown"]
+__version__ = "0.1.0"

@@ -1,0 +1,114 @@
+package io.mmgr.stream.bench;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * {@code mmgr run} as a child JVM on this JVM's class path, on one data directory: started, killed with
+ * SIGKILL (no shutdown hook, the embedded broker dies with it), stopped with SIGTERM, started again.
+ * Each start logs to its own file in the data directory.
+ */
+public final class ScorerProcess implements AutoCloseable {
+
+    public static final String READY = "mmgr-stream scorer running";
+
+    private final Path dataDir;
+    private final List<String> jvmOptions;
+    private final List<String> args;
+    private Process process;
+    private Path log;
+    private int starts;
+
+    /**
+     * @param jvmOptions e.g. {@code -Xmx1g}
+     * @param args       {@code run}'s arguments after {@code --data-dir}
+     */
+    public ScorerProcess(Path dataDir, List<String> jvmOptions, List<String> args) {
+        this.dataDir = dataDir;
+        this.jvmOptions = List.copyOf(jvmOptions);
+        this.args = List.copyOf(args);
+    }
+
+    /** Starts the JVM; returns once it printed its banner. */
+    public Duration start(Duration timeout) throws IOException, InterruptedException {
+        long t0 = System.nanoTime();
+        starts++;
+        Files.createDirectories(dataDir);
+        log = dataDir.resolve("run-" + starts + ".log");
+        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
+        cmd.addAll(jvmOptions);
+        cmd.add("-Dorg.apache.avro.SERIALIZABLE_PACKAGES=io.mmgr.stream.avro");
+        cmd.addAll(List.of("-cp", System.getProperty("surefire.test.class.path", System.getProperty("java.class.path")),
+                "io.mmgr.stream.cli.Main", "run", "--data-dir", dataDir.toString()));
+        cmd.addAll(args);
+        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile());
+        pb.environment().keySet().removeIf(k -> k.startsWith("MMGR_")); // only what the arguments say
+        process = pb.start();
+        long deadline = t0 + timeout.toNanos();
+        while (!log().contains(READY)) {
+            if (!process.isAlive()) {
+                throw new IllegalStateException("the scorer exited with " + process.exitValue() + " while starting:\n" + tail());
+            }
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("the scorer did not start within " + timeout + ":\n" + tail());
+            }
+            Thread.sleep(20);
+        }
+        return Duration.ofNanos(System.nanoTime() - t0);
+    }
+
+    /** SIGKILL, and waits until the process is gone. */
+    public void kill() throws InterruptedException {
+        if (process != null && process.isAlive()) {
+            process.destroyForcibly();
+            process.waitFor(30, TimeUnit.SECONDS);
+        }
+    }
+
+    /** SIGTERM (a clean stop through the shutdown hook); returns the exit status. */
+    public int stop() throws InterruptedException {
+        if (process == null) {
+            return 0;
+        }
+        process.destroy();
+        if (!process.waitFor(90, TimeUnit.SECONDS)) {
+            process.destroyForcibly();
+            process.waitFor(10, TimeUnit.SECONDS);
+        }
+        return process.exitValue();
+    }
+
+    public boolean alive() {
+        return process != null && process.isAlive();
+    }
+
+    public Path dataDir() {
+        return dataDir;
+    }
+
+    /** What the current (or last) start wrote. */
+    public String log() {
+        try {
+            return log == null || !Files.exists(log) ? "" : Files.readString(log, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private String tail() {
+        String all = log();
+        return all.length() <= 4000 ? all : all.substring(all.length() - 4000);
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        kill();
+    }
+}

@@ -1,0 +1,104 @@
+package io.mmgr.stream.evaluate;
+
+import io.mmgr.stream.artifacts.ArtifactResolver;
+import io.mmgr.stream.avro.DeadLetter;
+import io.mmgr.stream.avro.DeterministicResult;
+import io.mmgr.stream.avro.EvaluationRequest;
+import io.mmgr.stream.avro.SampleKey;
+import io.mmgr.stream.tasks.DeterministicEvaluator;
+import io.mmgr.stream.tasks.EvaluationContext;
+import io.mmgr.stream.tasks.EvaluationException;
+import io.mmgr.stream.tasks.EvaluationOutcome;
+import io.mmgr.stream.topology.DeadLetters;
+import io.mmgr.stream.topology.SampleKeys;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.Optional;
+import org.apache.kafka.streams.processor.api.RecordMetadata;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One evaluation request in; its result and, when the generation could not be evaluated, a dead letter
+ * out. A failed evaluation yields both, so that the sample's score shows the failure instead of waiting
+ * forever. The worker's pools and the topology tests call this same code.
+ */
+public final class Evaluations {
+
+    private static final Logger LOG = LoggerFactory.getLogger(Evaluations.class);
+
+    private Evaluations() {
+    }
+
+    /**
+     * What an evaluation produced: the result (null when the request itself was unreadable) and a dead
+     * letter (null when it succeeded).
+     */
+    public record Outcome(DeterministicResult result, DeadLetter letter) {
+    }
+
+    /** Where a request was read: topic, partition and offset, as dead letters record them. */
+    public record Source(String topic, int partition, long offset) implements RecordMetadata {
+    }
+
+    /** A request that could not be read at all: a dead letter only (there is no sample to fail). */
+    public static Outcome unreadable(Source source, byte[] key, byte[] value, Throwable error) {
+        return new Outcome(null, DeadLetters.of(Optional.<RecordMetadata>of(source), "evaluate",
+                "unreadable evaluation request: " + DeadLetters.describe(error), error, key, value, null));
+    }
+
+    /**
+     * Runs the evaluator (empty: not installed in this build) on the request.
+     *
+     * @param key    the sample
+     * @param rawKey the request's bytes, for the dead letter
+     */
+    public static Outcome run(Optional<DeterministicEvaluator> evaluator, SampleKey key, EvaluationRequest request,
+                              ArtifactResolver artifacts, Source source, byte[] rawKey, byte[] rawValue) {
+        String id = request.getEvaluator();
+        if (evaluator.isEmpty()) {
+            return failed(key, request, "evaluator '" + id + "' is not installed in this build", "?", null,
+                    source, rawKey, rawValue, 0);
+        }
+        long start = System.nanoTime();
+        try {
+            EvaluationOutcome outcome = evaluator.get().evaluate(new EvaluationContext(request.getEvent(), request.getItem(), artifacts));
+            return new Outcome(DeterministicResult.newBuilder()
+                    .setGenerationId(request.getGenerationId())
+                    .setEvaluator(id)
+                    .setEvaluatorVersion(evaluator.get().version())
+                    .setMetrics(new HashMap<>(outcome.metrics()))
+                    .setDiagnostics(new HashMap<>(outcome.diagnostics()))
+                    .setDurationMicros(micros(start))
+                    .setEvaluatedAt(Instant.now())
+                    .build(), null);
+        } catch (EvaluationException e) {
+            return failed(key, request, e.getMessage(), evaluator.get().version(), e, source, rawKey, rawValue, micros(start));
+        } catch (RuntimeException | Error e) {
+            // an Error too (a native library that will not load, the heap): the sample fails, the queue goes on
+            LOG.warn("evaluator {} failed on {}", id, SampleKeys.ref(key), e);
+            return failed(key, request, "evaluator failed unexpectedly: " + DeadLetters.describe(e),
+                    evaluator.get().version(), e, source, rawKey, rawValue, micros(start));
+        }
+    }
+
+    /** A FAILED result with the reason, and its dead letter. */
+    public static Outcome failed(SampleKey key, EvaluationRequest request, String reason, String version, Throwable error,
+                                 Source source, byte[] rawKey, byte[] rawValue, long micros) {
+        DeterministicResult result = DeterministicResult.newBuilder()
+                .setGenerationId(request.getGenerationId())
+                .setEvaluator(request.getEvaluator())
+                .setEvaluatorVersion(version)
+                .setError(reason)
+                .setDurationMicros(micros)
+                .setEvaluatedAt(Instant.now())
+                .build();
+        DeadLetter letter = DeadLetters.of(Optional.<RecordMetadata>ofNullable(source), "evaluate:" + request.getEvaluator(), reason, error,
+                rawKey, rawValue, SampleKeys.ref(key));
+        return new Outcome(result, letter);
+    }
+
+    private static long micros(long startNanos) {
+        return (System.nanoTime() - startNanos) / 1000;
+    }
+}

@@ -1,0 +1,38 @@
+package io.mmgr.stream.tasks;
+
+import io.mmgr.stream.avro.ArtifactRef;
+import java.util.Locale;
+
+/**
+ * How expensive one evaluation is. Each class has its own work queue and its own bounded pool, so
+ * cheap work (trajectories, UI steps) never waits behind image decoding, and neither waits behind
+ * video decoding. Declared by the evaluator for each event ({@link DeterministicEvaluator#costClass}).
+ */
+public enum CostClass {
+    /** Numbers and geometry from the event itself: milliseconds, no artifact is read. */
+    LIGHT,
+    /** One or a few images decoded (pixels, OCR): tens to hundreds of milliseconds. */
+    IMAGE,
+    /** A video decoded (FFmpeg), frames analysed: seconds. */
+    VIDEO;
+
+    /** Lower-case name, as in topic names, flags and metrics. */
+    public String label() {
+        return name().toLowerCase(Locale.ROOT);
+    }
+
+    public static CostClass parse(String s) {
+        try {
+            return valueOf(s.trim().toUpperCase(Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("unknown cost class '" + s + "' (light, image or video)");
+        }
+    }
+
+    /** VIDEO for a video artifact, IMAGE otherwise: the class of an evaluator that reads this one artifact. */
+    public static CostClass ofMedia(ArtifactRef artifact, String modality) {
+        String type = artifact.getMediaType() == null ? "" : artifact.getMediaType().toLowerCase(Locale.ROOT);
+        boolean video = type.startsWith("video/") || (!type.startsWith("image/") && "video".equals(modality));
+        return video ? VIDEO : IMAGE;
+    }
+}

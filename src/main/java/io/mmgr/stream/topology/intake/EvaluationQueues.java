@@ -1,0 +1,39 @@
+package io.mmgr.stream.topology.intake;
+
+import io.mmgr.stream.avro.EvaluationRequest;
+import io.mmgr.stream.avro.SampleKey;
+import io.mmgr.stream.tasks.CostClass;
+import io.mmgr.stream.tasks.EvaluatorRegistry;
+import io.mmgr.stream.topology.Topics;
+import java.util.Arrays;
+import java.util.stream.Collectors;
+import org.apache.kafka.streams.processor.RecordContext;
+import org.apache.kafka.streams.processor.TopicNameExtractor;
+
+/**
+ * Sends each evaluation request to the queue of its cost class, as its evaluator declares it, so that
+ * cheap work never waits behind images or videos in the evaluation worker.
+ */
+final class EvaluationQueues implements TopicNameExtractor<SampleKey, EvaluationRequest> {
+
+    private final Topics topics;
+    private final EvaluatorRegistry evaluators;
+
+    EvaluationQueues(Topics topics, EvaluatorRegistry evaluators) {
+        this.topics = topics;
+        this.evaluators = evaluators;
+    }
+
+    @Override
+    public String extract(SampleKey key, EvaluationRequest request, RecordContext context) {
+        return topics.evaluationRequests(evaluators.costClass(request.getEvaluator(), request.getEvent(), request.getItem()))
+                .name();
+    }
+
+    /** What the topology description shows. */
+    @Override
+    public String toString() {
+        return "by cost class: " + Arrays.stream(CostClass.values())
+                .map(c -> c.label() + " -> " + topics.evaluationRequests(c).name()).collect(Collectors.joining(", "));
+    }
+}

@@ -1,0 +1,119 @@
+package io.mmgr.stream.topology.status;
+
+import io.mmgr.stream.avro.CheckpointDone;
+import io.mmgr.stream.avro.CheckpointKey;
+import io.mmgr.stream.avro.DeadLetter;
+import io.mmgr.stream.avro.LeaderboardKey;
+import io.mmgr.stream.registry.AvroSerdes;
+import io.mmgr.stream.topology.Topic;
+import io.mmgr.stream.topology.Topics;
+import io.mmgr.stream.topology.intake.IntakeTopology;
+import org.apache.avro.specific.SpecificRecord;
+import org.apache.kafka.common.serialization.Serde;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.StreamsBuilder;
+import org.apache.kafka.streams.kstream.Branched;
+import org.apache.kafka.streams.kstream.Consumed;
+import org.apache.kafka.streams.kstream.KStream;
+import org.apache.kafka.streams.kstream.Named;
+import org.apache.kafka.streams.kstream.Repartitioned;
+import org.apache.kafka.streams.state.Stores;
+
+/**
+ * Checkpoint status: a training job marks a checkpoint done (the checkpoint-done topic), and the scorer
+ * answers on the compacted checkpoint-status topic once every expected sample is scored, or when the
+ * deadline passes. The answer is assembled from what the scorer already published about the checkpoint
+ * — its leaderboard rows, comparisons and alerts, read back from their topics and gathered by run x
+ * checkpoint — so it says exactly what a dashboard says, and is rewritten when a late part changes it.
+ *
+ * <p>State is one row and one comparison per run x checkpoint x task (as the leaderboard holds), the
+ * alerts raised, and one marker, deadline and answer per checkpoint.
+ */
+public final class CheckpointStatusTopology {
+
+    /** Latest leaderboard row: key {@code run/checkpoint/task} (see {@link StatusKeys}). */
+    public static final String ROWS_STORE = "checkpoint-status-rows";
+    /** Latest comparison: key {@code run/checkpoint/task}. */
+    public static final String COMPARISONS_STORE = "checkpoint-status-comparisons";
+    /** Alerts: key {@code run/checkpoint/task/kind/baseline}. */
+    public static final String ALERTS_STORE = "checkpoint-status-alerts";
+    /** Latest done marker: key {@code run/checkpoint}. */
+    public static final String MARKERS_STORE = "checkpoint-status-markers";
+    /** When the latest marker times out (the scorer's wall clock, epoch ms): key {@code run/checkpoint}. */
+    public static final String DEADLINES_STORE = "checkpoint-status-deadlines";
+    /** The latest answer: key {@code run/checkpoint}. */
+    public static final String ANSWERS_STORE = "checkpoint-status-answers";
+    static final String BENCHMARK_STORE = IntakeTopology.BENCHMARK_STORE;
+
+    private CheckpointStatusTopology() {
+    }
+
+    /**
+     * Adds the sub-flow. It reads the benchmark through the global store intake builds
+     * ({@link IntakeTopology#BENCHMARK_STORE}), so it is added after intake.
+     */
+    public static void build(StreamsBuilder builder, Topics topics, AvroSerdes serdes, int partitions,
+                             CheckpointStatusSettings settings) {
+        Serde<CheckpointKey> checkpointKey = topics.checkpointStatus.keySerde();
+        // cached: a burst of rows for one checkpoint reaches the changelog once per commit
+        builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(ROWS_STORE),
+                Serdes.String(), topics.leaderboard.valueSerde()).withCachingEnabled());
+        builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(COMPARISONS_STORE),
+                Serdes.String(), topics.comparisons.valueSerde()).withCachingEnabled());
+        builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(ALERTS_STORE),
+                Serdes.String(), topics.alerts.valueSerde()));
+        builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(MARKERS_STORE),
+                Serdes.String(), serdes.forValues(CheckpointDone.class)));
+        builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(DEADLINES_STORE),
+                Serdes.String(), Serdes.Long()));
+        builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(ANSWERS_STORE),
+                Serdes.String(), topics.checkpointStatus.valueSerde()));
+
+        KStream<CheckpointKey, SpecificRecord> rows = byCheckpoint(builder, topics.leaderboard, "rows", checkpointKey, partitions);
+        KStream<CheckpointKey, SpecificRecord> comparisons = byCheckpoint(builder, topics.comparisons, "comparisons", checkpointKey,
+                partitions);
+        KStream<CheckpointKey, SpecificRecord> alerts = byCheckpoint(builder, topics.alerts, "alerts", checkpointKey, partitions);
+
+        // markers come from training jobs: read raw, so that an unreadable one reaches the dead-letter topic intact
+        var parsed = builder.stream(topics.checkpointDone.name(),
+                        Consumed.with(Serdes.ByteArray(), Serdes.ByteArray()).withName("checkpoint-status-markers-source"))
+                .processValues(() -> new MarkerParser(topics.checkpointDone.valueSerde().deserializer()),
+                        Named.as("checkpoint-status-parse-marker"))
+                .split(Named.as("checkpoint-status-marker-"))
+                .branch((k, v) -> v instanceof DeadLetter, Branched.as("rejected"))
+                .defaultBranch(Branched.as("ok"));
+        parsed.get("checkpoint-status-marker-rejected")
+                .mapValues(v -> (DeadLetter) v, Named.as("checkpoint-status-marker-dead-letter"))
+                .to(topics.deadLetter.name(), topics.deadLetter.produced("checkpoint-status-dead-letter-sink"));
+        KStream<CheckpointKey, SpecificRecord> markers = parsed.get("checkpoint-status-marker-ok")
+                .map((k, v) -> {
+                    CheckpointDone d = (CheckpointDone) v;
+                    return org.apache.kafka.streams.KeyValue.pair(new CheckpointKey(d.getRunId(), d.getCheckpointId()), d);
+                }, Named.as("checkpoint-status-marker-key"))
+                .repartition(Repartitioned.<CheckpointKey, CheckpointDone>with(checkpointKey, serdes.forValues(CheckpointDone.class))
+                        .withName("checkpoint-status-markers")
+                        .withNumberOfPartitions(partitions)
+                        .withStreamPartitioner(new StatusKeys.ByCheckpoint<>()))
+                .mapValues(v -> (SpecificRecord) v, Named.as("checkpoint-status-marker-input"));
+
+        rows.merge(comparisons, Named.as("checkpoint-status-merge-comparisons"))
+                .merge(alerts, Named.as("checkpoint-status-merge-alerts"))
+                .merge(markers, Named.as("checkpoint-status-merge-markers"))
+                .process(() -> new CheckpointStatusProcessor(settings), Named.as("checkpoint-status-answer"),
+                        ROWS_STORE, COMPARISONS_STORE, ALERTS_STORE, MARKERS_STORE, DEADLINES_STORE, ANSWERS_STORE)
+                .to(topics.checkpointStatus.name(), topics.checkpointStatus.produced("checkpoint-status-sink"));
+    }
+
+    /** A published topic read back, keyed and partitioned by run x checkpoint. */
+    private static <V extends SpecificRecord> KStream<CheckpointKey, SpecificRecord> byCheckpoint(
+            StreamsBuilder builder, Topic<LeaderboardKey, V> topic, String what, Serde<CheckpointKey> checkpointKey, int partitions) {
+        return builder.stream(topic.name(), topic.consumed("checkpoint-status-" + what + "-source"))
+                .filter((k, v) -> k != null && v != null, Named.as("checkpoint-status-" + what + "-present"))
+                .selectKey((k, v) -> new CheckpointKey(k.getRunId(), k.getCheckpointId()), Named.as("checkpoint-status-" + what + "-key"))
+                .repartition(Repartitioned.<CheckpointKey, V>with(checkpointKey, topic.valueSerde())
+                        .withName("checkpoint-status-" + what)
+                        .withNumberOfPartitions(partitions)
+                        .withStreamPartitioner(new StatusKeys.ByCheckpoint<>()))
+                .mapValues(v -> (SpecificRecord) v, Named.as("checkpoint-status-" + what + "-input"));
+    }
+}

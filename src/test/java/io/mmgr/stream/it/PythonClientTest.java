@@ -1,0 +1,293 @@
+package io.mmgr.stream.it;
+
+import static io.mmgr.stream.it.ScorerHarness.await;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.mmgr.stream.app.TopicSnapshot;
+import io.mmgr.stream.artifacts.Digests;
+import io.mmgr.stream.avro.ArtifactRef;
+import io.mmgr.stream.avro.CheckpointComparison;
+import io.mmgr.stream.avro.CheckpointKey;
+import io.mmgr.stream.avro.CheckpointStatus;
+import io.mmgr.stream.avro.GenerationEvent;
+import io.mmgr.stream.avro.LeaderboardKey;
+import io.mmgr.stream.avro.LeaderboardRow;
+import io.mmgr.stream.avro.SampleKey;
+import io.mmgr.stream.avro.SampleScore;
+import io.mmgr.stream.json.JsonAvro;
+import io.mmgr.stream.tasks.maze.MazeBand;
+import io.mmgr.stream.tasks.maze.MazeBenchmarkGenerator;
+import io.mmgr.stream.topology.SampleKeys;
+import io.mmgr.stream.topology.ScorerSettings;
+import io.mmgr.stream.topology.status.CheckpointStatusSettings;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The Python client (clients/python) against the real in-process broker, registry and scorer, on Debian's
+ * python3-confluent-kafka and python3-avro: a benchmark and two checkpoints of maze images (from the
+ * scorer's generator, so the right and wrong answers are known) and Mind2Web episodes; a checkpoint with a
+ * missing sample; frame lists encoded to MP4; and the client's own tests of every error it raises.
+ */
+class PythonClientTest {
+
+    static final String PREFIX = "py.";
+    static final Path TESTS = PythonRunner.CLIENT.resolve("tests");
+    static final Duration WAIT = Duration.ofSeconds(90);
+
+    @TempDir
+    static Path dir;
+    static Path artifacts;
+    static ScorerHarness h;
+
+    @BeforeAll
+    static void start() throws Exception {
+        PythonRunner.requireClient();
+        artifacts = Files.createDirectories(dir.resolve("artifacts"));
+        h = new ScorerHarness(dir.resolve("stack"), ScorerSettings.defaults().withPrefix(PREFIX).withPartitions(3)
+                .withArtifactRoots(List.of(artifacts))
+                .withKafkaOverrides(Map.of(CheckpointStatusSettings.INTERVAL_KEY, "200")));
+    }
+
+    @AfterAll
+    static void stop() {
+        if (h != null) {
+            h.close();
+        }
+    }
+
+    static Map<String, String> env(String run) {
+        Map<String, String> env = new HashMap<>();
+        env.put("MMGR_TEST_BOOTSTRAP", h.kafka.bootstrapServers());
+        env.put("MMGR_TEST_REGISTRY", h.registry.url());
+        env.put("MMGR_TEST_PREFIX", PREFIX);
+        env.put("MMGR_TEST_ARTIFACTS", artifacts.toString());
+        env.put("MMGR_TEST_RUN", run);
+        return env;
+    }
+
+    /** Easy mazes from the scorer's generator, under the artifact directory, for a script to publish. */
+    static Map<String, String> withMazes(Map<String, String> env, String folder, int count, long seed) throws Exception {
+        MazeBenchmarkGenerator.Result mazes = MazeBenchmarkGenerator.generate(artifacts.resolve(folder), count,
+                List.of(MazeBand.EASY), seed);
+        env.put("MMGR_TEST_MAZE_ITEMS", mazes.itemsFile().toString());
+        return env;
+    }
+
+    /** A script's report lines {@code KIND <json>}, by kind. */
+    static Map<String, List<JsonNode>> reports(String out) throws Exception {
+        Map<String, List<JsonNode>> byKind = new LinkedHashMap<>();
+        for (String line : out.lines().toList()) {
+            if (line.matches("[A-Z]+ .+")) {
+                int space = line.indexOf(' ');
+                byKind.computeIfAbsent(line.substring(0, space), k -> new ArrayList<>()).add(JsonAvro.MAPPER.readTree(line.substring(space + 1)));
+            }
+        }
+        return byKind;
+    }
+
+    static PythonRunner.Result script(String name, Map<String, String> env) throws Exception {
+        PythonRunner.Result r = PythonRunner.run(List.of(TESTS.resolve(name).toString()), env, TESTS);
+        System.out.printf("python %s: exit %d in %.1f s (load average %s)%n", name, r.code(), r.took().toMillis() / 1000.0,
+                Files.readString(Path.of("/proc/loadavg")).trim());
+        assertThat(r.code()).as("%s:%n%s", name, r.out()).isZero();
+        return r;
+    }
+
+    static <T extends org.apache.avro.specific.SpecificRecord> List<T> records(JsonNode array, Class<T> type) {
+        List<T> out = new ArrayList<>();
+        array.forEach(n -> out.add(JsonAvro.read(n, type)));
+        return out;
+    }
+
+    static Map<LeaderboardKey, CheckpointComparison> comparisons() {
+        return TopicSnapshot.latest(h.clientConfig, h.topics.comparisons.name(), h.topics.comparisons.keySerde().deserializer(),
+                h.topics.comparisons.valueSerde().deserializer(), Duration.ofSeconds(30));
+    }
+
+    static LeaderboardRow row(List<LeaderboardRow> rows, String task) {
+        return rows.stream().filter(r -> r.getTask().equals(task)).findFirst().orElseThrow();
+    }
+
+    @Test
+    void aBenchmarkAndTwoCheckpointsOfImagesAndEpisodesAreScoredAndWaitReturnsTheLeaderboardsRows() throws Exception {
+        String run = "py-two";
+        Map<String, List<JsonNode>> out = reports(script("scenario_two_checkpoints.py", withMazes(env(run), "mazes", 4, 11)).out());
+
+        assertThat(out.get("PUBLISHED").get(0).asInt()).isEqualTo(4 + 3);
+        List<JsonNode> results = out.get("RESULT");
+        assertThat(results).hasSize(2);
+        Map<LeaderboardKey, LeaderboardRow> board = h.leaderboard();
+        Map<LeaderboardKey, CheckpointComparison> cmp = comparisons();
+        Map<String, List<LeaderboardRow>> rowsByCheckpoint = new HashMap<>();
+        for (JsonNode result : results) {
+            String ckpt = result.get("ckpt").asText();
+            assertThat(result.get("status").asText()).as("%s: %s", ckpt, result).isEqualTo("complete");
+            // the rows wait() returned are the leaderboard topic's, field for field
+            List<LeaderboardRow> rows = records(result.get("rows"), LeaderboardRow.class);
+            assertThat(rows).extracting(LeaderboardRow::getTask).containsExactly("maze", "mind2web", SampleKeys.ALL_TASKS);
+            for (LeaderboardRow r : rows) {
+                assertThat(r).as("%s %s", ckpt, r.getTask()).isEqualTo(board.get(new LeaderboardKey(run, ckpt, r.getTask())));
+            }
+            List<CheckpointComparison> comparisons = records(result.get("comparisons"), CheckpointComparison.class);
+            assertThat(comparisons).extracting(CheckpointComparison::getTask).containsExactly("maze", "mind2web", SampleKeys.ALL_TASKS);
+            for (CheckpointComparison c : comparisons) {
+                assertThat(c).isEqualTo(cmp.get(new LeaderboardKey(run, ckpt, c.getTask())));
+            }
+            JsonNode overall = result.get("overall");
+            assertThat(overall.get("samplesExpected").asLong()).isEqualTo(7);
+            assertThat(overall.get("samplesScored").asLong()).isEqualTo(7);
+            assertThat(overall.get("samplesPending").asLong()).isZero();
+            assertThat(overall.get("primaryRate").asDouble()).isEqualTo(row(rows, SampleKeys.ALL_TASKS).getPrimaryRate());
+            rowsByCheckpoint.put(ckpt, rows);
+        }
+        // known answers: problem images have no path (fail), solutions pass; episodes 3/3, 2/3 and 0/3 steps, then all right
+        assertThat(row(rowsByCheckpoint.get("ckpt-100"), "maze").getPrimaryRate()).isEqualTo(0.0);
+        assertThat(row(rowsByCheckpoint.get("ckpt-200"), "maze").getPrimaryRate()).isEqualTo(1.0);
+        assertThat(row(rowsByCheckpoint.get("ckpt-100"), "mind2web").getPrimaryRate()).isCloseTo(5.0 / 9, within(1e-12));
+        assertThat(row(rowsByCheckpoint.get("ckpt-200"), "mind2web").getPrimaryRate()).isEqualTo(1.0);
+        JsonNode second = results.stream().filter(r -> r.get("ckpt").asText().equals("ckpt-200")).findFirst().orElseThrow();
+        JsonNode vsPrevious = second.get("overall").get("vsPrevious");
+        assertThat(vsPrevious.get("baselineCheckpointId").asText()).isEqualTo("ckpt-100");
+        assertThat(vsPrevious.get("method").asText()).isEqualTo("paired");
+        assertThat(vsPrevious.get("samples").asLong()).isEqualTo(7);
+        assertThat(vsPrevious.get("difference").asDouble()).isCloseTo(1.0 - (0 + 5.0 / 3) / 7, within(1e-12));
+
+        // what Python sent: the scorer's key, the modality inferred, every artifact's digest that of its bytes
+        List<ConsumerRecord<byte[], byte[]>> raw = TopicSnapshot.all(h.clientConfig, h.topics.generations.name(), Duration.ofSeconds(30));
+        int files = 0;
+        int inline = 0;
+        for (ConsumerRecord<byte[], byte[]> r : raw) {
+            GenerationEvent e = h.topics.generations.valueSerde().deserializer().deserialize(r.topic(), r.value());
+            if (!e.getRunId().equals(run)) {
+                continue;
+            }
+            assertThat(new String(r.key(), StandardCharsets.UTF_8)).isEqualTo(SampleKeys.ref(SampleKeys.of(e)));
+            assertThat(e.getModel()).isEqualTo("tiny-policy");
+            assertThat(e.getModality()).isEqualTo(e.getTask().equals("maze") ? "image" : "ui");
+            for (ArtifactRef a : e.getArtifacts()) {
+                byte[] bytes;
+                if (a.getUri().startsWith("data:")) {
+                    bytes = Base64.getDecoder().decode(a.getUri().substring(a.getUri().indexOf(',') + 1));
+                    assertThat(bytes.length).isLessThanOrEqualTo(64 * 1024);
+                    inline++;
+                } else {
+                    Path file = Path.of(URI.create(a.getUri()));
+                    assertThat(file.toRealPath()).startsWith(artifacts.toRealPath());
+                    bytes = Files.readAllBytes(file);
+                    files++;
+                }
+                assertThat(a.getSha256()).isEqualTo(Digests.sha256(bytes));
+                assertThat(a.getSizeBytes()).isEqualTo(bytes.length);
+                assertThat(a.getMediaType()).isEqualTo("image/png");
+                assertThat(a.getWidth()).isEqualTo(MazeBenchmarkGenerator.CANVAS);
+            }
+        }
+        assertThat(files).as("the path outputs are referenced where they are").isGreaterThanOrEqualTo(2);
+        assertThat(files + inline).isEqualTo(8);
+        assertThat(h.deadLetters()).isEmpty();
+    }
+
+    @Test
+    void aCheckpointWithAMissingSampleTimesOutWithTheCountAndTheAnswerIsRewrittenWhenTheSampleArrives() throws Exception {
+        String run = "py-missing";
+        Map<String, List<JsonNode>> out = reports(script("scenario_missing_sample.py", env(run)).out());
+        JsonNode verdict = out.get("RESULT").get(0);
+        assertThat(verdict.get("status").asText()).isEqualTo("timed_out");
+        assertThat(verdict.get("overall").get("samplesExpected").asLong()).isEqualTo(3);
+        assertThat(verdict.get("overall").get("samplesScored").asLong()).isEqualTo(2);
+        assertThat(verdict.get("overall").get("samplesPending").asLong()).isEqualTo(1);
+        assertThat(verdict.get("tasks").get(0).get("task").asText()).isEqualTo("screenspot");
+        assertThat(verdict.get("tasks").get(0).get("samplesPending").asLong()).isEqualTo(1);
+        String doneId = verdict.get("record").get("doneId").asText();
+
+        // the late click arrived after the answer: the scorer rewrites it, and any consumer (here Debian's kcat) sees it
+        CheckpointKey key = new CheckpointKey(run, "ckpt-1");
+        String topic = h.topics.checkpointStatus.name();
+        List<CheckpointStatus> history = await(() -> {
+            try {
+                List<CheckpointStatus> seen = new ArrayList<>();
+                for (var e : Kcat.decode(Kcat.read(h.kafka.bootstrapServers(), topic), h.topics.checkpointStatus.keySerde().deserializer(),
+                        h.topics.checkpointStatus.valueSerde().deserializer(), topic)) {
+                    if (e.getKey().equals(key)) {
+                        seen.add(e.getValue());
+                    }
+                }
+                return seen;
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        }, s -> !s.isEmpty() && s.get(s.size() - 1).getStatus().equals("COMPLETE"), WAIT, "the rewritten answer");
+        CheckpointStatus timedOut = history.get(0);
+        CheckpointStatus complete = history.get(history.size() - 1);
+        assertThat(timedOut.getStatus()).isEqualTo("TIMED_OUT");
+        assertThat(timedOut.getDoneId()).isEqualTo(doneId);
+        assertThat(complete.getDoneId()).as("the same marker, answered again").isEqualTo(doneId);
+        assertThat(complete.getOverall().getSamplesPending()).isZero();
+        assertThat(complete.getOverall().getPrimaryRate()).isEqualTo(1.0);
+        assertThat(complete.getDecidedAt()).isEqualTo(timedOut.getDecidedAt());
+        assertThat(complete.getRows()).contains(h.leaderboard().get(new LeaderboardKey(run, "ckpt-1", "screenspot")));
+    }
+
+    @Test
+    void framesBecomeAnMp4ThatTheScorerDecodes() throws Exception {
+        SystemPackages.require(SystemPackages.runs("ffmpeg", "-version"), "ffmpeg is missing: install the Debian package ffmpeg (.ci/run does)",
+                "mmgr.interop.required");
+        String run = "py-video";
+        Map<String, String> env = withMazes(env(run), "video-mazes", 1, 5);
+        Map<String, List<JsonNode>> out = reports(script("scenario_frames.py", env).out());
+        JsonNode sent = out.get("EVENT").get(0);
+        assertThat(sent.get("modality").asText()).isEqualTo("video");
+        assertThat(sent.get("artifact").get("mediaType").asText()).isEqualTo("video/mp4");
+        int frames = sent.get("artifact").get("frameCount").asInt();
+
+        String sample = JsonAvro.read(Files.readAllLines(Path.of(env.get("MMGR_TEST_MAZE_ITEMS"))).get(0),
+                io.mmgr.stream.avro.BenchmarkItem.class).getSampleId();
+        SampleKey key = new SampleKey(run, "ckpt-1", "maze", sample, 0);
+        SampleScore score = await(h::scores, s -> s.containsKey(key), WAIT, "the video's score").get(key);
+        assertThat(score.getStatus()).as("%s", score).isIn("COMPLETE", "PARTIAL");
+        assertThat(score.getMetrics()).as("the maze pipeline read the video").containsKey("maze-pixel.frames_analyzed");
+        assertThat(score.getMetrics().get("maze-pixel.frames_analyzed")).isEqualTo((double) frames);
+    }
+
+    @Test
+    void everyErrorOfTheClientHasItsTestAndTheyPass() throws Exception {
+        SystemPackages.require(SystemPackages.runs("ffmpeg", "-version"), "ffmpeg is missing (the client's MP4 test needs it): install the "
+                + "Debian package ffmpeg (.ci/run does)", "mmgr.interop.required");
+        int closed;
+        try (ServerSocket s = new ServerSocket(0)) {
+            closed = s.getLocalPort();
+        }
+        Map<String, String> env = env("py-errors");
+        env.put("MMGR_TEST_CLOSED_PORT", Integer.toString(closed));
+        PythonRunner.Result r = PythonRunner.run(List.of("-m", "unittest", "-v", "test_client"), env, TESTS);
+        System.out.printf("python -m unittest test_client: exit %d in %.1f s (load average %s)%n", r.code(),
+                r.took().toMillis() / 1000.0, Files.readString(Path.of("/proc/loadavg")).trim());
+        assertThat(r.code()).as(r.out()).isZero();
+        assertThat(r.out()).as(r.out()).contains("\nOK").doesNotContain("skipped");
+        for (String test : List.of("test_unknown_task", "test_a_field_the_schema_does_not_have", "test_a_value_of_the_wrong_type",
+                "test_a_required_field_missing", "test_the_registry_refuses_an_incompatible_schema",
+                "test_artifact_outside_the_directory", "test_a_symlink_out_of_the_directory", "test_broker_unreachable",
+                "test_registry_unreachable", "test_topics_missing", "test_delivery_refused_by_the_broker",
+                "test_frames_without_an_encoder", "test_no_scorer_answers", "test_modality_not_accepted")) {
+            assertThat(r.out()).as("%s ran and passed", test).containsPattern(test + " \\(.*\\) \\.\\.\\. ok");
+        }
+    }
+}

@@ -1,0 +1,137 @@
+package io.mmgr.stream.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.mmgr.stream.app.TopicSnapshot;
+import io.mmgr.stream.avro.Alert;
+import io.mmgr.stream.avro.LeaderboardKey;
+import io.mmgr.stream.avro.LeaderboardRow;
+import io.mmgr.stream.json.JsonAvro;
+import io.mmgr.stream.topology.SampleKeys;
+import io.mmgr.stream.topology.ScorerSettings;
+import io.mmgr.stream.topology.status.CheckpointStatusSettings;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The worked example (examples/training/train_mind2web.py): a numpy web agent trains for real against the
+ * in-process broker, registry and scorer, submits every checkpoint's Mind2Web steps, waits for the verdict
+ * and keeps the checkpoint the scorer ranks best. Its data goes bad halfway (--bad-data-from), so the best
+ * checkpoint is not the last one and the scorer raises an alert.
+ */
+class TrainingExampleTest {
+
+    static final Path EXAMPLE = Path.of("examples", "training").toAbsolutePath();
+    static final String RUN = "webagent-test";
+    /** The bound for the whole example; it takes a fraction of it (see the printed time and load). */
+    static final Duration LIMIT = Duration.ofMinutes(2);
+
+    @TempDir
+    static Path dir;
+    static ScorerHarness h;
+
+    @BeforeAll
+    static void start() throws Exception {
+        PythonRunner.requireClient();
+        h = new ScorerHarness(dir.resolve("stack"), ScorerSettings.defaults().withPrefix("train.").withPartitions(3)
+                .withKafkaOverrides(Map.of(CheckpointStatusSettings.INTERVAL_KEY, "200")));
+    }
+
+    @AfterAll
+    static void stop() {
+        if (h != null) {
+            h.close();
+        }
+    }
+
+    @Test
+    void theExampleTrainsWaitsForEachVerdictAndKeepsTheCheckpointTheScorerRanksBest() throws Exception {
+        Path out = dir.resolve("run");
+        PythonRunner.Result r = PythonRunner.run(List.of(EXAMPLE.resolve("train_mind2web.py").toString(),
+                "--bootstrap-servers", h.kafka.bootstrapServers(), "--schema-registry-url", h.registry.url(),
+                "--topic-prefix", "train.", "--run-id", RUN, "--out", out.toString(), "--bad-data-from", "150"),
+                Map.of(), EXAMPLE, LIMIT);
+        System.out.printf("worked example: exit %d in %.1f s (load average %s)%n%s%n", r.code(), r.took().toMillis() / 1000.0,
+                Files.readString(Path.of("/proc/loadavg")).trim(), r.out());
+        assertThat(r.code()).as("the example finished within %s:%n%s", LIMIT, r.out()).isZero();
+        JsonNode summary = JsonAvro.MAPPER.readTree(out.resolve("summary.json").toFile());
+
+        // the scorer's own ranking, from the leaderboard topic: highest all-tasks rate, the earliest of equals
+        List<LeaderboardRow> rows = new ArrayList<>(h.leaderboard().values().stream()
+                .filter(x -> x.getRunId().equals(RUN) && x.getTask().equals(SampleKeys.ALL_TASKS)).toList());
+        assertThat(rows).hasSize(7);
+        rows.sort(Comparator.comparing(LeaderboardRow::getPrimaryRate).reversed().thenComparing(LeaderboardRow::getTrainingStep));
+        LeaderboardRow best = rows.get(0);
+        assertThat(summary.get("best").asText()).isEqualTo(best.getCheckpointId());
+        assertThat(summary.get("bestRate").asDouble()).isEqualTo(best.getPrimaryRate());
+
+        List<JsonNode> checkpoints = new ArrayList<>();
+        summary.get("checkpoints").forEach(checkpoints::add);
+        assertThat(checkpoints).hasSize(7).allSatisfy(c -> assertThat(c.get("status").asText()).isEqualTo("complete"));
+        for (JsonNode c : checkpoints) {
+            LeaderboardRow row = h.leaderboard().get(new LeaderboardKey(RUN, c.get("checkpointId").asText(), SampleKeys.ALL_TASKS));
+            assertThat(c.get("primaryRate").asDouble()).isEqualTo(row.getPrimaryRate());
+            // the scorer measures what the agent does: Mind2Web's step success rate, as the example computes it too
+            assertThat(row.getPrimaryRate()).as(c.toString()).isCloseTo(c.get("localEstimate").asDouble(), within(1e-9));
+        }
+        // it learned: the untrained agent is near chance, the best far above it; the bad data made the last worse
+        double first = checkpoints.get(0).get("primaryRate").asDouble();
+        double last = checkpoints.get(checkpoints.size() - 1).get("primaryRate").asDouble();
+        assertThat(first).isLessThan(0.2);
+        assertThat(best.getPrimaryRate()).isGreaterThan(first + 0.4);
+        assertThat(best.getTrainingStep()).isLessThanOrEqualTo(150);
+        assertThat(last).isLessThan(best.getPrimaryRate() - 0.1);
+        // the checkpoint kept is the best one's file
+        assertThat(Files.readAllBytes(out.resolve("best.npz"))).isEqualTo(Files.readAllBytes(out.resolve(best.getCheckpointId() + ".npz")));
+
+        // the drop was significant: the scorer alerted, and the example logged it
+        List<Alert> alerts = new ArrayList<>();
+        for (ConsumerRecord<byte[], byte[]> rec : TopicSnapshot.all(h.clientConfig, h.topics.alerts.name(), Duration.ofSeconds(30))) {
+            Alert a = h.topics.alerts.valueSerde().deserializer().deserialize(rec.topic(), rec.value());
+            if (a.getRunId().equals(RUN)) {
+                alerts.add(a);
+            }
+        }
+        assertThat(alerts).isNotEmpty();
+        assertThat(r.out()).contains("ALERT " + alerts.get(0).getMessage());
+        assertThat(h.deadLetters()).isEmpty();
+    }
+
+    @Test
+    void theTrainerCallbackEvaluatesASavedCheckpointWhenTransformersIsInstalled() throws Exception {
+        PythonRunner.Result hf = PythonRunner.run(List.of("-c", "import transformers"), Map.of(), EXAMPLE);
+        Assumptions.assumeTrue(hf.code() == 0, "transformers is not installed (not a Debian package): the Trainer callback is not run");
+        // the callback driven as a Trainer would drive it on save, with the example's agent as the model
+        String script = String.join("\n",
+                "import sys, types",
+                "sys.path.insert(0, '" + PythonRunner.CLIENT + "')",
+                "from mmgr_client import Evaluator",
+                "from hf_callback import MmgrEvalCallback",
+                "from webagent import World, Agent",
+                "world = World(7, noise=0.9); episodes = world.episodes(5, 1, 'hf'); agent = Agent(1)",
+                "ev = Evaluator('" + h.kafka.bootstrapServers() + "', '" + h.registry.url() + "', run_id='hf-run', model='m', topic_prefix='train.')",
+                "ev.publish_benchmark([{'task': 'mind2web', 'sampleId': e.episode_id, 'groundTruth': {'uiSteps': e.gold_steps()}} for e in episodes])",
+                "gen = lambda model, step: ({'task': 'mind2web', 'sample_id': e.episode_id, 'inputs': {'uiActions': model.predict(e)}} for e in episodes)",
+                "cb = MmgrEvalCallback(ev, gen, wait_timeout=60)",
+                "state = types.SimpleNamespace(global_step=10, log_history=[], best_metric=None, best_model_checkpoint=None)",
+                "control = types.SimpleNamespace(should_training_stop=False)",
+                "cb.on_save(types.SimpleNamespace(output_dir='/tmp/out'), state, control, model=agent)",
+                "print('LOG', state.log_history[-1]['mmgr/status'], state.best_model_checkpoint)");
+        PythonRunner.Result r = PythonRunner.run(List.of("-c", script), Map.of(), EXAMPLE);
+        assertThat(r.code()).as(r.out()).isZero();
+        assertThat(r.out()).contains("LOG complete /tmp/out/checkpoint-10");
+    }
+}
