@@ -34,6 +34,8 @@ public final class ArcGridDecoder {
     static final double PAGE_IS_CELL = 10.0;
     /** Cell aspect ratios within this factor of 1 count as square. */
     static final double ASPECT_TOLERANCE = 1.8;
+    /** Unexplained edge share (rows and columns together) by which a coarser reading explains the edges better. */
+    static final double AS_WELL = 0.01;
     /** Smallest cell the decoder resolves, in pixels. */
     static final double MIN_PITCH = 3.0;
 
@@ -239,8 +241,13 @@ public final class ArcGridDecoder {
                 readings.add(new Reading(y, x, line, false));
             }
         }
+        // the expected size breaks no tie for a reading that a coarser one explains better: a lattice
+        // one column finer than a line-free picture may still pass as consistent (few edges fall off
+        // it) but leaves more of them unexplained than the drawn lattice, whereas a finer lattice that
+        // is right explains at least as much (JPEG ringing, both sides of a line)
         Comparator<Reading> order = Comparator
                 .comparingDouble((Reading r) -> squareness(r))
+                .thenComparingInt(r -> outdone(r, readings) ? 1 : 0)
                 .thenComparingInt(r -> r.matches(expected) ? 0 : 1)
                 .thenComparingInt(r -> r.rows().count() * r.cols().count());
         readings.sort(order);
@@ -253,6 +260,17 @@ public final class ArcGridDecoder {
     private static boolean samePitch(Reading a, Reading b) {
         return Math.abs(a.cols().pitch() - b.cols().pitch()) * a.cols().count() <= a.cols().tolerance()
                 && Math.abs(a.rows().pitch() - b.rows().pitch()) * a.rows().count() <= a.rows().tolerance();
+    }
+
+    /** Whether a reading with fewer cells leaves over {@link #AS_WELL} less of the edges unexplained. */
+    private static boolean outdone(Reading r, List<Reading> readings) {
+        int cells = r.rows().count() * r.cols().count();
+        for (Reading q : readings) {
+            if (q.rows().count() * q.cols().count() < cells && q.unexplained() + AS_WELL < r.unexplained()) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Whether every boundary of {@code part} lies on a boundary of {@code all}, each way. */
