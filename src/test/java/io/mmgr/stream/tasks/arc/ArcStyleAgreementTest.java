@@ -38,8 +38,6 @@ class ArcStyleAgreementTest {
             "192-lines-jpeg90", 0.95,
             "256-lines-jpeg60", 0.95,
             "512-thick-black-border", 0.72,
-            "640-no-lines-blur", 97 / 98.0,
-            "no-margin-no-lines", 63 / 99.0,
             "160-no-lines-snapped", 95 / 98.0);
 
     @Test
