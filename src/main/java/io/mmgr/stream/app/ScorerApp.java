@@ -57,30 +57,37 @@ public final class ScorerApp implements AutoCloseable {
      * @param stateListener told every Kafka Streams state change (the health file watches it)
      * @param evaluation    the evaluation worker's threads, deadlines and polling per cost class
      * @param identity      instance id and membership (null: an id kept in the state directory, dynamic membership)
+     * @param timeline      where the start-up steps are recorded (null: a timeline of this start alone)
      */
     public record Options(ComparisonSettings comparisons, boolean web, String webBindHost, int webPort, String webHost,
-                          KafkaStreams.StateListener stateListener, EvaluationSettings evaluation, MemberIdentity identity) {
+                          KafkaStreams.StateListener stateListener, EvaluationSettings evaluation, MemberIdentity identity,
+                          StartupTimeline timeline) {
 
         public static Options defaults() {
             return new Options(ComparisonSettings.DEFAULT, false, "127.0.0.1", 0, "127.0.0.1", (now, before) -> { },
-                    EvaluationSettings.DEFAULT, null);
+                    EvaluationSettings.DEFAULT, null, null);
+        }
+
+        /** Records the scorer's start-up steps on {@code t}, after the steps already on it (the embedded broker's). */
+        public Options withTimeline(StartupTimeline t) {
+            return new Options(comparisons, web, webBindHost, webPort, webHost, stateListener, evaluation, identity, t);
         }
 
         public Options withWeb(String bindHost, int port, String advertisedHost) {
-            return new Options(comparisons, true, bindHost, port, advertisedHost, stateListener, evaluation, identity);
+            return new Options(comparisons, true, bindHost, port, advertisedHost, stateListener, evaluation, identity, timeline);
         }
 
         public Options withComparisons(ComparisonSettings settings) {
-            return new Options(settings, web, webBindHost, webPort, webHost, stateListener, evaluation, identity);
+            return new Options(settings, web, webBindHost, webPort, webHost, stateListener, evaluation, identity, timeline);
         }
 
         public Options withStateListener(KafkaStreams.StateListener listener) {
-            return new Options(comparisons, web, webBindHost, webPort, webHost, listener, evaluation, identity);
+            return new Options(comparisons, web, webBindHost, webPort, webHost, listener, evaluation, identity, timeline);
         }
 
         /** How the evaluation worker runs each cost class (threads, deadlines). */
         public Options withEvaluation(EvaluationSettings settings) {
-            return new Options(comparisons, web, webBindHost, webPort, webHost, stateListener, settings, identity);
+            return new Options(comparisons, web, webBindHost, webPort, webHost, stateListener, settings, identity, timeline);
         }
 
         /**
@@ -88,7 +95,7 @@ public final class ScorerApp implements AutoCloseable {
          * without one, an id kept in the state directory with dynamic membership.
          */
         public Options withIdentity(MemberIdentity id) {
-            return new Options(comparisons, web, webBindHost, webPort, webHost, stateListener, evaluation, id);
+            return new Options(comparisons, web, webBindHost, webPort, webHost, stateListener, evaluation, id, timeline);
         }
     }
 
@@ -134,6 +141,7 @@ public final class ScorerApp implements AutoCloseable {
     /** Starts a scorer with the given options and waits until it runs. */
     public static ScorerApp start(ScorerSettings settings, Options options, String bootstrapServers, String registryUrl,
                                   Path stateDir, Duration startTimeout) {
+        StartupTimeline timeline = options.timeline() != null ? options.timeline() : StartupTimeline.sinceJvmStart();
         SchemaRegistryClient registry = new SchemaRegistryClient(registryUrl, registryClientConfig(settings));
         AvroSerdes serdes = new AvroSerdes(registry, true);
         Topics topics = new Topics(settings.topicPrefix(), settings.partitions(), settings.replicationFactor(), serdes);
@@ -145,6 +153,7 @@ public final class ScorerApp implements AutoCloseable {
             caps = TopicAdmin.recordCaps(admin, topics.definitions().stream().map(Topics.Definition::name).toList(),
                     settings.applicationId());
         }
+        timeline.mark("topics");
         checkLimitsFit(InputLimits.of(settings.kafkaOverrides()), caps, topics);
         // every record the topology writes is checked against its topic's limit when it is serialized
         serdes = serdes.withSizeCap(caps.sizeCap());
@@ -155,6 +164,7 @@ public final class ScorerApp implements AutoCloseable {
         EvaluatorRegistry evaluators = EvaluatorRegistry.load();
         Topology topology = ScoringTopology.build(settings, topics, serdes, TaskCatalog.load(), evaluators,
                 artifacts, options.comparisons());
+        timeline.mark("topology");
         Properties props = ScoringTopology.streamsConfig(settings, bootstrapServers, registryUrl, stateDir,
                 topics.deadLetter.name(), caps);
         MemberIdentity identity = options.identity() != null ? options.identity()
@@ -190,8 +200,11 @@ public final class ScorerApp implements AutoCloseable {
             // joins its group while Streams restores its state: both are ready about together
             evaluation = EvaluationWorker.start(topics, evaluators, artifacts, options.evaluation(), bootstrapServers,
                     evaluationGroup(settings.applicationId()), identity, new HashMap<>(kafkaClientConfig(settings)), meters);
-            streams.start();
+            timeline.mark("evaluation-worker");
+            streams.start(); // returns once it has opened, checked and closed the local state stores
+            timeline.mark("local-state-check");
             awaitRunning(streams, startTimeout);
+            timeline.mark("running");
             // bound once running, so task and processor-node metrics (record e2e latency per node) are there
             // from the first scrape; the binder picks up later ones (rebalances) by itself
             streamsMetrics.bindTo(meters);
@@ -217,6 +230,7 @@ public final class ScorerApp implements AutoCloseable {
         }
         LOG.info("scorer running as {} ({} membership); state restored at start: {}", identity.id(),
                 identity.staticMembership() ? "static" : "dynamic", restores.summary());
+        LOG.info("start-up: {}", timeline.summary());
         return new ScorerApp(streams, topics, topology, registry, meters, streamsMetrics, pipeline, web, evaluation, restores);
     }
 

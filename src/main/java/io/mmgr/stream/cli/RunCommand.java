@@ -3,6 +3,7 @@ package io.mmgr.stream.cli;
 import io.mmgr.stream.app.EmbeddedStack;
 import io.mmgr.stream.app.Endpoints;
 import io.mmgr.stream.app.ScorerApp;
+import io.mmgr.stream.app.StartupTimeline;
 import io.mmgr.stream.evaluate.EvaluationSettings;
 import io.mmgr.stream.judge.JudgeRuntime;
 import io.mmgr.stream.judge.JudgeWorker;
@@ -137,6 +138,7 @@ public final class RunCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        StartupTimeline timeline = StartupTimeline.sinceJvmStart();
         PrintWriter out = spec.commandLine().getOut();
         if (bootstrapServers != null && registryUrl == null) {
             throw new CommandLine.ParameterException(spec.commandLine(),
@@ -184,7 +186,7 @@ public final class RunCommand implements Callable<Integer> {
         if (bootstrap == null) {
             out.println("Starting the embedded Kafka broker and schema registry in " + dataDir.toAbsolutePath() + " ...");
             out.flush();
-            stack = EmbeddedStack.start(dataDir, brokerPort, registryPort);
+            stack = EmbeddedStack.start(dataDir, brokerPort, registryPort, timeline);
             stackRef.set(stack);
             bootstrap = stack.bootstrapServers();
             registry = registryUrl != null ? registryUrl : stack.registryUrl();
@@ -200,6 +202,7 @@ public final class RunCommand implements Callable<Integer> {
         ScorerApp.Options options = ScorerApp.Options.defaults()
                 .withEvaluation(evaluation)
                 .withIdentity(identity)
+                .withTimeline(timeline)
                 .withComparisons(new ComparisonSettings(new AlertRule(alertPValue, alertMinDrop, alertMinSamples),
                         ComparisonSettings.DEFAULT.interval()))
                 .withStateListener((now, before) -> health.write(now.name()));

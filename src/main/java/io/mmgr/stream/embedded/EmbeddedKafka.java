@@ -128,6 +128,20 @@ public final class EmbeddedKafka implements AutoCloseable {
         p.put("auto.create.topics.enable", "false");
         p.put("group.initial.rebalance.delay.ms", "0");
         p.put("log.cleaner.dedupe.buffer.size", String.valueOf(8 * 1024 * 1024));
+        // After a kill -9 the broker re-reads every log from its recovery point (CRCs, indexes, producer
+        // state), and the group and transaction coordinators replay their whole topics. By default the
+        // recovery point only moves when a 1 GiB segment rolls, and the coordinators' 100 MiB segments
+        // are never compacted on a small node, so a crash of a scorer that ran for a while cost the next
+        // start tens of seconds (README: Restarts). Flushing dirty logs every second and writing the
+        // recovery points as often bounds that replay to the last second; small coordinator segments
+        // let the cleaner compact them.
+        p.put("log.flush.interval.ms", "1000");
+        p.put("log.flush.scheduler.interval.ms", "1000");
+        p.put("log.flush.offset.checkpoint.interval.ms", "1000");
+        p.put("log.flush.start.offset.checkpoint.interval.ms", "1000");
+        p.put("offsets.topic.segment.bytes", String.valueOf(4 * 1024 * 1024));
+        p.put("transaction.state.log.segment.bytes", String.valueOf(4 * 1024 * 1024));
+        p.put("log.segment.bytes", String.valueOf(64 * 1024 * 1024));
         return p;
     }
 
