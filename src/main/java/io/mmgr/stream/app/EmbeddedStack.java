@@ -29,34 +29,44 @@ public final class EmbeddedStack implements AutoCloseable {
         return start(dataDir, brokerPort, registryPort, StartupTimeline.sinceJvmStart());
     }
 
-    /**
-     * The same, recording on {@code timeline} when the broker and the registry were ready. The registry
-     * needs nothing from the broker, so it starts on another thread meanwhile.
-     */
+    /** The same, recording on {@code timeline} when the registry and the broker were ready. */
     public static EmbeddedStack start(Path dataDir, int brokerPort, int registryPort, StartupTimeline timeline) {
-        CompletableFuture<RegistryServer> registry = CompletableFuture.supplyAsync(() -> {
-            RegistryServer r = startRegistry(dataDir, registryPort);
-            timeline.mark("registry");
-            return r;
-        }, runnable -> {
-            Thread t = new Thread(runnable, "mmgr-registry-start");
-            t.setDaemon(true);
-            t.start();
-        });
-        EmbeddedKafka kafka;
+        Starting starting = startInBackground(dataDir, brokerPort, registryPort, timeline);
         try {
-            kafka = EmbeddedKafka.start(dataDir.resolve("broker"), brokerPort);
-        } catch (RuntimeException e) {
-            registry.thenAccept(RegistryServer::close);
-            throw e;
-        }
-        timeline.mark("broker");
-        try {
-            return new EmbeddedStack(kafka, registry.join());
+            return starting.ready().join();
         } catch (CompletionException e) {
-            kafka.close();
             throw e.getCause() instanceof RuntimeException r ? r : e;
         }
+    }
+
+    /**
+     * Starts the broker on another thread and the registry on this one (it needs nothing from the
+     * broker), and returns once the registry listens: the addresses are known, the broker may still be
+     * starting ({@link Starting#ready()}), so the scorer can prepare itself meanwhile.
+     */
+    public static Starting startInBackground(Path dataDir, int brokerPort, int registryPort, StartupTimeline timeline) {
+        EmbeddedKafka.Starting broker = EmbeddedKafka.startInBackground(dataDir.resolve("broker"), brokerPort);
+        RegistryServer registry;
+        try {
+            registry = startRegistry(dataDir, registryPort);
+        } catch (RuntimeException e) {
+            broker.ready().thenAccept(EmbeddedKafka::close);
+            throw e;
+        }
+        timeline.mark("registry");
+        CompletableFuture<EmbeddedStack> ready = broker.ready().handle((kafka, failure) -> {
+            if (failure != null) {
+                registry.close();
+                throw failure instanceof CompletionException c ? c : new CompletionException(failure);
+            }
+            timeline.mark("broker");
+            return new EmbeddedStack(kafka, registry);
+        });
+        return new Starting(broker.bootstrapServers(), registry.url(), ready);
+    }
+
+    /** The embedded stack being started: where it listens (known at once) and when the broker is up. */
+    public record Starting(String bootstrapServers, String registryUrl, CompletableFuture<EmbeddedStack> ready) {
     }
 
     private static RegistryServer startRegistry(Path dataDir, int registryPort) {

@@ -44,7 +44,8 @@ public final class RestartBench {
     private static final Pattern RESTORED = Pattern.compile("state restored at start: (\\d+) records into (\\d+) store "
             + "partitions \\(([0-9.]+) s summed over partitions\\)");
     private static final Pattern READY_IN = Pattern.compile("scorer running \\(ready in ([0-9.]+) s\\)");
-    private static final Pattern STARTUP = Pattern.compile("start-up: (.*)");
+    /** ScorerApp's line; the note in brackets says when the topology was prepared while the broker started. */
+    private static final Pattern STARTUP = Pattern.compile("start-up((?: \\([^)]*\\))?: .*)");
 
     /**
      * @param kills          SIGKILL restarts
