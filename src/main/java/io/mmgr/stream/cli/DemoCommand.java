@@ -97,7 +97,6 @@ public final class DemoCommand implements Callable<Integer> {
             out.println("Generating the benchmark:");
             out.flush();
             demo.publishBenchmark(out);
-            Thread.sleep(1500); // the scorer's benchmark table must hold the items before the first answer is joined
             if (!noOpen) {
                 open(demo.url(), out);
             }

@@ -109,7 +109,9 @@ class HostileInputTest {
         http.start();
         ScorerSettings settings = ScorerSettings.defaults().withPrefix("hostile.").withPartitions(1)
                 .withArtifactRoots(List.of(root)).withMaxArtifactBytes(MAX_ARTIFACT)
-                .withArtifactHttpAllow(List.of("127.0.0.1:" + http.getAddress().getPort()));
+                .withArtifactHttpAllow(List.of("127.0.0.1:" + http.getAddress().getPort()))
+                // a sample without its item is dead-lettered after this wait (the default is a minute)
+                .withKafkaOverrides(java.util.Map.of(io.mmgr.stream.topology.intake.ItemWait.WAIT_MS, "10000"));
         h = new ScorerHarness(dir.resolve("stack"), settings);
         maze = MazeBenchmarkGenerator.generate(root.resolve("bench"), 1, List.of(MazeBand.EASY), 7).items().get(0);
         mazeSolution = maze.getArtifacts().stream().filter(a -> a.getRole().equals("solution")).findFirst().orElseThrow();
@@ -118,8 +120,6 @@ class HostileInputTest {
                         UiAction.newBuilder().setElement("ok").setOp("CLICK").build())).build()).build();
         h.publish(maze);
         h.publish(episode);
-        // a generation that reaches intake before its item is in the global table is dead-lettered: wait for both
-        await(() -> JudgeEndToEndTest.benchmarkItems(h, List.of(maze, episode)), n -> n == 2, WAIT, "the benchmark items in the global table");
     }
 
     @AfterAll
@@ -502,25 +502,6 @@ class HostileInputTest {
                         .setPrompt("case=" + sample + " Solve 3x = 12.")
                         .setGroundTruth(GroundTruth.newBuilder().setAnswer("x = 4").build()).build());
             }
-        }
-        await(HostileInputTest::judgedItems, n -> n == Bomb.values().length + 1, WAIT, "the judged items in the global table");
-    }
-
-    static long judgedItems() {
-        try {
-            var store = judgedScorer.streams().store(org.apache.kafka.streams.StoreQueryParameters.fromNameAndType(
-                    io.mmgr.stream.topology.intake.IntakeTopology.BENCHMARK_STORE,
-                    org.apache.kafka.streams.state.QueryableStoreTypes.<String, BenchmarkItem>keyValueStore()));
-            long n = 0;
-            try (var it = store.all()) {
-                while (it.hasNext()) {
-                    it.next();
-                    n++;
-                }
-            }
-            return n;
-        } catch (RuntimeException e) {
-            return -1;
         }
     }
 

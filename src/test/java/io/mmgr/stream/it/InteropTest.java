@@ -67,7 +67,6 @@ class InteropTest {
                 Map.of(), Map.of())) {
             assertThat(items.publish(JsonlPublisher.Kind.benchmark, EXAMPLES.resolve("benchmark.jsonl"), () -> { }).errors()).isEmpty();
         }
-        Thread.sleep(1000); // the global item table picks the items up before the first event is joined
     }
 
     @AfterAll

@@ -96,7 +96,6 @@ class MultiInstanceApiTest {
                         SampleKeys.itemKey(item.getTask(), item.getSampleId()).getBytes(StandardCharsets.UTF_8),
                         topics.benchmark.valueSerde().serializer().serialize(topics.benchmark.name(), item))).get();
             }
-            Thread.sleep(1500); // the global benchmark table must hold the items before the first event joins
             List<SampleKey> keys = new ArrayList<>();
             for (int n = 0; n < 2 * ITEMS; n++) {
                 GenerationEvent e = workload.event(RUN, n, 0.7);

@@ -49,7 +49,6 @@ class RestartTest {
             for (int i = 0; i < 3; i++) {
                 first.publish(item(i));
             }
-            first.awaitItems(List.of(item(0), item(1), item(2)), WAIT);
             first.publish(event(0, true));
             first.publish(event(1, false));
             await(first::leaderboard, b -> b.containsKey(BOARD) && b.get(BOARD).getSamplesScored() == 2, WAIT,

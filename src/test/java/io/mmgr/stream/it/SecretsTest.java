@@ -145,7 +145,6 @@ class SecretsTest {
                 new ByteArraySerializer(), new ByteArraySerializer())) {
             p.send(new ProducerRecord<>(t.benchmark.name(), "mind2web/s1".getBytes(StandardCharsets.UTF_8),
                     t.benchmark.valueSerde().serializer().serialize(t.benchmark.name(), item))).get();
-            Thread.sleep(1000); // the global item table picks the item up before the event is joined
             p.send(new ProducerRecord<>(t.generations.name(), "k".getBytes(StandardCharsets.UTF_8),
                     t.generations.valueSerde().serializer().serialize(t.generations.name(), event))).get();
             // and a record the scorer rejects: its dead letter must not carry a credential either
@@ -398,7 +397,6 @@ class SecretsTest {
                         new ByteArraySerializer(), new ByteArraySerializer())) {
                     p.send(new ProducerRecord<>(t.benchmark.name(), "math/m1".getBytes(StandardCharsets.UTF_8),
                             t.benchmark.valueSerde().serializer().serialize(t.benchmark.name(), item))).get();
-                    Thread.sleep(1000); // the global item table picks the item up before the event is joined
                     p.send(new ProducerRecord<>(t.generations.name(), "k".getBytes(StandardCharsets.UTF_8),
                             t.generations.valueSerde().serializer().serialize(t.generations.name(), event))).get();
                 }

@@ -124,7 +124,6 @@ class TrainingExampleTest {
                 "world = World(7, noise=0.9); episodes = world.episodes(5, 1, 'hf'); agent = Agent(1)",
                 "ev = Evaluator('" + h.kafka.bootstrapServers() + "', '" + h.registry.url() + "', run_id='hf-run', model='m', topic_prefix='train.')",
                 "ev.publish_benchmark([{'task': 'mind2web', 'sampleId': e.episode_id, 'groundTruth': {'uiSteps': e.gold_steps()}} for e in episodes])",
-                "import time; time.sleep(2)",
                 "gen = lambda model, step: ({'task': 'mind2web', 'sample_id': e.episode_id, 'inputs': {'uiActions': model.predict(e)}} for e in episodes)",
                 "cb = MmgrEvalCallback(ev, gen, wait_timeout=60)",
                 "state = types.SimpleNamespace(global_step=10, log_history=[], best_metric=None, best_model_checkpoint=None)",
