@@ -98,9 +98,23 @@ public final class RecordCaps {
         return (topic, isKey) -> isKey ? KEY_CAP : valueCap(topic);
     }
 
-    /** Whether {@code other} read the same limits (what {@link #refused} learned since aside). */
+    /**
+     * Whether {@code other} gives every topic the same limit (what {@link #refused} learned since aside).
+     * A topic one of them does not list takes the broker's limit there: the internal topics Kafka
+     * Streams creates after the first start's limits were read are no change.
+     */
     public boolean sameLimits(RecordCaps other) {
-        return other != null && brokerMax == other.brokerMax && topicMax.equals(other.topicMax);
+        if (other == null || brokerMax != other.brokerMax) {
+            return false;
+        }
+        java.util.Set<String> topics = new java.util.HashSet<>(topicMax.keySet());
+        topics.addAll(other.topicMax.keySet());
+        for (String t : topics) {
+            if (!topicMax.getOrDefault(t, brokerMax).equals(other.topicMax.getOrDefault(t, other.brokerMax))) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**

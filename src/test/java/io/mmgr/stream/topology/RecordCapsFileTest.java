@@ -34,6 +34,11 @@ class RecordCapsFileTest {
         assertThat(loaded.sameLimits(moreTopics)).isFalse();
         assertThat(loaded.sameLimits(otherBroker)).isFalse();
         assertThat(loaded.sameLimits(null)).isFalse();
+        // internal topics Streams created after the limits were stored take the broker's limit: no change
+        RecordCaps withInternal = new RecordCaps(Map.of("mmgr.generations", 1_048_588, "mmgr.dead-letter", 4_194_304,
+                "mmgr-scorer-sample-scores-changelog", 2_000_000), 2_000_000);
+        assertThat(loaded.sameLimits(withInternal)).isTrue();
+        assertThat(withInternal.sameLimits(loaded)).isTrue();
     }
 
     @Test
