@@ -3,6 +3,7 @@ package io.mmgr.stream.cli;
 import io.mmgr.stream.app.EmbeddedStack;
 import io.mmgr.stream.app.Endpoints;
 import io.mmgr.stream.app.ScorerApp;
+import io.mmgr.stream.app.StartupTimeline;
 import io.mmgr.stream.evaluate.EvaluationSettings;
 import io.mmgr.stream.judge.JudgeRuntime;
 import io.mmgr.stream.judge.JudgeWorker;
@@ -137,6 +138,7 @@ public final class RunCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        StartupTimeline timeline = StartupTimeline.sinceJvmStart();
         PrintWriter out = spec.commandLine().getOut();
         if (bootstrapServers != null && registryUrl == null) {
             throw new CommandLine.ParameterException(spec.commandLine(),
@@ -183,16 +185,17 @@ public final class RunCommand implements Callable<Integer> {
         String bootstrap = bootstrapServers;
         String registry = registryUrl;
         long t0 = System.nanoTime();
-        EmbeddedStack stack = null;
+        EmbeddedStack.Starting starting = null;
         if (bootstrap == null) {
             out.println("Starting the embedded Kafka broker and schema registry in " + dataDir.toAbsolutePath() + " ...");
             out.flush();
-            stack = EmbeddedStack.start(dataDir, brokerPort, registryPort);
-            stackRef.set(stack);
-            bootstrap = stack.bootstrapServers();
-            registry = registryUrl != null ? registryUrl : stack.registryUrl();
+            // the broker starts on its own thread; the scorer prepares itself meanwhile (ScorerApp.start)
+            starting = EmbeddedStack.startInBackground(dataDir, brokerPort, registryPort, timeline);
+            starting.ready().thenAccept(stackRef::set);
+            bootstrap = starting.bootstrapServers();
+            registry = registryUrl != null ? registryUrl : starting.registryUrl();
         }
-        short replication = replicationFactor != null ? replicationFactor : stack != null ? 1 : defaultReplication(bootstrap);
+        short replication = replicationFactor != null ? replicationFactor : starting != null ? 1 : defaultReplication(bootstrap);
         List<Path> roots = artifacts.roots();
         artifacts.allowedHosts(spec.commandLine()); // a malformed host is a usage error before anything starts
         boolean inProcessJudge = judge.configured() && !judgeExternal;
@@ -203,6 +206,8 @@ public final class RunCommand implements Callable<Integer> {
         ScorerApp.Options options = ScorerApp.Options.defaults()
                 .withEvaluation(evaluation)
                 .withIdentity(identity)
+                .withTimeline(timeline)
+                .withBrokerReady(starting != null ? starting.ready() : java.util.concurrent.CompletableFuture.completedFuture(null))
                 .withComparisons(new ComparisonSettings(new AlertRule(alertPValue, alertMinDrop, alertMinSamples),
                         ComparisonSettings.DEFAULT.interval()))
                 .withStateListener((now, before) -> health.write(now.name()));
@@ -211,6 +216,7 @@ public final class RunCommand implements Callable<Integer> {
         }
         ScorerApp app = ScorerApp.start(settings, options, bootstrap, registry, dataDir.resolve("streams"), Duration.ofMinutes(2));
         appRef.set(app);
+        EmbeddedStack stack = starting != null ? starting.ready().join() : null; // ready: the scorer waited for it
         if (inProcessJudge) {
             Map<String, Object> client = new java.util.HashMap<>();
             properties.forEach((k, v) -> {
