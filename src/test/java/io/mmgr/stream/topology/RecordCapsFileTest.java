@@ -7,8 +7,10 @@ import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.Tag;
 
 /** The record limits a start keeps for the next one, which builds its topology with them before the broker answers. */
+@Tag("unit")
 class RecordCapsFileTest {
 
     @TempDir
