@@ -103,7 +103,6 @@ def main():
     with ev:
         ev.publish_benchmark(benchmark_items(benchmark))
         LOG.info("published %d Mind2Web episodes as run %s's benchmark", len(benchmark), args.run_id)
-        time.sleep(2)  # the scorer loads new benchmark items within about a second; outputs must not arrive first
         for step in range(0, args.steps + 1):
             if step > 0:
                 batch = [train[i] for i in rng.integers(0, len(train), args.batch)]

@@ -65,7 +65,8 @@ class Evaluator:
     def publish_benchmark(self, items: Iterable[Mapping[str, Any]]) -> int:
         """Publishes benchmark items (dicts with the BenchmarkItem field names) and waits until they are delivered.
 
-        Publish them before the first checkpoint's outputs: the scorer joins each output with its item.
+        Publish them before the first checkpoint's outputs, which may follow at once: the scorer gives each
+        output its item, and an output that arrives first waits for it (mmgr.intake.item-wait-ms, 60 s).
         Returns the number of items sent.
         """
         count = 0

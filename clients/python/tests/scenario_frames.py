@@ -4,7 +4,6 @@ import json
 import os
 import pathlib
 import sys
-import time
 
 from PIL import Image
 
@@ -21,7 +20,6 @@ def main():
     with Evaluator(BOOTSTRAP, REGISTRY, run_id=os.environ["MMGR_TEST_RUN"], model="video-model",
                    artifact_dir=ARTIFACTS, topic_prefix=PREFIX) as ev:
         ev.publish_benchmark([item])
-        time.sleep(1.5)  # the scorer's global benchmark table takes the item in first
         frames = [Image.open(solution).convert("RGB") for _ in range(FRAMES)]
         event = ev.submit("ckpt-1", 1, "maze", item["sampleId"], output=frames, fps=8)
         report("EVENT", {"modality": event["modality"], "artifact": event["artifacts"][0]})

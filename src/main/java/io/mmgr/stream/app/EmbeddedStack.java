@@ -7,6 +7,8 @@ import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 
 /** The embedded default's infrastructure: a KRaft broker and a schema registry on loopback, data kept in one directory. */
 public final class EmbeddedStack implements AutoCloseable {
@@ -24,18 +26,58 @@ public final class EmbeddedStack implements AutoCloseable {
      * @param registryPort registry port wanted (0: any free port); a busy port falls back to a free one
      */
     public static EmbeddedStack start(Path dataDir, int brokerPort, int registryPort) {
-        EmbeddedKafka kafka = EmbeddedKafka.start(dataDir.resolve("broker"), brokerPort);
+        return start(dataDir, brokerPort, registryPort, StartupTimeline.sinceJvmStart());
+    }
+
+    /** The same, recording on {@code timeline} when the registry and the broker were ready. */
+    public static EmbeddedStack start(Path dataDir, int brokerPort, int registryPort, StartupTimeline timeline) {
+        Starting starting = startInBackground(dataDir, brokerPort, registryPort, timeline);
         try {
-            InetAddress loopback = InetAddress.getLoopbackAddress();
-            RegistryServer registry;
-            try {
-                registry = RegistryServer.start(new InetSocketAddress(loopback, registryPort), dataDir.resolve("registry"));
-            } catch (java.net.BindException e) {
-                registry = RegistryServer.start(new InetSocketAddress(loopback, 0), dataDir.resolve("registry"));
+            return starting.ready().join();
+        } catch (CompletionException e) {
+            throw e.getCause() instanceof RuntimeException r ? r : e;
+        }
+    }
+
+    /**
+     * Starts the broker on another thread and the registry on this one (it needs nothing from the
+     * broker), and returns once the registry listens: the addresses are known, the broker may still be
+     * starting ({@link Starting#ready()}), so the scorer can prepare itself meanwhile.
+     */
+    public static Starting startInBackground(Path dataDir, int brokerPort, int registryPort, StartupTimeline timeline) {
+        EmbeddedKafka.Starting broker = EmbeddedKafka.startInBackground(dataDir.resolve("broker"), brokerPort);
+        RegistryServer registry;
+        try {
+            registry = startRegistry(dataDir, registryPort);
+        } catch (RuntimeException e) {
+            broker.ready().thenAccept(EmbeddedKafka::close);
+            throw e;
+        }
+        timeline.mark("registry");
+        CompletableFuture<EmbeddedStack> ready = broker.ready().handle((kafka, failure) -> {
+            if (failure != null) {
+                registry.close();
+                throw failure instanceof CompletionException c ? c : new CompletionException(failure);
             }
+            timeline.mark("broker");
             return new EmbeddedStack(kafka, registry);
+        });
+        return new Starting(broker.bootstrapServers(), registry.url(), ready);
+    }
+
+    /** The embedded stack being started: where it listens (known at once) and when the broker is up. */
+    public record Starting(String bootstrapServers, String registryUrl, CompletableFuture<EmbeddedStack> ready) {
+    }
+
+    private static RegistryServer startRegistry(Path dataDir, int registryPort) {
+        InetAddress loopback = InetAddress.getLoopbackAddress();
+        try {
+            try {
+                return RegistryServer.start(new InetSocketAddress(loopback, registryPort), dataDir.resolve("registry"));
+            } catch (java.net.BindException e) {
+                return RegistryServer.start(new InetSocketAddress(loopback, 0), dataDir.resolve("registry"));
+            }
         } catch (IOException e) {
-            kafka.close();
             throw new UncheckedIOException("cannot start the embedded schema registry", e);
         }
     }

@@ -28,6 +28,7 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.concurrent.CompletableFuture;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.streams.CloseOptions;
@@ -56,30 +57,47 @@ public final class ScorerApp implements AutoCloseable {
      * @param stateListener told every Kafka Streams state change (the health file watches it)
      * @param evaluation    the evaluation worker's threads, deadlines and polling per cost class
      * @param identity      instance id and membership (null: an id kept in the state directory, dynamic membership)
+     * @param timeline      where the start-up steps are recorded (null: a timeline of this start alone)
+     * @param brokerReady   completes when the broker answers (the embedded one may still be starting)
      */
     public record Options(ComparisonSettings comparisons, boolean web, String webBindHost, int webPort, String webHost,
-                          KafkaStreams.StateListener stateListener, EvaluationSettings evaluation, MemberIdentity identity) {
+                          KafkaStreams.StateListener stateListener, EvaluationSettings evaluation, MemberIdentity identity,
+                          StartupTimeline timeline, CompletableFuture<?> brokerReady) {
 
         public static Options defaults() {
             return new Options(ComparisonSettings.DEFAULT, false, "127.0.0.1", 0, "127.0.0.1", (now, before) -> { },
-                    EvaluationSettings.DEFAULT, null);
+                    EvaluationSettings.DEFAULT, null, null, CompletableFuture.completedFuture(null));
+        }
+
+        /**
+         * The broker is still starting and will be ready when {@code ready} completes: a restart prepares
+         * its topology and local state meanwhile.
+         */
+        public Options withBrokerReady(CompletableFuture<?> ready) {
+            return new Options(comparisons, web, webBindHost, webPort, webHost, stateListener, evaluation, identity, timeline,
+                    ready);
+        }
+
+        /** Records the scorer's start-up steps on {@code t}, after the steps already on it (the embedded broker's). */
+        public Options withTimeline(StartupTimeline t) {
+            return new Options(comparisons, web, webBindHost, webPort, webHost, stateListener, evaluation, identity, t, brokerReady);
         }
 
         public Options withWeb(String bindHost, int port, String advertisedHost) {
-            return new Options(comparisons, true, bindHost, port, advertisedHost, stateListener, evaluation, identity);
+            return new Options(comparisons, true, bindHost, port, advertisedHost, stateListener, evaluation, identity, timeline, brokerReady);
         }
 
         public Options withComparisons(ComparisonSettings settings) {
-            return new Options(settings, web, webBindHost, webPort, webHost, stateListener, evaluation, identity);
+            return new Options(settings, web, webBindHost, webPort, webHost, stateListener, evaluation, identity, timeline, brokerReady);
         }
 
         public Options withStateListener(KafkaStreams.StateListener listener) {
-            return new Options(comparisons, web, webBindHost, webPort, webHost, listener, evaluation, identity);
+            return new Options(comparisons, web, webBindHost, webPort, webHost, listener, evaluation, identity, timeline, brokerReady);
         }
 
         /** How the evaluation worker runs each cost class (threads, deadlines). */
         public Options withEvaluation(EvaluationSettings settings) {
-            return new Options(comparisons, web, webBindHost, webPort, webHost, stateListener, settings, identity);
+            return new Options(comparisons, web, webBindHost, webPort, webHost, stateListener, settings, identity, timeline, brokerReady);
         }
 
         /**
@@ -87,7 +105,7 @@ public final class ScorerApp implements AutoCloseable {
          * without one, an id kept in the state directory with dynamic membership.
          */
         public Options withIdentity(MemberIdentity id) {
-            return new Options(comparisons, web, webBindHost, webPort, webHost, stateListener, evaluation, id);
+            return new Options(comparisons, web, webBindHost, webPort, webHost, stateListener, evaluation, id, timeline, brokerReady);
         }
     }
 
@@ -133,90 +151,181 @@ public final class ScorerApp implements AutoCloseable {
     /** Starts a scorer with the given options and waits until it runs. */
     public static ScorerApp start(ScorerSettings settings, Options options, String bootstrapServers, String registryUrl,
                                   Path stateDir, Duration startTimeout) {
+        StartupTimeline timeline = options.timeline() != null ? options.timeline() : StartupTimeline.sinceJvmStart();
         SchemaRegistryClient registry = new SchemaRegistryClient(registryUrl, registryClientConfig(settings));
-        AvroSerdes serdes = new AvroSerdes(registry, true);
-        Topics topics = new Topics(settings.topicPrefix(), settings.partitions(), settings.replicationFactor(), serdes);
-        Map<String, Object> adminConfig = new HashMap<>(kafkaClientConfig(settings));
-        adminConfig.put("bootstrap.servers", bootstrapServers);
+        Path capsFile = stateDir.resolve(CAPS_FILE);
+        // While the embedded broker starts, a restart builds its topology with the record limits the last
+        // start read and lets Kafka Streams check its local state stores (it opens and closes every one,
+        // tens of seconds on a busy machine) meanwhile. The topics exist: that start created them.
+        RecordCaps remembered = options.brokerReady().isDone() ? null : RecordCaps.load(capsFile).orElse(null);
+        Assembly early = null;
         RecordCaps caps;
-        try (Admin admin = Admin.create(adminConfig)) {
-            TopicAdmin.ensure(admin, topics.definitions());
-            caps = TopicAdmin.recordCaps(admin, topics.definitions().stream().map(Topics.Definition::name).toList(),
-                    settings.applicationId());
-        }
-        checkLimitsFit(InputLimits.of(settings.kafkaOverrides()), caps, topics);
-        // every record the topology writes is checked against its topic's limit when it is serialized
-        serdes = serdes.withSizeCap(caps.sizeCap());
-        topics = new Topics(settings.topicPrefix(), settings.partitions(), settings.replicationFactor(), serdes);
-        ArtifactResolver artifacts = CompositeArtifactResolver.standard(settings.artifactRoots(), settings.maxArtifactBytes(),
-                stateDir.resolve("spill"), settings.artifactHttpAllow().stream().map(HttpArtifactResolver.AllowedHost::parse).toList(),
-                HttpArtifactResolver.DEFAULT_TIMEOUT);
-        EvaluatorRegistry evaluators = EvaluatorRegistry.load();
-        Topology topology = ScoringTopology.build(settings, topics, serdes, TaskCatalog.load(), evaluators,
-                artifacts, options.comparisons());
-        Properties props = ScoringTopology.streamsConfig(settings, bootstrapServers, registryUrl, stateDir,
-                topics.deadLetter.name(), caps);
-        MemberIdentity identity = options.identity() != null ? options.identity()
-                : MemberIdentity.resolve(stateDir, Optional.empty(), MemberIdentity.NONE);
-        // static membership: a restarted instance takes its place back at once (Streams adds each thread's index)
-        identity.groupInstanceId().ifPresent(id -> props.put(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, id));
-        WebServer web = null;
-        if (options.web()) {
-            try {
-                web = WebServer.bind(options.webBindHost(), options.webPort(), options.webHost());
-            } catch (java.io.IOException e) {
-                throw new IllegalStateException("cannot start the web server on " + options.webBindHost() + ":"
-                        + options.webPort() + ": " + e.getMessage(), e);
+        try {
+            if (remembered != null) {
+                early = Assembly.build(settings, options, bootstrapServers, registryUrl, stateDir, registry, remembered,
+                        timeline);
+                early.streams.start(); // returns once it has opened, checked and closed the local state stores
+                timeline.mark("local-state-check");
             }
-            props.put(org.apache.kafka.streams.StreamsConfig.APPLICATION_SERVER_CONFIG,
-                    web.hostInfo().host() + ":" + web.hostInfo().port());
+            awaitBroker(options.brokerReady(), startTimeout);
+            caps = ensureTopics(settings, bootstrapServers, registry);
+            timeline.mark("topics");
+        } catch (RuntimeException e) {
+            if (early != null) {
+                early.close();
+            }
+            registry.close();
+            throw e;
         }
-        PrometheusMeterRegistry meters = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-        KafkaStreams streams = new KafkaStreams(topology, props);
-        streams.setUncaughtExceptionHandler(e -> {
-            LOG.error("stream thread failed; replacing it", e);
-            return org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.REPLACE_THREAD;
-        });
-        streams.setStateListener(options.stateListener());
-        RestoreLog restores = new RestoreLog();
-        streams.setGlobalStateRestoreListener(restores);
-        KafkaStreamsMetrics streamsMetrics = new KafkaStreamsMetrics(streams);
+        if (early != null && !caps.sameLimits(remembered)) {
+            LOG.info("the topics' record limits changed since the last start ({} -> {}): building the topology again",
+                    remembered, caps);
+            early.close();
+            early = null;
+        }
+        Assembly a = early;
         PipelineMetrics pipeline = null;
         EvaluationWorker evaluation = null;
-        Map<String, Object> clients = new HashMap<>(kafkaClientConfig(settings));
-        clients.put("bootstrap.servers", bootstrapServers);
         try {
+            checkLimitsFit(InputLimits.of(settings.kafkaOverrides()), caps, new Topics(settings.topicPrefix(),
+                    settings.partitions(), settings.replicationFactor(), new AvroSerdes(registry, true)));
+            if (a == null) {
+                a = Assembly.build(settings, options, bootstrapServers, registryUrl, stateDir, registry, caps, timeline);
+            }
+            try {
+                caps.store(capsFile);
+            } catch (java.io.IOException e) {
+                LOG.warn("cannot keep the record limits in {} (the next start reads them from the broker first): {}",
+                        capsFile, e.toString());
+            }
             // joins its group while Streams restores its state: both are ready about together
-            evaluation = EvaluationWorker.start(topics, evaluators, artifacts, options.evaluation(), bootstrapServers,
-                    evaluationGroup(settings.applicationId()), identity, new HashMap<>(kafkaClientConfig(settings)), meters);
-            streams.start();
-            awaitRunning(streams, startTimeout);
+            evaluation = EvaluationWorker.start(a.topics, a.evaluators, a.artifacts, options.evaluation(), bootstrapServers,
+                    evaluationGroup(settings.applicationId()), a.identity, new HashMap<>(kafkaClientConfig(settings)),
+                    a.meters);
+            timeline.mark("evaluation-worker");
+            if (early == null) {
+                a.streams.start(); // returns once it has opened, checked and closed the local state stores
+                timeline.mark("local-state-check");
+            }
+            awaitRunning(a.streams, startTimeout);
+            timeline.mark("running");
             // bound once running, so task and processor-node metrics (record e2e latency per node) are there
             // from the first scrape; the binder picks up later ones (rebalances) by itself
-            streamsMetrics.bindTo(meters);
+            a.streamsMetrics.bindTo(a.meters);
+            Map<String, Object> clients = new HashMap<>(kafkaClientConfig(settings));
+            clients.put("bootstrap.servers", bootstrapServers);
             Map<String, Object> metricsClient = new HashMap<>(clients);
-            identity.groupInstanceId().ifPresent(id -> metricsClient.put(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, id));
-            pipeline = new PipelineMetrics(meters, metricsClient, settings.applicationId(), topics);
-            if (web != null) {
-                web.serve(streams, topics, clients, artifacts, meters);
+            a.identity.groupInstanceId().ifPresent(id -> metricsClient.put(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, id));
+            pipeline = new PipelineMetrics(a.meters, metricsClient, settings.applicationId(), a.topics);
+            if (a.web != null) {
+                a.web.serve(a.streams, a.topics, clients, a.artifacts, a.meters);
             }
         } catch (RuntimeException e) {
-            if (web != null) {
-                web.close();
-            }
             if (pipeline != null) {
                 pipeline.close();
             }
             if (evaluation != null) {
                 evaluation.close(Duration.ZERO);
             }
-            closeLeavingGroup(streams);
+            if (a != null) {
+                a.close();
+            }
             registry.close();
             throw e;
         }
-        LOG.info("scorer running as {} ({} membership); state restored at start: {}", identity.id(),
-                identity.staticMembership() ? "static" : "dynamic", restores.summary());
-        return new ScorerApp(streams, topics, topology, registry, meters, streamsMetrics, pipeline, web, evaluation, restores);
+        LOG.info("scorer running as {} ({} membership); state restored at start: {}", a.identity.id(),
+                a.identity.staticMembership() ? "static" : "dynamic", a.restores.summary());
+        LOG.info("start-up{}: {}", early != null ? " (topology and local state prepared while the broker started)" : "",
+                timeline.summary());
+        return new ScorerApp(a.streams, a.topics, a.topology, registry, a.meters, a.streamsMetrics, pipeline, a.web,
+                evaluation, a.restores);
+    }
+
+    /** Where a start keeps the record limits it read, for the next one. */
+    static final String CAPS_FILE = "record-caps.properties";
+
+    /** Creates the missing topics and reads their record limits. */
+    private static RecordCaps ensureTopics(ScorerSettings settings, String bootstrapServers, SchemaRegistryClient registry) {
+        Topics topics = new Topics(settings.topicPrefix(), settings.partitions(), settings.replicationFactor(),
+                new AvroSerdes(registry, true));
+        Map<String, Object> adminConfig = new HashMap<>(kafkaClientConfig(settings));
+        adminConfig.put("bootstrap.servers", bootstrapServers);
+        try (Admin admin = Admin.create(adminConfig)) {
+            TopicAdmin.ensure(admin, topics.definitions());
+            return TopicAdmin.recordCaps(admin, topics.definitions().stream().map(Topics.Definition::name).toList(),
+                    settings.applicationId());
+        }
+    }
+
+    private static void awaitBroker(CompletableFuture<?> ready, Duration timeout) {
+        try {
+            ready.get(timeout.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+        } catch (java.util.concurrent.ExecutionException e) {
+            throw e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
+        } catch (java.util.concurrent.TimeoutException e) {
+            throw new IllegalStateException("the broker was not ready within " + timeout, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while waiting for the broker", e);
+        }
+    }
+
+    /** The topology and the Kafka Streams instance running it, built for one set of record limits; not started. */
+    private record Assembly(Topics topics, ArtifactResolver artifacts, EvaluatorRegistry evaluators, Topology topology,
+                            MemberIdentity identity, WebServer web, PrometheusMeterRegistry meters, KafkaStreams streams,
+                            RestoreLog restores, KafkaStreamsMetrics streamsMetrics) {
+
+        static Assembly build(ScorerSettings settings, Options options, String bootstrapServers, String registryUrl,
+                              Path stateDir, SchemaRegistryClient registry, RecordCaps caps, StartupTimeline timeline) {
+            // every record the topology writes is checked against its topic's limit when it is serialized
+            AvroSerdes serdes = new AvroSerdes(registry, true).withSizeCap(caps.sizeCap());
+            Topics topics = new Topics(settings.topicPrefix(), settings.partitions(), settings.replicationFactor(), serdes);
+            ArtifactResolver artifacts = CompositeArtifactResolver.standard(settings.artifactRoots(),
+                    settings.maxArtifactBytes(), stateDir.resolve("spill"),
+                    settings.artifactHttpAllow().stream().map(HttpArtifactResolver.AllowedHost::parse).toList(),
+                    HttpArtifactResolver.DEFAULT_TIMEOUT);
+            EvaluatorRegistry evaluators = EvaluatorRegistry.load();
+            Topology topology = ScoringTopology.build(settings, topics, serdes, TaskCatalog.load(), evaluators,
+                    artifacts, options.comparisons());
+            timeline.mark("topology");
+            Properties props = ScoringTopology.streamsConfig(settings, bootstrapServers, registryUrl, stateDir,
+                    topics.deadLetter.name(), caps);
+            MemberIdentity identity = options.identity() != null ? options.identity()
+                    : MemberIdentity.resolve(stateDir, Optional.empty(), MemberIdentity.NONE);
+            // static membership: a restarted instance takes its place back at once (Streams adds each thread's index)
+            identity.groupInstanceId().ifPresent(id -> props.put(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, id));
+            WebServer web = null;
+            if (options.web()) {
+                try {
+                    web = WebServer.bind(options.webBindHost(), options.webPort(), options.webHost());
+                } catch (java.io.IOException e) {
+                    throw new IllegalStateException("cannot start the web server on " + options.webBindHost() + ":"
+                            + options.webPort() + ": " + e.getMessage(), e);
+                }
+                props.put(org.apache.kafka.streams.StreamsConfig.APPLICATION_SERVER_CONFIG,
+                        web.hostInfo().host() + ":" + web.hostInfo().port());
+            }
+            PrometheusMeterRegistry meters = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+            KafkaStreams streams = new KafkaStreams(topology, props);
+            streams.setUncaughtExceptionHandler(e -> {
+                LOG.error("stream thread failed; replacing it", e);
+                return org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.REPLACE_THREAD;
+            });
+            streams.setStateListener(options.stateListener());
+            RestoreLog restores = new RestoreLog();
+            streams.setGlobalStateRestoreListener(restores);
+            return new Assembly(topics, artifacts, evaluators, topology, identity, web, meters, streams, restores,
+                    new KafkaStreamsMetrics(streams));
+        }
+
+        void close() {
+            if (web != null) {
+                web.close();
+            }
+            streamsMetrics.close();
+            closeLeavingGroup(streams);
+            meters.close();
+        }
     }
 
     /** The evaluation worker's consumer group: its own, beside the Streams application's. */

@@ -44,6 +44,8 @@ public final class RestartBench {
     private static final Pattern RESTORED = Pattern.compile("state restored at start: (\\d+) records into (\\d+) store "
             + "partitions \\(([0-9.]+) s summed over partitions\\)");
     private static final Pattern READY_IN = Pattern.compile("scorer running \\(ready in ([0-9.]+) s\\)");
+    /** ScorerApp's line; the note in brackets says when the topology was prepared while the broker started. */
+    private static final Pattern STARTUP = Pattern.compile("start-up((?: \\([^)]*\\))?: .*)");
 
     /**
      * @param kills          SIGKILL restarts
@@ -57,12 +59,17 @@ public final class RestartBench {
                            List<String> jvmOptions, List<String> runArgs, Duration timeout) {
     }
 
-    /** One restart: from the kill (or stop) to the new banner, and to the first fresh score. */
+    /**
+     * One restart: from the kill (or stop) to the new banner, and to the first fresh score; the CPU time
+     * the new process had used by then (what contention on a shared machine changes least); its
+     * start-up steps as it logged them.
+     */
     public record Restart(String kind, Duration toBanner, Duration toScore, double readyIn, long restoredRecords,
-                          double restoreSeconds, String loadAverage) {
+                          double restoreSeconds, String loadAverage, Duration cpuToScore, String startup) {
         public String row() {
-            return String.format(Locale.ROOT, "  %-8s %8.1f s %10.1f s %9.1f s %12d %9.1f s   %s", kind, toBanner.toMillis() / 1000.0,
-                    toScore.toMillis() / 1000.0, readyIn, restoredRecords, restoreSeconds, loadAverage);
+            return String.format(Locale.ROOT, "  %-8s %8.1f s %10.1f s %9.1f s %12d %9.1f s %8.1f s   %s", kind,
+                    toBanner.toMillis() / 1000.0, toScore.toMillis() / 1000.0, readyIn, restoredRecords, restoreSeconds,
+                    cpuToScore.toMillis() / 1000.0, loadAverage);
         }
     }
 
@@ -75,6 +82,11 @@ public final class RestartBench {
                 "--threads", String.valueOf(s.threads())));
         args.addAll(s.runArgs());
         List<Restart> restarts = new ArrayList<>();
+        // the reference, in the same run window: a new JVM starting a broker alone
+        BrokerColdStart.Result before = BrokerColdStart.measure(s.jvmOptions(), s.dataDir().resolveSibling(
+                s.dataDir().getFileName() + "-reference"), s.timeout());
+        out.printf("reference (new JVM, empty broker): %s, load average %s%n", before.describe(), loadAverage());
+        out.flush();
         try (ScorerProcess scorer = new ScorerProcess(s.dataDir(), s.jvmOptions(), args)) {
             Duration first = scorer.start(s.timeout());
             out.printf("scorer started in %.1f s (%s)%n", first.toMillis() / 1000.0, s.dataDir());
@@ -98,28 +110,35 @@ public final class RestartBench {
                         Thread.sleep(s.settle().toMillis());
                         restarts.add(restart("kill -9", scorer, watcher, s, false, false));
                         out.println(restarts.get(restarts.size() - 1).row());
+                        out.println("    " + restarts.get(restarts.size() - 1).startup());
                         out.flush();
                     }
                     if (s.cleanRestart()) {
                         Thread.sleep(s.settle().toMillis());
                         restarts.add(restart("clean", scorer, watcher, s, true, false));
                         out.println(restarts.get(restarts.size() - 1).row());
+                        out.println("    " + restarts.get(restarts.size() - 1).startup());
                     }
                     if (s.wipedRestart()) {
                         Thread.sleep(s.settle().toMillis());
                         restarts.add(restart("no state", scorer, watcher, s, true, true));
                         out.println(restarts.get(restarts.size() - 1).row());
+                        out.println("    " + restarts.get(restarts.size() - 1).startup());
                     }
                     out.printf("steady load: %d events sent at %.0f/s%n", publisher.sent(), s.rate());
                 }
             }
             scorer.stop();
         }
+        BrokerColdStart.Result after = BrokerColdStart.measure(s.jvmOptions(), s.dataDir().resolveSibling(
+                s.dataDir().getFileName() + "-reference"), s.timeout());
+        out.printf("reference again: %s, load average %s%n", after.describe(), loadAverage());
+        out.flush();
         return restarts;
     }
 
     public static String header() {
-        return "  restart  to banner   to scoring   ready in     restored   restore   load average";
+        return "  restart  to banner   to scoring   ready in     restored   restore  CPU to scoring   load average";
     }
 
     private static Restart restart(String kind, ScorerProcess scorer, ScoreWatcher watcher, Settings s, boolean clean,
@@ -137,12 +156,15 @@ public final class RestartBench {
         scorer.start(s.timeout());
         Duration toBanner = Duration.ofNanos(System.nanoTime() - n0);
         long scoredAt = watcher.awaitProducedAfter(t0, s.timeout());
+        Duration cpu = scorer.cpu();
         String log = scorer.log();
+        Matcher steps = STARTUP.matcher(log);
         Matcher r = RESTORED.matcher(log);
         Matcher ready = READY_IN.matcher(log);
         boolean restored = r.find();
         return new Restart(kind, toBanner, Duration.ofMillis(scoredAt - t0), ready.find() ? Double.parseDouble(ready.group(1)) : -1,
-                restored ? Long.parseLong(r.group(1)) : -1, restored ? Double.parseDouble(r.group(3)) : -1, loadAverage());
+                restored ? Long.parseLong(r.group(1)) : -1, restored ? Double.parseDouble(r.group(3)) : -1, loadAverage(),
+                cpu, steps.find() ? steps.group(1) : "");
     }
 
     public static String loadAverage() {
@@ -154,7 +176,7 @@ public final class RestartBench {
         }
     }
 
-    private static void deleteRecursively(Path dir) throws IOException {
+    static void deleteRecursively(Path dir) throws IOException {
         if (!Files.exists(dir)) {
             return;
         }

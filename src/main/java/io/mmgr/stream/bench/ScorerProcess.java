@@ -85,6 +85,11 @@ public final class ScorerProcess implements AutoCloseable {
         return process.exitValue();
     }
 
+    /** CPU time the current (or last) process has used so far, user and system; zero where the OS does not say. */
+    public Duration cpu() {
+        return process == null ? Duration.ZERO : process.info().totalCpuDuration().orElse(Duration.ZERO);
+    }
+
     public boolean alive() {
         return process != null && process.isAlive();
     }

@@ -28,12 +28,18 @@ import java.util.regex.Pattern;
 /**
  * A stand-in VLM provider on loopback for tests and the judge benchmark: it speaks OpenAI Chat
  * Completions ({@code .../chat/completions}) and Gemini {@code generateContent}
- * ({@code .../models/<model>:generateContent}), records every request with its arrival time, and
- * answers as a script says: slowly, with 429 and Retry-After, 500, a hang, a malformed or truncated
- * body, a refusal, or an answer that lacks a metric or scores a binary metric 0.5. Answers are built
- * from the JSON schema in the request (or the metric names in the prompt), so it serves any rubric.
- * A request's script case is the {@code case=NAME} marker in its prompt text. Answers too large to
- * hold in memory (hostile-input tests) are written piece by piece ({@link Action#streamedAnswer},
+ * ({@code .../models/<model>:generateContent}) and answers as those APIs do ({@link ProviderAnswers}):
+ * their error objects and rate-limit hints, the 400s OpenAI's reasoning models (o-series, gpt-5) give
+ * to {@code max_tokens} and to a temperature, their reasoning tokens counted against
+ * {@code max_completion_tokens}, and Gemini 2.5's thoughts counted against {@code maxOutputTokens}
+ * (within {@code thinkingConfig.thinkingBudget} when one is sent, or as much as the model likes when not).
+ * It records every request with its arrival time, parameters and answer, can enforce a request quota
+ * over a sliding window of arrivals as a provider counts it ({@link #quota}), and otherwise answers as
+ * a script says: slowly, with 429 and its hints, 500, 503, a hang, a malformed or truncated body, a
+ * refusal, or an answer that lacks a metric or scores a binary metric 0.5. Answers are built from the
+ * JSON schema in the request (or the metric names in the prompt), so it serves any rubric. A request's
+ * script case is the {@code case=NAME} marker in its prompt text. Answers too large to hold in memory
+ * (hostile-input tests) are written piece by piece ({@link Action#streamedAnswer},
  * {@link Action#streamedBody}) and sent chunked.
  */
 public final class ScriptedVlmServer implements AutoCloseable {
@@ -43,8 +49,8 @@ public final class ScriptedVlmServer implements AutoCloseable {
     private static final Pattern METRIC_LINE = Pattern.compile("- \"([a-z0-9_]+)\": \\{\"score\"");
 
     /** What the server does with one request. */
-    public enum Kind { OK, RATE_LIMITED, SERVER_ERROR, HANG, MALFORMED, TRUNCATED, REFUSAL, MISSING_METRIC, NON_BINARY, UNAUTHORIZED,
-        STREAMED_ANSWER, STREAMED_BODY }
+    public enum Kind { OK, RATE_LIMITED, SERVER_ERROR, OVERLOADED, HANG, MALFORMED, TRUNCATED, REFUSAL, MISSING_METRIC, NON_BINARY,
+        UNAUTHORIZED, STREAMED_ANSWER, STREAMED_BODY }
 
     /** Writes text piece by piece: an answer or a body that is never held in memory whole. */
     @FunctionalInterface
@@ -55,13 +61,21 @@ public final class ScriptedVlmServer implements AutoCloseable {
     /**
      * @param kind       what to answer
      * @param latency    delay before answering (a hang's length for HANG)
-     * @param retryAfter seconds sent with a 429
+     * @param retryAfter the wait a 429 announces, seconds (in the protocol's own way; also as Retry-After
+     *                   when {@code retryAfterHeader})
      * @param scores     metric scores of an OK answer (missing metrics score 1)
      * @param streamed   the answer text (STREAMED_ANSWER) or the whole body (STREAMED_BODY), else null
+     * @param thinking   tokens a reasoning model wants to think before answering; -1: the model's usual
+     * @param overflow   tokens a Gemini thinking model thinks past the budget it was given (it may)
      */
-    public record Action(Kind kind, Duration latency, int retryAfter, Map<String, Double> scores, Streamed streamed) {
+    public record Action(Kind kind, Duration latency, double retryAfter, Map<String, Double> scores, Streamed streamed,
+                         int thinking, int overflow, boolean retryAfterHeader) {
         public Action(Kind kind, Duration latency, int retryAfter, Map<String, Double> scores) {
-            this(kind, latency, retryAfter, scores, null);
+            this(kind, latency, retryAfter, scores, null, -1, 0, false);
+        }
+
+        public Action(Kind kind, Duration latency, int retryAfter, Map<String, Double> scores, Streamed streamed) {
+            this(kind, latency, retryAfter, scores, streamed, -1, 0, false);
         }
 
         /** A 200 in the protocol's envelope whose answer text (the model's message) {@code text} writes; JSON-escaped here. */
@@ -81,6 +95,21 @@ public final class ScriptedVlmServer implements AutoCloseable {
         public static Action of(Kind kind) {
             return new Action(kind, Duration.ZERO, 1, Map.of());
         }
+
+        /** A 429 announcing {@code seconds} (fractions allowed) the protocol's way. */
+        public static Action rateLimited(double seconds) {
+            return new Action(Kind.RATE_LIMITED, Duration.ZERO, seconds, Map.of(), null, -1, 0, false);
+        }
+
+        /** The same action with the model thinking {@code tokens} (and {@code overflow} past a Gemini budget). */
+        public Action thinking(int tokens, int pastBudget) {
+            return new Action(kind, latency, retryAfter, scores, streamed, tokens, pastBudget, retryAfterHeader);
+        }
+
+        /** The same 429 with a Retry-After header too. */
+        public Action withRetryAfterHeader() {
+            return new Action(kind, latency, retryAfter, scores, streamed, thinking, overflow, true);
+        }
     }
 
     /**
@@ -90,19 +119,39 @@ public final class ScriptedVlmServer implements AutoCloseable {
      * @param caseName the {@code case=} marker of the prompt, or ""
      * @param attempt  how many earlier requests had the same case marker (0 for the first)
      * @param metrics  metric names the answer must hold
+     * @param text     every text of the request
+     * @param model    the model asked for
      */
-    public record Exchange(String protocol, String caseName, int attempt, List<String> metrics, String text) {
+    public record Exchange(String protocol, String caseName, int attempt, List<String> metrics, String text, String model) {
     }
 
-    /** A recorded request. */
-    public record Seen(long arrivedNanos, String protocol, String caseName, String authorization, int images, int videos) {
+    /**
+     * A recorded request and what it was answered (recorded once the answer is known; {@link #requestCount()}
+     * counts arrivals at once).
+     *
+     * @param arrivedNanos  when the server's dispatcher saw it (the provider's arrival count)
+     * @param params        the request parameters: max_tokens, max_completion_tokens, temperature, reasoning_effort,
+     *                      maxOutputTokens, thinkingBudget (those present)
+     * @param status        the HTTP status answered
+     * @param announced     the wait a 429 announced (the precise one), else null
+     * @param finish        the finish reason of a 200 (stop, length, STOP, MAX_TOKENS), else null
+     */
+    public record Seen(long arrivedNanos, String protocol, String caseName, String authorization, int images, int videos,
+                       String model, Map<String, Object> params, int status, Duration announced, String finish) {
+    }
+
+    /** A request quota the server enforces over any sliding window of arrivals, answering 429 past it. */
+    public record Quota(int requests, Duration window) {
     }
 
     private final HttpServer server;
     private final ExecutorService executor;
     private final List<Seen> seen = Collections.synchronizedList(new ArrayList<>());
     private final Map<String, AtomicInteger> attempts = new ConcurrentHashMap<>();
+    private final AtomicInteger arrivals = new AtomicInteger();
     private volatile Function<Exchange, Action> script;
+    private volatile Quota quota;
+    private final java.util.TreeSet<Long> accepted = new java.util.TreeSet<>();
 
     private ScriptedVlmServer(Function<Exchange, Action> script) throws IOException {
         this.script = script;
@@ -112,7 +161,15 @@ public final class ScriptedVlmServer implements AutoCloseable {
             t.setDaemon(true);
             return t;
         });
-        server.setExecutor(executor);
+        // a request arrives when the server's dispatcher sees its bytes, not when a worker thread gets to it: the
+        // dispatcher hands each request over at once, so the time is taken there (a provider counts at its edge)
+        server.setExecutor(r -> {
+            long seenAt = System.nanoTime();
+            executor.execute(() -> {
+                ARRIVED.set(seenAt);
+                r.run();
+            });
+        });
         server.createContext("/", this::handle);
         server.start();
     }
@@ -123,6 +180,49 @@ public final class ScriptedVlmServer implements AutoCloseable {
 
     public void script(Function<Exchange, Action> next) {
         this.script = next;
+    }
+
+    /** Enforces a request quota from now on (null: none); requests past it get the protocol's 429 with its hints. */
+    public void quota(Quota q) {
+        synchronized (accepted) {
+            accepted.clear();
+            this.quota = q;
+        }
+    }
+
+    /**
+     * The wait until a request fits the quota, counting this arrival if it fits; zero when it does. Handler
+     * threads may get to requests out of their arrival order, so an arrival is accepted only if every window
+     * holding it, before or after, keeps within the quota.
+     */
+    private Duration admit(long arrived) {
+        Quota q = quota;
+        if (q == null) {
+            return Duration.ZERO;
+        }
+        long window = q.window().toNanos();
+        synchronized (accepted) {
+            while (!accepted.isEmpty() && accepted.first() < arrived - 4 * window) {
+                accepted.pollFirst();
+            }
+            List<Long> near = new ArrayList<>(accepted.subSet(arrived - window + 1, arrived + window));
+            near.add(arrived);
+            Collections.sort(near);
+            int lo = 0;
+            for (int hi = 0; hi < near.size(); hi++) {
+                while (near.get(hi) - near.get(lo) >= window) {
+                    lo++;
+                }
+                if (hi - lo + 1 > q.requests() && near.get(lo) <= arrived && arrived <= near.get(hi)) {
+                    // refused: the oldest arrival of the window that holds it leaves then
+                    return Duration.ofNanos(Math.max(1_000_000, near.get(lo) + window - arrived));
+                }
+            }
+            for (long t = arrived; !accepted.add(t); t++) {
+                // two arrivals in the same nanosecond: both count
+            }
+            return Duration.ZERO;
+        }
     }
 
     /** Base URL for the OpenAI protocol ({@code .../v1}). */
@@ -141,26 +241,43 @@ public final class ScriptedVlmServer implements AutoCloseable {
         }
     }
 
+    /** Requests that arrived so far (answered or not yet). */
     public int requestCount() {
-        return seen.size();
+        return arrivals.get();
     }
 
     /** The most requests that arrived within any window of the given length (a sliding window over arrivals). */
     public int maxInAnyWindow(Duration window) {
+        return busiestWindow(window).requests();
+    }
+
+    /** The window of the given length holding the most arrivals: how many, and when its first arrived. */
+    public Busiest busiestWindow(Duration window) {
         List<Long> t = seen().stream().map(Seen::arrivedNanos).sorted().toList();
         int best = 0;
+        long from = t.isEmpty() ? 0 : t.get(0);
         int lo = 0;
         for (int hi = 0; hi < t.size(); hi++) {
             while (t.get(hi) - t.get(lo) >= window.toNanos()) {
                 lo++;
             }
-            best = Math.max(best, hi - lo + 1);
+            if (hi - lo + 1 > best) {
+                best = hi - lo + 1;
+                from = t.get(lo);
+            }
         }
-        return best;
+        return new Busiest(best, from);
     }
 
+    /** @param requests arrivals in the window; @param fromNanos the first of them */
+    public record Busiest(int requests, long fromNanos) {
+    }
+
+    private static final ThreadLocal<Long> ARRIVED = new ThreadLocal<>();
+
     private void handle(HttpExchange ex) throws IOException {
-        long arrived = System.nanoTime();
+        Long handedOver = ARRIVED.get();
+        long arrived = handedOver != null ? handedOver : System.nanoTime();
         try (ex) {
             String path = ex.getRequestURI().getPath();
             String protocol = path.endsWith("/chat/completions") ? "openai" : path.endsWith(":generateContent") ? "gemini" : null;
@@ -169,7 +286,10 @@ public final class ScriptedVlmServer implements AutoCloseable {
                 send(ex, 404, "{\"error\":\"unknown endpoint\"}");
                 return;
             }
+            arrivals.incrementAndGet();
             JsonNode body = JSON.readTree(raw);
+            String model = protocol.equals("openai") ? body.path("model").asText("")
+                    : path.substring(path.indexOf("/models/") + 8, path.lastIndexOf(':'));
             String text = allText(body);
             Matcher m = CASE.matcher(text);
             String caseName = m.find() ? m.group(1) : "";
@@ -177,28 +297,44 @@ public final class ScriptedVlmServer implements AutoCloseable {
             String auth = protocol.equals("openai") ? ex.getRequestHeaders().getFirst("Authorization")
                     : ex.getRequestHeaders().getFirst("x-goog-api-key");
             int[] media = countMedia(body);
-            seen.add(new Seen(arrived, protocol, caseName, auth, media[0], media[1]));
+            Map<String, Object> params = params(protocol, body);
             List<String> metrics = metricNames(body, text);
-            Action a = script.apply(new Exchange(protocol, caseName, attempt, metrics, text));
+            Action a = script.apply(new Exchange(protocol, caseName, attempt, metrics, text, model));
+            Record record = new Record(arrived, protocol, caseName, auth, media, model, params);
+            Duration over = admit(arrived);
+            ProviderAnswers.Reply refused = !over.isZero()
+                    ? ProviderAnswers.rateLimited(protocol, model, quota.requests(), over, false)
+                    : ModelRules.check(protocol, model, params);
+            if (refused != null) {
+                record.seen(refused.status(), refused.status() == 429 ? over : null, null);
+                send(ex, refused);
+                return;
+            }
             sleep(a.latency());
+            int thinking = ModelRules.thinking(protocol, model, params, a);
+            int cap = ModelRules.outputCap(protocol, params);
             switch (a.kind()) {
-                case OK -> send(ex, 200, answer(protocol, answerJson(metrics, a.scores(), null, null), raw.length));
-                case MISSING_METRIC -> send(ex, 200, answer(protocol,
-                        answerJson(metrics, a.scores(), metrics.isEmpty() ? null : metrics.get(0), null), raw.length));
-                case NON_BINARY -> send(ex, 200, answer(protocol,
-                        answerJson(metrics, a.scores(), null, metrics.isEmpty() ? null : metrics.get(0)), raw.length));
+                case OK -> answer(ex, record, protocol, answerJson(metrics, a.scores(), null, null), raw.length, thinking, cap);
+                case MISSING_METRIC -> answer(ex, record, protocol,
+                        answerJson(metrics, a.scores(), metrics.isEmpty() ? null : metrics.get(0), null), raw.length, thinking, cap);
+                case NON_BINARY -> answer(ex, record, protocol,
+                        answerJson(metrics, a.scores(), null, metrics.isEmpty() ? null : metrics.get(0)), raw.length, thinking, cap);
                 case RATE_LIMITED -> {
-                    ex.getResponseHeaders().add("Retry-After", Integer.toString(a.retryAfter()));
-                    send(ex, 429, "{\"error\":{\"code\":429,\"message\":\"quota exceeded\"}}");
+                    Duration d = Duration.ofNanos((long) (a.retryAfter() * 1e9));
+                    record.seen(429, d, null);
+                    send(ex, ProviderAnswers.rateLimited(protocol, model, 60, d, a.retryAfterHeader()));
                 }
-                case SERVER_ERROR -> send(ex, 500, "{\"error\":{\"code\":500,\"message\":\"internal\"}}");
-                // like real providers, echo (part of) the key that was refused
-                case UNAUTHORIZED -> send(ex, 401, "{\"error\":{\"code\":401,\"message\":\"Incorrect API key provided: "
-                        + String.valueOf(auth).replace("\"", "") + "\"}}");
-                case HANG -> send(ex, 500, "{\"error\":\"hung\"}");
-                case MALFORMED -> send(ex, 200, "<html>upstream error</html>");
+                case SERVER_ERROR -> send(ex, record.replied(ProviderAnswers.serverError(protocol)));
+                case OVERLOADED -> send(ex, record.replied(ProviderAnswers.overloaded(protocol)));
+                case UNAUTHORIZED -> send(ex, record.replied(ProviderAnswers.unauthorized(protocol, auth)));
+                case HANG -> send(ex, record.replied(ProviderAnswers.serverError(protocol)));
+                case MALFORMED -> {
+                    record.seen(200, null, null);
+                    send(ex, 200, "<html>upstream error</html>");
+                }
                 case TRUNCATED -> {
-                    byte[] full = answer(protocol, answerJson(metrics, a.scores(), null, null), raw.length)
+                    record.seen(200, null, null);
+                    byte[] full = ProviderAnswers.answer(protocol, answerJson(metrics, a.scores(), null, null), raw.length, 0, -1)
                             .getBytes(StandardCharsets.UTF_8);
                     ex.getResponseHeaders().add("Content-Type", "application/json");
                     ex.sendResponseHeaders(200, full.length);
@@ -207,10 +343,14 @@ public final class ScriptedVlmServer implements AutoCloseable {
                     out.flush();
                     throw new IOException("truncated on purpose"); // the connection is dropped mid-body
                 }
-                case REFUSAL -> send(ex, 200, refusal(protocol));
+                case REFUSAL -> {
+                    record.seen(200, null, "refusal");
+                    send(ex, 200, ProviderAnswers.refusal(protocol));
+                }
                 case STREAMED_ANSWER -> {
+                    record.seen(200, null, "stop");
                     // the envelope of a normal answer, split where its text goes
-                    String envelope = answer(protocol, SPLIT, raw.length);
+                    String envelope = ProviderAnswers.answer(protocol, SPLIT, raw.length, 0, -1);
                     int at = envelope.indexOf(SPLIT);
                     stream(ex, out -> {
                         out.write(envelope, 0, at);
@@ -218,12 +358,71 @@ public final class ScriptedVlmServer implements AutoCloseable {
                         out.write(envelope, at + SPLIT.length(), envelope.length() - at - SPLIT.length());
                     });
                 }
-                case STREAMED_BODY -> stream(ex, a.streamed());
+                case STREAMED_BODY -> {
+                    record.seen(200, null, null);
+                    stream(ex, a.streamed());
+                }
                 default -> throw new IllegalStateException();
             }
         } catch (IOException e) {
             // the client went away (timeout) or the body was cut on purpose
         }
+    }
+
+    /** A request being answered: recorded once its answer is known. */
+    private final class Record {
+        final long arrived;
+        final String protocol;
+        final String caseName;
+        final String auth;
+        final int[] media;
+        final String model;
+        final Map<String, Object> params;
+
+        Record(long arrived, String protocol, String caseName, String auth, int[] media, String model, Map<String, Object> params) {
+            this.arrived = arrived;
+            this.protocol = protocol;
+            this.caseName = caseName;
+            this.auth = auth;
+            this.media = media;
+            this.model = model;
+            this.params = params;
+        }
+
+        void seen(int status, Duration announced, String finish) {
+            seen.add(new Seen(arrived, protocol, caseName, auth, media[0], media[1], model, params, status, announced, finish));
+        }
+
+        ProviderAnswers.Reply replied(ProviderAnswers.Reply r) {
+            seen(r.status(), null, null);
+            return r;
+        }
+    }
+
+    private void answer(HttpExchange ex, Record record, String protocol, String content, int requestBytes, int thinking, int cap)
+            throws IOException {
+        String body = ProviderAnswers.answer(protocol, content, requestBytes, thinking, cap);
+        JsonNode n = JSON.readTree(body);
+        record.seen(200, null, protocol.equals("openai") ? n.path("choices").path(0).path("finish_reason").asText()
+                : n.path("candidates").path(0).path("finishReason").asText());
+        send(ex, 200, body);
+    }
+
+    /** The request parameters that decide how a model answers. */
+    private static Map<String, Object> params(String protocol, JsonNode body) {
+        Map<String, Object> p = new java.util.LinkedHashMap<>();
+        JsonNode src = protocol.equals("openai") ? body : body.path("generationConfig");
+        for (String name : List.of("max_tokens", "max_completion_tokens", "temperature", "reasoning_effort", "maxOutputTokens")) {
+            JsonNode v = src.get(name);
+            if (v != null && !v.isNull()) {
+                p.put(name, v.isNumber() ? (Object) v.numberValue() : v.asText());
+            }
+        }
+        JsonNode budget = body.path("generationConfig").path("thinkingConfig").get("thinkingBudget");
+        if (budget != null) {
+            p.put("thinkingBudget", budget.asInt());
+        }
+        return p;
     }
 
     private static void sleep(Duration d) {
@@ -287,6 +486,11 @@ public final class ScriptedVlmServer implements AutoCloseable {
         public void close() {
             // the envelope's tail still follows
         }
+    }
+
+    private static void send(HttpExchange ex, ProviderAnswers.Reply r) throws IOException {
+        r.headers().forEach((k, v) -> ex.getResponseHeaders().add(k, v));
+        send(ex, r.status(), r.body());
     }
 
     private static void send(HttpExchange ex, int status, String body) throws IOException {
@@ -376,41 +580,6 @@ public final class ScriptedVlmServer implements AutoCloseable {
             e.put("justification", "scripted");
         }
         return o.toString();
-    }
-
-    private static String answer(String protocol, String content, int requestBytes) {
-        int in = Math.max(1, requestBytes / 100);
-        int out = Math.max(1, content.length() / 4);
-        ObjectNode r = JSON.createObjectNode();
-        if (protocol.equals("openai")) {
-            r.put("id", "chatcmpl-scripted").put("object", "chat.completion");
-            ObjectNode choice = r.putArray("choices").addObject();
-            choice.put("index", 0).put("finish_reason", "stop");
-            choice.putObject("message").put("role", "assistant").put("content", content).putNull("refusal");
-            r.putObject("usage").put("prompt_tokens", in).put("completion_tokens", out).put("total_tokens", in + out);
-        } else {
-            ObjectNode cand = r.putArray("candidates").addObject();
-            cand.putObject("content").put("role", "model").putArray("parts").addObject().put("text", content);
-            cand.put("finishReason", "STOP");
-            r.putObject("usageMetadata").put("promptTokenCount", in).put("candidatesTokenCount", out)
-                    .put("totalTokenCount", in + out);
-        }
-        return r.toString();
-    }
-
-    private static String refusal(String protocol) {
-        ObjectNode r = JSON.createObjectNode();
-        if (protocol.equals("openai")) {
-            ObjectNode choice = r.putArray("choices").addObject();
-            choice.put("index", 0).put("finish_reason", "stop");
-            choice.putObject("message").put("role", "assistant").putNull("content")
-                    .put("refusal", "I can't help with grading this content.");
-            r.putObject("usage").put("prompt_tokens", 10).put("completion_tokens", 5);
-        } else {
-            r.putObject("promptFeedback").put("blockReason", "SAFETY");
-            r.putObject("usageMetadata").put("promptTokenCount", 10).put("candidatesTokenCount", 0);
-        }
-        return r.toString();
     }
 
     @Override

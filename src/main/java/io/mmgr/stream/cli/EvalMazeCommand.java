@@ -17,11 +17,15 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.util.ArrayDeque;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -54,37 +58,17 @@ public final class EvalMazeCommand implements Callable<Integer> {
     @Option(names = "--batch", description = "JSONL of cases {id, problem, solution, rows, cols, output[, model]}.")
     Path batch;
 
+    @Option(names = "--threads", description = "Cases scored at once with --batch (default: one per core).")
+    Integer threads;
+
     @Override
     public Integer call() throws Exception {
-        MazePixelEvaluator evaluator = new MazePixelEvaluator();
         LocalArtifactResolver resolver = new LocalArtifactResolver(List.of(Path.of("/")),
                 LocalArtifactResolver.DEFAULT_MAX_BYTES, Files.createTempDirectory("mmgr-eval"));
         if (batch != null) {
-            int failures = 0;
-            try (BufferedReader in = Files.newBufferedReader(batch, StandardCharsets.UTF_8)) {
-                String line;
-                int n = 0;
-                while ((line = in.readLine()) != null) {
-                    n++;
-                    if (line.isBlank()) {
-                        continue;
-                    }
-                    Map<String, Object> result = new LinkedHashMap<>();
-                    try {
-                        JsonNode c = JsonOutput.MAPPER.readTree(line);
-                        result.put("id", c.path("id").asText("line-" + n));
-                        result.putAll(score(evaluator, resolver, path(c, "problem"), path(c, "solution"),
-                                c.path("rows").asInt(), c.path("cols").asInt(), path(c, "output"),
-                                c.path("model").asText(model)));
-                    } catch (EvaluationException | RuntimeException | java.io.IOException e) {
-                        failures++;
-                        result.put("error", e.getMessage());
-                    }
-                    System.out.println(JsonOutput.line(result));
-                }
-            }
-            return failures == 0 ? 0 : 1;
+            return batch(resolver);
         }
+        MazePixelEvaluator evaluator = new MazePixelEvaluator();
         if (problem == null || solution == null || rows == null || cols == null || output == null) {
             System.err.println("error: --problem, --solution, --rows, --cols and --output are required (or --batch)");
             return 2;
@@ -95,6 +79,65 @@ public final class EvalMazeCommand implements Callable<Integer> {
         } catch (EvaluationException e) {
             System.out.println(JsonOutput.line(Map.of("error", e.getMessage())));
             return 1;
+        }
+    }
+
+    /**
+     * Scores the cases on a pool of one worker per core (each with its own evaluator and reference
+     * cache) and prints the results in input order; at most a few cases per worker are in flight, so
+     * memory stays bounded however long the file is.
+     */
+    private int batch(LocalArtifactResolver resolver) throws Exception {
+        int n = threads != null ? Math.max(1, threads) : Runtime.getRuntime().availableProcessors();
+        ThreadLocal<MazePixelEvaluator> evaluators = ThreadLocal.withInitial(MazePixelEvaluator::new);
+        ExecutorService pool = Executors.newFixedThreadPool(n, r -> {
+            Thread t = new Thread(r, "eval-maze");
+            t.setDaemon(true);
+            return t;
+        });
+        ArrayDeque<Future<String[]>> inFlight = new ArrayDeque<>();
+        int failures = 0;
+        try (BufferedReader in = Files.newBufferedReader(batch, StandardCharsets.UTF_8)) {
+            String line;
+            int lineNo = 0;
+            while ((line = in.readLine()) != null) {
+                lineNo++;
+                if (line.isBlank()) {
+                    continue;
+                }
+                String text = line;
+                int number = lineNo;
+                inFlight.add(pool.submit(() -> scoreLine(evaluators.get(), resolver, text, number)));
+                if (inFlight.size() >= 4 * n) {
+                    failures += print(inFlight.poll().get());
+                }
+            }
+            while (!inFlight.isEmpty()) {
+                failures += print(inFlight.poll().get());
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        return failures == 0 ? 0 : 1;
+    }
+
+    private static int print(String[] result) {
+        System.out.println(result[0]);
+        return result[1] == null ? 0 : 1;
+    }
+
+    /** One case: its JSON line and, when it failed, the reason. */
+    private String[] scoreLine(MazePixelEvaluator evaluator, LocalArtifactResolver resolver, String line, int number) {
+        Map<String, Object> result = new LinkedHashMap<>();
+        try {
+            JsonNode c = JsonOutput.MAPPER.readTree(line);
+            result.put("id", c.path("id").asText("line-" + number));
+            result.putAll(score(evaluator, resolver, path(c, "problem"), path(c, "solution"),
+                    c.path("rows").asInt(), c.path("cols").asInt(), path(c, "output"), c.path("model").asText(model)));
+            return new String[] {JsonOutput.line(result), null};
+        } catch (EvaluationException | RuntimeException | java.io.IOException e) {
+            result.put("error", e.getMessage());
+            return new String[] {JsonOutput.line(result), String.valueOf(e.getMessage())};
         }
     }
 

@@ -33,6 +33,13 @@ public final class GenerateMazeCommand implements Callable<Integer> {
     @Option(names = "--publish", description = "Also publish the items to the running scorer's benchmark topic.")
     boolean publish;
 
+    @Option(names = "--answers", description = "Instead of benchmark items, write this many still answers with known "
+            + "verdicts over every render style and fault, their reference images and cases.jsonl for eval maze --batch.")
+    Integer answers;
+
+    @Option(names = "--video-answers", defaultValue = "0", description = "With --answers: this many video answers (MP4) too.")
+    int videoAnswers;
+
     @Mixin
     ConnectionOptions connection;
 
@@ -41,6 +48,12 @@ public final class GenerateMazeCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        if (answers != null) {
+            java.nio.file.Path cases = io.mmgr.stream.tasks.maze.MazeAnswerCorpus.write(out, answers, videoAnswers, seed);
+            spec.commandLine().getOut().println("wrote " + (answers + videoAnswers) + " maze answers to " + cases);
+            spec.commandLine().getOut().flush();
+            return 0;
+        }
         List<MazeBand> bands = band.equalsIgnoreCase("all")
                 ? Arrays.asList(MazeBand.values())
                 : List.of(MazeBand.valueOf(band.toUpperCase(Locale.ROOT)));

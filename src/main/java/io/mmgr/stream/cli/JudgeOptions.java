@@ -1,6 +1,11 @@
 package io.mmgr.stream.cli;
 
 import io.mmgr.stream.judge.JudgeSettings;
+import io.mmgr.stream.judge.MediaSettings;
+import io.mmgr.stream.judge.PricingSettings;
+import io.mmgr.stream.judge.protocol.JudgeProtocol;
+import io.mmgr.stream.judge.protocol.ModelProfile;
+import io.mmgr.stream.judge.protocol.StructuredOutput;
 import java.net.URI;
 import java.time.Duration;
 import picocli.CommandLine.Option;
@@ -31,31 +36,31 @@ public final class JudgeOptions {
     String apiKeyEnv;
 
     @Option(names = "--judge-structured-output", defaultValue = "${env:MMGR_JUDGE_STRUCTURED_OUTPUT:-json_schema}",
-            description = "json_schema, json_object or none (prompt-only; the answer is parsed tolerantly) "
-                    + "(default: ${DEFAULT-VALUE}; env MMGR_JUDGE_STRUCTURED_OUTPUT)")
+            description = "json_schema, json_object or none (prompt-only; the answer is parsed tolerantly), for either "
+                    + "protocol (default: ${DEFAULT-VALUE}; env MMGR_JUDGE_STRUCTURED_OUTPUT)")
     String structuredOutput;
+
+    @Option(names = "--judge-profile", defaultValue = "${env:MMGR_JUDGE_PROFILE:-auto}",
+            description = "request parameters: auto (from the model name), openai-chat, openai-reasoning, gemini or "
+                    + "gemini-thinking (README, \"Model profiles\"; default: ${DEFAULT-VALUE}; env MMGR_JUDGE_PROFILE)")
+    String profile;
 
     @Option(names = "--judge-rpm", defaultValue = "${env:MMGR_JUDGE_RPM}",
             description = "provider quota in requests per minute (default: 60; env MMGR_JUDGE_RPM)")
     Integer rpm;
 
     @Option(names = "--judge-rps", defaultValue = "${env:MMGR_JUDGE_RPS}",
-            description = "provider quota in requests per second (instead of --judge-rpm; env MMGR_JUDGE_RPS)")
+            description = "provider quota in requests per second, instead of --judge-rpm (env MMGR_JUDGE_RPS)")
     Integer rps;
 
     @Option(names = "--judge-quota-margin-ms", defaultValue = "${env:MMGR_JUDGE_QUOTA_MARGIN_MS:-25}",
-            description = "allowance for send-to-arrival jitter when spacing requests (default: ${DEFAULT-VALUE}; "
-                    + "env MMGR_JUDGE_QUOTA_MARGIN_MS)")
+            description = "allowance for send-to-arrival jitter: sends are held to the quota over the window plus this "
+                    + "(default: ${DEFAULT-VALUE}; env MMGR_JUDGE_QUOTA_MARGIN_MS)")
     long quotaMarginMs;
 
     @Option(names = "--judge-tpm", defaultValue = "${env:MMGR_JUDGE_TPM:-0}",
             description = "provider quota in tokens per minute; 0: none (default: ${DEFAULT-VALUE}; env MMGR_JUDGE_TPM)")
     long tpm;
-
-    @Option(names = "--judge-instances", defaultValue = "${env:MMGR_JUDGE_INSTANCES:-1}",
-            description = "judge workers sharing this quota; each takes an equal share (default: ${DEFAULT-VALUE}; "
-                    + "env MMGR_JUDGE_INSTANCES)")
-    int instances;
 
     @Option(names = "--judge-concurrency", defaultValue = "${env:MMGR_JUDGE_CONCURRENCY:-4}",
             description = "calls in flight (default: ${DEFAULT-VALUE}; env MMGR_JUDGE_CONCURRENCY)")
@@ -66,8 +71,14 @@ public final class JudgeOptions {
     Duration timeout;
 
     @Option(names = "--judge-max-attempts", defaultValue = "${env:MMGR_JUDGE_MAX_ATTEMPTS:-4}",
-            description = "calls per request on 429/5xx/timeouts (default: ${DEFAULT-VALUE}; env MMGR_JUDGE_MAX_ATTEMPTS)")
+            description = "calls in one retry cycle on 429/5xx/timeouts; cycles go on with backoff until the deadline "
+                    + "(default: ${DEFAULT-VALUE}; env MMGR_JUDGE_MAX_ATTEMPTS)")
     int maxAttempts;
+
+    @Option(names = "--judge-retry-deadline", defaultValue = "${env:MMGR_JUDGE_RETRY_DEADLINE:-PT24H}",
+            description = "how long after it was requested a request without an answer is retried before it is FAILED "
+                    + "(not cached: publishing it again retries) (default: ${DEFAULT-VALUE}; env MMGR_JUDGE_RETRY_DEADLINE)")
+    Duration retryDeadline;
 
     @Option(names = "--judge-circuit-failure-rate", defaultValue = "${env:MMGR_JUDGE_CIRCUIT_FAILURE_RATE:-50}",
             description = "percent of failed calls (of the last 20) that opens the circuit (default: ${DEFAULT-VALUE}; "
@@ -83,7 +94,7 @@ public final class JudgeOptions {
     double priceInput;
 
     @Option(names = "--judge-price-output", defaultValue = "${env:MMGR_JUDGE_PRICE_OUTPUT:-0}",
-            description = "US$ per million output tokens (default: ${DEFAULT-VALUE}; env MMGR_JUDGE_PRICE_OUTPUT)")
+            description = "US$ per million output tokens, thinking included (default: ${DEFAULT-VALUE}; env MMGR_JUDGE_PRICE_OUTPUT)")
     double priceOutput;
 
     @Option(names = "--judge-budget-usd", defaultValue = "${env:MMGR_JUDGE_BUDGET_USD}",
@@ -99,8 +110,19 @@ public final class JudgeOptions {
     boolean nativeVideo;
 
     @Option(names = "--judge-max-output-tokens", defaultValue = "${env:MMGR_JUDGE_MAX_OUTPUT_TOKENS:-2048}",
-            description = "answer cap (default: ${DEFAULT-VALUE}; env MMGR_JUDGE_MAX_OUTPUT_TOKENS)")
+            description = "room for the answer itself; reasoning profiles add their thinking budget on top "
+                    + "(default: ${DEFAULT-VALUE}; env MMGR_JUDGE_MAX_OUTPUT_TOKENS)")
     int maxOutputTokens;
+
+    @Option(names = "--judge-thinking-budget", defaultValue = "${env:MMGR_JUDGE_THINKING_BUDGET}",
+            description = "reasoning room in tokens: Gemini 2.5's thinkingConfig.thinkingBudget, or what an OpenAI reasoning "
+                    + "model may spend before its answer (default: the profile's; env MMGR_JUDGE_THINKING_BUDGET)")
+    Integer thinkingBudget;
+
+    @Option(names = "--judge-reasoning-effort", defaultValue = "${env:MMGR_JUDGE_REASONING_EFFORT}",
+            description = "reasoning_effort of OpenAI reasoning models: minimal, low, medium, high (default: medium; "
+                    + "env MMGR_JUDGE_REASONING_EFFORT)")
+    String reasoningEffort;
 
     @Option(names = "--judge-group", defaultValue = "${env:MMGR_JUDGE_GROUP}",
             description = "the judge worker's consumer group (default: <application id>-judge; env MMGR_JUDGE_GROUP)")
@@ -117,31 +139,63 @@ public final class JudgeOptions {
         return true;
     }
 
+    /** The settings the flags give; conflicting or invalid values are an error saying which. */
     public JudgeSettings settings() {
+        if (rps != null && rpm != null) {
+            throw new IllegalArgumentException("give the judge's quota once: --judge-rps " + rps + " and --judge-rpm " + rpm
+                    + " are both set (from the command line or MMGR_JUDGE_RPS / MMGR_JUDGE_RPM)");
+        }
+        JudgeProtocol p = JudgeProtocol.parse(protocol);
+        if (reasoningEffort != null && !reasoningEffort.isBlank() && !p.equals(JudgeProtocol.OPENAI)) {
+            throw new IllegalArgumentException("--judge-reasoning-effort is for OpenAI reasoning models, not the " + p + " protocol");
+        }
         int quota = rps != null ? rps : rpm != null ? rpm : 60;
         Duration window = rps != null ? Duration.ofSeconds(1) : Duration.ofMinutes(1);
-        return JudgeSettings.defaults(protocol, baseUrl, model)
-                .withApiKeyEnv(apiKeyEnv)
-                .withQuota(quota, window)
-                .withQuotaMargin(Duration.ofMillis(quotaMarginMs))
-                .withConcurrency(concurrency, instances)
-                .withTimeouts(timeout, maxAttempts, Duration.ofSeconds(1), Duration.ofSeconds(60))
-                .withCircuit(circuitFailureRate, 20, circuitOpenFor)
-                .withPrices(priceInput, priceOutput, budgetUsd)
-                .withMedia(frames, nativeVideo, structuredOutput)
-                .withTokens(tpm, 800, maxOutputTokens);
+        ModelProfile prof = "auto".equalsIgnoreCase(profile.strip()) ? ModelProfile.forModel(p, model)
+                : ModelProfile.defaults(ModelProfile.Kind.parse(profile), model);
+        if (prof.kind().protocol() != p) {
+            throw new IllegalArgumentException("--judge-profile " + prof.kind().id() + " is for the " + prof.kind().protocol()
+                    + " protocol, not " + p);
+        }
+        prof = prof.withAnswerTokens(maxOutputTokens);
+        if (thinkingBudget != null) {
+            if (!prof.kind().reasons()) {
+                throw new IllegalArgumentException("--judge-thinking-budget needs a reasoning profile (openai-reasoning or "
+                        + "gemini-thinking); " + model + " is judged with " + prof.kind().id());
+            }
+            prof = prof.withThinkingTokens(thinkingBudget);
+        }
+        if (reasoningEffort != null && !reasoningEffort.isBlank()) {
+            if (prof.kind() != ModelProfile.Kind.OPENAI_REASONING) {
+                throw new IllegalArgumentException("--judge-reasoning-effort needs the openai-reasoning profile; " + model
+                        + " is judged with " + prof.kind().id());
+            }
+            prof = prof.withReasoningEffort(reasoningEffort);
+        }
+        return JudgeSettings.builder(p, baseUrl, model)
+                .apiKeyEnv(apiKeyEnv)
+                .structuredOutput(StructuredOutput.parse(structuredOutput, p))
+                .profile(prof)
+                .quota(q -> q.requests(quota, window).margin(Duration.ofMillis(quotaMarginMs)).tokensPerMinute(tpm))
+                .concurrency(concurrency)
+                .timeout(timeout)
+                .retry(r -> r.maxAttempts(maxAttempts).deadline(retryDeadline))
+                .circuit(c -> c.failureRate(circuitFailureRate).openFor(circuitOpenFor))
+                .pricing(PricingSettings.of(priceInput, priceOutput, budgetUsd))
+                .media(MediaSettings.defaults().withFrames(frames, nativeVideo))
+                .build();
     }
 
     public String group(String applicationId) {
         return group != null ? group : applicationId + "-judge";
     }
 
-    /** One line for start-up banners: protocol, model, endpoint and limits (never the key). */
+    /** One line for start-up banners: protocol, model, endpoint, request parameters and limits (never the key). */
     public String describe() {
         JudgeSettings s = settings();
-        return String.format(java.util.Locale.ROOT, "%s %s at %s, %d requests per %ds%s, %d in flight%s", s.protocol(), s.model(),
-                s.baseUrl(), s.requestQuota(), s.quotaWindow().toSeconds(), s.instances() > 1 ? " shared by " + s.instances() : "",
-                s.concurrency(), s.budgetUsdPerRun() == null ? "" : String.format(java.util.Locale.ROOT, ", budget $%.2f per run",
-                        s.budgetUsdPerRun()));
+        return String.format(java.util.Locale.ROOT, "%s %s at %s, %d requests per %ds, %d in flight, %s%s", s.protocol(), s.model(),
+                s.baseUrl(), s.quota().requests(), s.quota().window().toSeconds(), s.concurrency(), s.profile().describe(),
+                s.pricing().budgetUsdPerRun() == null ? "" : String.format(java.util.Locale.ROOT, ", budget $%.2f per run",
+                        s.pricing().budgetUsdPerRun()));
     }
 }

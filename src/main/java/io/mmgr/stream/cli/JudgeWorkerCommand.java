@@ -12,10 +12,12 @@ import io.mmgr.stream.registry.SchemaRegistryClient;
 import io.mmgr.stream.topology.ScorerSettings;
 import io.mmgr.stream.topology.Topics;
 import io.mmgr.stream.web.MetricsServer;
+import io.mmgr.stream.worker.MemberIdentity;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -29,9 +31,10 @@ import picocli.CommandLine.Option;
 /** {@code mmgr judge-worker}: a judge worker on its own, next to running scorers (scale it separately). */
 @Command(name = "judge-worker", mixinStandardHelpOptions = true,
         description = {"Run a judge worker: consume judge requests, call the VLM within its quota, write verdicts.",
-                "Instances with the same --judge-group share the requests; give each its share of the quota with "
-                        + "--judge-instances. The scorer must run with the same judge flags (or --judge-external) so "
-                        + "that it plans judge parts. Ctrl-C stops it after writing what is finished.",
+                "Instances with the same --judge-group share the requests and the quota: each takes the share of its "
+                        + "judge-request partitions, recomputed on every rebalance. The scorer must run with the same judge "
+                        + "flags (or --judge-external) so that it plans judge parts. Verdicts are cached in "
+                        + "<data-dir>/judge-cache (one worker per data directory). Ctrl-C stops it after writing what is finished.",
                 "Every flag has an MMGR_* environment default (README, \"Configuration\"). The worker rewrites "
                         + "<data-dir>/judge-worker.state every 5 s (RUNNING, CIRCUIT_OPEN, FAILED, STOPPED) for health "
                         + "checks, and exits with 1 if it stops on an error."})
@@ -64,6 +67,13 @@ public final class JudgeWorkerCommand implements Callable<Integer> {
             description = "interface /metrics listens on (default: ${DEFAULT-VALUE}; env MMGR_JUDGE_METRICS_BIND)")
     String metricsBind;
 
+    @Option(names = "--group-instance-id", defaultValue = "${env:MMGR_GROUP_INSTANCE_ID}",
+            description = "static membership in the judge group under this id: a restarted worker takes its partitions "
+                    + "back at once; give each worker its own. 'auto': an id generated once and kept in the data "
+                    + "directory; 'none' (the default): dynamic membership, the data directory's id only making the "
+                    + "transactional.id stable (env MMGR_GROUP_INSTANCE_ID)")
+    String groupInstanceId;
+
     @CommandLine.Mixin
     ArtifactOptions artifacts;
 
@@ -75,6 +85,13 @@ public final class JudgeWorkerCommand implements Callable<Integer> {
         if (!judge.configured()) {
             throw new CommandLine.ParameterException(spec.commandLine(),
                     "judge-worker needs --judge-protocol, --judge-base-url and --judge-model");
+        }
+        judge.settings(); // conflicting or invalid judge flags fail before anything starts
+        MemberIdentity identity;
+        try {
+            identity = MemberIdentity.resolve(connection.dataDir, Optional.ofNullable(groupInstanceId), MemberIdentity.NONE);
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--group-instance-id: " + e.getMessage());
         }
         Endpoints ep = connection.resolve();
         PrintWriter out = spec.commandLine().getOut();
@@ -102,9 +119,9 @@ public final class JudgeWorkerCommand implements Callable<Integer> {
         health.write("STARTING");
         // the same artifact access as the scorer's: roots, allowlisted http hosts, inline data
         JudgeRuntime runtime = JudgeRuntime.start(judge.settings(), System.getenv(), topics,
-                new JudgeWorker.Config(ep.bootstrapServers(), judge.group(applicationId), clientConfig),
+                new JudgeWorker.Config(ep.bootstrapServers(), judge.group(applicationId), clientConfig, identity),
                 artifacts.resolver(spec.commandLine(), connection.dataDir.resolve("judge-spill")),
-                meters);
+                meters, connection.dataDir.resolve("judge-cache"));
         AtomicBoolean stopping = new AtomicBoolean();
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {

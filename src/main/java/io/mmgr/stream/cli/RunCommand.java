@@ -3,6 +3,7 @@ package io.mmgr.stream.cli;
 import io.mmgr.stream.app.EmbeddedStack;
 import io.mmgr.stream.app.Endpoints;
 import io.mmgr.stream.app.ScorerApp;
+import io.mmgr.stream.app.StartupTimeline;
 import io.mmgr.stream.evaluate.EvaluationSettings;
 import io.mmgr.stream.judge.JudgeRuntime;
 import io.mmgr.stream.judge.JudgeWorker;
@@ -141,6 +142,7 @@ public final class RunCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        StartupTimeline timeline = StartupTimeline.sinceJvmStart();
         PrintWriter out = spec.commandLine().getOut();
         if (bootstrapServers != null && registryUrl == null) {
             throw new CommandLine.ParameterException(spec.commandLine(),
@@ -161,6 +163,9 @@ public final class RunCommand implements Callable<Integer> {
                     bootstrapServers == null ? MemberIdentity.AUTO : MemberIdentity.NONE);
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--group-instance-id: " + e.getMessage());
+        }
+        if (judge.configured()) {
+            judge.settings(); // conflicting or invalid judge flags fail before anything starts
         }
         // registered first, so that Ctrl-C during start-up also stops whatever has started
         AtomicReference<EmbeddedStack> stackRef = new AtomicReference<>();
@@ -184,20 +189,19 @@ public final class RunCommand implements Callable<Integer> {
         String bootstrap = bootstrapServers;
         String registry = registryUrl;
         long t0 = System.nanoTime();
-        EmbeddedStack stack = null;
+        EmbeddedStack.Starting starting = null;
         if (bootstrap == null) {
             Path logFile = ConsoleLogs.route(dataDir, verbose);
             out.println("Starting the embedded Kafka broker and schema registry in " + dataDir.toAbsolutePath() + " ..."
                     + (logFile == null ? "" : " (their logs: " + logFile + ")"));
             out.flush();
-            stack = EmbeddedStack.start(dataDir, brokerPort, registryPort);
-            out.printf("  broker %s and registry %s up (%.1f s)%n", stack.bootstrapServers(), stack.registryUrl(),
-                    (System.nanoTime() - t0) / 1e9);
-            stackRef.set(stack);
-            bootstrap = stack.bootstrapServers();
-            registry = registryUrl != null ? registryUrl : stack.registryUrl();
+            // the broker starts on its own thread; the scorer prepares itself meanwhile (ScorerApp.start)
+            starting = EmbeddedStack.startInBackground(dataDir, brokerPort, registryPort, timeline);
+            starting.ready().thenAccept(stackRef::set);
+            bootstrap = starting.bootstrapServers();
+            registry = registryUrl != null ? registryUrl : starting.registryUrl();
         }
-        short replication = replicationFactor != null ? replicationFactor : stack != null ? 1 : defaultReplication(bootstrap);
+        short replication = replicationFactor != null ? replicationFactor : starting != null ? 1 : defaultReplication(bootstrap);
         List<Path> roots = artifacts.roots();
         artifacts.allowedHosts(spec.commandLine()); // a malformed host is a usage error before anything starts
         boolean inProcessJudge = judge.configured() && !judgeExternal;
@@ -208,6 +212,8 @@ public final class RunCommand implements Callable<Integer> {
         ScorerApp.Options options = ScorerApp.Options.defaults()
                 .withEvaluation(evaluation)
                 .withIdentity(identity)
+                .withTimeline(timeline)
+                .withBrokerReady(starting != null ? starting.ready() : java.util.concurrent.CompletableFuture.completedFuture(null))
                 .withComparisons(new ComparisonSettings(new AlertRule(alertPValue, alertMinDrop, alertMinSamples),
                         ComparisonSettings.DEFAULT.interval()))
                 .withStateListener((now, before) -> health.write(now.name()));
@@ -218,6 +224,7 @@ public final class RunCommand implements Callable<Integer> {
         out.flush();
         ScorerApp app = ScorerApp.start(settings, options, bootstrap, registry, dataDir.resolve("streams"), Duration.ofMinutes(2));
         appRef.set(app);
+        EmbeddedStack stack = starting != null ? starting.ready().join() : null; // ready: the scorer waited for it
         if (inProcessJudge) {
             Map<String, Object> client = new java.util.HashMap<>();
             properties.forEach((k, v) -> {
@@ -227,8 +234,9 @@ public final class RunCommand implements Callable<Integer> {
             });
             // the judge's meters join the scorer's registry, so /metrics shows them
             judgeRef.set(JudgeRuntime.start(judge.settings(), System.getenv(), app.topics(),
-                    new JudgeWorker.Config(bootstrap, judge.group(applicationId), client),
-                    artifacts.resolver(spec.commandLine(), dataDir.resolve("judge-spill")), app.meters()));
+                    new JudgeWorker.Config(bootstrap, judge.group(applicationId), client, identity),
+                    artifacts.resolver(spec.commandLine(), dataDir.resolve("judge-spill")), app.meters(),
+                    dataDir.resolve("judge-cache")));
         }
         // the file and the banner never carry credentials a URL's user-info may hold
         String shownRegistry = withoutUserInfo(registry);

@@ -14,6 +14,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Properties;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -74,6 +75,47 @@ public final class EmbeddedKafka implements AutoCloseable {
      * @param sasl      an extra SASL/PLAIN listener, or null
      */
     public static EmbeddedKafka start(Path dataDir, int preferredPort, Map<String, String> overrides, SaslPlain sasl) {
+        return prepare(dataDir, preferredPort, overrides, sasl).startup();
+    }
+
+    /**
+     * Starts the broker on a new thread and returns at once with its address (its ports are chosen, or
+     * read back, before it starts), so that start-up work that does not need the broker can go on
+     * meanwhile; {@link Starting#ready()} completes when it answers.
+     */
+    public static Starting startInBackground(Path dataDir, int preferredPort) {
+        Prepared prepared = prepare(dataDir, preferredPort, Map.of(), null);
+        CompletableFuture<EmbeddedKafka> ready = new CompletableFuture<>();
+        Thread t = new Thread(() -> {
+            try {
+                ready.complete(prepared.startup());
+            } catch (Throwable e) {
+                ready.completeExceptionally(e);
+            }
+        }, "mmgr-broker-start");
+        t.setDaemon(true);
+        t.start();
+        return new Starting(prepared.bootstrap, ready);
+    }
+
+    /** A broker being started: its client address, known before it is up, and when it is. */
+    public record Starting(String bootstrapServers, CompletableFuture<EmbeddedKafka> ready) {
+    }
+
+    /** Ports chosen and configuration written, storage formatted on first use; not started yet. */
+    private record Prepared(Path dataDir, Path logDir, Properties props, String bootstrap, SaslPlain sasl, long t0) {
+
+        EmbeddedKafka startup() {
+            KafkaRaftServer server = new KafkaRaftServer(KafkaConfig.fromProps(props, false), Time.SYSTEM);
+            server.startup();
+            awaitReady(bootstrap, Duration.ofSeconds(60));
+            Duration took = Duration.ofNanos(System.nanoTime() - t0);
+            LOG.info("Kafka broker ready at {} in {} ms (data in {})", bootstrap, took.toMillis(), logDir);
+            return new EmbeddedKafka(server, bootstrap, sasl == null ? null : "127.0.0.1:" + sasl.port(), dataDir, took);
+        }
+    }
+
+    private static Prepared prepare(Path dataDir, int preferredPort, Map<String, String> overrides, SaslPlain sasl) {
         long t0 = System.nanoTime();
         try {
             Files.createDirectories(dataDir);
@@ -91,13 +133,7 @@ public final class EmbeddedKafka implements AutoCloseable {
             if (!Files.exists(logDir.resolve("meta.properties"))) {
                 format(configFile);
             }
-            KafkaRaftServer server = new KafkaRaftServer(KafkaConfig.fromProps(props, false), Time.SYSTEM);
-            server.startup();
-            String bootstrap = "127.0.0.1:" + ports.broker;
-            awaitReady(bootstrap, Duration.ofSeconds(60));
-            Duration took = Duration.ofNanos(System.nanoTime() - t0);
-            LOG.info("Kafka broker ready at {} in {} ms (data in {})", bootstrap, took.toMillis(), logDir);
-            return new EmbeddedKafka(server, bootstrap, sasl == null ? null : "127.0.0.1:" + sasl.port(), dataDir, took);
+            return new Prepared(dataDir, logDir, props, "127.0.0.1:" + ports.broker, sasl, t0);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot start the embedded Kafka broker in " + dataDir, e);
         }
@@ -128,6 +164,20 @@ public final class EmbeddedKafka implements AutoCloseable {
         p.put("auto.create.topics.enable", "false");
         p.put("group.initial.rebalance.delay.ms", "0");
         p.put("log.cleaner.dedupe.buffer.size", String.valueOf(8 * 1024 * 1024));
+        // After a kill -9 the broker re-reads every log from its recovery point (CRCs, indexes, producer
+        // state), and the group and transaction coordinators replay their whole topics. By default the
+        // recovery point only moves when a 1 GiB segment rolls, and the coordinators' 100 MiB segments
+        // are never compacted on a small node, so a crash of a scorer that ran for a while cost the next
+        // start tens of seconds (README: Restarts). Flushing dirty logs every second and writing the
+        // recovery points as often bounds that replay to the last second; small coordinator segments
+        // let the cleaner compact them.
+        p.put("log.flush.interval.ms", "1000");
+        p.put("log.flush.scheduler.interval.ms", "1000");
+        p.put("log.flush.offset.checkpoint.interval.ms", "1000");
+        p.put("log.flush.start.offset.checkpoint.interval.ms", "1000");
+        p.put("offsets.topic.segment.bytes", String.valueOf(4 * 1024 * 1024));
+        p.put("transaction.state.log.segment.bytes", String.valueOf(4 * 1024 * 1024));
+        p.put("log.segment.bytes", String.valueOf(64 * 1024 * 1024));
         return p;
     }
 

@@ -7,6 +7,7 @@ import io.mmgr.stream.artifacts.ArtifactResolver;
 import io.mmgr.stream.avro.GenerationEvent;
 import io.mmgr.stream.avro.JudgeRequest;
 import io.mmgr.stream.avro.JudgeVerdict;
+import io.mmgr.stream.judge.protocol.ModelProfile;
 import io.mmgr.stream.judge.protocol.ProviderCall;
 import io.mmgr.stream.judge.protocol.ProviderClient;
 import io.mmgr.stream.judge.protocol.ProviderException;
@@ -26,11 +27,18 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * Judges one request, free of Kafka: rubric prompt, cache, budget, the guarded call, one repair turn
- * for an unusable answer, and the verdict. Every request ends as a verdict (VALID, or INVALID with
- * its reason and the raw answer) or as a {@link Outcome.Wait} when the circuit is open, the run's
- * budget is spent or the endpoint rejects the configuration; the worker then keeps the request and
- * asks again later. Thread-safe; called from the worker's pool.
+ * Judges one request, free of Kafka: rubric prompt, cache, budget, the guarded call, one more try with
+ * more room for an answer cut before any text, one repair turn for an unusable answer, and the verdict.
+ *
+ * <p><b>Final and transient.</b> An answer from the provider is final and cached: a verdict (VALID),
+ * or an answer still unusable after the repair round, a refusal, a 4xx rejection of this exact request
+ * configuration, or a body past every limit (INVALID). A failure to get an answer is never final:
+ * 429, 5xx, a timeout, a connection error, an open circuit, the quota or the budget, the endpoint
+ * refusing the key, or the cache still loading all end as an {@link Outcome.Wait} saying why and when
+ * to try again; the worker keeps the request PENDING and asks again, with backoff, until the request is
+ * {@link RetrySettings#deadline()} old (its {@code requestedAt}; the cache loading does not count).
+ * Then it is FAILED with the last reason, and not cached, so publishing it again retries. Thread-safe;
+ * called from the worker's pool.
  */
 public final class JudgeEngine {
 
@@ -38,13 +46,46 @@ public final class JudgeEngine {
     public sealed interface Outcome {
         /**
          * @param verdict the verdict to publish
-         * @param fresh   a call produced it: it belongs in the shared cache topic
+         * @param fresh   a call produced it and it is final: it belongs in the shared cache topic
          */
         record Done(JudgeVerdict verdict, boolean fresh) implements Outcome {
         }
 
-        /** Not judged yet: why, and when to try again. Nothing is dropped. */
-        record Wait(String reason, Duration retryIn) implements Outcome {
+        /**
+         * Not judged yet: why, and when to try again. Nothing is dropped.
+         *
+         * @param reason  shown on the score while the request waits
+         * @param retryIn when to try again (for {@link Resume#CIRCUIT} and {@link Resume#CACHE}, at the latest)
+         * @param resume  what the retry waits for
+         */
+        record Wait(String reason, Duration retryIn, Resume resume) implements Outcome {
+        }
+    }
+
+    /** What a waiting request waits for. */
+    public enum Resume {
+        /** its {@code retryIn} (the budget, the quota) */
+        LATER,
+        /** its backoff after the provider failed, or the circuit closing again (the provider answers), if sooner */
+        BACKOFF,
+        /** the circuit letting calls through again */
+        CIRCUIT,
+        /** the cache being complete */
+        CACHE
+    }
+
+    /** One request's history over its tries: transient cycles so far and what all its calls cost. */
+    public static final class Tries {
+        int cycles;
+        final JudgeResilience.Tally tally = new JudgeResilience.Tally();
+        String lastReason;
+
+        public int cycles() {
+            return cycles;
+        }
+
+        public JudgeResilience.Tally tally() {
+            return tally;
         }
     }
 
@@ -57,10 +98,13 @@ public final class JudgeEngine {
     /** Longest justification of one metric kept on a verdict (the rubric asks for a sentence or two). */
     public static final int MAX_JUSTIFICATION_CHARS = 4_000;
     static final int MAX_REASON_CHARS = 2_000;
+    public static final String FAILED = "FAILED";
+    static final String STOPPING = "the judge worker is stopping";
 
     static final String REPAIR = "That answer cannot be used: %s. Reply again with only the JSON object the "
             + "instructions describe, with every key and nothing else.";
     private static final Duration BUDGET_RECHECK = Duration.ofSeconds(30);
+    private static final Duration SHARED_RECHECK = Duration.ofMillis(500);
 
     private final JudgeSettings settings;
     private final RubricCatalog rubrics;
@@ -70,17 +114,20 @@ public final class JudgeEngine {
     private final CostLedger ledger;
     private final JudgeMetrics metrics;
     private final Clock clock;
+    private final String configuration;
 
     public JudgeEngine(JudgeSettings settings, ProviderClient client, RubricCatalog rubrics, ArtifactResolver artifacts,
                        VerdictCache cache, CostLedger ledger, JudgeMetrics metrics, Clock clock) {
         this.settings = settings;
         this.rubrics = rubrics;
-        this.materializer = new PromptMaterializer(artifacts, settings.frames(), settings.nativeVideo() && client.acceptsVideo());
+        this.materializer = new PromptMaterializer(artifacts, settings.media().frames(),
+                settings.media().nativeVideo() && client.acceptsVideo());
         this.resilience = new JudgeResilience(settings, client, metrics);
         this.cache = cache;
         this.ledger = ledger;
         this.metrics = metrics;
         this.clock = clock;
+        this.configuration = settings.requestConfiguration();
     }
 
     public JudgeResilience resilience() {
@@ -99,7 +146,29 @@ public final class JudgeEngine {
         return settings;
     }
 
+    /** Judges a request on its first try. */
     public Outcome judge(JudgeRequest request) {
+        return judge(request, new Tries());
+    }
+
+    /** Judges a request, {@code tries} carrying what its earlier tries did; past its deadline a wait becomes FAILED. */
+    public Outcome judge(JudgeRequest request, Tries tries) {
+        Outcome o = attempt(request, tries);
+        if (!(o instanceof Outcome.Wait w) || w.resume() == Resume.CACHE || w.reason().equals(STOPPING)) {
+            // the worker's own start and stop are not the provider failing: they never count toward the deadline
+            return o;
+        }
+        tries.lastReason = w.reason();
+        Instant deadline = request.getRequestedAt().plus(settings.retry().deadline());
+        Instant now = clock.instant();
+        if (!now.isBefore(deadline)) {
+            return new Outcome.Done(failed(request, tries, w.reason()), false);
+        }
+        Duration left = Duration.between(now, deadline);
+        return w.retryIn().compareTo(left) > 0 ? new Outcome.Wait(w.reason(), left, w.resume()) : w;
+    }
+
+    private Outcome attempt(JudgeRequest request, Tries tries) {
         GenerationEvent event = request.getEvent();
         JudgeRubric rubric = rubrics.find(request.getRubric()).orElse(null);
         if (rubric == null) {
@@ -110,78 +179,107 @@ public final class JudgeEngine {
         String key;
         try {
             prompt = rubric.prompt(event, request.getItem());
-            key = materializer.cacheKey(settings.model(), rubric.version(), event.getModality(), prompt);
+            key = materializer.cacheKey(configuration, rubric.version(), event.getModality(), prompt);
         } catch (EvaluationException e) {
             return new Outcome.Done(verdict(request, rubric.version(), "INVALID")
                     .setReason("cannot build the judge's prompt: " + e.getMessage()).build(), false);
         }
         var hit = cache.get(key);
-        metrics.cache(hit.isPresent());
         if (hit.isPresent()) {
+            metrics.cache(true);
             return new Outcome.Done(copyFor(hit.get(), request), false);
         }
+        if (!cache.complete()) {
+            // a miss may be an entry not read yet: calling now could bill again what was billed before
+            return new Outcome.Wait("judge cache still loading; the judge is asked once it is read",
+                    settings.retry().backoffMax(), Resume.CACHE);
+        }
+        metrics.cache(false);
         CompletableFuture<Outcome> mine = new CompletableFuture<>();
         CompletableFuture<Outcome> running = cache.claim(key, mine);
         if (running != null) {
             // the same prompt is being judged for another request right now: share its answer
             Outcome o = running.join();
-            return o instanceof Outcome.Done d ? new Outcome.Done(copyFor(d.verdict(), request), false) : o;
+            if (o instanceof Outcome.Done d && !FAILED.equals(d.verdict().getStatus())) {
+                return new Outcome.Done(copyFor(d.verdict(), request), false);
+            }
+            return o instanceof Outcome.Wait w ? w
+                    : new Outcome.Wait(tries.lastReason != null ? tries.lastReason : "an identical prompt could not be judged yet",
+                    SHARED_RECHECK, Resume.LATER);
         }
         Outcome outcome = null;
         try {
-            outcome = decide(request, rubric, prompt, key);
+            outcome = decide(request, rubric, prompt, key, tries);
             if (outcome instanceof Outcome.Done d && d.fresh()) {
                 cache.put(key, d.verdict());
             }
             return outcome;
         } finally {
             cache.release(key, mine, outcome != null ? outcome
-                    : new Outcome.Wait("judging failed unexpectedly; retrying", Duration.ofSeconds(5)));
+                    : new Outcome.Wait("judging failed unexpectedly; retrying", Duration.ofSeconds(5), Resume.LATER));
         }
     }
 
-    private Outcome decide(JudgeRequest request, JudgeRubric rubric, JudgePrompt prompt, String key) {
+    private Outcome decide(JudgeRequest request, JudgeRubric rubric, JudgePrompt prompt, String key, Tries tries) {
         GenerationEvent event = request.getEvent();
         String run = event.getRunId();
         String modality = event.getModality();
         long inputEstimate = estimateInputTokens(prompt);
-        long estimate = inputEstimate + settings.maxOutputTokens();
-        double reservedUsd = settings.cost(inputEstimate, settings.maxOutputTokens());
+        int cap = settings.profile().outputCap();
+        double reservedUsd = settings.cost(inputEstimate, cap);
         var refused = ledger.reserve(run, reservedUsd);
         if (refused.isPresent()) {
-            return new Outcome.Wait(refused.get(), BUDGET_RECHECK);
+            return new Outcome.Wait(refused.get(), BUDGET_RECHECK, Resume.LATER);
         }
-        JudgeResilience.Tally tally = new JudgeResilience.Tally();
+        JudgeResilience.Tally tally = tries.tally;
+        int attempts0 = tally.attempts;
+        long in0 = tally.inputTokens;
+        long out0 = tally.outputTokens;
         long t0 = System.nanoTime();
         Outcome outcome;
         try {
             if (resilience.circuit() == CircuitBreaker.State.OPEN) {
                 outcome = circuitOpen();
             } else {
-                outcome = callAndParse(request, rubric, prompt, key, modality, estimate, tally, t0);
+                outcome = callAndParse(request, rubric, prompt, key, modality, inputEstimate, tries, t0);
             }
         } finally {
-            double cost = settings.cost(tally.inputTokens, tally.outputTokens);
-            ledger.settle(run, event.getCheckpointId(), reservedUsd, tally.attempts, tally.inputTokens, tally.outputTokens, cost);
-            if (tally.attempts > 0) {
-                metrics.tokens(run, event.getCheckpointId(), tally.inputTokens, tally.outputTokens, cost);
+            long in = tally.inputTokens - in0;
+            long out = tally.outputTokens - out0;
+            double cost = settings.cost(in, out);
+            ledger.settle(run, event.getCheckpointId(), reservedUsd, tally.attempts - attempts0, in, out, cost);
+            if (tally.attempts > attempts0) {
+                metrics.tokens(run, event.getCheckpointId(), in, out, cost);
             }
         }
         return outcome;
     }
 
     private Outcome callAndParse(JudgeRequest request, JudgeRubric rubric, JudgePrompt prompt, String key,
-                                 String modality, long estimate, JudgeResilience.Tally tally, long t0) {
+                                 String modality, long inputEstimate, Tries tries, long t0) {
+        JudgeResilience.Tally tally = tries.tally;
         ProviderCall call;
         try {
-            call = materializer.call(settings.model(), prompt, rubric.answerSchema(modality), settings.maxOutputTokens());
+            call = materializer.call(settings.model(), prompt, rubric.answerSchema(modality), settings.profile());
         } catch (ArtifactException | MediaException e) {
             return new Outcome.Done(verdict(request, rubric.version(), "INVALID")
                     .setReason("cannot read the generation for the judge: " + e.getMessage()).build(), false);
         }
         String answer = null;
         try {
-            ProviderReply reply = resilience.call(call, estimate, tally);
+            ProviderReply reply = resilience.call(call, inputEstimate + call.profile().outputCap(), tally);
+            if (reply.cutBeforeAnswer()) {
+                ModelProfile first = call.profile();
+                if (first.canEnlarge()) {
+                    // the room went on thinking: once more with twice the room, then the answer is final
+                    metrics.enlarged();
+                    call = call.withProfile(first.enlarged());
+                    reply = resilience.call(call, inputEstimate + call.profile().outputCap(), tally);
+                }
+                if (reply.cutBeforeAnswer()) {
+                    return done(request, rubric, key, tally, t0, "INVALID", null, cutReason(reply, first, call.profile()), null);
+                }
+            }
             answer = reply.text();
             RubricAnswer parsed;
             try {
@@ -190,40 +288,78 @@ public final class JudgeEngine {
                 metrics.repair();
                 ProviderReply again = resilience.call(call.followedBy(clip(answer, MAX_KEPT_CHARS),
                                 String.format(REPAIR, first.getMessage())),
-                        estimate, tally);
+                        inputEstimate + call.profile().outputCap(), tally);
                 answer = again.text();
                 try {
                     parsed = rubric.parse(modality, answer);
                 } catch (RubricAnswerException second) {
-                    return done(request, rubric, key, tally, t0, "INVALID", null,
-                            "unusable answer after one repair: " + second.getMessage(), answer);
+                    String why = again.cutBeforeAnswer() ? cutReason(again, call.profile(), call.profile()) : second.getMessage();
+                    return done(request, rubric, key, tally, t0, "INVALID", null, "unusable answer after one repair: " + why,
+                            answer);
                 }
             }
             return done(request, rubric, key, tally, t0, "VALID", parsed, null, null);
         } catch (CallNotPermittedException e) {
             return circuitOpen();
+        } catch (QuotaLimiter.Closed e) {
+            return new Outcome.Wait(e.getMessage(), e.retryIn, Resume.LATER);
         } catch (ProviderException e) {
-            return switch (e.kind()) {
-                case CONFIGURATION -> new Outcome.Wait("the judge endpoint rejects the configuration (" + e.getMessage()
-                        + "); waiting for it to be fixed", settings.circuitOpenFor());
-                case REFUSED -> done(request, rubric, key, tally, t0, "INVALID", null,
-                        "the judge refused to answer: " + e.getMessage(), e.body() != null ? e.body() : answer);
-                case REJECTED -> done(request, rubric, key, tally, t0, "INVALID", null,
-                        "the judge rejected the request: " + e.getMessage(), answer);
-                default -> done(request, rubric, key, tally, t0, "INVALID", null,
-                        "gave up after " + tally.attempts + " attempt(s): " + e.getMessage(), answer);
-            };
+            if (e.kind().answered()) {
+                String reason = switch (e.kind()) {
+                    case REFUSED -> "the judge refused to answer: " + e.getMessage();
+                    case REJECTED -> "the judge rejected the request as configured (" + call.profile().describe() + "): "
+                            + e.getMessage();
+                    default -> "unusable answer: " + e.getMessage();
+                };
+                String raw = e.kind() == ProviderException.Kind.REFUSED && e.body() != null ? e.body() : answer;
+                return done(request, rubric, key, tally, t0, "INVALID", null, reason, raw);
+            }
+            if (e.kind() == ProviderException.Kind.CONFIGURATION) {
+                tries.cycles++;
+                return new Outcome.Wait("the judge endpoint rejects the configuration (" + e.getMessage()
+                        + "); waiting for it to be fixed", settings.retry().betweenCycles(tries.cycles), Resume.BACKOFF);
+            }
+            tries.cycles++;
+            Duration announced = resilience.announcedWait();
+            Duration backoff = settings.retry().betweenCycles(tries.cycles);
+            String hint = e.hint() == null ? "" : "; the provider asked to wait " + JudgeResilience.seconds(e.hint().delay())
+                    + " (" + e.hint().source() + ")";
+            return new Outcome.Wait("no answer from the judge yet (" + e.getMessage() + hint + "); retrying with backoff",
+                    announced.compareTo(backoff) > 0 ? announced : backoff, Resume.BACKOFF);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            return new Outcome.Wait("the judge worker is stopping", Duration.ofSeconds(1));
+            return new Outcome.Wait(STOPPING, Duration.ofSeconds(1), Resume.LATER);
         } catch (Exception e) {
-            return done(request, rubric, key, tally, t0, "INVALID", null, "judge call failed: " + e, answer);
+            tries.cycles++;
+            return new Outcome.Wait("judge call failed unexpectedly (" + e + "); retrying with backoff",
+                    settings.retry().betweenCycles(tries.cycles), Resume.BACKOFF);
         }
     }
 
+    private static String cutReason(ProviderReply reply, ModelProfile first, ModelProfile last) {
+        String again = last.equals(first) ? "" : ", and again with " + last.describe();
+        return "the answer was cut at the output cap before any text (finish " + reply.finishReason() + ", "
+                + reply.outputTokens() + " output tokens of which " + reply.thinkingTokens() + " thinking) with "
+                + first.describe() + again + "; raise --judge-thinking-budget or --judge-max-output-tokens";
+    }
+
     private Outcome circuitOpen() {
-        return new Outcome.Wait("judge circuit open after sustained failures; calls resume when a probe succeeds "
-                + "(next probe within " + settings.circuitOpenFor().toSeconds() + " s)", settings.circuitOpenFor());
+        return new Outcome.Wait("judge circuit open after sustained failures; calls resume as soon as it lets probes through "
+                + "(within " + settings.circuit().openFor().toSeconds() + " s)", settings.retry().backoffMax(), Resume.CIRCUIT);
+    }
+
+    /** The verdict of a request that got no answer by its deadline: FAILED with the last reason; never cached. */
+    private JudgeVerdict failed(JudgeRequest request, Tries tries, String reason) {
+        String version = rubrics.find(request.getRubric()).map(JudgeRubric::version).orElse("unknown");
+        JudgeResilience.Tally t = tries.tally;
+        return verdict(request, version, FAILED)
+                .setReason(clip("no answer from the judge within " + settings.retry().deadline() + " of the request: " + reason,
+                        MAX_REASON_CHARS))
+                .setAttempts(t.attempts)
+                .setInputTokens(t.inputTokens)
+                .setOutputTokens(t.outputTokens)
+                .setCostUsd(settings.cost(t.inputTokens, t.outputTokens))
+                .build();
     }
 
     private Outcome done(JudgeRequest request, JudgeRubric rubric, String key, JudgeResilience.Tally tally, long t0,
@@ -298,10 +434,10 @@ public final class JudgeEngine {
             if (p instanceof JudgePrompt.Text t) {
                 chars += t.text().length();
             } else if (p instanceof JudgePrompt.Media m) {
-                images += m.video() ? settings.frames() : 1;
+                images += m.video() ? settings.media().frames() : 1;
             }
         }
-        return chars / 4 + images * settings.tokensPerImage();
+        return chars / 4 + images * settings.media().tokensPerImage();
     }
 
 }

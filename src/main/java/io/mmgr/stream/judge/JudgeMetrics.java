@@ -21,6 +21,7 @@ public final class JudgeMetrics {
     private final Counter cacheHits;
     private final Counter cacheMisses;
     private final Counter repairs;
+    private final Counter enlarged;
     private final Timer latency;
     private final AtomicInteger backlog = new AtomicInteger();
     private final AtomicInteger paused = new AtomicInteger();
@@ -32,6 +33,8 @@ public final class JudgeMetrics {
         cacheHits = Counter.builder("mmgr.judge.cache").tag("result", "hit").register(registry);
         cacheMisses = Counter.builder("mmgr.judge.cache").tag("result", "miss").register(registry);
         repairs = Counter.builder("mmgr.judge.repairs").description("unparsable answers sent back once for repair").register(registry);
+        enlarged = Counter.builder("mmgr.judge.enlarged")
+                .description("answers cut at the output cap before any text, asked again with more room").register(registry);
         latency = Timer.builder("mmgr.judge.latency").description("one provider call, retries excluded")
                 .publishPercentiles(0.5, 0.95, 0.99).register(registry);
         Gauge.builder("mmgr.judge.backlog", backlog, AtomicInteger::get)
@@ -48,7 +51,7 @@ public final class JudgeMetrics {
         return registry;
     }
 
-    /** A finished request by verdict status (VALID, INVALID) or PENDING announcements. */
+    /** A finished request by verdict status (VALID, INVALID, FAILED) or PENDING announcements. */
     public void verdict(String status, boolean cached) {
         Counter.builder("mmgr.judge.requests").tag("status", status).tag("cached", Boolean.toString(cached))
                 .register(registry).increment();
@@ -69,6 +72,16 @@ public final class JudgeMetrics {
 
     public void repair() {
         repairs.increment();
+    }
+
+    public void enlarged() {
+        enlarged.increment();
+    }
+
+    /** This worker's share of the request quota (requests per quota window). */
+    public void quotaShare(Supplier<Number> share) {
+        Gauge.builder("mmgr.judge.quota_share", share).description("requests per quota window this worker may send")
+                .register(registry);
     }
 
     public void cache(boolean hit) {

@@ -1,27 +1,21 @@
 package io.mmgr.stream.judge;
 
 import io.github.resilience4j.bulkhead.Bulkhead;
-import io.github.resilience4j.bulkhead.BulkheadConfig;
 import io.github.resilience4j.circuitbreaker.CallNotPermittedException;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
-import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig;
-import io.github.resilience4j.core.IntervalFunction;
 import io.github.resilience4j.core.functions.CheckedSupplier;
-import io.github.resilience4j.ratelimiter.RateLimiter;
-import io.github.resilience4j.ratelimiter.RateLimiterConfig;
 import io.github.resilience4j.retry.Retry;
-import io.github.resilience4j.retry.RetryConfig;
 import io.github.resilience4j.timelimiter.TimeLimiter;
-import io.github.resilience4j.timelimiter.TimeLimiterConfig;
 import io.mmgr.stream.judge.protocol.ProviderCall;
 import io.mmgr.stream.judge.protocol.ProviderClient;
 import io.mmgr.stream.judge.protocol.ProviderException;
 import io.mmgr.stream.judge.protocol.ProviderReply;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -29,50 +23,39 @@ import java.util.concurrent.TimeoutException;
 /**
  * resilience4j around every provider call, outermost first:
  * <ol>
- *   <li>Retry: retryable failures (429, 5xx, timeout, transport, malformed body) up to
- *       {@code maxAttempts}, waiting the longer of Retry-After and an exponential backoff with jitter;</li>
+ *   <li>Retry: one cycle of {@code maxAttempts} calls on transient failures (429, 5xx, timeout,
+ *       transport, a malformed body), waiting the longer of an exponential backoff with jitter and the
+ *       wait the provider announced; a wait longer than the backoff's maximum ends the cycle at once
+ *       (the request waits outside, holding no thread);</li>
  *   <li>CircuitBreaker: opens on a sustained failure rate (and on 401/403/404, which no retry fixes);
- *       while open nothing is sent and requests wait;</li>
+ *       while open nothing is sent, and {@link #onCallsPermitted} tells the worker the moment it lets
+ *       calls through again;</li>
  *   <li>Bulkhead: at most {@code concurrency} calls in flight;</li>
- *   <li>RateLimiter for tokens, then for requests: the request permit is the last thing taken before
- *       the bytes leave, so no queue in between can bunch requests;</li>
+ *   <li>the {@link QuotaLimiter}: requests and tokens within the quota in every sliding window and no
+ *       send before a wait the provider announced (every announced wait closes its gate for all);</li>
  *   <li>TimeLimiter: the call's deadline (the exchange is cancelled).</li>
  * </ol>
- *
- * <p><b>Quota.</b> A quota of Q requests per window W must hold in <em>every</em> sliding window, as
- * the provider counts. resilience4j's request limiter enforces the quota as stated (Q permits per
- * window), but in fixed cycles: the end of one cycle and the start of the next can together let 2Q
- * requests through within a moment. A pacer therefore keeps consecutive sends (W + margin) / Q
- * apart, measured on the real send times, so that any window of length W holds at most Q sends even
- * when the provider receives some of them up to {@code margin} late. For 20 requests/s and the
- * default 25 ms margin that is one send per 51.25 ms (at most 97.6 % of the quota). Several workers
- * sharing one quota split it statically ({@code instances}); 429s are honoured per request through
- * Retry-After rather than by shrinking the rate, so the
- * guarantee never depends on the provider pushing back.
+ * resilience4j's own RateLimiter is not used for the quota: it counts in fixed cycles, so the end of
+ * one and the start of the next can let 2Q requests through within a moment.
  */
 public final class JudgeResilience {
 
     private final ProviderClient client;
     private final JudgeMetrics metrics;
-    private final RateLimiter requests;
-    private final RateLimiter tokens;
-    private final int tokensPerCycle;
+    private final QuotaLimiter quota;
     private final Bulkhead bulkhead;
     private final TimeLimiter timeLimiter;
     private final Retry retry;
     private final CircuitBreaker breaker;
-    private final long spacingNanos;
-    private final Object pace = new Object();
-    private long lastSendNanos = Long.MIN_VALUE;
     private final long wireWaitNanos;
-    private long minHandOverNanos = -1;
+    private final Duration longestWaitInCall;
+    private final List<java.util.function.Consumer<CircuitBreaker.State>> permittedListeners = new CopyOnWriteArrayList<>();
 
-    /** What one logical call cost: HTTP exchanges made and tokens billed, whatever the outcome. */
+    /** What one request's calls cost: HTTP exchanges made and tokens billed, whatever the outcome. */
     public static final class Tally {
         int attempts;
         long inputTokens;
         long outputTokens;
-        ProviderException lastFailure;
 
         public int attempts() {
             return attempts;
@@ -91,46 +74,25 @@ public final class JudgeResilience {
         this.client = client;
         this.metrics = metrics;
         this.wireWaitNanos = Math.min(s.timeout().toNanos(), Duration.ofSeconds(5).toNanos());
-        this.spacingNanos = permitSpacing(s.requestQuota(), s.quotaWindow(), s.quotaMargin(), s.instances()).toNanos();
-        // the provider's quota as it states it (Q per window); the pacer below smooths within it
-        this.requests = RateLimiter.of("judge-requests", RateLimiterConfig.custom()
-                .limitForPeriod(Math.max(1, s.requestQuota() / s.instances()))
-                .limitRefreshPeriod(s.quotaWindow())
-                .timeoutDuration(Duration.ofDays(1))
-                .build());
-        long tpm = s.tokensPerMinute() / s.instances();
-        this.tokensPerCycle = tpm > 0 ? (int) Math.max(1, Math.min(Integer.MAX_VALUE, tpm / 60)) : 0;
-        this.tokens = tpm > 0 ? RateLimiter.of("judge-tokens", RateLimiterConfig.custom()
-                .limitForPeriod(tokensPerCycle).limitRefreshPeriod(Duration.ofSeconds(1))
-                .timeoutDuration(Duration.ofDays(1)).build()) : null;
-        this.bulkhead = Bulkhead.of("judge", BulkheadConfig.custom()
-                .maxConcurrentCalls(s.concurrency()).maxWaitDuration(Duration.ofDays(1)).build());
-        this.timeLimiter = TimeLimiter.of("judge", TimeLimiterConfig.custom()
-                .timeoutDuration(s.timeout()).cancelRunningFuture(true).build());
-        IntervalFunction backoff = IntervalFunction.ofExponentialRandomBackoff(s.backoffInitial(), 2.0, 0.5, s.backoffMax());
-        this.retry = Retry.of("judge", RetryConfig.<Object>custom()
-                .maxAttempts(s.maxAttempts())
-                .retryOnException(e -> e instanceof ProviderException pe && pe.retryable())
-                .intervalBiFunction((attempt, either) -> {
-                    long wait = backoff.apply(attempt);
-                    if (either.isLeft() && either.getLeft() instanceof ProviderException pe && pe.retryAfter() != null) {
-                        wait = Math.max(wait, pe.retryAfter().toMillis());
-                    }
-                    return wait;
-                })
-                .failAfterMaxAttempts(false)
-                .build());
+        this.longestWaitInCall = s.retry().backoffMax();
+        this.quota = new QuotaLimiter(s.quota());
+        this.bulkhead = Bulkhead.of("judge", s.bulkheadConfig());
+        this.timeLimiter = TimeLimiter.of("judge", s.timeLimiterConfig());
+        this.retry = Retry.of("judge", s.retry().toRetryConfig(
+                e -> e instanceof ProviderException pe && pe.retryable()
+                        && (pe.retryAfter() == null || pe.retryAfter().compareTo(longestWaitInCall) <= 0),
+                e -> e instanceof ProviderException pe ? pe.retryAfter() : null));
         retry.getEventPublisher().onRetry(e -> metrics.retry());
-        int window = Math.max(2, s.circuitWindow());
-        this.breaker = CircuitBreaker.of("judge", CircuitBreakerConfig.custom()
-                .slidingWindow(window, Math.max(2, window / 2), CircuitBreakerConfig.SlidingWindowType.COUNT_BASED)
-                .failureRateThreshold(s.circuitFailureRate())
-                .waitDurationInOpenState(s.circuitOpenFor())
-                .permittedNumberOfCallsInHalfOpenState(2)
-                .automaticTransitionFromOpenToHalfOpenEnabled(true)
-                .recordException(e -> e instanceof ProviderException pe
-                        && (pe.retryable() || pe.kind() == ProviderException.Kind.CONFIGURATION))
-                .build());
+        // a quota wait or a stop says nothing about the provider; its answers (4xx, refusals) say it is up
+        this.breaker = CircuitBreaker.of("judge", s.circuit().toCircuitBreakerConfig(e -> e instanceof ProviderException pe
+                && (pe.retryable() || pe.kind() == ProviderException.Kind.CONFIGURATION),
+                e -> e instanceof QuotaLimiter.Closed || e instanceof InterruptedException));
+        breaker.getEventPublisher().onStateTransition(e -> {
+            CircuitBreaker.State to = e.getStateTransition().getToState();
+            if (to == CircuitBreaker.State.CLOSED || to == CircuitBreaker.State.HALF_OPEN) {
+                permittedListeners.forEach(l -> l.accept(to));
+            }
+        });
         metrics.circuitState(() -> switch (breaker.getState()) {
             case CLOSED -> 0;
             case OPEN, FORCED_OPEN -> 1;
@@ -139,56 +101,37 @@ public final class JudgeResilience {
         });
     }
 
-    /** Time between sends so that {@code quota / instances} sends per {@code window} hold in every sliding window. */
-    public static Duration permitSpacing(int quota, Duration window, Duration margin, int instances) {
-        long share = quota / instances;
-        if (share < 1) {
-            throw new IllegalArgumentException("a quota of " + quota + " per " + window + " cannot be split over "
-                    + instances + " instances");
-        }
-        return Duration.ofNanos((window.toNanos() + margin.toNanos() + share - 1) / share);
+    /**
+     * Tells {@code listener} (on the thread that changed the state) whenever the circuit starts letting
+     * calls through: HALF_OPEN (its probes) or CLOSED (every call).
+     */
+    public void onCallsPermitted(java.util.function.Consumer<CircuitBreaker.State> listener) {
+        permittedListeners.add(listener);
     }
 
-    /**
-     * Sends once a full cycle has passed since the previous request went on the wire (see the class
-     * comment). The previous send counts from the moment its body started to leave, not from when it
-     * was handed to the HTTP client, so a client that is slow to connect cannot bunch requests, and a
-     * thread the OS wakes late can only add space.
-     */
-    private CompletableFuture<ProviderReply> pacedSend(ProviderCall call) throws InterruptedException {
-        synchronized (pace) {
-            long wait;
-            // hand the request over early by the shortest hand-over delay seen (capped at a tenth of a cycle,
-            // well inside the margin, while a cold client's first delays are still the shortest), so it
-            // reaches the wire on time rather than a hand-over late
-            long early = Math.min(Math.max(0, minHandOverNanos), spacingNanos / 10);
-            while ((wait = lastSendNanos == Long.MIN_VALUE ? 0 : lastSendNanos + spacingNanos - early - System.nanoTime()) > 0) {
-                LockSupport.parkNanos(wait);
-                if (Thread.interrupted()) {
-                    throw new InterruptedException();
-                }
-            }
-            CompletableFuture<Long> onWire = new CompletableFuture<>();
-            long handedOver = System.nanoTime();
-            CompletableFuture<ProviderReply> reply = client.send(call, () -> onWire.complete(System.nanoTime()));
-            try {
-                CompletableFuture.anyOf(onWire, reply).get(spacingNanos + wireWaitNanos, TimeUnit.NANOSECONDS);
-            } catch (ExecutionException | TimeoutException e) {
-                // failed before writing, or too slow to start: the failure surfaces through the reply
-            }
-            if (onWire.isDone()) {
-                // the shortest delay ever seen is a lower bound: handing over that much early never lands early
-                long d = Math.max(0, onWire.join() - handedOver);
-                minHandOverNanos = minHandOverNanos < 0 ? d : Math.min(minHandOverNanos, d);
-            }
-            lastSendNanos = onWire.getNow(System.nanoTime());
-            return reply;
-        }
+    /** The quota's share of some partitions of the judge-request topic (recomputed on every rebalance). */
+    public void share(java.util.Collection<Integer> partitions, int total) {
+        quota.share(partitions, total);
+    }
+
+    /** Requests per window this worker may send now. */
+    public int requestShare() {
+        return quota.requestShare();
+    }
+
+    /** How long sends stay held for a wait the provider announced; zero when none is. */
+    public Duration announcedWait() {
+        return quota.gateRemaining();
+    }
+
+    QuotaLimiter limiter() {
+        return quota;
     }
 
     /**
      * Makes a call with every guard. Throws {@link CallNotPermittedException} while the circuit is open,
-     * the last {@link ProviderException} when retries are exhausted or the failure is not retryable.
+     * {@link QuotaLimiter.Closed} when the quota would hold it longer than a backoff, the last
+     * {@link ProviderException} when the cycle is exhausted or the failure is not retried.
      */
     public ProviderReply call(ProviderCall call, long estimatedTokens, Tally tally) throws Exception {
         CheckedSupplier<ProviderReply> guarded = Retry.decorateCheckedSupplier(retry,
@@ -203,42 +146,55 @@ public final class JudgeResilience {
         }
     }
 
-    private ProviderReply send(ProviderCall call, long estimatedTokens, Tally tally) throws ProviderException, InterruptedException {
-        if (tokens != null) {
-            long left = estimatedTokens;
-            while (left > 0) {
-                int take = (int) Math.min(left, tokensPerCycle);
-                RateLimiter.waitForPermission(tokens, take);
-                left -= take;
-            }
-        }
-        RateLimiter.waitForPermission(requests);
+    private ProviderReply send(ProviderCall call, long estimatedTokens, Tally tally) throws Exception {
+        HandedOver[] handed = new HandedOver[1];
+        QuotaLimiter.Charge charge = quota.admit(System.nanoTime(), estimatedTokens, longestWaitInCall, () -> {
+            handed[0] = handOver(call);
+            return handed[0].onWire();
+        });
         tally.attempts++;
         long t0 = System.nanoTime();
         try {
-            ProviderReply reply = timeLimiter.executeFutureSupplier(() -> {
-                try {
-                    return pacedSend(call);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    return CompletableFuture.failedFuture(e);
-                }
-            });
+            ProviderReply r = timeLimiter.executeFutureSupplier(() -> handed[0].reply());
             metrics.call("200", Duration.ofNanos(System.nanoTime() - t0));
-            tally.inputTokens += reply.inputTokens();
-            tally.outputTokens += reply.outputTokens();
-            long extra = reply.inputTokens() + reply.outputTokens() - estimatedTokens;
-            if (tokens != null && extra > 0) {
-                // charge the quota for what the estimate missed; later calls wait for it
-                tokens.reservePermission((int) Math.min(extra, tokensPerCycle));
-            }
-            return reply;
+            tally.inputTokens += r.inputTokens();
+            tally.outputTokens += r.outputTokens();
+            quota.charge(charge, r.inputTokens() + r.outputTokens());
+            return r;
         } catch (Exception e) {
             ProviderException pe = classify(e);
             metrics.call(outcome(pe), Duration.ofNanos(System.nanoTime() - t0));
-            tally.lastFailure = pe;
+            if (pe.retryAfter() != null) {
+                // an announced wait holds every send, in flight or queued, until it has passed
+                quota.holdUntil(System.nanoTime() + pe.retryAfter().toNanos(), "the provider asked to wait "
+                        + seconds(pe.retryAfter()) + " (" + pe.hint().source() + ")");
+            }
             throw pe;
         }
+    }
+
+    private record HandedOver(CompletableFuture<ProviderReply> reply, long onWire) {
+    }
+
+    /**
+     * Hands the request to the client and waits (bounded) until its body starts to leave, which is when
+     * the provider starts counting it; called under the limiter's lock, so that time is what is logged.
+     */
+    private HandedOver handOver(ProviderCall call) {
+        CompletableFuture<Long> onWire = new CompletableFuture<>();
+        CompletableFuture<ProviderReply> r = client.send(call, () -> onWire.complete(System.nanoTime()));
+        try {
+            CompletableFuture.anyOf(onWire, r).get(wireWaitNanos, TimeUnit.NANOSECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (ExecutionException | TimeoutException e) {
+            // failed before writing, or too slow to start: the failure surfaces through the reply
+        }
+        return new HandedOver(r, onWire.getNow(System.nanoTime()));
+    }
+
+    static String seconds(Duration d) {
+        return String.format(java.util.Locale.ROOT, "%.1f s", d.toMillis() / 1000.0);
     }
 
     private ProviderException classify(Exception e) throws InterruptedException {
@@ -265,6 +221,7 @@ public final class JudgeResilience {
             case TIMEOUT -> "timeout";
             case TRANSPORT -> "transport";
             case MALFORMED -> "malformed";
+            case OVERSIZED -> "oversized";
             case REFUSED -> "refused";
             case CONFIGURATION -> "configuration";
             case REJECTED -> "rejected";

@@ -10,6 +10,7 @@ import io.mmgr.stream.tasks.RubricCatalog;
 import io.mmgr.stream.topology.Topics;
 import java.time.Clock;
 import java.time.Duration;
+import java.nio.file.Path;
 import java.util.Locale;
 import java.util.Map;
 
@@ -32,32 +33,39 @@ public final class JudgeRuntime implements AutoCloseable {
     public static ProviderClient client(JudgeSettings s, Map<String, String> env) {
         ApiKey key = ApiKey.fromEnvironment(s.apiKeyEnv(), env);
         Duration backstop = s.timeout().plusSeconds(5);
-        String structured = s.structuredOutput().toLowerCase(Locale.ROOT);
-        if (s.protocol().equals("gemini")) {
-            return new GeminiClient(s.baseUrl(), key, backstop, !structured.equals("none"));
-        }
-        OpenAiChatClient.StructuredOutput mode = switch (structured) {
-            case "json_schema" -> OpenAiChatClient.StructuredOutput.JSON_SCHEMA;
-            case "json_object" -> OpenAiChatClient.StructuredOutput.JSON_OBJECT;
-            case "none" -> OpenAiChatClient.StructuredOutput.NONE;
-            default -> throw new IllegalArgumentException("structured output must be json_schema, json_object or none");
+        return switch (s.protocol()) {
+            case GEMINI -> new GeminiClient(s.baseUrl(), key, backstop, s.structuredOutput());
+            case OPENAI -> new OpenAiChatClient(s.baseUrl(), key, backstop, s.structuredOutput());
         };
-        return new OpenAiChatClient(s.baseUrl(), key, backstop, mode);
     }
 
-    public static JudgeEngine engine(JudgeSettings s, ProviderClient client, ArtifactResolver artifacts, JudgeMetrics metrics) {
-        return new JudgeEngine(s, client, RubricCatalog.load(), artifacts, new VerdictCache(s.cacheEntries()),
-                new CostLedger(s.budgetUsdPerRun()), metrics, Clock.systemUTC());
+    /** An engine over a cache (its owner closes it). */
+    public static JudgeEngine engine(JudgeSettings s, ProviderClient client, ArtifactResolver artifacts, VerdictCache cache,
+                                     JudgeMetrics metrics) {
+        JudgeEngine engine = new JudgeEngine(s, client, RubricCatalog.load(), artifacts, cache,
+                new CostLedger(s.pricing().budgetUsdPerRun()), metrics, Clock.systemUTC());
+        metrics.quotaShare(engine.resilience()::requestShare);
+        return engine;
     }
 
-    /** Builds the judge and starts its worker on the topics. */
+    /**
+     * Builds the judge and starts its worker on the topics; the verdict cache lives in {@code cacheDir}
+     * (one worker per directory).
+     */
     public static JudgeRuntime start(JudgeSettings s, Map<String, String> env, Topics topics, JudgeWorker.Config config,
-                                     ArtifactResolver artifacts, MeterRegistry registry) {
+                                     ArtifactResolver artifacts, MeterRegistry registry, Path cacheDir) {
         JudgeMetrics metrics = new JudgeMetrics(registry);
-        JudgeEngine engine = engine(s, client(s, env), artifacts, metrics);
-        JudgeWorker worker = JudgeWorker.start(engine, metrics, topics.judgeRequests, topics.judgeVerdicts, topics.judgeCache,
-                config, Duration.ofMinutes(2));
-        return new JudgeRuntime(engine, metrics, worker);
+        ProviderClient client = client(s, env);
+        VerdictCache cache = VerdictCache.open(cacheDir.resolve(topics.judgeCache.name()));
+        try {
+            JudgeEngine engine = engine(s, client, artifacts, cache, metrics);
+            JudgeWorker worker = JudgeWorker.start(engine, metrics, topics.judgeRequests, topics.judgeVerdicts, topics.judgeCache,
+                    config);
+            return new JudgeRuntime(engine, metrics, worker);
+        } catch (RuntimeException e) {
+            cache.close();
+            throw e;
+        }
     }
 
     public JudgeEngine engine() {
@@ -76,9 +84,15 @@ public final class JudgeRuntime implements AutoCloseable {
         return engine.ledger();
     }
 
+    private final java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
+
     @Override
     public void close() {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
         worker.close();
+        engine.cache().close();
         engine.ledger().checkpoints().forEach((runAndCheckpoint, t) -> LOG.info(
                 "judge spend {}: {} calls, {} input + {} output tokens, ${}", runAndCheckpoint, t.calls(), t.inputTokens(),
                 t.outputTokens(), String.format(Locale.ROOT, "%.4f", t.costUsd())));

@@ -1,146 +1,223 @@
 package io.mmgr.stream.judge;
 
+import io.github.resilience4j.bulkhead.BulkheadConfig;
+import io.github.resilience4j.timelimiter.TimeLimiterConfig;
+import io.mmgr.stream.judge.protocol.JudgeProtocol;
+import io.mmgr.stream.judge.protocol.ModelProfile;
+import io.mmgr.stream.judge.protocol.StructuredOutput;
 import java.net.URI;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.function.UnaryOperator;
 
 /**
- * Everything configurable about the judge. Limits are this instance's share: with {@code instances}
- * workers sharing one provider quota, each takes {@code quota / instances} (a static split, see
- * {@link JudgeResilience}).
+ * Everything configurable about the judge, one record per concern, each with a builder; the
+ * resilience concerns map onto resilience4j's own configs ({@link RetrySettings#toRetryConfig},
+ * {@link CircuitSettings#toCircuitBreakerConfig}, {@link #bulkheadConfig()}, {@link #timeLimiterConfig()}).
+ * The quota is this deployment's whole quota: each worker takes the share of the judge-request
+ * partitions it is assigned ({@link QuotaSettings#requestShare}).
  *
- * @param protocol            {@code openai} (Chat Completions) or {@code gemini} (generateContent)
- * @param baseUrl             e.g. {@code https://api.openai.com/v1}, {@code http://localhost:8000/v1},
- *                            {@code https://generativelanguage.googleapis.com/v1beta}
- * @param model               the judge model id
- * @param apiKeyEnv           name of the environment variable holding the key (null: no key)
- * @param structuredOutput    {@code json_schema}, {@code json_object} or {@code none}
- * @param requestQuota        requests the provider allows per {@code quotaWindow}
- * @param quotaWindow         the quota's window (1 s for requests/s, 60 s for requests/min)
- * @param quotaMargin         added to the window when spacing requests, for the jitter between sending a
- *                            request and the provider counting it
- * @param tokensPerMinute     provider token quota per minute (0: none)
- * @param instances           workers sharing the quota (static split)
- * @param concurrency         calls in flight at once (bulkhead)
- * @param timeout             one call's time limit
- * @param maxAttempts         calls per request before giving up on retryable failures
- * @param backoffInitial      first retry wait (exponential, randomized; Retry-After wins when longer)
- * @param backoffMax          longest retry wait
- * @param circuitFailureRate  percentage of failed calls that opens the circuit
- * @param circuitWindow       calls the failure rate is measured over
- * @param circuitOpenFor      how long the circuit stays open before probing
- * @param inputUsdPerMTok     price of a million input tokens
- * @param outputUsdPerMTok    price of a million output tokens
- * @param budgetUsdPerRun     spend allowed per run (null: unlimited); once spent, requests wait
- * @param frames              frames sampled from a video (evenly, first to last)
- * @param nativeVideo         send videos whole where the protocol takes them (Gemini)
- * @param maxOutputTokens     cap on an answer
- * @param tokensPerImage      input tokens assumed per image when estimating a call for the token quota
- * @param cacheEntries        verdicts kept in memory for de-duplication
- * @param maxInFlight         requests held by one worker before its partitions pause
+ * @param protocol         the wire protocol
+ * @param baseUrl          e.g. {@code https://api.openai.com/v1}, {@code http://localhost:8000/v1},
+ *                         {@code https://generativelanguage.googleapis.com/v1beta}
+ * @param model            the judge model id
+ * @param apiKeyEnv        name of the environment variable holding the key (null: no key)
+ * @param structuredOutput how the answer's JSON is asked for
+ * @param profile          the request parameters (output caps, temperature, reasoning), from the model name by default
+ * @param quota            the provider's quota
+ * @param retry            retries of transient failures and the deadline
+ * @param circuit          the circuit breaker
+ * @param pricing          prices and the per-run budget
+ * @param media            frames, native video, image token estimate
+ * @param concurrency      calls in flight at once (bulkhead)
+ * @param timeout          one call's time limit
+ * @param maxInFlight      requests held by one worker before its partitions pause
  */
-public record JudgeSettings(String protocol, URI baseUrl, String model, String apiKeyEnv, String structuredOutput,
-                            int requestQuota, Duration quotaWindow, Duration quotaMargin, long tokensPerMinute, int instances, int concurrency,
-                            Duration timeout, int maxAttempts, Duration backoffInitial, Duration backoffMax,
-                            float circuitFailureRate, int circuitWindow, Duration circuitOpenFor,
-                            double inputUsdPerMTok, double outputUsdPerMTok, Double budgetUsdPerRun, int frames,
-                            boolean nativeVideo, int maxOutputTokens, int tokensPerImage, int cacheEntries,
-                            int maxInFlight) {
+public record JudgeSettings(JudgeProtocol protocol, URI baseUrl, String model, String apiKeyEnv, StructuredOutput structuredOutput,
+                            ModelProfile profile, QuotaSettings quota, RetrySettings retry, CircuitSettings circuit,
+                            PricingSettings pricing, MediaSettings media, int concurrency, Duration timeout, int maxInFlight) {
+
+    /** Version of the cache key's format: raising it makes every earlier verdict a miss. */
+    public static final int CACHE_KEY_FORMAT = 2;
 
     public JudgeSettings {
         Objects.requireNonNull(protocol);
         Objects.requireNonNull(baseUrl);
         Objects.requireNonNull(model);
-        if (!protocol.equals("openai") && !protocol.equals("gemini")) {
-            throw new IllegalArgumentException("judge protocol must be openai or gemini, not " + protocol);
+        Objects.requireNonNull(structuredOutput);
+        Objects.requireNonNull(profile);
+        Objects.requireNonNull(quota);
+        Objects.requireNonNull(retry);
+        Objects.requireNonNull(circuit);
+        Objects.requireNonNull(pricing);
+        Objects.requireNonNull(media);
+        Objects.requireNonNull(timeout);
+        if (profile.kind().protocol() != protocol) {
+            throw new IllegalArgumentException("the judge profile " + profile.kind().id() + " is for the "
+                    + profile.kind().protocol().id() + " protocol, not " + protocol.id());
         }
-        if (requestQuota < 1 || instances < 1 || concurrency < 1 || maxAttempts < 1 || frames < 1 || maxInFlight < 1) {
-            throw new IllegalArgumentException("judge quota, instances, concurrency, attempts, frames and in-flight must be positive");
-        }
-        if (budgetUsdPerRun != null && budgetUsdPerRun < 0) {
-            throw new IllegalArgumentException("judge budget must not be negative");
+        if (concurrency < 1 || maxInFlight < 1) {
+            throw new IllegalArgumentException("judge concurrency and in-flight requests must be positive");
         }
     }
 
-    /** Defaults for a protocol, endpoint and model: 60 requests/min, 4 in flight, 60 s per call, 16 frames. */
+    /** A builder with the defaults for a protocol, endpoint and model (the profile from the model's name). */
+    public static Builder builder(JudgeProtocol protocol, URI baseUrl, String model) {
+        return new Builder(protocol, baseUrl, model);
+    }
+
+    public static Builder builder(String protocol, URI baseUrl, String model) {
+        return builder(JudgeProtocol.parse(protocol), baseUrl, model);
+    }
+
+    /** Defaults: the model's profile, 60 requests/min, 4 in flight, 60 s per call, 16 frames, retried for 24 h. */
     public static JudgeSettings defaults(String protocol, URI baseUrl, String model) {
-        return new JudgeSettings(protocol, baseUrl, model, null, "json_schema", 60, Duration.ofMinutes(1), Duration.ofMillis(25), 0, 1, 4,
-                Duration.ofSeconds(60), 4, Duration.ofSeconds(1), Duration.ofSeconds(60), 50f, 20, Duration.ofSeconds(30),
-                0.0, 0.0, null, 16, false, 2048, 800, 100_000, 256);
+        return builder(protocol, baseUrl, model).build();
     }
 
-    public JudgeSettings withQuota(int requests, Duration window) {
-        return new JudgeSettings(protocol, baseUrl, model, apiKeyEnv, structuredOutput, requests, window, quotaMargin, tokensPerMinute,
-                instances, concurrency, timeout, maxAttempts, backoffInitial, backoffMax, circuitFailureRate, circuitWindow,
-                circuitOpenFor, inputUsdPerMTok, outputUsdPerMTok, budgetUsdPerRun, frames, nativeVideo, maxOutputTokens,
-                tokensPerImage, cacheEntries, maxInFlight);
+    public Builder toBuilder() {
+        return new Builder(this);
     }
 
-    public JudgeSettings withQuotaMargin(Duration margin) {
-        return new JudgeSettings(protocol, baseUrl, model, apiKeyEnv, structuredOutput, requestQuota, quotaWindow, margin,
-                tokensPerMinute, instances, concurrency, timeout, maxAttempts, backoffInitial, backoffMax, circuitFailureRate,
-                circuitWindow, circuitOpenFor, inputUsdPerMTok, outputUsdPerMTok, budgetUsdPerRun, frames, nativeVideo,
-                maxOutputTokens, tokensPerImage, cacheEntries, maxInFlight);
+    /**
+     * Everything in the configuration that changes what the provider answers, for the cache key: key
+     * format, protocol, model, request parameters and structured-output mode. (Rubric version, prompt and
+     * artifact digests are added per request.)
+     */
+    public String requestConfiguration() {
+        return "format=" + CACHE_KEY_FORMAT + " protocol=" + protocol.id() + " model=" + model + " params=" + profile.describe()
+                + " structured=" + structuredOutput.id();
     }
 
-    public JudgeSettings withTimeouts(Duration callTimeout, int attempts, Duration backoff, Duration backoffCap) {
-        return new JudgeSettings(protocol, baseUrl, model, apiKeyEnv, structuredOutput, requestQuota, quotaWindow, quotaMargin,
-                tokensPerMinute, instances, concurrency, callTimeout, attempts, backoff, backoffCap, circuitFailureRate,
-                circuitWindow, circuitOpenFor, inputUsdPerMTok, outputUsdPerMTok, budgetUsdPerRun, frames, nativeVideo,
-                maxOutputTokens, tokensPerImage, cacheEntries, maxInFlight);
+    public BulkheadConfig bulkheadConfig() {
+        return BulkheadConfig.custom().maxConcurrentCalls(concurrency).maxWaitDuration(Duration.ofDays(1)).build();
     }
 
-    public JudgeSettings withCircuit(float failureRate, int window, Duration openFor) {
-        return new JudgeSettings(protocol, baseUrl, model, apiKeyEnv, structuredOutput, requestQuota, quotaWindow, quotaMargin,
-                tokensPerMinute, instances, concurrency, timeout, maxAttempts, backoffInitial, backoffMax, failureRate,
-                window, openFor, inputUsdPerMTok, outputUsdPerMTok, budgetUsdPerRun, frames, nativeVideo,
-                maxOutputTokens, tokensPerImage, cacheEntries, maxInFlight);
-    }
-
-    public JudgeSettings withPrices(double inputPerMTok, double outputPerMTok, Double budgetPerRun) {
-        return new JudgeSettings(protocol, baseUrl, model, apiKeyEnv, structuredOutput, requestQuota, quotaWindow, quotaMargin,
-                tokensPerMinute, instances, concurrency, timeout, maxAttempts, backoffInitial, backoffMax,
-                circuitFailureRate, circuitWindow, circuitOpenFor, inputPerMTok, outputPerMTok, budgetPerRun, frames,
-                nativeVideo, maxOutputTokens, tokensPerImage, cacheEntries, maxInFlight);
-    }
-
-    public JudgeSettings withConcurrency(int inFlightCalls, int instanceCount) {
-        return new JudgeSettings(protocol, baseUrl, model, apiKeyEnv, structuredOutput, requestQuota, quotaWindow, quotaMargin,
-                tokensPerMinute, instanceCount, inFlightCalls, timeout, maxAttempts, backoffInitial, backoffMax,
-                circuitFailureRate, circuitWindow, circuitOpenFor, inputUsdPerMTok, outputUsdPerMTok, budgetUsdPerRun,
-                frames, nativeVideo, maxOutputTokens, tokensPerImage, cacheEntries, maxInFlight);
-    }
-
-    public JudgeSettings withApiKeyEnv(String variable) {
-        return new JudgeSettings(protocol, baseUrl, model, variable, structuredOutput, requestQuota, quotaWindow, quotaMargin,
-                tokensPerMinute, instances, concurrency, timeout, maxAttempts, backoffInitial, backoffMax,
-                circuitFailureRate, circuitWindow, circuitOpenFor, inputUsdPerMTok, outputUsdPerMTok, budgetUsdPerRun,
-                frames, nativeVideo, maxOutputTokens, tokensPerImage, cacheEntries, maxInFlight);
-    }
-
-    public JudgeSettings withMedia(int frameCount, boolean videoNatively, String structured) {
-        return new JudgeSettings(protocol, baseUrl, model, apiKeyEnv, structured, requestQuota, quotaWindow, quotaMargin,
-                tokensPerMinute, instances, concurrency, timeout, maxAttempts, backoffInitial, backoffMax,
-                circuitFailureRate, circuitWindow, circuitOpenFor, inputUsdPerMTok, outputUsdPerMTok, budgetUsdPerRun,
-                frameCount, videoNatively, maxOutputTokens, tokensPerImage, cacheEntries, maxInFlight);
-    }
-
-    public JudgeSettings withTokens(long perMinute, int perImage, int maxOutput) {
-        return new JudgeSettings(protocol, baseUrl, model, apiKeyEnv, structuredOutput, requestQuota, quotaWindow, quotaMargin,
-                perMinute, instances, concurrency, timeout, maxAttempts, backoffInitial, backoffMax,
-                circuitFailureRate, circuitWindow, circuitOpenFor, inputUsdPerMTok, outputUsdPerMTok, budgetUsdPerRun,
-                frames, nativeVideo, maxOutput, perImage, cacheEntries, maxInFlight);
-    }
-
-    public JudgeSettings withMaxInFlight(int n) {
-        return new JudgeSettings(protocol, baseUrl, model, apiKeyEnv, structuredOutput, requestQuota, quotaWindow, quotaMargin,
-                tokensPerMinute, instances, concurrency, timeout, maxAttempts, backoffInitial, backoffMax,
-                circuitFailureRate, circuitWindow, circuitOpenFor, inputUsdPerMTok, outputUsdPerMTok, budgetUsdPerRun,
-                frames, nativeVideo, maxOutputTokens, tokensPerImage, cacheEntries, n);
+    public TimeLimiterConfig timeLimiterConfig() {
+        return TimeLimiterConfig.custom().timeoutDuration(timeout).cancelRunningFuture(true).build();
     }
 
     /** Cost of a call in US dollars. */
     public double cost(long inputTokens, long outputTokens) {
-        return inputTokens * inputUsdPerMTok / 1e6 + outputTokens * outputUsdPerMTok / 1e6;
+        return pricing.cost(inputTokens, outputTokens);
+    }
+
+    public static final class Builder {
+        private final JudgeProtocol protocol;
+        private final URI baseUrl;
+        private final String model;
+        private String apiKeyEnv;
+        private StructuredOutput structuredOutput = StructuredOutput.JSON_SCHEMA;
+        private ModelProfile profile;
+        private QuotaSettings quota = QuotaSettings.defaults();
+        private RetrySettings retry = RetrySettings.defaults();
+        private CircuitSettings circuit = CircuitSettings.defaults();
+        private PricingSettings pricing = PricingSettings.free();
+        private MediaSettings media = MediaSettings.defaults();
+        private int concurrency = 4;
+        private Duration timeout = Duration.ofSeconds(60);
+        private int maxInFlight = 256;
+
+        private Builder(JudgeProtocol protocol, URI baseUrl, String model) {
+            this.protocol = protocol;
+            this.baseUrl = baseUrl;
+            this.model = model;
+            this.profile = ModelProfile.forModel(protocol, model);
+        }
+
+        private Builder(JudgeSettings s) {
+            this(s.protocol, s.baseUrl, s.model);
+            apiKeyEnv = s.apiKeyEnv;
+            structuredOutput = s.structuredOutput;
+            profile = s.profile;
+            quota = s.quota;
+            retry = s.retry;
+            circuit = s.circuit;
+            pricing = s.pricing;
+            media = s.media;
+            concurrency = s.concurrency;
+            timeout = s.timeout;
+            maxInFlight = s.maxInFlight;
+        }
+
+        public Builder apiKeyEnv(String variable) {
+            apiKeyEnv = variable;
+            return this;
+        }
+
+        public Builder structuredOutput(StructuredOutput mode) {
+            structuredOutput = mode;
+            return this;
+        }
+
+        public Builder profile(ModelProfile p) {
+            profile = p;
+            return this;
+        }
+
+        public Builder profile(UnaryOperator<ModelProfile> change) {
+            profile = change.apply(profile);
+            return this;
+        }
+
+        public Builder quota(QuotaSettings q) {
+            quota = q;
+            return this;
+        }
+
+        public Builder quota(UnaryOperator<QuotaSettings.Builder> change) {
+            quota = change.apply(quota.toBuilder()).build();
+            return this;
+        }
+
+        public Builder retry(RetrySettings r) {
+            retry = r;
+            return this;
+        }
+
+        public Builder retry(UnaryOperator<RetrySettings.Builder> change) {
+            retry = change.apply(retry.toBuilder()).build();
+            return this;
+        }
+
+        public Builder circuit(CircuitSettings c) {
+            circuit = c;
+            return this;
+        }
+
+        public Builder circuit(UnaryOperator<CircuitSettings.Builder> change) {
+            circuit = change.apply(circuit.toBuilder()).build();
+            return this;
+        }
+
+        public Builder pricing(PricingSettings p) {
+            pricing = p;
+            return this;
+        }
+
+        public Builder media(MediaSettings m) {
+            media = m;
+            return this;
+        }
+
+        public Builder concurrency(int calls) {
+            concurrency = calls;
+            return this;
+        }
+
+        public Builder timeout(Duration d) {
+            timeout = d;
+            return this;
+        }
+
+        public Builder maxInFlight(int n) {
+            maxInFlight = n;
+            return this;
+        }
+
+        public JudgeSettings build() {
+            return new JudgeSettings(protocol, baseUrl, model, apiKeyEnv, structuredOutput, profile, quota, retry, circuit,
+                    pricing, media, concurrency, timeout, maxInFlight);
+        }
     }
 }

@@ -6,6 +6,7 @@ import io.mmgr.stream.avro.JudgeVerdict;
 import io.mmgr.stream.avro.SampleKey;
 import io.mmgr.stream.topology.SampleKeys;
 import io.mmgr.stream.topology.Topic;
+import io.mmgr.stream.worker.MemberIdentity;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -25,6 +26,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.kafka.clients.consumer.CloseOptions;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -44,6 +46,13 @@ import org.slf4j.LoggerFactory;
  * The judge worker: a consumer of judge requests in its own group that judges them on a bounded pool
  * and writes verdicts.
  *
+ * <p><b>Start-up does not wait for the cache.</b> The verdict cache is on disk and the cache follower
+ * reads only the topic's tail; until it has, hits are served and misses wait ({@link JudgeEngine.Resume#CACHE}).
+ *
+ * <p><b>The quota is shared by partitions.</b> On every rebalance the worker takes the share of the
+ * quota that belongs to its assigned judge-request partitions ({@link QuotaSettings#requestShare}), so
+ * any number of workers in the group together stay within it.
+ *
  * <p><b>Offsets only after the verdict.</b> A transactional producer writes each batch of verdicts
  * (and their cache entries) and commits the consumer offsets in the same transaction
  * ({@code sendOffsetsToTransaction} with the consumer's group metadata). A verdict is therefore
@@ -54,9 +63,11 @@ import org.slf4j.LoggerFactory;
  * not tie the cache entry, the verdict and the offset together. Requests finish out of order, so the
  * committed offset of a partition is its lowest unfinished request.
  *
- * <p><b>Nothing is dropped.</b> A request the engine cannot judge yet (circuit open, budget spent,
- * endpoint misconfigured) stays unfinished: a PENDING verdict tells the score why, and the request is
- * tried again later. The partitions pause while the circuit is open or the backlog is full.
+ * <p><b>Nothing is dropped.</b> A request the engine cannot judge yet (a transient failure, circuit
+ * open, quota or budget, endpoint misconfigured) stays unfinished: a PENDING verdict tells the score
+ * why, and the request is tried again after its backoff, or as soon as the circuit lets calls through,
+ * or once the cache is complete ({@link WaitingRoom}); past its deadline it ends FAILED. The partitions
+ * pause while the circuit is open or the backlog is full.
  */
 public final class JudgeWorker implements AutoCloseable {
 
@@ -69,8 +80,14 @@ public final class JudgeWorker implements AutoCloseable {
      * @param bootstrapServers Kafka
      * @param groupId          the worker's consumer group (its own, not the scorer's)
      * @param clientConfig     extra client properties (security), applied to every client
+     * @param identity         the process's instance id: static membership and a stable transactional.id, so a
+     *                         restarted worker takes its partitions back at once and aborts the transaction its
+     *                         killed predecessor left open; null: dynamic membership, an id per start
      */
-    public record Config(String bootstrapServers, String groupId, Map<String, Object> clientConfig) {
+    public record Config(String bootstrapServers, String groupId, Map<String, Object> clientConfig, MemberIdentity identity) {
+        public Config(String bootstrapServers, String groupId, Map<String, Object> clientConfig) {
+            this(bootstrapServers, groupId, clientConfig, null);
+        }
     }
 
     private final JudgeEngine engine;
@@ -84,6 +101,7 @@ public final class JudgeWorker implements AutoCloseable {
     private final String workerId = UUID.randomUUID().toString();
     private final ExecutorService pool;
     private final ScheduledExecutorService later;
+    private final WaitingRoom waiting;
     private final Queue<Completion> completions = new ConcurrentLinkedQueue<>();
     private final Map<TopicPartition, Progress> progress = new HashMap<>();
     private final Set<TopicPartition> paused = new HashSet<>();
@@ -98,10 +116,12 @@ public final class JudgeWorker implements AutoCloseable {
         final TreeSet<Long> open = new TreeSet<>();
         long next = -1;
         long committed = -1;
+        /** set when the partition is revoked or lost: its waiting requests are another worker's now */
+        volatile boolean gone;
     }
 
     private record Job(TopicPartition tp, long offset, Progress progress, SampleKey key, JudgeRequest request,
-                       String[] announced) {
+                       String[] announced, JudgeEngine.Tries tries) {
     }
 
     private record Completion(Job job, JudgeEngine.Outcome outcome) {
@@ -123,12 +143,19 @@ public final class JudgeWorker implements AutoCloseable {
         c.put("isolation.level", "read_committed");
         c.put("auto.offset.reset", "earliest");
         c.put("max.poll.records", "200");
-        c.put("client.id", config.groupId() + "-" + workerId.substring(0, 8));
+        // the instance id is the process's; workerId stays per start, as the cache follower tells this start's
+        // spend from earlier ones by it
+        String instance = config.identity() != null ? config.identity().id() : workerId.substring(0, 8);
+        if (config.identity() != null) {
+            config.identity().groupInstanceId().ifPresent(id -> c.put("group.instance.id", id));
+        }
+        c.put("client.id", config.groupId() + "-" + instance);
         this.consumer = new KafkaConsumer<>(c, new ByteArrayDeserializer(), new ByteArrayDeserializer());
 
         Map<String, Object> p = new HashMap<>(config.clientConfig());
         p.put("bootstrap.servers", config.bootstrapServers());
-        p.put("transactional.id", config.groupId() + "-" + workerId);
+        p.put("transactional.id", config.identity() != null ? config.identity().transactionalId(config.groupId())
+                : config.groupId() + "-" + workerId);
         p.put("enable.idempotence", "true");
         p.put("acks", "all");
         p.put("linger.ms", "5");
@@ -140,6 +167,17 @@ public final class JudgeWorker implements AutoCloseable {
         AtomicInteger n = new AtomicInteger();
         this.pool = Executors.newFixedThreadPool(threads, r -> daemon(r, "judge-call-" + n.incrementAndGet()));
         this.later = Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "judge-retry-later"));
+        this.waiting = new WaitingRoom(later, Map.of(
+                // closed, not merely half-open: half-open lets only its probes through, the rest would spin
+                JudgeEngine.Resume.CIRCUIT, () -> engine.resilience().circuit() == CircuitBreaker.State.CLOSED,
+                JudgeEngine.Resume.CACHE, () -> engine.cache().complete()));
+        engine.resilience().onCallsPermitted(state -> {
+            waiting.release(JudgeEngine.Resume.CIRCUIT);
+            if (state == CircuitBreaker.State.CLOSED) {
+                waiting.release(JudgeEngine.Resume.BACKOFF); // the provider answers again: no need to sit out a backoff
+            }
+        });
+        follower.onComplete(() -> waiting.release(JudgeEngine.Resume.CACHE));
         this.thread = daemon(this::loop, "judge-worker");
     }
 
@@ -150,23 +188,28 @@ public final class JudgeWorker implements AutoCloseable {
     }
 
     /**
-     * Starts a worker: reads the cache topic to its end first (so replays hit the cache and the
-     * ledger knows what each run spent), then consumes requests.
+     * Starts a worker: the cache follower reads the cache topic's tail while the worker already consumes
+     * requests (hits are served at once; misses wait until the cache is complete).
      */
     public static JudgeWorker start(JudgeEngine engine, JudgeMetrics metrics, Topic<SampleKey, JudgeRequest> requests,
                                     Topic<SampleKey, JudgeVerdict> verdicts, Topic<String, JudgeVerdict> cacheTopic,
-                                    Config config, Duration startTimeout) {
+                                    Config config) {
         JudgeWorker w = new JudgeWorker(engine, metrics, requests, verdicts, cacheTopic, config);
         w.follower.start();
-        w.follower.awaitCaughtUp(startTimeout);
         w.thread.start();
-        LOG.info("judge worker {} started: {} {} at {} (group {}, cache holds {} verdicts)", w.workerId,
-                engine.settings().protocol(), engine.settings().model(), engine.settings().baseUrl(), config.groupId(),
-                engine.cache().size());
+        LOG.info("judge worker {} started: {} {} at {} ({}; group {}, cache holds about {} verdicts)", w.workerId,
+                engine.settings().protocol(), engine.settings().model(), engine.settings().baseUrl(),
+                engine.settings().profile().describe(), config.groupId(), engine.cache().size());
         return w;
     }
 
+    /** Cache-topic records this worker's follower has read since it started (after a restart, only the tail). */
+    public long cacheRecordsRead() {
+        return follower.recordsRead();
+    }
+
     private void loop() {
+        boolean clean = false;
         try {
             consumer.subscribe(List.of(requests.name()), new Rebalance());
             while (running) {
@@ -177,12 +220,15 @@ public final class JudgeWorker implements AutoCloseable {
                 flowControl();
             }
             drainBeforeClose(Duration.ofSeconds(10));
+            clean = true;
         } catch (Throwable t) {
             failure = t;
             LOG.error("judge worker stopped on an error; uncommitted requests will be judged again after a restart", t);
         } finally {
             try {
-                consumer.close(Duration.ofSeconds(5));
+                // a clean stop hands the partitions over at once, static member or not
+                consumer.close(CloseOptions.groupMembershipOperation(clean ? CloseOptions.GroupMembershipOperation.LEAVE_GROUP
+                        : CloseOptions.GroupMembershipOperation.DEFAULT).withTimeout(Duration.ofSeconds(5)));
             } catch (RuntimeException e) {
                 LOG.debug("consumer close", e);
             }
@@ -207,20 +253,24 @@ public final class JudgeWorker implements AutoCloseable {
             request = requests.valueSerde().deserializer().deserialize(r.topic(), r.value());
         } catch (RuntimeException e) {
             LOG.error("skipping an unreadable judge request at {}-{}@{}: {}", r.topic(), r.partition(), r.offset(), e.toString());
-            completions.add(new Completion(new Job(tp, r.offset(), p, null, null, new String[1]), null));
+            completions.add(new Completion(new Job(tp, r.offset(), p, null, null, new String[1], null), null));
             return;
         }
-        submit(new Job(tp, r.offset(), p, key, request, new String[1]));
+        submit(new Job(tp, r.offset(), p, key, request, new String[1], new JudgeEngine.Tries()));
     }
 
     private void submit(Job job) {
+        if (!running || job.progress().gone) {
+            return; // stopping, or the partition is another worker's now: it judges the request
+        }
         pool.execute(() -> {
             JudgeEngine.Outcome outcome;
             try {
-                outcome = engine.judge(job.request());
+                outcome = engine.judge(job.request(), job.tries());
             } catch (RuntimeException e) {
                 LOG.error("judging {} failed unexpectedly", job.request().getRequestId(), e);
-                outcome = new JudgeEngine.Outcome.Wait("judging failed unexpectedly (" + e + "); retrying", Duration.ofSeconds(10));
+                outcome = new JudgeEngine.Outcome.Wait("judging failed unexpectedly (" + e + "); retrying", Duration.ofSeconds(10),
+                        JudgeEngine.Resume.LATER);
             }
             completions.add(new Completion(job, outcome));
         });
@@ -296,11 +346,7 @@ public final class JudgeWorker implements AutoCloseable {
             JudgeEngine.Outcome.Wait w = (JudgeEngine.Outcome.Wait) batch.stream().filter(c -> c.job() == job)
                     .findFirst().orElseThrow().outcome();
             job.announced()[0] = w.reason();
-            later.schedule(() -> {
-                if (running) {
-                    submit(job);
-                }
-            }, w.retryIn().toMillis(), TimeUnit.MILLISECONDS);
+            this.waiting.park(w, () -> submit(job));
         }
     }
 
@@ -378,6 +424,7 @@ public final class JudgeWorker implements AutoCloseable {
             for (TopicPartition tp : partitions) {
                 progress.put(tp, new Progress());
             }
+            reshare();
         }
 
         @Override
@@ -389,11 +436,23 @@ public final class JudgeWorker implements AutoCloseable {
             for (TopicPartition tp : partitions) {
                 Progress p = progress.remove(tp);
                 if (p != null) {
+                    p.gone = true;
                     outstanding.addAndGet(-p.open.size());
                 }
                 paused.remove(tp);
             }
             metrics.pausedPartitions().set(paused.size());
+            reshare();
+        }
+
+        /** This worker's share of the quota: that of the judge-request partitions it holds now. */
+        private void reshare() {
+            int total = consumer.partitionsFor(requests.name()).size();
+            List<Integer> mine = progress.keySet().stream().filter(tp -> tp.topic().equals(requests.name()))
+                    .map(TopicPartition::partition).toList();
+            engine.resilience().share(mine, total);
+            LOG.info("judge worker {} holds {} of {} judge-request partitions: {} requests per {} s of the quota", workerId,
+                    mine.size(), total, engine.resilience().requestShare(), engine.settings().quota().window().toSeconds());
         }
     }
 

@@ -4,6 +4,7 @@ import io.mmgr.stream.vision.ImageEncoder;
 import io.mmgr.stream.artifacts.Digests;
 import io.mmgr.stream.artifacts.ArtifactException;
 import io.mmgr.stream.artifacts.ArtifactResolver;
+import io.mmgr.stream.judge.protocol.ModelProfile;
 import io.mmgr.stream.judge.protocol.ProviderCall;
 import io.mmgr.stream.tasks.JudgePrompt;
 import io.mmgr.stream.vision.MediaException;
@@ -32,12 +33,14 @@ final class PromptMaterializer {
     }
 
     /**
-     * The cache key: judge model, rubric version, modality, the system text, every text part and every
-     * media part's label and SHA-256 (verified when the bytes are read), and how videos are sent.
+     * The cache key: the request configuration (key format, protocol, model, request parameters,
+     * structured-output mode; see {@link JudgeSettings#requestConfiguration()}), rubric version, modality,
+     * the system text, every text part and every media part's label and SHA-256 (verified when the bytes
+     * are read), and how videos are sent. Whatever changes the answer changes the key.
      */
-    String cacheKey(String model, String rubricVersion, String modality, JudgePrompt prompt) throws ArtifactException {
+    String cacheKey(String configuration, String rubricVersion, String modality, JudgePrompt prompt) throws ArtifactException {
         StringBuilder b = new StringBuilder();
-        b.append(model).append('\u0000').append(rubricVersion).append('\u0000').append(modality).append('\u0000')
+        b.append(configuration).append('\u0000').append(rubricVersion).append('\u0000').append(modality).append('\u0000')
                 .append(prompt.system()).append('\u0000');
         for (JudgePrompt.Part p : prompt.parts()) {
             if (p instanceof JudgePrompt.Text t) {
@@ -56,7 +59,7 @@ final class PromptMaterializer {
     }
 
     /** The call, with every artifact read and verified and videos sampled. */
-    ProviderCall call(String model, JudgePrompt prompt, Map<String, Object> schema, int maxOutputTokens)
+    ProviderCall call(String model, JudgePrompt prompt, Map<String, Object> schema, ModelProfile profile)
             throws ArtifactException, MediaException {
         List<ProviderCall.Part> parts = new ArrayList<>();
         for (JudgePrompt.Part p : prompt.parts()) {
@@ -71,7 +74,7 @@ final class PromptMaterializer {
                 }
             }
         }
-        return new ProviderCall(model, prompt.system(), parts, schema, maxOutputTokens);
+        return new ProviderCall(model, prompt.system(), parts, schema, profile);
     }
 
     private void addFrames(JudgePrompt.Media m, List<ProviderCall.Part> parts) throws ArtifactException, MediaException {

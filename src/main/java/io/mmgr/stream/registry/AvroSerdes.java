@@ -42,7 +42,7 @@ public final class AvroSerdes {
     /** Buffers that grew past this for one huge record are not kept per thread. */
     private static final int MAX_RETAINED_BUFFER = 1 << 20;
 
-    private final SchemaRegistryClient client;
+    private final SchemaRegistry client;
     private final boolean autoRegister;
     private final SizeCap cap;
 
@@ -86,11 +86,11 @@ public final class AvroSerdes {
         }
     }
 
-    public AvroSerdes(SchemaRegistryClient client, boolean autoRegister) {
+    public AvroSerdes(SchemaRegistry client, boolean autoRegister) {
         this(client, autoRegister, SizeCap.NONE);
     }
 
-    private AvroSerdes(SchemaRegistryClient client, boolean autoRegister, SizeCap cap) {
+    private AvroSerdes(SchemaRegistry client, boolean autoRegister, SizeCap cap) {
         if (client == null) {
             throw new IllegalArgumentException("schema registry client is null");
         }
@@ -114,7 +114,7 @@ public final class AvroSerdes {
         return serde(type, false);
     }
 
-    public SchemaRegistryClient client() {
+    public SchemaRegistry client() {
         return client;
     }
 

@@ -34,7 +34,7 @@ import org.apache.avro.SchemaParseException;
  * (default 10000). The {@code schema.registry.} prefixed spellings Confluent's serdes use are
  * accepted as well. TLS uses the JVM's default SSLContext.
  */
-public final class SchemaRegistryClient implements AutoCloseable {
+public final class SchemaRegistryClient implements SchemaRegistry {
 
     /** Content type of the registry API (Confluent documents it as the preferred request type). */
     static final String CONTENT_TYPE = "application/vnd.schemaregistry.v1+json";
@@ -90,6 +90,7 @@ public final class SchemaRegistryClient implements AutoCloseable {
     }
 
     /** The registry's base URL, without credentials. */
+    @Override
     public String baseUrl() {
         return baseUrl;
     }
@@ -100,6 +101,7 @@ public final class SchemaRegistryClient implements AutoCloseable {
      *
      * @throws RegistryException e.g. status 409 when the registry finds it incompatible, 422 when invalid
      */
+    @Override
     public int register(String subject, Schema schema) {
         Integer cached = cachedId(subject, schema);
         if (cached != null) {
@@ -113,6 +115,7 @@ public final class SchemaRegistryClient implements AutoCloseable {
     }
 
     /** The schema with this global id (GET /schemas/ids/{id}); cached forever once fetched. */
+    @Override
     public Schema schemaById(int id) {
         Schema cached = schemasById.get(id);
         if (cached != null) {
@@ -153,6 +156,7 @@ public final class SchemaRegistryClient implements AutoCloseable {
     }
 
     /** The id of {@code schema} if it is registered under {@code subject} (POST /subjects/{subject}). */
+    @Override
     public Optional<Integer> lookup(String subject, Schema schema) {
         Integer cached = cachedId(subject, schema);
         if (cached != null) {

@@ -24,10 +24,6 @@ public record Check(String metric, String expectation, DoublePredicate condition
         return new Check(metric, ">" + threshold, v -> v > threshold);
     }
 
-    public static Check atMost(String metric, double threshold) {
-        return new Check(metric, "<=" + threshold, v -> v <= threshold);
-    }
-
     /** {@code judge.cross_wall=0} */
     public String label() {
         return metric + expectation;

@@ -1,7 +1,16 @@
 package io.mmgr.stream.topology;
 
 import io.mmgr.stream.registry.AvroSerdes;
+import java.io.IOException;
+import java.io.Reader;
+import java.io.Writer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.HashMap;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -88,6 +97,64 @@ public final class RecordCaps {
     public AvroSerdes.SizeCap sizeCap() {
         return (topic, isKey) -> isKey ? KEY_CAP : valueCap(topic);
     }
+
+    /**
+     * Whether {@code other} gives every topic the same limit (what {@link #refused} learned since aside).
+     * A topic one of them does not list takes the broker's limit there: the internal topics Kafka
+     * Streams creates after the first start's limits were read are no change.
+     */
+    public boolean sameLimits(RecordCaps other) {
+        if (other == null || brokerMax != other.brokerMax) {
+            return false;
+        }
+        java.util.Set<String> topics = new java.util.HashSet<>(topicMax.keySet());
+        topics.addAll(other.topicMax.keySet());
+        for (String t : topics) {
+            if (!topicMax.getOrDefault(t, brokerMax).equals(other.topicMax.getOrDefault(t, other.brokerMax))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Writes the limits read at this start to {@code file}, so that the next start can build its
+     * topology before the broker answers (and check them once it does).
+     */
+    public void store(Path file) throws IOException {
+        Properties p = new Properties();
+        p.setProperty(BROKER_KEY, String.valueOf(brokerMax));
+        topicMax.forEach((t, v) -> p.setProperty(TOPIC_PREFIX + t, String.valueOf(v)));
+        Files.createDirectories(file.toAbsolutePath().getParent());
+        Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
+        try (Writer w = Files.newBufferedWriter(tmp)) {
+            p.store(w, "record limits read from the broker at the last start");
+        }
+        Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    }
+
+    /** The limits {@link #store} wrote, or empty when there is no (readable) file. */
+    public static Optional<RecordCaps> load(Path file) {
+        if (!Files.isRegularFile(file)) {
+            return Optional.empty();
+        }
+        Properties p = new Properties();
+        try (Reader r = Files.newBufferedReader(file)) {
+            p.load(r);
+            Map<String, Integer> topics = new HashMap<>();
+            for (String k : p.stringPropertyNames()) {
+                if (k.startsWith(TOPIC_PREFIX)) {
+                    topics.put(k.substring(TOPIC_PREFIX.length()), Integer.parseInt(p.getProperty(k)));
+                }
+            }
+            return Optional.of(new RecordCaps(topics, Integer.parseInt(p.getProperty(BROKER_KEY))));
+        } catch (IOException | RuntimeException e) {
+            return Optional.empty(); // read from the broker instead, as on a first start
+        }
+    }
+
+    private static final String BROKER_KEY = "broker.message.max.bytes";
+    private static final String TOPIC_PREFIX = "topic.";
 
     @Override
     public String toString() {

@@ -11,6 +11,7 @@ import io.mmgr.stream.avro.AssemblyState;
 import io.mmgr.stream.avro.FrechetStat;
 import io.mmgr.stream.avro.ItemScoreKey;
 import io.mmgr.stream.avro.LeaderboardKey;
+import io.mmgr.stream.avro.ParkedEvent;
 import io.mmgr.stream.avro.SampleKey;
 import io.mmgr.stream.avro.SamplePlan;
 import io.mmgr.stream.avro.SampleScore;
@@ -24,6 +25,7 @@ import io.mmgr.stream.topology.comparison.ComparisonTopology;
 import io.mmgr.stream.topology.frechet.FrechetSettings;
 import io.mmgr.stream.topology.frechet.FrechetTopology;
 import io.mmgr.stream.topology.intake.IntakeTopology;
+import io.mmgr.stream.topology.intake.ItemWait;
 import io.mmgr.stream.topology.leaderboard.LeaderboardTopology;
 import io.mmgr.stream.topology.status.CheckpointStatusSettings;
 import io.mmgr.stream.topology.status.CheckpointStatusTopology;
@@ -59,7 +61,8 @@ public final class ScoringTopology {
         StreamsBuilder builder = new StreamsBuilder();
         KStream<SampleKey, SamplePlan> plans = IntakeTopology.build(builder, topics, catalog, evaluators,
                 settings.judgeEnabled(), settings.partitions(), sampleKey,
-                serdes.forValues(SamplePlan.class), check);
+                serdes.forValues(SamplePlan.class), check, ItemWait.of(settings.kafkaOverrides()),
+                serdes.forValues(ParkedEvent.class));
         // deterministic evaluation runs in the evaluation worker (io.mmgr.stream.evaluate), off the stream threads
         KStream<SampleKey, SampleScore> scores = AssemblyTopology.build(builder, topics, catalog, plans, sampleKey,
                 serdes.forValues(AssemblyState.class), check,

@@ -16,12 +16,18 @@ public record GridGeometry(double[] xs, double[] xHalf, double[] ys, double[] yH
         return xs.length - 1;
     }
 
-    /** The cell's area between the inner edges of its lines (never empty). */
+    /**
+     * The cell's area between the inner edges of its lines (never empty). A line centred at {@code c}
+     * with half-width {@code h} covers the pixels whose centres lie in [c - h + 0.5, c + h - 0.5], so the
+     * cell runs from pixel ceil(c + h) of the line before it up to, not including, pixel ceil(c - h) of
+     * the line after it (flooring the end dropped the cell's last row and column of pixels, which on a
+     * 128 px board is an eighth of a digit).
+     */
     public Rect cell(int row, int col) {
         int x0 = (int) Math.ceil(xs[col] + xHalf[col]);
-        int x1 = (int) Math.floor(xs[col + 1] - xHalf[col + 1]);
+        int x1 = (int) Math.ceil(xs[col + 1] - xHalf[col + 1]);
         int y0 = (int) Math.ceil(ys[row] + yHalf[row]);
-        int y1 = (int) Math.floor(ys[row + 1] - yHalf[row + 1]);
+        int y1 = (int) Math.ceil(ys[row + 1] - yHalf[row + 1]);
         return new Rect(x0, y0, Math.max(1, x1 - x0), Math.max(1, y1 - y0));
     }
 

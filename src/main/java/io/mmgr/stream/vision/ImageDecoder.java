@@ -12,7 +12,8 @@ import javax.imageio.stream.ImageInputStream;
 /**
  * Decodes PNG/JPEG/BMP/GIF bytes with bounded memory: the declared dimensions are read from the
  * header and checked before any pixel is decoded, and large images are subsampled while decoding
- * so the working copy never exceeds {@link Limits#maxWorkingSide()}.
+ * so the working copy never exceeds {@link Limits#maxWorkingSide()}. Common PNGs go through
+ * {@link PngDecoder}, the rest through ImageIO.
  */
 public final class ImageDecoder {
 
@@ -51,6 +52,16 @@ public final class ImageDecoder {
         if (bytes == null || bytes.length == 0) {
             throw new MediaException("image is empty");
         }
+        if (PngDecoder.isPng(bytes)) {
+            int[] size = PngDecoder.size(bytes);
+            checkDeclared(size[0], size[1], limits);
+            if (Math.max(size[0], size[1]) <= limits.maxWorkingSide()) {
+                RgbImage direct = PngDecoder.decode(bytes);
+                if (direct != null) {
+                    return direct;
+                }
+            }
+        }
         try (ImageInputStream in = ImageIO.createImageInputStream(new ByteArrayInputStream(bytes))) {
             ImageReader reader = readerFor(in);
             try {
@@ -63,13 +74,7 @@ public final class ImageDecoder {
                 } catch (IOException e) {
                     throw new MediaException("image header cannot be read: " + e.getMessage(), e);
                 }
-                if (w <= 0 || h <= 0) {
-                    throw new MediaException("image declares an empty size " + w + "x" + h);
-                }
-                if ((long) w * h > limits.maxDeclaredPixels()) {
-                    throw new MediaException("image declares " + w + "x" + h + " pixels, over the limit of "
-                            + limits.maxDeclaredPixels() + " pixels");
-                }
+                checkDeclared(w, h, limits);
                 ImageReadParam param = reader.getDefaultReadParam();
                 int step = (Math.max(w, h) + limits.maxWorkingSide() - 1) / limits.maxWorkingSide();
                 if (step > 1) {
@@ -85,6 +90,16 @@ public final class ImageDecoder {
         } catch (IOException | RuntimeException e) {
             // ImageIO reports truncated streams as IIOException or, for some codecs, runtime exceptions
             throw new MediaException("image is truncated or corrupt: " + e.getMessage(), e);
+        }
+    }
+
+    private static void checkDeclared(int w, int h, Limits limits) throws MediaException {
+        if (w <= 0 || h <= 0) {
+            throw new MediaException("image declares an empty size " + w + "x" + h);
+        }
+        if ((long) w * h > limits.maxDeclaredPixels()) {
+            throw new MediaException("image declares " + w + "x" + h + " pixels, over the limit of "
+                    + limits.maxDeclaredPixels() + " pixels");
         }
     }
 

@@ -75,11 +75,6 @@ public final class InkImage {
         return h;
     }
 
-    /** Otsu's threshold of the whole image: the level that best separates paper from marks. */
-    public int otsuThreshold() {
-        return otsu(histogram(0, 0, width, height));
-    }
-
     /** Otsu's threshold of a histogram (the first level of the upper class). */
     public static int otsu(int[] hist) {
         long total = 0;

@@ -128,7 +128,8 @@ public final class RgbImage {
         return ((DataBufferByte) image.getRaster().getDataBuffer()).getData();
     }
 
-    private static int overWhite(int a, int r, int g, int b) {
+    /** A pixel with alpha composited over white paper (PNG transparency shows the page behind it). */
+    static int overWhite(int a, int r, int g, int b) {
         if (a == 255) {
             return (r << 16) | (g << 8) | b;
         }

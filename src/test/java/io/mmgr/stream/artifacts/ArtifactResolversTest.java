@@ -21,10 +21,12 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The scheme router, the http downloader against a loopback server, and the local resolver's edges. */
+@Tag("unit")
 class ArtifactResolversTest {
 
     static final long LIMIT = 64 * 1024;

@@ -8,9 +8,11 @@ import io.mmgr.stream.avro.SampleScore;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** How the load runner turns score records and leaderboard counts into per-sample latencies. */
+@Tag("unit")
 class LoadRunnerTrackerTest {
 
     static SampleScore score(long producedAt, long scoredAt, Double primary) {

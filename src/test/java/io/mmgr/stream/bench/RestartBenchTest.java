@@ -10,16 +10,19 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 import java.util.stream.Collectors;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code mmgr run} with its embedded broker as a child process, under a steady load: killed with
  * SIGKILL, stopped cleanly, and started without its local state. What is asserted does not depend on
- * the machine's speed: every restart scores again, a clean restart restores nothing, and a crash
- * restores less than a start from nothing. The times are printed beside the load average; the
+ * the machine's speed: every restart scores again, a clean restart restores nothing, a crash
+ * restores less than a start from nothing, and a restart with local state builds its topology and
+ * checks that state while the broker starts. The times are printed beside the load average; the
  * figures for the README come from {@code bin/mmgr bench restart} on a quiet machine.
  */
+@Tag("integration")
 class RestartBenchTest {
 
     @TempDir
@@ -48,5 +51,11 @@ class RestartBenchTest {
         assertThat(empty.restoredRecords()).as("records restored into an empty state directory").isPositive();
         assertThat(crash.restoredRecords()).as("records restored after kill -9, against a start from nothing")
                 .isNotNegative().isLessThan(empty.restoredRecords());
+        // a restart builds its topology and checks its local state while the broker starts; without
+        // local state (and the record limits kept beside it) it waits for the broker first
+        assertThat(crash.startup()).as("kill -9 restart's start-up steps").contains("prepared while the broker started")
+                .contains("local-state-check").contains("broker");
+        assertThat(clean.startup()).contains("prepared while the broker started");
+        assertThat(empty.startup()).as("start without local state").isNotBlank().doesNotContain("prepared while");
     }
 }

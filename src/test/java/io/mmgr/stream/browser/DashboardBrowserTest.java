@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
 import io.mmgr.stream.it.SystemPackages;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -26,6 +27,7 @@ import org.junit.jupiter.api.io.TempDir;
  * <p>Without Chromium the test is skipped with a message, unless the build asks for the browser
  * ({@code CI=true}, as .ci/run sets, or {@code -Dmmgr.browser.required=true}): then it fails.
  */
+@Tag("browser")
 class DashboardBrowserTest {
 
     static final Path SCREENSHOTS = Path.of("target", "screenshots");

@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Random;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
@@ -26,6 +27,7 @@ import picocli.CommandLine;
  * whose expected outcome the generator records, and the expected aggregates are computed here from
  * those records, not by the code under test.
  */
+@Tag("unit")
 class EvalMagmaCommandsTest {
 
     @TempDir

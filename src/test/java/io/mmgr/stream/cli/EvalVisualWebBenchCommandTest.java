@@ -11,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
@@ -20,6 +21,7 @@ import picocli.CommandLine;
  * token counts (and so the rouge package's P, R and F) or its parsed letter are known; the expected columns
  * are computed here from those counts with the official aggregation.
  */
+@Tag("unit")
 class EvalVisualWebBenchCommandTest {
 
     @TempDir

@@ -24,6 +24,7 @@ import java.util.zip.ZipInputStream;
 import org.apache.avro.Schema;
 import org.apache.avro.SchemaNormalization;
 import org.apache.avro.specific.SpecificData;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -33,6 +34,7 @@ import org.junit.jupiter.api.io.TempDir;
  * repository's files, and its task list is the scorer's task catalog ({@code -Dmmgr.client.update=true}
  * regenerates clients/python/mmgr_client/tasks.json).
  */
+@Tag("integration")
 class PythonClientContractTest {
 
     static final Path CLIENT = Path.of("clients", "python");

@@ -19,6 +19,7 @@ import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.yaml.snakeyaml.LoaderOptions;
 import org.yaml.snakeyaml.Yaml;
@@ -31,6 +32,7 @@ import picocli.CommandLine;
  * with its key from the host, and every MMGR_* variable it (or the Dockerfile) sets being one the
  * service's own command actually reads.
  */
+@Tag("unit")
 class ComposeFileTest {
 
     static final Pattern ENV_REF = Pattern.compile("\\$\\{env:(MMGR_[A-Z0-9_]+)");

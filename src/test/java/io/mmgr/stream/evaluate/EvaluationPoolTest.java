@@ -16,12 +16,14 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
  * The pool's deadlines with work that ignores interrupts, as native decoders do: the task fails at its
  * deadline, the work behind it goes on on a fresh thread, and the stuck threads are bounded.
  */
+@Tag("unit")
 class EvaluationPoolTest {
 
     final ScheduledExecutorService watchdog = Executors.newSingleThreadScheduledExecutor();

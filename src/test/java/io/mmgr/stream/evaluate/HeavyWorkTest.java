@@ -29,6 +29,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.logging.log4j.Level;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -37,6 +38,7 @@ import org.junit.jupiter.api.io.TempDir;
  * known to be correct) whose evaluation adds up to more than twice {@code max.poll.interval.ms}, with
  * light Mind2Web samples interleaved; and evaluations that run past their deadline.
  */
+@Tag("integration")
 class HeavyWorkTest {
 
     /** Short, so that the videos' evaluation time is a multiple of it; every consumer of the scorer gets it. */

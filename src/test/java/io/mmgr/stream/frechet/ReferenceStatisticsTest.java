@@ -10,9 +10,11 @@ import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipOutputStream;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** Reference statistics from JSON and from NPZ files written here the way numpy's savez_compressed writes them. */
+@Tag("unit")
 class ReferenceStatisticsTest {
 
     /** One NPY array (format 1.0): magic, version, header padded to 64 bytes, then the values. */

@@ -7,12 +7,14 @@ import static org.assertj.core.api.Assertions.within;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
  * The running statistic against closed forms and against the batch fit of the same vectors: adding samples
  * one by one (and taking some back) gives the distance of the remaining set's mean and unbiased covariance.
  */
+@Tag("unit")
 class RunningFrechetTest {
 
     /** Correlated Gaussian-ish vectors: x = L z + shift, from a seeded generator. */

@@ -19,6 +19,7 @@ import java.util.TreeMap;
 import org.apache.kafka.clients.admin.Admin;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -29,6 +30,7 @@ import org.junit.jupiter.api.io.TempDir;
  * every sample has exactly one score record (read committed), the leaderboard counts every sample
  * once, and the dead-letter topic is empty. Each test prints its kills and samples.
  */
+@Tag("integration")
 class CrashRecoveryTest {
 
     static final int PARTITIONS = 4;

@@ -25,6 +25,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -34,6 +35,7 @@ import org.junit.jupiter.api.io.TempDir;
  * their trajectories, and the task row's FID, as samples arrive, equals {@code mmgr eval fid} on the
  * vectors sent so far against the same file.
  */
+@Tag("integration")
 class FrechetEndToEndTest {
 
     static final String RUN = "run-fid";

@@ -62,6 +62,7 @@ import org.junit.jupiter.api.io.TempDir;
  * <p>JSON bombs in a judge's answer go through the real judge worker to a second, judged scorer on the
  * same broker ({@link #jsonBombInAJudgeAnswer}).
  */
+@Tag("integration")
 @Tag("small-heap")
 class HostileInputTest {
 
@@ -109,7 +110,9 @@ class HostileInputTest {
         http.start();
         ScorerSettings settings = ScorerSettings.defaults().withPrefix("hostile.").withPartitions(1)
                 .withArtifactRoots(List.of(root)).withMaxArtifactBytes(MAX_ARTIFACT)
-                .withArtifactHttpAllow(List.of("127.0.0.1:" + http.getAddress().getPort()));
+                .withArtifactHttpAllow(List.of("127.0.0.1:" + http.getAddress().getPort()))
+                // a sample without its item is dead-lettered after this wait (the default is a minute)
+                .withKafkaOverrides(java.util.Map.of(io.mmgr.stream.topology.intake.ItemWait.WAIT_MS, "10000"));
         h = new ScorerHarness(dir.resolve("stack"), settings);
         maze = MazeBenchmarkGenerator.generate(root.resolve("bench"), 1, List.of(MazeBand.EASY), 7).items().get(0);
         mazeSolution = maze.getArtifacts().stream().filter(a -> a.getRole().equals("solution")).findFirst().orElseThrow();
@@ -118,8 +121,6 @@ class HostileInputTest {
                         UiAction.newBuilder().setElement("ok").setOp("CLICK").build())).build()).build();
         h.publish(maze);
         h.publish(episode);
-        // a generation that reaches intake before its item is in the global table is dead-lettered: wait for both
-        await(() -> JudgeEndToEndTest.benchmarkItems(h, List.of(maze, episode)), n -> n == 2, WAIT, "the benchmark items in the global table");
     }
 
     @AfterAll
@@ -488,13 +489,16 @@ class HostileInputTest {
         judgedScorer = ScorerApp.start(settings, h.kafka.bootstrapServers(), h.registry.url(), dir.resolve("judged"),
                 Duration.ofMinutes(2));
         judgedTopics = judgedScorer.topics();
-        judge = JudgeRuntime.start(JudgeSettings.defaults("openai", URI.create(vlm.openAiBaseUrl()), "judge-hostile")
-                        .withQuota(50, Duration.ofSeconds(1))
-                        .withConcurrency(2, 1)
-                        .withTimeouts(Duration.ofSeconds(20), 2, Duration.ofMillis(50), Duration.ofMillis(200))
-                        .withCircuit(100f, 20, Duration.ofSeconds(1)),
+        judge = JudgeRuntime.start(JudgeSettings.builder("openai", URI.create(vlm.openAiBaseUrl()), "judge-hostile")
+                        .quota(q -> q.requests(50, Duration.ofSeconds(1)))
+                        .concurrency(2)
+                        .timeout(Duration.ofSeconds(20))
+                        .retry(r -> r.maxAttempts(2).backoff(Duration.ofMillis(50), Duration.ofMillis(200)))
+                        .circuit(c -> c.failureRate(100f).openFor(Duration.ofSeconds(1)))
+                        .build(),
                 Map.of(), judgedTopics, new JudgeWorker.Config(h.kafka.bootstrapServers(), "hostile-judge", Map.of()),
-                new LocalArtifactResolver(List.of(root), MAX_ARTIFACT, dir.resolve("judge-spill")), new SimpleMeterRegistry());
+                new LocalArtifactResolver(List.of(root), MAX_ARTIFACT, dir.resolve("judge-spill")), new SimpleMeterRegistry(),
+                dir.resolve("judge-cache"));
         for (String c : List.of("judge-ok", "bomb")) {
             for (Bomb b : c.equals("bomb") ? List.of(Bomb.values()) : List.of(Bomb.DEEP_ANSWER)) {
                 String sample = c.equals("bomb") ? "bomb-" + b.name() : c;
@@ -502,25 +506,6 @@ class HostileInputTest {
                         .setPrompt("case=" + sample + " Solve 3x = 12.")
                         .setGroundTruth(GroundTruth.newBuilder().setAnswer("x = 4").build()).build());
             }
-        }
-        await(HostileInputTest::judgedItems, n -> n == Bomb.values().length + 1, WAIT, "the judged items in the global table");
-    }
-
-    static long judgedItems() {
-        try {
-            var store = judgedScorer.streams().store(org.apache.kafka.streams.StoreQueryParameters.fromNameAndType(
-                    io.mmgr.stream.topology.intake.IntakeTopology.BENCHMARK_STORE,
-                    org.apache.kafka.streams.state.QueryableStoreTypes.<String, BenchmarkItem>keyValueStore()));
-            long n = 0;
-            try (var it = store.all()) {
-                while (it.hasNext()) {
-                    it.next();
-                    n++;
-                }
-            }
-            return n;
-        } catch (RuntimeException e) {
-            return -1;
         }
     }
 

@@ -50,6 +50,7 @@ import org.junit.jupiter.api.io.TempDir;
  * bytes, and no dead letter is larger than {@link DeadLetters#MAX_LETTER_BYTES}. Subclasses choose the
  * record limit of the input topics: Kafka's default, or raised by topic configuration.
  */
+@Tag("integration")
 @Tag("small-heap")
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 abstract class HostileSizeCases {
@@ -81,7 +82,9 @@ abstract class HostileSizeCases {
         assertThat(Runtime.getRuntime().maxMemory()).as("heap of the small-heap surefire execution")
                 .isLessThanOrEqualTo(320L << 20);
         ScorerSettings settings = ScorerSettings.defaults().withPrefix(prefix()).withPartitions(1)
-                .withApplicationId(prefix() + "scorer");
+                .withApplicationId(prefix() + "scorer")
+                // a sample without its item is dead-lettered after this wait (the default is a minute)
+                .withKafkaOverrides(java.util.Map.of(io.mmgr.stream.topology.intake.ItemWait.WAIT_MS, "10000"));
         h = new ScorerHarness(dir.resolve("stack"), settings, ScorerApp.Options.defaults(), brokerOverrides(), b -> {
             try {
                 createTopics(b);
@@ -90,7 +93,6 @@ abstract class HostileSizeCases {
             }
         });
         h.publish(item("sz-ep"));
-        h.awaitItems(List.of(item("sz-ep")), WAIT);
         transactional = new KafkaProducer<>(Map.of("bootstrap.servers", h.kafka.bootstrapServers(),
                 "transactional.id", prefix() + "tx", "max.request.size", 16 << 20),
                 new ByteArraySerializer(), new ByteArraySerializer());
@@ -199,7 +201,7 @@ abstract class HostileSizeCases {
             SampleScore s = scores.get(SampleKeys.of(v));
             assertThat(s.getPrimary()).as("%s: valid sample %s", name, SampleKeys.ref(SampleKeys.of(v))).isEqualTo(1.0);
         }
-        Map<SampleKey, Integer> records = scoreRecords();
+        Map<SampleKey, Integer> records = h.recordsPerSample(h.topics.sampleScores.name());
         for (GenerationEvent v : validOnes) {
             assertThat(records.get(SampleKeys.of(v))).as("%s: score records of %s", name, SampleKeys.ref(SampleKeys.of(v))).isEqualTo(1);
         }
@@ -231,16 +233,6 @@ abstract class HostileSizeCases {
         String sha = DeadLetters.sha256(x.value());
         return letters.stream().filter(d -> sha.equals(d.getOriginalValueSha256()) && x.stage().equals(d.getStage()))
                 .findFirst().orElse(null);
-    }
-
-    /** Committed records in sample-scores per key: a valid sample must have exactly one. */
-    Map<SampleKey, Integer> scoreRecords() {
-        Map<SampleKey, Integer> out = new HashMap<>();
-        var keys = h.topics.sampleScores.keySerde().deserializer();
-        for (ConsumerRecord<byte[], byte[]> r : TopicSnapshot.all(h.clientConfig, h.topics.sampleScores.name(), Duration.ofSeconds(30))) {
-            out.merge(keys.deserialize(r.topic(), r.key()), 1, Integer::sum);
-        }
-        return out;
     }
 
     static byte[] bytes(java.nio.ByteBuffer b) {
@@ -390,7 +382,6 @@ abstract class HostileSizeCases {
         assertThat(bytesOf(big).length).isBetween(240 << 10, LIMITS.itemBytes());
         assertThat(bytesOf(e).length).isBetween(240 << 10, LIMITS.eventBytes());
         h.publish(big);
-        h.awaitItems(List.of(big), WAIT);
         h.publish(e);
         SampleScore s = await(h::scores, m -> m.containsKey(SampleKeys.of(e)), WAIT, "the largest valid sample").get(SampleKeys.of(e));
         assertThat(s.getPrimary()).isEqualTo(1.0);

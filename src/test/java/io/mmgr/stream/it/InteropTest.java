@@ -32,6 +32,7 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -45,6 +46,7 @@ import org.junit.jupiter.api.io.TempDir;
  * CI and is skipped elsewhere, saying what to install (see {@link SystemPackages});
  * {@code -Dmmgr.interop.skip=true} skips it explicitly.
  */
+@Tag("integration")
 class InteropTest {
 
     static final Path EXAMPLES = Path.of("examples", "magma");
@@ -67,7 +69,6 @@ class InteropTest {
                 Map.of(), Map.of())) {
             assertThat(items.publish(JsonlPublisher.Kind.benchmark, EXAMPLES.resolve("benchmark.jsonl"), () -> { }).errors()).isEmpty();
         }
-        Thread.sleep(1000); // the global item table picks the items up before the first event is joined
     }
 
     @AfterAll

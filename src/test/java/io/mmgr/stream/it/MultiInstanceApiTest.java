@@ -41,6 +41,7 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.state.HostInfo;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -49,6 +50,7 @@ import org.junit.jupiter.api.io.TempDir;
  * partitions, and the REST API of either answers for every key (forwarding to the owner) and for
  * every list (gathering from both). Their Prometheus endpoints together count every score once.
  */
+@Tag("integration")
 class MultiInstanceApiTest {
 
     static final String RUN = "run-two";
@@ -96,7 +98,6 @@ class MultiInstanceApiTest {
                         SampleKeys.itemKey(item.getTask(), item.getSampleId()).getBytes(StandardCharsets.UTF_8),
                         topics.benchmark.valueSerde().serializer().serialize(topics.benchmark.name(), item))).get();
             }
-            Thread.sleep(1500); // the global benchmark table must hold the items before the first event joins
             List<SampleKey> keys = new ArrayList<>();
             for (int n = 0; n < 2 * ITEMS; n++) {
                 GenerationEvent e = workload.event(RUN, n, 0.7);

@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -16,6 +17,7 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code bin/mmgr label} and {@code publish} hold each line to the scorer's input limits and refuse
  * non-finite numbers, naming the line; the other lines go out (counted on the real topic).
  */
+@Tag("integration")
 class PublishLimitsTest {
 
     @TempDir

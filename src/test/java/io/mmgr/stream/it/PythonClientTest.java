@@ -37,6 +37,7 @@ import java.util.Map;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -46,6 +47,7 @@ import org.junit.jupiter.api.io.TempDir;
  * scorer's generator, so the right and wrong answers are known) and Mind2Web episodes; a checkpoint with a
  * missing sample; frame lists encoded to MP4; and the client's own tests of every error it raises.
  */
+@Tag("integration")
 class PythonClientTest {
 
     static final String PREFIX = "py.";

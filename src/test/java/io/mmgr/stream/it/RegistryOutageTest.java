@@ -22,6 +22,7 @@ import java.util.Map;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -30,6 +31,7 @@ import org.junit.jupiter.api.io.TempDir;
  * dead-lettered, and it is scored once the registry is back. (An event written with a schema id the
  * scorer has not seen yet makes it ask the registry.)
  */
+@Tag("integration")
 class RegistryOutageTest {
 
     static final Duration WAIT = Duration.ofSeconds(90);

@@ -15,10 +15,12 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** A scorer stopped and started again on the same data continues: nothing re-counted, nothing lost. */
+@Tag("integration")
 class RestartTest {
 
     static final Duration WAIT = Duration.ofSeconds(90);
@@ -49,7 +51,6 @@ class RestartTest {
             for (int i = 0; i < 3; i++) {
                 first.publish(item(i));
             }
-            first.awaitItems(List.of(item(0), item(1), item(2)), WAIT);
             first.publish(event(0, true));
             first.publish(event(1, false));
             await(first::leaderboard, b -> b.containsKey(BOARD) && b.get(BOARD).getSamplesScored() == 2, WAIT,

@@ -25,6 +25,7 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.TaskMetadata;
 import org.apache.kafka.streams.ThreadMetadata;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -33,6 +34,7 @@ import org.junit.jupiter.api.io.TempDir;
  * assembly tasks (the sub-topology that writes sample scores), each scored the samples of its
  * partitions, and together they scored every sample exactly once.
  */
+@Tag("integration")
 class ScaleOutTest {
 
     static final int PARTITIONS = 6;

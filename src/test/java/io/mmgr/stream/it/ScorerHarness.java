@@ -1,6 +1,7 @@
 package io.mmgr.stream.it;
 
 import io.mmgr.stream.app.ScorerApp;
+import io.mmgr.stream.app.TopicAdmin;
 import io.mmgr.stream.app.TopicSnapshot;
 import io.mmgr.stream.avro.BenchmarkItem;
 import io.mmgr.stream.avro.DeadLetter;
@@ -25,6 +26,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Predicate;
+import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -38,10 +40,14 @@ public final class ScorerHarness implements AutoCloseable {
 
     final EmbeddedKafka kafka;
     final RegistryServer registry;
-    final ScorerApp scorer;
+    /** Null until the scorer starts (see {@link #withoutScorer}). */
+    ScorerApp scorer;
     final Topics topics;
     final KafkaProducer<byte[], byte[]> producer;
     final Map<String, Object> clientConfig;
+    private final Path dir;
+    private final ScorerSettings settings;
+    private final ScorerApp.Options options;
 
     public ScorerHarness(Path dir, ScorerSettings settings) throws Exception {
         this(dir, settings, ScorerApp.Options.defaults());
@@ -58,16 +64,42 @@ public final class ScorerHarness implements AutoCloseable {
      */
     public ScorerHarness(Path dir, ScorerSettings settings, ScorerApp.Options options, Map<String, String> brokerOverrides,
                          java.util.function.Consumer<String> beforeScorer) throws Exception {
+        this(dir, settings, options, brokerOverrides, beforeScorer, true);
+    }
+
+    private ScorerHarness(Path dir, ScorerSettings settings, ScorerApp.Options options, Map<String, String> brokerOverrides,
+                          java.util.function.Consumer<String> beforeScorer, boolean startScorer) throws Exception {
+        this.dir = dir;
+        this.settings = settings;
+        this.options = options;
         kafka = EmbeddedKafka.start(dir.resolve("broker"), 0, brokerOverrides, null);
         beforeScorer.accept(kafka.bootstrapServers());
         registry = RegistryServer.start(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), dir.resolve("registry"));
-        scorer = ScorerApp.start(settings, options, kafka.bootstrapServers(), registry.url(), dir.resolve("streams"), Duration.ofMinutes(2));
         topics = new Topics(settings.topicPrefix(), settings.partitions(), (short) 1,
                 new AvroSerdes(new SchemaRegistryClient(registry.url()), true));
         clientConfig = Map.of("bootstrap.servers", kafka.bootstrapServers());
         // large enough for any record a broker of the tests accepts (the hostile-size corpus sends 8 MB ones)
         producer = new KafkaProducer<>(Map.of("bootstrap.servers", kafka.bootstrapServers(), "acks", "all",
                 "linger.ms", 5, "max.request.size", 16 << 20), new ByteArraySerializer(), new ByteArraySerializer());
+        if (startScorer) {
+            startScorer();
+        } else {
+            try (Admin admin = Admin.create(clientConfig)) {
+                TopicAdmin.ensure(admin, topics.definitions());
+            }
+        }
+    }
+
+    /**
+     * The broker, the registry and the scorer's topics, without the scorer: a test publishes a backlog
+     * first and then calls {@link #startScorer()}.
+     */
+    public static ScorerHarness withoutScorer(Path dir, ScorerSettings settings) throws Exception {
+        return new ScorerHarness(dir, settings, ScorerApp.Options.defaults(), Map.of(), bootstrap -> { }, false);
+    }
+
+    public void startScorer() {
+        scorer = ScorerApp.start(settings, options, kafka.bootstrapServers(), registry.url(), dir.resolve("streams"), Duration.ofMinutes(2));
     }
 
     public void publish(BenchmarkItem item) {
@@ -130,12 +162,14 @@ public final class ScorerHarness implements AutoCloseable {
         return out;
     }
 
-    /**
-     * Waits until the scorer's global table holds {@code items}: items pass intake's checks on their way
-     * there, so an event published right after its item could otherwise find none.
-     */
-    public void awaitItems(List<BenchmarkItem> items, Duration timeout) {
-        await(() -> JudgeEndToEndTest.benchmarkItems(this, items), n -> n == items.size(), timeout, "the benchmark items in the global table");
+    /** Committed records per sample key in a sample-keyed topic of the scorer (a valid sample has one score, one request per part). */
+    public Map<SampleKey, Integer> recordsPerSample(String topic) {
+        Map<SampleKey, Integer> out = new java.util.HashMap<>();
+        var keys = topics.sampleScores.keySerde().deserializer();
+        for (ConsumerRecord<byte[], byte[]> r : TopicSnapshot.all(clientConfig, topic, Duration.ofSeconds(30))) {
+            out.merge(keys.deserialize(r.topic(), r.key()), 1, Integer::sum);
+        }
+        return out;
     }
 
     /** Polls {@code read} until {@code done} holds (the scorer works asynchronously), or fails after the timeout. */
@@ -160,7 +194,9 @@ public final class ScorerHarness implements AutoCloseable {
     @Override
     public void close() {
         producer.close();
-        scorer.close();
+        if (scorer != null) {
+            scorer.close();
+        }
         registry.close();
         kafka.close();
     }

@@ -16,6 +16,7 @@ import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ConsumerGroupDescription;
 import org.apache.kafka.clients.admin.MemberDescription;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -24,6 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
  * directory, and every consumer group of the scorer (Kafka Streams, the evaluation worker, the
  * pipeline meters) joined under it; the same id after a restart.
  */
+@Tag("integration")
 class StaticMembershipTest {
 
     @TempDir

@@ -23,6 +23,7 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -32,6 +33,7 @@ import org.junit.jupiter.api.io.TempDir;
  * and keeps the checkpoint the scorer ranks best. Its data goes bad halfway (--bad-data-from), so the best
  * checkpoint is not the last one and the scorer raises an alert.
  */
+@Tag("integration")
 class TrainingExampleTest {
 
     static final Path EXAMPLE = Path.of("examples", "training").toAbsolutePath();
@@ -124,7 +126,6 @@ class TrainingExampleTest {
                 "world = World(7, noise=0.9); episodes = world.episodes(5, 1, 'hf'); agent = Agent(1)",
                 "ev = Evaluator('" + h.kafka.bootstrapServers() + "', '" + h.registry.url() + "', run_id='hf-run', model='m', topic_prefix='train.')",
                 "ev.publish_benchmark([{'task': 'mind2web', 'sampleId': e.episode_id, 'groundTruth': {'uiSteps': e.gold_steps()}} for e in episodes])",
-                "import time; time.sleep(2)",
                 "gen = lambda model, step: ({'task': 'mind2web', 'sample_id': e.episode_id, 'inputs': {'uiActions': model.predict(e)}} for e in episodes)",
                 "cb = MmgrEvalCallback(ev, gen, wait_timeout=60)",
                 "state = types.SimpleNamespace(global_step=10, log_history=[], best_metric=None, best_model_checkpoint=None)",

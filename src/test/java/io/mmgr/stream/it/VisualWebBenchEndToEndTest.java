@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -27,6 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
  * rows come out with the official columns (from per-sample values worked by hand), a caption the official
  * code cannot score is a failed sample with its dead letter, and a re-sent answer replaces its contribution.
  */
+@Tag("integration")
 class VisualWebBenchEndToEndTest {
 
     static final String RUN = "run-vwb";

@@ -65,11 +65,16 @@ final class JudgeKafka implements AutoCloseable {
         }
     }
 
+    /** A worker in {@code group} with its own data directory (its verdict cache) named after the group. */
     JudgeRuntime start(JudgeSettings settings, Map<String, String> env, Topics topics, String group) {
+        return start(settings, env, topics, group, dir.resolve("judge-data").resolve(group));
+    }
+
+    JudgeRuntime start(JudgeSettings settings, Map<String, String> env, Topics topics, String group, Path dataDir) {
         return JudgeRuntime.start(settings, env, topics,
                 new JudgeWorker.Config(kafka.bootstrapServers(), group, Map.of()),
                 new LocalArtifactResolver(List.of(dir), LocalArtifactResolver.DEFAULT_MAX_BYTES, dir.resolve("spill")),
-                new SimpleMeterRegistry());
+                new SimpleMeterRegistry(), dataDir);
     }
 
     /** Committed offsets of a consumer group by partition. */

@@ -11,8 +11,10 @@ import io.mmgr.stream.tasks.sudoku.SudokuRubric;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
+@Tag("unit")
 class AgreementTest {
 
     static SampleScore score(String status, Map<String, Double> metrics) {

@@ -8,8 +8,10 @@ import io.mmgr.stream.avro.MetricStat;
 import io.mmgr.stream.avro.PairCounts;
 import java.time.Instant;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
+@Tag("unit")
 class ReliabilityFlagsTest {
 
     static LeaderboardRow row(long scored, long partial, long pending, long failed, long primaries, Map<String, MetricStat> metrics) {

@@ -18,9 +18,11 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** Every kind of field of the input schemas against its limit, and the settings that change them. */
+@Tag("unit")
 class InputCheckTest {
 
     final InputCheck check = new InputCheck(InputLimits.DEFAULTS);

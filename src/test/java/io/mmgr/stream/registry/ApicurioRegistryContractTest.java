@@ -2,11 +2,13 @@ package io.mmgr.stream.registry;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 
 /**
  * The registry contract against Apicurio Registry's Confluent-compatible API, a third-party
  * implementation: proves the client and serdes are not tailored to our own server.
  */
+@Tag("integration")
 class ApicurioRegistryContractTest extends RegistryContractTest {
 
     private static ApicurioProcess apicurio;

@@ -14,9 +14,11 @@ import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.Serializer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** The serdes talk to the registry once per topic and once per schema id, never per record. */
+@Tag("unit")
 class ClientCachingTest {
 
     private RegistryServer server;

@@ -5,8 +5,10 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 
 /** The registry contract against our own {@link RegistryServer}. */
+@Tag("unit")
 class InProcessRegistryContractTest extends RegistryContractTest {
 
     private static RegistryServer server;

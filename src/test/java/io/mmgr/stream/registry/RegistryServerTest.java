@@ -26,12 +26,14 @@ import java.util.stream.Stream;
 import org.apache.avro.Schema;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /** The REST API of {@link RegistryServer}, spoken raw: paths, bodies, status and error codes as Confluent's. */
+@Tag("unit")
 class RegistryServerTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();

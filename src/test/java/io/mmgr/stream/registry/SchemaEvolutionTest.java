@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -14,6 +15,7 @@ import org.junit.jupiter.api.io.TempDir;
  * A schema change that is not backward compatible with a released version fails the build; so
  * does a new schema without a released copy. How to release: schemas/README.md.
  */
+@Tag("unit")
 class SchemaEvolutionTest {
 
     private static final Path SCHEMAS = Paths.get("schemas");

@@ -17,9 +17,11 @@ import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** Credentials, failures and odd answers, against a scripted loopback HTTP server. */
+@Tag("unit")
 class SchemaRegistryClientTest {
 
     private HttpServer fake;

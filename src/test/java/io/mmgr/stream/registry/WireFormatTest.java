@@ -19,9 +19,11 @@ import org.apache.kafka.common.errors.SerializationException;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** Bytes that are not what the deserializer expects fail with a message that says what is wrong. */
+@Tag("unit")
 class WireFormatTest {
 
     private static RegistryServer server;

@@ -15,9 +15,11 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** Every judged task's rubric against its task spec and gate, its prompts, its schema and its parser. */
+@Tag("unit")
 class JudgeRubricsTest {
 
     static final TaskCatalog TASKS = TaskCatalog.load();

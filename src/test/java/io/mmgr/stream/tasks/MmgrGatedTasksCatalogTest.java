@@ -6,12 +6,14 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /** The ServiceLoader finds the nine gated MMGR tasks of this branch, wired as the seed describes. */
+@Tag("unit")
 class MmgrGatedTasksCatalogTest {
 
     private static final TaskCatalog CATALOG = TaskCatalog.load();

@@ -30,6 +30,7 @@ import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
 import org.apache.kafka.streams.TopologyTestDriver;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -38,6 +39,7 @@ import org.junit.jupiter.api.io.TempDir;
  * metric of four samples of one model over two checkpoints; the 2x2 tables and kappas are worked out
  * here by hand. A relabel replaces its pair instead of adding one; another model keeps its own counts.
  */
+@Tag("topology")
 class AgreementTopologyTest {
 
     static final String TASK = EchoTask.JUDGED_TASK;

@@ -34,6 +34,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -41,6 +42,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Checkpoint comparison on the whole topology: the echo task's outcomes are chosen by the test, so
  * rates, pairs and McNemar's discordant counts are known here without the scorer's code.
  */
+@Tag("topology")
 class CheckpointComparisonTest {
 
     static final int ITEMS = 60;

@@ -25,6 +25,7 @@ import org.apache.kafka.streams.processor.TaskId;
 import org.apache.kafka.streams.processor.api.Record;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -33,6 +34,7 @@ import org.junit.jupiter.api.io.TempDir;
  * letter they return fits the dead-letter topic whatever the failed record's size, and a send refused
  * as too large lowers the topic's cap so that the retry is stopped at serialization.
  */
+@Tag("unit")
 class DeadLetterHandlersTest {
 
     @TempDir

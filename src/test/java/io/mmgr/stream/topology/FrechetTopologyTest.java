@@ -25,6 +25,7 @@ import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -33,6 +34,7 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code mmgr eval fid} on the vectors received so far against the same reference file; a re-sent sample
  * replaces its vector; a vector of the wrong size is a dead letter while the sample is still scored.
  */
+@Tag("topology")
 class FrechetTopologyTest {
 
     static final int D = 16;

@@ -14,12 +14,14 @@ import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.kafka.streams.Topology;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
  * topology/scoring-topology.txt is the described topology of the default configuration. This test
  * regenerates it and fails when it drifts; run with -Dmmgr.topology.update=true to accept a change.
  */
+@Tag("topology")
 class TopologyDescriptionTest {
 
     static final Path FILE = Path.of("topology", "scoring-topology.txt");

@@ -21,6 +21,7 @@ import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -30,6 +31,7 @@ import org.junit.jupiter.api.io.TempDir;
  * task row's means are the official columns; a dropped WebQA sample counts as scored without entering the
  * mean, and a caption the official code cannot score fails with a dead letter.
  */
+@Tag("topology")
 class VisualWebBenchTopologyTest {
 
     static RegistryServer registry;

@@ -11,12 +11,14 @@ import java.awt.image.BufferedImage;
 import java.nio.file.Path;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /** The digit reader on single glyphs cut by {@link GlyphExtractor} from drawn cells. */
+@Tag("unit")
 class DigitOcrTest {
 
     static DigitOcr ocr;

@@ -4,9 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** SSIM and PSNR against their closed forms on images whose statistics are known exactly. */
+@Tag("unit")
 class ImageQualityTest {
 
     private static RgbImage grey(int w, int h, int v) {

@@ -29,6 +29,7 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -36,6 +37,7 @@ import org.junit.jupiter.api.io.TempDir;
  * The work loop on a real broker: out-of-order completion, outputs and offsets in one transaction,
  * what finished above a slow record skipped by the next owner, and outputs the broker refuses replaced.
  */
+@Tag("integration")
 class WorkLoopTest {
 
     @TempDir

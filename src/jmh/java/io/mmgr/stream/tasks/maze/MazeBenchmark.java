@@ -48,7 +48,7 @@ public class MazeBenchmark {
         Scenario sc = MazeFixtures.scenario(MazeBand.valueOf(band), Fault.DETOUR, 3);
         problem = sc.problem();
         ref = MazeImageScoringTest.referenceFromImages(problem);
-        OutputStyle style = new OutputStyle("bench", 512, 512, 0.03, 0.5, 0.8, false, 0, 0);
+        OutputStyle style = OutputStyle.blocks("bench", 512, 512, 0.03, 0.5, 0.8);
         RgbImage img = OutputRenderer.image(sc, style);
         png = ImageEncoder.png(img);
         jpeg = ImageEncoder.jpeg(img, 85);

@@ -2,6 +2,7 @@ package io.mmgr.stream.judge.protocol;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
@@ -9,17 +10,16 @@ import io.mmgr.stream.json.JsonErrors;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
+import java.net.http.HttpHeaders;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.time.ZonedDateTime;
-import java.time.format.DateTimeFormatter;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 
-/** The HTTP and error handling both protocols share: status classes, Retry-After, bodies that are not JSON. */
+/** The HTTP and error handling both protocols share: status classes, retry hints, bodies that are not JSON. */
 abstract class HttpProviderClient implements ProviderClient {
 
     /**
@@ -122,7 +122,9 @@ abstract class HttpProviderClient implements ProviderClient {
             try {
                 node = JSON.readTree(body);
             } catch (IOException e) {
-                throw new ProviderException(ProviderException.Kind.MALFORMED, status,
+                // past the read limits no answer a rubric needs is like it: final; anything else may be a proxy's page
+                boolean limit = e instanceof StreamConstraintsException || e.getCause() instanceof StreamConstraintsException;
+                throw new ProviderException(limit ? ProviderException.Kind.OVERSIZED : ProviderException.Kind.MALFORMED, status,
                         "the answer body is not JSON (" + JsonErrors.describe(e) + ")", null, snippet(body));
             }
             if (node == null || !node.isObject()) {
@@ -131,29 +133,51 @@ abstract class HttpProviderClient implements ProviderClient {
             }
             return reply(node);
         }
+        JsonNode error = errorBody(body);
         String message = "HTTP " + status + ": " + snippet(body);
+        ProviderException.Kind kind = classify(status, error);
+        RetryHints.Hint hint = kind == ProviderException.Kind.RATE_LIMITED || kind == ProviderException.Kind.SERVER
+                ? hint(resp.headers(), error) : null;
+        throw new ProviderException(kind, status, message, hint, snippet(body));
+    }
+
+    /** An error body as JSON, or null when it is not JSON. */
+    private static JsonNode errorBody(String body) {
+        try {
+            JsonNode n = JSON.readTree(body);
+            return n != null && n.isObject() ? n : null;
+        } catch (IOException e) {
+            return null;
+        }
+    }
+
+    /** The kind of a non-200 answer; protocols refine it from their error bodies. */
+    ProviderException.Kind classify(int status, JsonNode error) {
         if (status == 429) {
-            throw new ProviderException(ProviderException.Kind.RATE_LIMITED, status, message,
-                    retryAfter(resp.headers().firstValue("Retry-After").orElse(null)), snippet(body));
+            return ProviderException.Kind.RATE_LIMITED;
         }
         if (status >= 500) {
-            throw new ProviderException(ProviderException.Kind.SERVER, status, message,
-                    retryAfter(resp.headers().firstValue("Retry-After").orElse(null)), snippet(body));
+            return ProviderException.Kind.SERVER;
         }
         if (status == 401 || status == 403 || status == 404) {
-            throw new ProviderException(ProviderException.Kind.CONFIGURATION, status, message, null, snippet(body));
+            return ProviderException.Kind.CONFIGURATION;
         }
         if (status == 408) {
-            throw new ProviderException(ProviderException.Kind.TIMEOUT, status, message, null, snippet(body));
+            return ProviderException.Kind.TIMEOUT;
         }
-        throw new ProviderException(ProviderException.Kind.REJECTED, status, message, null, snippet(body));
+        return ProviderException.Kind.REJECTED;
+    }
+
+    /** The wait a 429 or 5xx announces; {@code Retry-After} here, protocols add their own. */
+    RetryHints.Hint hint(HttpHeaders headers, JsonNode error) {
+        return RetryHints.retryAfterHeader(headers.firstValue("Retry-After").orElse(null));
     }
 
     /**
      * A response body of at most {@link #MAX_BODY_BYTES}: a declared Content-Length over it fails before
      * any byte is read, a longer body (chunked, or lying about its length) is cut off where it passes
-     * the limit and its transfer cancelled. Either fails the call as MALFORMED (retried like any
-     * unusable body).
+     * the limit and its transfer cancelled. Either fails the call as OVERSIZED: an answer, final (no
+     * rubric answer comes near the limit, and asking again would read the same runaway text).
      */
     private static final class BoundedBody implements HttpResponse.BodySubscriber<byte[]> {
 
@@ -210,28 +234,8 @@ abstract class HttpProviderClient implements ProviderClient {
         }
 
         private static ProviderException tooLarge(String what) {
-            return new ProviderException(ProviderException.Kind.MALFORMED, 0,
+            return new ProviderException(ProviderException.Kind.OVERSIZED, 0,
                     "the answer body is over the limit of " + MAX_BODY_BYTES + " bytes (it " + what + ")", null, null);
-        }
-    }
-
-    /** Retry-After in seconds or as an HTTP date (RFC 9110 10.2.3); null when absent or unreadable. */
-    static Duration retryAfter(String value) {
-        if (value == null || value.isBlank()) {
-            return null;
-        }
-        String v = value.strip();
-        try {
-            double seconds = Double.parseDouble(v);
-            return seconds < 0 ? null : Duration.ofMillis((long) (seconds * 1000));
-        } catch (NumberFormatException e) {
-            try {
-                ZonedDateTime at = ZonedDateTime.parse(v, DateTimeFormatter.RFC_1123_DATE_TIME);
-                Duration d = Duration.between(ZonedDateTime.now(at.getZone()), at);
-                return d.isNegative() ? Duration.ZERO : d;
-            } catch (RuntimeException e2) {
-                return null;
-            }
         }
     }
 

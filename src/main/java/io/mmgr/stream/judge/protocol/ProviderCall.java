@@ -11,14 +11,20 @@ import java.util.Objects;
  * @param system          system instructions
  * @param parts           the user turn: text and inline media, in order
  * @param schema          JSON schema of the answer, or null for free text
- * @param maxOutputTokens cap on the answer's length
+ * @param profile         the request parameters (output cap, temperature, reasoning room)
  */
-public record ProviderCall(String model, String system, List<Part> parts, Map<String, Object> schema, int maxOutputTokens) {
+public record ProviderCall(String model, String system, List<Part> parts, Map<String, Object> schema, ModelProfile profile) {
 
     public ProviderCall {
         Objects.requireNonNull(model);
         Objects.requireNonNull(system);
+        Objects.requireNonNull(profile);
         parts = List.copyOf(parts);
+    }
+
+    /** The same call with other request parameters (more room after an answer cut before any text). */
+    public ProviderCall withProfile(ModelProfile other) {
+        return new ProviderCall(model, system, parts, schema, other);
     }
 
     public sealed interface Part {
@@ -38,7 +44,7 @@ public record ProviderCall(String model, String system, List<Part> parts, Map<St
     public ProviderCall followedBy(String assistantAnswer, String userText) {
         List<Part> more = new java.util.ArrayList<>(parts);
         more.add(new Text("Your previous answer was:\n" + assistantAnswer + "\n\n" + userText));
-        return new ProviderCall(model, system, more, schema, maxOutputTokens);
+        return new ProviderCall(model, system, more, schema, profile);
     }
 
     public long mediaCount() {

@@ -27,6 +27,5 @@ public interface ProviderClient {
     /** Whether inline video parts are accepted (else videos are sent as frames). */
     boolean acceptsVideo();
 
-    /** {@code openai} or {@code gemini}. */
-    String protocol();
+    JudgeProtocol protocol();
 }

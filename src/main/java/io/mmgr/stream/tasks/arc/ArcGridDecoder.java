@@ -34,6 +34,8 @@ public final class ArcGridDecoder {
     static final double PAGE_IS_CELL = 10.0;
     /** Cell aspect ratios within this factor of 1 count as square. */
     static final double ASPECT_TOLERANCE = 1.8;
+    /** Unexplained edge share (rows and columns together) by which a coarser reading explains the edges better. */
+    static final double AS_WELL = 0.01;
     /** Smallest cell the decoder resolves, in pixels. */
     static final double MIN_PITCH = 3.0;
 
@@ -83,6 +85,7 @@ public final class ArcGridDecoder {
         int[] px = img.pixels();
         Integer background = background(img);
         List<Extent> extents = new ArrayList<>();
+        Extent whole = null; // the whole image, when it is an alternative to a page of an ARC colour
         if (background != null) {
             // a page close to an ARC colour (black, the greys) may hide cells; a tint (#EEEEEE, slate) does not
             boolean arcColoured = ArcPalette.distance(background, ArcPalette.symbolExact(background)) <= PAGE_IS_CELL;
@@ -94,7 +97,8 @@ public final class ArcGridDecoder {
                     extents.add(span);
                 }
                 if (span == null || span.x0 > 0 || span.y0 > 0 || span.x1 < w || span.y1 < h) {
-                    extents.add(new Extent(0, 0, w, h));
+                    whole = new Extent(0, 0, w, h);
+                    extents.add(whole);
                 }
             } else {
                 // every cell differs from the page: the board is the densest block of marks, clear of
@@ -129,13 +133,27 @@ public final class ArcGridDecoder {
         // the first extent (in order of likelihood) whose lattice explains its edges is the grid; when
         // none does, the one leaving the least edge mass unexplained
         Reading best = null;
-        for (Extent e : extents) {
-            Reading r = read(img, e, edgeX, edgeY, expected);
+        for (int i = 0; i < extents.size(); i++) {
+            Reading r = read(img, extents.get(i), edgeX, edgeY, expected);
             if (r == null) {
                 continue;
             }
             if (r.unexplained() <= AxisFit.MAX_UNEXPLAINED * 2) {
                 best = r;
+                if (whole != null && extents.get(i) != whole && !r.lines()) {
+                    // a page of an ARC colour with cells of its colour along the image's edges looks
+                    // like a margin. When the whole image reads as a lattice the marked part lies on,
+                    // both readings explain the pixels: the ground truth's size decides, as for any tie,
+                    // and otherwise an equal pitch (the "margin" is whole cells) does
+                    Reading all = read(img, whole, edgeX, edgeY, expected);
+                    if (all != null && all.unexplained() <= AxisFit.MAX_UNEXPLAINED * 2 && onLattice(r, all)) {
+                        boolean allFits = all.matches(expected);
+                        boolean partFits = r.matches(expected);
+                        if (allFits && !partFits || allFits == partFits && samePitch(all, r)) {
+                            best = all;
+                        }
+                    }
+                }
                 break;
             }
             if (best == null || r.unexplained() < best.unexplained()) {
@@ -223,14 +241,52 @@ public final class ArcGridDecoder {
                 readings.add(new Reading(y, x, line, false));
             }
         }
+        // the expected size breaks no tie for a reading that a coarser one explains better: a lattice
+        // one column finer than a line-free picture may still pass as consistent (few edges fall off
+        // it) but leaves more of them unexplained than the drawn lattice, whereas a finer lattice that
+        // is right explains at least as much (JPEG ringing, both sides of a line)
         Comparator<Reading> order = Comparator
                 .comparingDouble((Reading r) -> squareness(r))
+                .thenComparingInt(r -> outdone(r, readings) ? 1 : 0)
                 .thenComparingInt(r -> r.matches(expected) ? 0 : 1)
                 .thenComparingInt(r -> r.rows().count() * r.cols().count());
         readings.sort(order);
         Reading first = readings.get(0);
         boolean ambiguous = readings.size() > 1 && squareness(readings.get(1)) == squareness(first);
         return new Reading(first.rows(), first.cols(), line, ambiguous);
+    }
+
+    /** Whether two readings have the same pitch, each way, within the boundary tolerance over the grid. */
+    private static boolean samePitch(Reading a, Reading b) {
+        return Math.abs(a.cols().pitch() - b.cols().pitch()) * a.cols().count() <= a.cols().tolerance()
+                && Math.abs(a.rows().pitch() - b.rows().pitch()) * a.rows().count() <= a.rows().tolerance();
+    }
+
+    /** Whether a reading with fewer cells leaves over {@link #AS_WELL} less of the edges unexplained. */
+    private static boolean outdone(Reading r, List<Reading> readings) {
+        int cells = r.rows().count() * r.cols().count();
+        for (Reading q : readings) {
+            if (q.rows().count() * q.cols().count() < cells && q.unexplained() + AS_WELL < r.unexplained()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Whether every boundary of {@code part} lies on a boundary of {@code all}, each way. */
+    private static boolean onLattice(Reading part, Reading all) {
+        return onLattice(part.cols(), all.cols()) && onLattice(part.rows(), all.rows());
+    }
+
+    private static boolean onLattice(AxisFit.Hypothesis part, AxisFit.Hypothesis all) {
+        for (int k = 0; k <= part.count(); k++) {
+            double b = part.boundary(k);
+            long j = Math.round((b - all.start()) / all.pitch());
+            if (j < 0 || j > all.count() || Math.abs(all.boundary((int) j) - b) > all.tolerance()) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**
@@ -347,16 +403,29 @@ public final class ArcGridDecoder {
         int n = bins[top];
         int rgb = (int) (sums[top][0] / n) << 16 | (int) (sums[top][1] / n) << 8 | (int) (sums[top][2] / n);
         // neighbouring bins hold the same colour under JPEG noise: count the ring pixels near it
-        int near = 0;
+        int top0 = 0;
+        int bottom = 0;
+        int left = 0;
+        int right = 0;
         for (int x = 0; x < w; x++) {
-            near += (l1(img.get(x, 0), rgb) <= BACKGROUND_THRESHOLD ? 1 : 0)
-                    + (l1(img.get(x, h - 1), rgb) <= BACKGROUND_THRESHOLD ? 1 : 0);
+            top0 += l1(img.get(x, 0), rgb) <= BACKGROUND_THRESHOLD ? 1 : 0;
+            bottom += l1(img.get(x, h - 1), rgb) <= BACKGROUND_THRESHOLD ? 1 : 0;
         }
-        for (int y = 1; y < h - 1; y++) {
-            near += (l1(img.get(0, y), rgb) <= BACKGROUND_THRESHOLD ? 1 : 0)
-                    + (l1(img.get(w - 1, y), rgb) <= BACKGROUND_THRESHOLD ? 1 : 0);
+        for (int y = 0; y < h; y++) {
+            left += l1(img.get(0, y), rgb) <= BACKGROUND_THRESHOLD ? 1 : 0;
+            right += l1(img.get(w - 1, y), rgb) <= BACKGROUND_THRESHOLD ? 1 : 0;
         }
-        return near >= 0.9 * ring ? rgb : null;
+        int near = top0 + bottom + left + right;
+        if (near >= 0.9 * (ring + 4)) {
+            return rgb;
+        }
+        // a grid that is not square fills the image one way only, with page above and below it (or
+        // left and right): a colour that no cell can have (not an ARC colour) on two opposite sides is
+        // the page even though the grid's own cells make up the other two
+        boolean page = ArcPalette.distance(rgb, ArcPalette.symbolExact(rgb)) > MAX_COLOUR_DISTANCE;
+        boolean across = top0 >= 0.9 * w && bottom >= 0.9 * w;
+        boolean down = left >= 0.9 * h && right >= 0.9 * h;
+        return page && (across || down) ? rgb : null;
     }
 
     private static int add(int rgb, int[] bins, long[][] sums) {

@@ -16,6 +16,10 @@ public enum Fault {
     MAZE_ALTERED,
     /** The red square redrawn elsewhere and the route led there. */
     TARGET_MOVED,
+    /** The red square moved on past its place and the route drawn through the whole solution to it. */
+    TARGET_MOVED_PAST,
+    /** The green square redrawn a step or more before its place and the route drawn from there through the whole solution. */
+    START_MOVED,
     /** No path drawn / the agent never moves. */
     NO_PATH
 }

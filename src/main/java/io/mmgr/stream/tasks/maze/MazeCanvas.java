@@ -4,32 +4,29 @@ import static io.mmgr.stream.tasks.maze.MazeThresholds.BLOCK;
 
 import io.mmgr.stream.vision.LabelImage;
 import io.mmgr.stream.vision.Mask;
-import io.mmgr.stream.vision.Rect;
 import io.mmgr.stream.vision.RgbImage;
 
 /**
- * One image (or video frame) of a maze seen on the canonical grid: the maze's extent is found from
- * its walls (the outer wall makes the border rows and columns the darkest), the extent is resampled
- * so each lattice block is {@link MazeThresholds#BLOCK} pixels, and each colour class becomes a mask.
- * This absorbs any image size, margin and moderate misplacement; the metrics then compare masks.
+ * One image (or video frame) of a maze seen on the canonical grid: every pixel gets a colour class,
+ * the board is located from the walls ({@link BoardLocator}), each wall line and cell is resampled
+ * onto one {@link MazeThresholds#BLOCK}-pixel block ({@link MazeGeometry}), and each class becomes a
+ * mask. This absorbs any image size, margin, frame or axes and thick or thin walls; the metrics then
+ * compare masks.
  */
 public final class MazeCanvas {
 
     private final int rows;
     private final int cols;
-    private final Rect bounds;
-    private final double pixelsPerCanonical;
+    private final MazeGeometry geometry;
     private final Mask walls;
     private final Mask start;
     private final Mask target;
     private final Mask path;
 
-    private MazeCanvas(int rows, int cols, Rect bounds, double pixelsPerCanonical,
-                       Mask walls, Mask start, Mask target, Mask path) {
+    private MazeCanvas(int rows, int cols, MazeGeometry geometry, Mask walls, Mask start, Mask target, Mask path) {
         this.rows = rows;
         this.cols = cols;
-        this.bounds = bounds;
-        this.pixelsPerCanonical = pixelsPerCanonical;
+        this.geometry = geometry;
         this.walls = walls;
         this.start = start;
         this.target = target;
@@ -45,29 +42,156 @@ public final class MazeCanvas {
     }
 
     public static MazeCanvas of(RgbImage image, int rows, int cols) {
-        LabelImage labels = MazePalette.lut().label(image);
-        int w = canonicalWidth(cols);
-        int h = canonicalHeight(rows);
-        Rect bounds = labels.bounds(MazePalette.WALL, MazeThresholds.BOUNDS_PEAK_FRACTION);
-        if (bounds == null || bounds.width() < 2 * cols + 1 || bounds.height() < 2 * rows + 1) {
-            // no maze drawn (blank, or walls too small to hold the lattice): nothing matches
-            Mask empty = new Mask(w, h);
-            return new MazeCanvas(rows, cols, null, 1.0, empty, empty, empty, empty);
+        return of(image, rows, cols, null, true);
+    }
+
+    /** A reference solution image: its path and markers are read, its walls are not (they come from the problem). */
+    static MazeCanvas ofSolution(RgbImage image, int rows, int cols) {
+        return of(image, rows, cols, null, false);
+    }
+
+    static MazeCanvas of(RgbImage image, int rows, int cols, MazeGeometry hint) {
+        return of(image, rows, cols, hint, true);
+    }
+
+    /** Pixel indices, growing as needed (where an image's coloured pixels are). */
+    static final class Positions {
+        int[] at = new int[1024];
+        int size;
+
+        void add(int i) {
+            if (size == at.length) {
+                at = java.util.Arrays.copyOf(at, 2 * size);
+            }
+            at[size++] = i;
         }
-        LabelImage.LabelGrid grid = labels.resample(bounds, w, h, MazePalette.LABELS);
-        double scale = 0.5 * (bounds.width() / (double) w + bounds.height() / (double) h);
-        Mask walls = grid.mask(MazePalette.WALL, MazeThresholds.WALL_FRACTION);
+    }
+
+    /** Per-thread buffers, reused image after image (a 2,048 px image needs 4 MB of codes). */
+    private static final class Scratch {
+        byte[] codes = new byte[0];
+        final Positions colour = new Positions();
+    }
+
+    private static final ThreadLocal<Scratch> SCRATCH = ThreadLocal.withInitial(Scratch::new);
+
+    private static Scratch scratch(int n) {
+        Scratch s = SCRATCH.get();
+        if (s.codes.length < n) {
+            s.codes = new byte[n];
+        }
+        s.colour.size = 0;
+        return s;
+    }
+
+    /**
+     * Reads an image; {@code hint} (a previous frame's geometry, may be null) is reused when its
+     * outer walls are still in place, which spares locating the board again in every video frame.
+     */
+    private static MazeCanvas of(RgbImage image, int rows, int cols, MazeGeometry hint, boolean withWalls) {
+        int w = image.width();
+        int h = image.height();
+        int[] histogram = new int[MazePalette.CODES];
+        Scratch scratch = scratch(w * h);
+        byte[] codes = scratch.codes;
+        int paper;
+        MazeGeometry g = null;
+        if (hint == null) {
+            // classify and profile in one pass against the paper a sparse sample suggests; profile
+            // again in the rare case the whole image says otherwise
+            int guess = MazePalette.paper(sample(image));
+            BoardLocator.Profiles prof = BoardLocator.Profiles.scan(image.pixels(), codes, histogram, scratch.colour,
+                    w, h, MazePalette.classes(guess), MazePalette.darkness(guess));
+            paper = MazePalette.paper(histogram);
+            if (paper != guess) {
+                prof = BoardLocator.Profiles.scan(null, codes, null, null, w, h, MazePalette.classes(paper),
+                        MazePalette.darkness(paper));
+            }
+            g = BoardLocator.locate(prof, codes, MazePalette.classes(paper), w, h, rows, cols);
+        } else {
+            codes(image, codes, histogram, scratch.colour);
+            paper = MazePalette.paper(histogram);
+            byte[] classes = MazePalette.classes(paper);
+            if (BoardLocator.bordersPresent(codes, classes, w, h, hint)) {
+                g = hint;
+            } else {
+                BoardLocator.Profiles prof = BoardLocator.Profiles.scan(null, codes, null, null, w, h, classes,
+                        MazePalette.darkness(paper));
+                g = BoardLocator.locate(prof, codes, classes, w, h, rows, cols);
+            }
+        }
+        byte[] classes = MazePalette.classes(paper);
+        if (g == null) {
+            // no maze drawn (blank, or no wall structure of this size): nothing matches
+            Mask empty = new Mask(canonicalWidth(cols), canonicalHeight(rows));
+            return new MazeCanvas(rows, cols, null, empty, empty, empty, empty);
+        }
+        LabelImage li = new LabelImage(w, h, codes, classes);
+        // the codes buffer is reused by the next image on this thread: everything kept below is a copy
+        LabelImage.Footprints cx = g.x().colour();
+        LabelImage.Footprints cy = g.y().colour();
+        // only the coloured pixels noted while classifying are visited
+        LabelImage.LabelGrid grid = li.resample(cx, cy, MazePalette.START, MazePalette.LABELS,
+                scratch.colour.at, scratch.colour.size);
         Mask start = grid.mask(MazePalette.START, MazeThresholds.MARKER_FRACTION);
         Mask target = grid.mask(MazePalette.TARGET, MazeThresholds.MARKER_FRACTION);
-        // a thin stroke crossing a footprint of side s leaves about s pixels in it, not a fraction of s*s
-        Mask path = grid.mask(MazePalette.PATH, area -> (int) Math.ceil(Math.max(1, 0.5 * Math.sqrt(area))))
+        // a one-pixel stroke crossing a w x h footprint leaves at least min(w, h) pixels in it, not a
+        // fraction of w*h (footprints over a thin wall line are one pixel across and a cell long)
+        Mask path = grid.mask(MazePalette.PATH, (x, y, area) -> Math.max(1.0,
+                        Math.ceil(0.5 * Math.min(cx.end()[x] - cx.start()[x], cy.end()[y] - cy.start()[y]))))
                 .withoutSmallComponents(3);
-        return new MazeCanvas(rows, cols, bounds, scale, walls, start, target, path);
+        if (!withWalls) {
+            return new MazeCanvas(rows, cols, g, new Mask(canonicalWidth(cols), canonicalHeight(rows)), start, target, path);
+        }
+        LabelImage.Footprints wx = g.x().walls();
+        LabelImage.Footprints wy = g.y().walls();
+        double[] ex = g.x().wallExtent(wx);
+        double[] ey = g.y().wallExtent(wy);
+        // a wall fills its line's thickness (not the margin around it) along the footprint
+        Mask walls = li.resample(wx, wy, MazePalette.WALL, MazePalette.WALL + 1)
+                .mask(MazePalette.WALL, (x, y, area) -> MazeThresholds.WALL_FRACTION * ex[x] * ey[y]);
+        return new MazeCanvas(rows, cols, g, walls, start, target, path);
+    }
+
+    /** Histogram of the raw codes of every 61st pixel, enough to tell the paper. */
+    private static int[] sample(RgbImage image) {
+        int[] px = image.pixels();
+        int[] histogram = new int[MazePalette.CODES];
+        var lut = MazePalette.lut();
+        for (int i = 0; i < px.length; i += 61) {
+            histogram[lut.classify(px[i])]++;
+        }
+        return histogram;
+    }
+
+    /** Raw colour codes per pixel ({@link MazePalette#code}), counted into {@code histogram}, coloured ones noted in {@code colour}. */
+    static void codes(RgbImage image, byte[] codes, int[] histogram, Positions colour) {
+        int[] px = image.pixels();
+        var lut = MazePalette.lut();
+        // runs of one colour are classified and counted once
+        int runRgb = px.length == 0 ? 0 : ~px[0];
+        int runCode = 0;
+        int run = 0;
+        for (int i = 0; i < px.length; i++) {
+            int rgb = px[i];
+            if (rgb != runRgb) {
+                histogram[runCode] += run;
+                run = 0;
+                runRgb = rgb;
+                runCode = lut.classify(rgb);
+            }
+            run++;
+            codes[i] = (byte) runCode;
+            if (runCode >= MazePalette.CODE_START && runCode <= MazePalette.CODE_PATH) {
+                colour.add(i);
+            }
+        }
+        histogram[runCode] += run;
     }
 
     /** Whether a maze-shaped wall structure was found at all. */
     public boolean found() {
-        return bounds != null;
+        return geometry != null;
     }
 
     public int rows() {
@@ -86,14 +210,14 @@ public final class MazeCanvas {
         return walls.height();
     }
 
-    /** The maze's extent in source pixels, or null when not found. */
-    public Rect bounds() {
-        return bounds;
+    /** Where the board lies in the source image, or null when not found. */
+    MazeGeometry geometry() {
+        return geometry;
     }
 
     /** Source pixels per canonical pixel (mean of both axes), to report offsets in image pixels. */
     public double pixelsPerCanonical() {
-        return pixelsPerCanonical;
+        return geometry == null ? 1.0 : geometry.pixelsPerCanonical();
     }
 
     public Mask walls() {
@@ -117,10 +241,5 @@ public final class MazeCanvas {
         int x0 = latticeCol * BLOCK;
         int y0 = latticeRow * BLOCK;
         return mask.countIn(x0, y0, x0 + BLOCK, y0 + BLOCK) / (double) (BLOCK * BLOCK);
-    }
-
-    /** The lattice block containing a canonical point. */
-    static int[] blockAt(double x, double y) {
-        return new int[] {(int) Math.floor(y / BLOCK), (int) Math.floor(x / BLOCK)};
     }
 }

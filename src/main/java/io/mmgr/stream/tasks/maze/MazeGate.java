@@ -15,9 +15,11 @@ import java.util.Map;
  *   <li>{@code vlm} (verbatim): "Set to 1 if MC = 0, CW = 0, and TA = 1; 0 otherwise." Action
  *       Reflection does not gate. The Table 4 Maze row comes from this variant, so it is primary
  *       whenever the judge's verdict has arrived.</li>
- *   <li>{@code pixel} (C.5.3): maze match IoU &gt; 0.8, no wall crossing, target achievement &gt; 0.95,
- *       no excessive reflection. The evaluator already applies the modality's crossing threshold
- *       (video: ratio &gt; 5 %) and takes the per-frame minimum IoU for videos.</li>
+ *   <li>{@code pixel} (C.5.3): the layout is correct (maze match IoU &gt; 0.8 and, as the seed's Layout
+ *       Matching has it, the start and target marker centroids within the marker tolerance), no wall
+ *       crossing, target achievement &gt; 0.95, no excessive reflection. The evaluator already applies the
+ *       modality's crossing threshold (video: ratio &gt; 5 %), takes the per-frame minimum IoU for videos,
+ *       checks a video's target in every frame that shows it and its start in the first frame.</li>
  * </ul>
  */
 public final class MazeGate implements TaskGate {
@@ -33,6 +35,8 @@ public final class MazeGate implements TaskGate {
 
     public static final GateVariant PIXEL = GateVariant.of("pixel",
             Check.above(P + "layout_iou", MazeThresholds.LAYOUT_IOU_MIN),
+            Check.isZero(P + "start_moved"),
+            Check.isZero(P + "target_moved"),
             Check.isZero(P + "cross_wall"),
             Check.above(P + "target_achievement", MazeThresholds.TARGET_ACHIEVEMENT_MIN),
             Check.isZero(P + "excessive_reflection"));

@@ -14,19 +14,23 @@ public final class MazeImageScorer {
 
     public static MazeMetrics score(MazeReference ref, MazeCanvas out) {
         if (!out.found()) {
-            return new MazeMetrics(0.0, true, null, null, 0.0, false, 0.0, 0.0, 0.0, 0.0, false, 0.0, false, null, null);
+            return new MazeMetrics(0.0, true, null, null, true, true, 0.0, false, 0.0, 0.0, 0.0, 0.0, false, 0.0, false, null, null);
         }
         double layout = layoutIou(ref, out);
         double[] targetAt = out.target().largestComponent().centroid();
         double[] startAt = out.start().largestComponent().centroid();
         Double startOffset = PathMeasures.offsetPx(startAt, ref.startCentre(), out.pixelsPerCanonical());
         Double targetOffset = PathMeasures.offsetPx(targetAt, ref.targetCentre(), out.pixelsPerCanonical());
+        // seed, Layout Matching: wall IoU and the start/target centroids within a fixed tolerance
+        boolean startMoved = PathMeasures.moved(startAt, ref.startCentre());
+        boolean targetMoved = PathMeasures.moved(targetAt, ref.targetCentre());
         // MMGR's judge asks "does the wall layout or red-square position change?"
-        boolean mazeChanged = layout <= MazeThresholds.LAYOUT_IOU_MIN || PathMeasures.moved(targetAt, ref.targetCentre());
+        boolean mazeChanged = layout <= MazeThresholds.LAYOUT_IOU_MIN || targetMoved;
 
         Mask path = out.path();
         int pathPixels = path.count();
-        double crossing = pathPixels == 0 ? 0.0 : path.intersectionCount(ref.wallsErodedImage()) / (double) pathPixels;
+        double crossing = pathPixels == 0 ? 0.0
+                : PathMeasures.crossingPixels(path, path.or(out.start()).or(out.target()), ref.lattice(), ref.wallsErodedImage()) / (double) pathPixels;
         boolean crossWall = crossing > MazeThresholds.IMAGE_CROSSING_RATIO;
 
         Mask cellPath = PathMeasures.toCellWidth(path);
@@ -38,7 +42,7 @@ public final class MazeImageScorer {
         double lengthRatio = lengthRatio(ref, covered);
         boolean loop = cellPath.holes(MazeThresholds.LOOP_MIN_AREA) > 0;
         boolean excessive = loop || lengthRatio > MazeThresholds.REFLECTION_LENGTH_RATIO;
-        return new MazeMetrics(layout, mazeChanged, startOffset, targetOffset, crossing, crossWall,
+        return new MazeMetrics(layout, mazeChanged, startOffset, targetOffset, startMoved, targetMoved, crossing, crossWall,
                 match[0], match[1], match[2], achievement, loop, lengthRatio, excessive, null, null);
     }
 

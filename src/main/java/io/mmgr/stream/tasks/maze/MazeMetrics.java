@@ -6,10 +6,11 @@ import java.util.Map;
 /**
  * The maze-pixel metrics of one output, by the bare names the gate reads ({@code maze-pixel.<name>}).
  * Null values are "not applicable" (action_reflection and frames_analyzed of an image; a marker offset
- * when the marker is not there).
+ * when the marker is not there). {@code start_moved} / {@code target_moved} are 1 when the marker is
+ * missing or its centroid lies farther than {@link MazeThresholds#MARKER_TOLERANCE} from the reference's.
  */
 public record MazeMetrics(double layoutIou, boolean mazeChanged, Double startOffsetPx, Double targetOffsetPx,
-                          double crossingRatio, boolean crossWall, double pathIou, double pathPrecision,
+                          boolean startMoved, boolean targetMoved, double crossingRatio, boolean crossWall, double pathIou, double pathPrecision,
                           double pathRecall, double targetAchievement, boolean pathHasLoop, double pathLengthRatio,
                           boolean excessiveReflection, Boolean actionReflection, Integer framesAnalyzed) {
 
@@ -19,6 +20,8 @@ public record MazeMetrics(double layoutIou, boolean mazeChanged, Double startOff
         m.put("maze_changed", flag(mazeChanged));
         m.put("start_offset_px", startOffsetPx);
         m.put("target_offset_px", targetOffsetPx);
+        m.put("start_moved", flag(startMoved));
+        m.put("target_moved", flag(targetMoved));
         m.put("crossing_ratio", crossingRatio);
         m.put("cross_wall", flag(crossWall));
         m.put("path_iou", pathIou);

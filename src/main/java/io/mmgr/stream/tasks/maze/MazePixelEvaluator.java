@@ -100,7 +100,7 @@ public final class MazePixelEvaluator implements DeterministicEvaluator {
             int budget = FrameBudget.forModel(event.getModel());
             try {
                 VideoDecoder.sample(file, budget, videoLimits,
-                        (index, frame) -> scorer.accept(MazeCanvas.of(frame, ref.rows(), ref.cols())));
+                        (index, frame) -> scorer.accept(frame));
             } catch (MediaException e) {
                 throw new EvaluationException("maze output video: " + e.getMessage(), e);
             }
@@ -154,7 +154,7 @@ public final class MazePixelEvaluator implements DeterministicEvaluator {
             problemCanvas = MazeCanvas.of(decode(artifacts.read(problem.get()), "maze problem image"), size[0], size[1]);
         }
         if (solution.isPresent() && path == null) {
-            solutionCanvas = MazeCanvas.of(decode(artifacts.read(solution.get()), "maze solution image"), size[0], size[1]);
+            solutionCanvas = MazeCanvas.ofSolution(decode(artifacts.read(solution.get()), "maze solution image"), size[0], size[1]);
         }
         MazeReference ref;
         try {

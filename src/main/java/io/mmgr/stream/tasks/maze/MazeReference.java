@@ -70,7 +70,7 @@ public final class MazeReference {
             if (solutionImage == null || !solutionImage.found()) {
                 throw new MazeReferenceException("the benchmark item has neither a solution path nor a readable solution image");
             }
-            solution = solutionFrom(solutionImage, lattice);
+            solution = solutionFrom(solutionImage, problem, lattice);
         }
         checkSolution(lattice, solution);
         int w = MazeCanvas.canonicalWidth(cols);
@@ -111,12 +111,21 @@ public final class MazeReference {
         return build(lattice, solution, null, null, lattice.rows(), lattice.cols());
     }
 
+    /**
+     * The lattice drawn in a problem image. Only the passages between cells are read; outer walls,
+     * posts and cells are what the lattice rules make them, so a legible drawing always yields a lattice.
+     */
     static MazeLattice latticeFrom(MazeCanvas problem, int rows, int cols) throws MazeReferenceException {
         List<String> lines = new ArrayList<>();
-        for (int r = 0; r < 2 * rows + 1; r++) {
+        int lr = 2 * rows + 1;
+        int lc = 2 * cols + 1;
+        for (int r = 0; r < lr; r++) {
             StringBuilder sb = new StringBuilder();
-            for (int c = 0; c < 2 * cols + 1; c++) {
-                boolean wall = MazeCanvas.blockCoverage(problem.walls(), r, c) >= 0.5;
+            for (int c = 0; c < lc; c++) {
+                boolean border = r == 0 || c == 0 || r == lr - 1 || c == lc - 1;
+                boolean connector = r % 2 != c % 2;
+                boolean wall = border || (r % 2 == 0 && c % 2 == 0)
+                        || (connector && MazeCanvas.blockCoverage(problem.walls(), r, c) >= 0.5);
                 sb.append(wall ? MazeLattice.WALL : MazeLattice.OPEN);
             }
             lines.add(sb.toString());
@@ -129,52 +138,77 @@ public final class MazeReference {
         }
     }
 
-    static List<Cell> solutionFrom(MazeCanvas image, MazeLattice lattice) throws MazeReferenceException {
-        Mask onPath = image.path().or(image.start()).or(image.target());
-        double[] s = image.start().largestComponent().centroid();
-        double[] t = image.target().largestComponent().centroid();
+    /**
+     * The solution drawn in a solution image: the route through the lattice's passages from start to
+     * target that best follows the drawn path (cheapest route, where a block off the path costs
+     * {@link MazeThresholds#OFF_PATH_COST} times one on it). A path of any width, even broken or partly
+     * hidden, yields a route; in a perfect maze it is the only route anyway. Start and target come from
+     * the problem image when there is one (the path may be drawn over them in the solution image).
+     */
+    static List<Cell> solutionFrom(MazeCanvas image, MazeCanvas problem, MazeLattice lattice) throws MazeReferenceException {
+        MazeCanvas markers = problem != null ? problem : image;
+        double[] s = markers.start().largestComponent().centroid();
+        double[] t = markers.target().largestComponent().centroid();
+        if (s == null || t == null) {
+            s = image.start().largestComponent().centroid();
+            t = image.target().largestComponent().centroid();
+        }
         if (s == null || t == null) {
             throw new MazeReferenceException("the solution image shows no " + (s == null ? "green start" : "red target") + " square");
         }
-        Cell start = cellAt(s);
-        Cell target = cellAt(t);
-        if (!lattice.contains(start) || !lattice.contains(target)) {
-            throw new MazeReferenceException("the solution image's start or target lies outside the maze");
+        Cell start = clampCell(cellAt(s), lattice);
+        Cell target = clampCell(cellAt(t), lattice);
+        if (start.equals(target)) {
+            throw new MazeReferenceException("the solution image's start and target lie in the same cell " + start);
         }
-        // walk the blue blocks from start to target (BFS over blocks at least 30 % blue)
+        Mask onPath = PathMeasures.toCellWidth(image.path()).or(image.start()).or(image.target());
         int lr = lattice.latticeRows();
         int lc = lattice.latticeCols();
-        boolean[][] on = new boolean[lr][lc];
+        double[] cost = new double[lr * lc];
         for (int r = 0; r < lr; r++) {
             for (int c = 0; c < lc; c++) {
-                on[r][c] = MazeCanvas.blockCoverage(onPath, r, c) >= 0.3;
+                double covered = Math.min(1.0, MazeCanvas.blockCoverage(onPath, r, c) / MazeThresholds.SOLUTION_BLOCK_COVERAGE);
+                cost[r * lc + c] = 1.0 + (MazeThresholds.OFF_PATH_COST - 1.0) * (1.0 - covered);
             }
         }
-        on[start.latticeRow()][start.latticeCol()] = true;
-        on[target.latticeRow()][target.latticeCol()] = true;
-        int[] prev = new int[lr * lc];
-        Arrays.fill(prev, -2);
-        ArrayDeque<Integer> queue = new ArrayDeque<>();
         int from = start.latticeRow() * lc + start.latticeCol();
         int to = target.latticeRow() * lc + target.latticeCol();
-        prev[from] = -1;
-        queue.add(from);
-        while (!queue.isEmpty() && prev[to] == -2) {
-            int b = queue.poll();
+        double[] dist = new double[lr * lc];
+        int[] prev = new int[lr * lc];
+        Arrays.fill(dist, Double.POSITIVE_INFINITY);
+        Arrays.fill(prev, -1);
+        dist[from] = 0;
+        java.util.PriorityQueue<double[]> queue = new java.util.PriorityQueue<>(java.util.Comparator.comparingDouble(e -> e[0]));
+        queue.add(new double[] {0, from});
+        int[][] steps = {{-1, 0}, {1, 0}, {0, -1}, {0, 1}};
+        while (!queue.isEmpty()) {
+            double[] e = queue.poll();
+            int b = (int) e[1];
+            if (e[0] > dist[b]) {
+                continue;
+            }
+            if (b == to) {
+                break;
+            }
             int r = b / lc;
             int c = b % lc;
-            for (int[] d : new int[][] {{-1, 0}, {1, 0}, {0, -1}, {0, 1}}) {
+            for (int[] d : steps) {
                 int nr = r + d[0];
                 int nc = c + d[1];
-                if (nr >= 0 && nc >= 0 && nr < lr && nc < lc && on[nr][nc] && lattice.isOpen(nr, nc)
-                        && prev[nr * lc + nc] == -2) {
-                    prev[nr * lc + nc] = b;
-                    queue.add(nr * lc + nc);
+                if (nr < 0 || nc < 0 || nr >= lr || nc >= lc || !lattice.isOpen(nr, nc)) {
+                    continue;
+                }
+                int nb = nr * lc + nc;
+                double nd = dist[b] + cost[nb];
+                if (nd < dist[nb]) {
+                    dist[nb] = nd;
+                    prev[nb] = b;
+                    queue.add(new double[] {nd, nb});
                 }
             }
         }
-        if (prev[to] == -2) {
-            throw new MazeReferenceException("the solution image's blue path does not join start and target");
+        if (Double.isInfinite(dist[to])) {
+            throw new MazeReferenceException("the maze has no passage from the start " + start + " to the target " + target);
         }
         List<Cell> cells = new ArrayList<>();
         for (int b = to; b != -1; b = prev[b]) {
@@ -186,6 +220,10 @@ public final class MazeReference {
         }
         Collections.reverse(cells);
         return cells;
+    }
+
+    private static Cell clampCell(Cell c, MazeLattice lattice) {
+        return new Cell(Math.max(0, Math.min(lattice.rows() - 1, c.row())), Math.max(0, Math.min(lattice.cols() - 1, c.col())));
     }
 
     private static void checkSolution(MazeLattice lattice, List<Cell> solution) throws MazeReferenceException {

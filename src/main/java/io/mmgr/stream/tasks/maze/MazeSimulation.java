@@ -24,7 +24,7 @@ import java.util.Random;
  */
 public final class MazeSimulation implements SimulatedTask {
 
-    static final OutputStyle VIDEO_STYLE = new OutputStyle("demo-video", 320, 320, 0.03, 0.3, 0.8, false, 0, 0);
+    static final OutputStyle VIDEO_STYLE = OutputStyle.blocks("demo-video", 320, 320, 0.03, 0.3, 0.8);
     private static final Fault[] FAULTS = {Fault.WALL_CROSSING, Fault.INCOMPLETE, Fault.DEAD_END, Fault.DETOUR,
             Fault.MAZE_ALTERED, Fault.TARGET_MOVED, Fault.NO_PATH};
 

@@ -42,19 +42,28 @@ public final class MazeThresholds {
     /** Start/target centroid tolerance: one block (half the distance to the next cell), in canonical px. */
     public static final double MARKER_TOLERANCE = BLOCK;
 
+    /** Reading a reference solution image: a block this covered by the cell-width path is on the path. */
+    public static final double SOLUTION_BLOCK_COVERAGE = 0.3;
+
+    /** Reading a reference solution image: a step through a block off the drawn path costs this many steps on it. */
+    public static final double OFF_PATH_COST = 25.0;
+
     /** A block counts as covered by the cell-width path when at least half of it is. */
     public static final double BLOCK_COVERAGE = 0.5;
 
     /** Loops must enclose at least one block's area, so JPEG pinholes in a thick stroke are not loops. */
     public static final int LOOP_MIN_AREA = BLOCK * BLOCK;
 
-    /** Fraction of the busiest wall row/column a row/column needs to belong to the maze's extent. */
-    public static final double BOUNDS_PEAK_FRACTION = 0.5;
+    /**
+     * Walls are read over their line plus this share of its thickness either side (at least one
+     * source pixel), so a line found a pixel off or smeared by anti-aliasing is still read whole.
+     */
+    public static final double WALL_BAND_MARGIN = 0.25;
 
     /** Marker classes need this fraction of a canonical pixel's footprint. */
     public static final double MARKER_FRACTION = 0.3;
 
-    /** Walls need this fraction of a canonical pixel's footprint. */
+    /** Walls need this fraction of a canonical pixel's footprint (of the line's thickness, across a wall line). */
     public static final double WALL_FRACTION = 0.5;
 
     /** A video target is only located in frames showing at least this share of its largest visible area (not hidden by the agent). */

@@ -3,6 +3,7 @@ package io.mmgr.stream.tasks.maze;
 import static io.mmgr.stream.tasks.maze.MazeThresholds.BLOCK;
 
 import io.mmgr.stream.vision.Mask;
+import io.mmgr.stream.vision.RgbImage;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -27,9 +28,12 @@ public final class MazeVideoScorer {
     private double agentSideSum;
     private int agentFrames;
     private Double startOffset;
+    /** The agent's centroid in the first frame (canonical px), null when the first frame does not show it. */
+    private double[] firstStart;
     /** Per frame showing the red square: its area, deviation (canonical px) and offset (source px). */
     private final List<double[]> targetSightings = new ArrayList<>();
     private Cell current;
+    private MazeGeometry lastGeometry;
     private double[] lastCentre;
 
     public MazeVideoScorer(MazeReference ref) {
@@ -37,8 +41,18 @@ public final class MazeVideoScorer {
         this.trail = new Mask(ref.walls().width(), ref.walls().height());
     }
 
+    /** Reads the next frame, reusing the previous frame's board position while its outer walls are still there. */
+    public void accept(RgbImage image) {
+        MazeCanvas frame = MazeCanvas.of(image, ref.rows(), ref.cols(), lastGeometry);
+        if (frame.found()) {
+            lastGeometry = frame.geometry();
+        }
+        accept(frame);
+    }
+
     public void accept(MazeCanvas frame) {
         frames++;
+        boolean first = frames == 1;
         if (!frame.found()) {
             minLayout = 0.0;
             return;
@@ -58,7 +72,9 @@ public final class MazeVideoScorer {
             return;
         }
         double[] c = agent.centroid();
-        if (startOffset == null) {
+        if (first) {
+            // the task starts from the given position: the agent must be on the start square in the first frame
+            firstStart = c;
             startOffset = PathMeasures.offsetPx(c, ref.startCentre(), frame.pixelsPerCanonical());
         }
         trail.orInPlace(agent);
@@ -69,10 +85,26 @@ public final class MazeVideoScorer {
         }
         lastCentre = c;
         agentPixels += area;
-        crossingPixels += agent.intersectionCount(ref.wallsErodedVideo());
+        crossingPixels += agentInWalls(agent, c);
         agentSideSum += Math.sqrt(area);
         agentFrames++;
         track(c);
+    }
+
+    /**
+     * Agent pixels counted as crossing in one frame: all of its pixels inside the (eroded) walls when
+     * its centre is inside a wall, else only those bridging a wall (a large square spilling onto a
+     * one-pixel wall line beside it is not in the wall; one straddling a thin wall is).
+     */
+    private int agentInWalls(Mask agent, double[] centre) {
+        int[] block = {(int) Math.floor(centre[1] / BLOCK), (int) Math.floor(centre[0] / BLOCK)};
+        MazeLattice lattice = ref.lattice();
+        boolean inner = block[0] > 0 && block[1] > 0 && block[0] < lattice.latticeRows() - 1
+                && block[1] < lattice.latticeCols() - 1;
+        if (inner && !lattice.isOpen(block[0], block[1])) {
+            return agent.intersectionCount(ref.wallsErodedVideo());
+        }
+        return PathMeasures.crossingPixels(agent, agent, lattice, ref.wallsErodedVideo());
     }
 
     /** Moves the tracked cell with hysteresis, so a centroid hovering between two cells does not flicker. */
@@ -131,6 +163,7 @@ public final class MazeVideoScorer {
             }
         }
         boolean targetMoved = !targetSeen || maxTargetDeviation > MazeThresholds.MARKER_TOLERANCE;
+        boolean startMoved = PathMeasures.moved(firstStart, ref.startCentre());
         boolean mazeChanged = minLayout <= MazeThresholds.LAYOUT_IOU_MIN || targetMoved;
 
         double side = agentFrames == 0 ? BLOCK : agentSideSum / agentFrames;
@@ -153,7 +186,7 @@ public final class MazeVideoScorer {
         boolean loop = cellTrail.holes(MazeThresholds.LOOP_MIN_AREA) > 0;
         boolean excessive = loop || lengthRatio > MazeThresholds.REFLECTION_LENGTH_RATIO;
         return new MazeMetrics(minLayout, mazeChanged, startOffset, targetSeen ? maxTargetOffsetPx : null,
-                crossing, crossWall, match[0], match[1], match[2], achievement, loop, lengthRatio, excessive,
+                startMoved, targetMoved, crossing, crossWall, match[0], match[1], match[2], achievement, loop, lengthRatio, excessive,
                 backtracked(), frames);
     }
 

@@ -6,8 +6,12 @@ import io.mmgr.stream.vision.RgbImage;
 import io.mmgr.stream.vision.VideoEncoder;
 import java.awt.BasicStroke;
 import java.awt.Color;
+import java.awt.Font;
+import java.awt.FontMetrics;
 import java.awt.Graphics2D;
 import java.awt.RenderingHints;
+import java.awt.Shape;
+import java.awt.geom.Ellipse2D;
 import java.awt.geom.Path2D;
 import java.awt.geom.Rectangle2D;
 import java.awt.image.BufferedImage;
@@ -15,110 +19,274 @@ import java.nio.file.Path;
 import java.util.List;
 
 /**
- * Draws simulated model outputs for a {@link Scenario} in an {@link OutputStyle}: anti-aliased Java2D
- * at fractional block sizes, optional colour shift, box blur and JPEG, and videos in which the green
- * square walks the route.
+ * Draws mazes in an {@link OutputStyle}: simulated model outputs for a {@link Scenario} (the still
+ * answer, or a video in which the green square walks the route) and reference problem and solution
+ * images. Java2D at fractional sizes, then the style's colour shift, blur and JPEG.
  */
 final class OutputRenderer {
+
+    /** MazePlot's connection value 0.93 on its grey scale from -1 (black) to 1 (white). */
+    private static final int LIGHT_PASSAGE_RGB = 0xF6F6F6;
 
     private OutputRenderer() {
     }
 
-    record Geometry(double x0, double y0, double block) {
+    /** Where the board lands on the canvas: wall line {@code j} starts at {@code x0 + j pitch} and is {@code wall} thick. */
+    record Geometry(double x0, double y0, double pitch, double wall) {
+
+        double blockStart(double origin, int k) {
+            return k % 2 == 0 ? origin + (k / 2) * pitch : origin + (k / 2) * pitch + wall;
+        }
+
+        double blockLength(int k) {
+            return k % 2 == 0 ? wall : pitch - wall;
+        }
+
         double cx(Cell c) {
-            return x0 + (c.latticeCol() + 0.5) * block;
+            return x0 + c.col() * pitch + wall + (pitch - wall) / 2;
         }
 
         double cy(Cell c) {
-            return y0 + (c.latticeRow() + 0.5) * block;
+            return y0 + c.row() * pitch + wall + (pitch - wall) / 2;
+        }
+
+        /** The corridor: the inside of a cell. */
+        double corridor() {
+            return pitch - wall;
+        }
+
+        /** Block size for the block lattice (one block = half a pitch). */
+        double block() {
+            return pitch / 2;
+        }
+
+        double boardWidth(int cols) {
+            return cols * pitch + wall;
+        }
+
+        double boardHeight(int rows) {
+            return rows * pitch + wall;
         }
     }
 
     static Geometry geometry(OutputStyle s, int rows, int cols) {
-        double aw = s.width() * (1 - 2 * s.margin());
-        double ah = s.height() * (1 - 2 * s.margin());
-        double block = Math.min(aw / (2 * cols + 1), ah / (2 * rows + 1));
-        double x0 = (s.width() - block * (2 * cols + 1)) / 2;
-        double y0 = (s.height() - block * (2 * rows + 1)) / 2;
-        return new Geometry(x0, y0, block);
+        double left = s.margin();
+        double right = s.margin();
+        double top = s.margin();
+        double bottom = s.margin();
+        if (s.surround() == OutputStyle.Surround.AXES) {
+            left += 0.1;
+            bottom += 0.1;
+            top += 0.07;
+            right += 0.02;
+        } else if (s.surround() == OutputStyle.Surround.FRAME) {
+            double f = frameGap(s) + frameWidth(s);
+            left += f / s.width();
+            right += f / s.width();
+            top += f / s.height();
+            bottom += f / s.height();
+        }
+        double aw = s.width() * (1 - left - right);
+        double ah = s.height() * (1 - top - bottom);
+        double w = s.wallOfPitch();
+        double pitch = Math.min(aw / (cols + w), ah / (rows + w));
+        double x0 = s.width() * left + (aw - pitch * (cols + w)) / 2;
+        double y0 = s.height() * top + (ah - pitch * (rows + w)) / 2;
+        return new Geometry(x0, y0, pitch, w * pitch);
     }
 
-    /** The still answer: maze, route in blue, start and (possibly moved) target squares. */
+    private static double frameGap(OutputStyle s) {
+        return Math.max(4, 0.03 * Math.min(s.width(), s.height()));
+    }
+
+    private static double frameWidth(OutputStyle s) {
+        return Math.max(2, Math.min(s.width(), s.height()) / 200.0);
+    }
+
+    /** The still answer: maze, route in blue, start and (possibly moved) target markers. */
     static RgbImage image(Scenario sc, OutputStyle s) {
         Geometry g = geometry(s, sc.problem().rows(), sc.problem().cols());
         BufferedImage img = new BufferedImage(s.width(), s.height(), BufferedImage.TYPE_INT_RGB);
-        Graphics2D gr = base(img, sc, s, g);
+        Graphics2D gr = base(img, sc.drawnLattice(), s, g);
         if (sc.route().size() > 1) {
-            Path2D.Double line = new Path2D.Double();
-            line.moveTo(g.cx(sc.route().get(0)), g.cy(sc.route().get(0)));
-            for (Cell c : sc.route().subList(1, sc.route().size())) {
-                line.lineTo(g.cx(c), g.cy(c));
-            }
-            gr.setColor(new Color(s.pathRgb()));
-            gr.setStroke(new BasicStroke((float) (s.strokeBlocks() * g.block()), BasicStroke.CAP_BUTT, BasicStroke.JOIN_ROUND));
-            gr.draw(line);
+            gr.setColor(new Color(MazePalette.PATH_RGB));
+            gr.setStroke(new BasicStroke((float) strokeWidth(s, g), BasicStroke.CAP_BUTT, BasicStroke.JOIN_ROUND));
+            gr.draw(polyline(sc.route(), g));
         }
-        marker(gr, g, sc.problem().start(), s.markerBlocks(), s.startRgb());
-        marker(gr, g, sc.drawnTarget(), s.markerBlocks(), s.targetRgb());
+        gr.setColor(new Color(MazePalette.START_RGB));
+        gr.fill(marker(s, g, g.cx(sc.drawnStart()), g.cy(sc.drawnStart())));
+        gr.setColor(new Color(MazePalette.TARGET_RGB));
+        gr.fill(marker(s, g, g.cx(sc.drawnTarget()), g.cy(sc.drawnTarget())));
         gr.dispose();
         return finish(RgbImage.of(img), s);
+    }
+
+    /** A reference problem image in this style: the maze with its start and target markers. */
+    static RgbImage problem(MazeProblem p, OutputStyle s) {
+        return image(Scenario.of(Fault.NO_PATH, p, new java.util.Random(0)).orElseThrow(), s);
+    }
+
+    /** A reference solution image in this style: the maze with the solution drawn. */
+    static RgbImage solution(MazeProblem p, OutputStyle s) {
+        return image(Scenario.of(Fault.CORRECT, p, new java.util.Random(0)).orElseThrow(), s);
+    }
+
+    static double strokeWidth(OutputStyle s, Geometry g) {
+        return s.strokePx() > 0 ? s.strokePx() : s.strokeOfCell() * g.corridor();
+    }
+
+    private static Path2D polyline(List<Cell> route, Geometry g) {
+        Path2D.Double line = new Path2D.Double();
+        line.moveTo(g.cx(route.get(0)), g.cy(route.get(0)));
+        for (Cell c : route.subList(1, route.size())) {
+            line.lineTo(g.cx(c), g.cy(c));
+        }
+        return line;
     }
 
     /** A frame of the video answer: the agent at a point along the route. */
     static RgbImage frame(Scenario sc, OutputStyle s, double progress) {
         Geometry g = geometry(s, sc.problem().rows(), sc.problem().cols());
         BufferedImage img = new BufferedImage(s.width(), s.height(), BufferedImage.TYPE_INT_RGB);
-        Graphics2D gr = base(img, sc, s, g);
-        marker(gr, g, sc.drawnTarget(), s.markerBlocks(), s.targetRgb());
+        Graphics2D gr = base(img, sc.drawnLattice(), s, g);
+        gr.setColor(new Color(MazePalette.TARGET_RGB));
+        gr.fill(marker(s, g, g.cx(sc.drawnTarget()), g.cy(sc.drawnTarget())));
         double[] at = along(sc.route(), g, progress);
-        double side = s.markerBlocks() * g.block();
-        gr.setColor(new Color(s.startRgb()));
-        gr.fill(new Rectangle2D.Double(at[0] - side / 2, at[1] - side / 2, side, side));
+        gr.setColor(new Color(MazePalette.START_RGB));
+        gr.fill(marker(s, g, at[0], at[1]));
         gr.dispose();
-        RgbImage out = RgbImage.of(img);
-        return s.blurRadius() > 0 ? blur(out, s.blurRadius()) : out;
+        return finish(RgbImage.of(img), s);
     }
 
     /** Writes the walking agent as a video; the last 15 % of frames hold the final position. */
     static String video(Scenario sc, OutputStyle s, int frames, VideoEncoder.Container container, Path out)
             throws MediaException {
-        int w = s.width() & ~1;
-        int h = s.height() & ~1;
-        OutputStyle even = new OutputStyle(s.name(), w, h, s.margin(), s.strokeBlocks(), s.markerBlocks(),
-                s.shiftedHues(), s.blurRadius(), 0);
-        try (VideoEncoder enc = VideoEncoder.open(out, w, h, 24, container)) {
+        OutputStyle even = s.sized(s.width() & ~1, s.height() & ~1).jpeg(0);
+        try (VideoEncoder enc = VideoEncoder.open(out, even.width(), even.height(), 24, container)) {
             for (int f = 0; f < frames; f++) {
-                double t = Math.min(1.0, f / (0.85 * (frames - 1)));
-                enc.write(frame(sc, even, t));
+                enc.write(frame(sc, even, progress(f, frames)));
             }
             return enc.codec();
         }
     }
 
-    private static Graphics2D base(BufferedImage img, Scenario sc, OutputStyle s, Geometry g) {
+    /** Route progress at frame {@code f} of {@code frames}: walking for 85 % of the video, then still. */
+    static double progress(int f, int frames) {
+        return Math.min(1.0, f / (0.85 * (frames - 1)));
+    }
+
+    private static Graphics2D base(BufferedImage img, MazeLattice m, OutputStyle s, Geometry g) {
         Graphics2D gr = img.createGraphics();
-        gr.setRenderingHint(RenderingHints.KEY_ANTIALIASING, RenderingHints.VALUE_ANTIALIAS_ON);
+        gr.setRenderingHint(RenderingHints.KEY_ANTIALIASING,
+                s.antialias() ? RenderingHints.VALUE_ANTIALIAS_ON : RenderingHints.VALUE_ANTIALIAS_OFF);
+        gr.setRenderingHint(RenderingHints.KEY_TEXT_ANTIALIASING,
+                s.antialias() ? RenderingHints.VALUE_TEXT_ANTIALIAS_ON : RenderingHints.VALUE_TEXT_ANTIALIAS_OFF);
         gr.setRenderingHint(RenderingHints.KEY_STROKE_CONTROL, RenderingHints.VALUE_STROKE_PURE);
         gr.setColor(Color.WHITE);
         gr.fillRect(0, 0, img.getWidth(), img.getHeight());
-        gr.setColor(new Color(s.wallRgb()));
-        MazeLattice m = sc.drawnLattice();
-        for (int r = 0; r < m.latticeRows(); r++) {
-            for (int c = 0; c < m.latticeCols(); c++) {
-                if (!m.isOpen(r, c)) {
-                    // slightly oversized so neighbouring blocks do not leave anti-aliased seams
-                    gr.fill(new Rectangle2D.Double(g.x0() + c * g.block() - 0.25, g.y0() + r * g.block() - 0.25,
-                            g.block() + 0.5, g.block() + 0.5));
+        if (s.lightPassages()) {
+            gr.setColor(new Color(LIGHT_PASSAGE_RGB));
+            for (int r = 0; r < m.latticeRows(); r++) {
+                for (int c = 0; c < m.latticeCols(); c++) {
+                    if (m.isOpen(r, c) && r % 2 != c % 2) {
+                        gr.fill(block(g, r, c, 0));
+                    }
                 }
             }
         }
+        gr.setColor(new Color(MazePalette.WALL_RGB));
+        // walls as runs along each wall line: overlapping at the posts, so anti-aliasing leaves no seams
+        for (int r = 0; r < m.latticeRows(); r += 2) {
+            for (int c = 0; c < m.latticeCols(); c++) {
+                int end = c;
+                while (end < m.latticeCols() && !m.isOpen(r, end)) {
+                    end++;
+                }
+                if (end > c) {
+                    gr.fill(run(g, r, c, r, end - 1));
+                    c = end;
+                }
+            }
+        }
+        for (int c = 0; c < m.latticeCols(); c += 2) {
+            for (int r = 0; r < m.latticeRows(); r++) {
+                int end = r;
+                while (end < m.latticeRows() && !m.isOpen(end, c)) {
+                    end++;
+                }
+                if (end > r) {
+                    gr.fill(run(g, r, c, end - 1, c));
+                    r = end;
+                }
+            }
+        }
+        // blocks off the wall lines (a cell painted over by an altered maze has none; kept for completeness)
+        for (int r = 1; r < m.latticeRows(); r += 2) {
+            for (int c = 1; c < m.latticeCols(); c += 2) {
+                if (!m.isOpen(r, c)) {
+                    gr.fill(block(g, r, c, 0));
+                }
+            }
+        }
+        surround(gr, s, g, m.rows(), m.cols());
         return gr;
     }
 
-    private static void marker(Graphics2D gr, Geometry g, Cell c, double sizeBlocks, int rgb) {
-        double side = sizeBlocks * g.block();
-        gr.setColor(new Color(rgb));
-        gr.fill(new Rectangle2D.Double(g.cx(c) - side / 2, g.cy(c) - side / 2, side, side));
+    private static Rectangle2D block(Geometry g, int r, int c, double grow) {
+        return new Rectangle2D.Double(g.blockStart(g.x0(), c) - grow, g.blockStart(g.y0(), r) - grow,
+                g.blockLength(c) + 2 * grow, g.blockLength(r) + 2 * grow);
+    }
+
+    private static Rectangle2D run(Geometry g, int r0, int c0, int r1, int c1) {
+        double x = g.blockStart(g.x0(), c0);
+        double y = g.blockStart(g.y0(), r0);
+        return new Rectangle2D.Double(x, y, g.blockStart(g.x0(), c1) + g.blockLength(c1) - x,
+                g.blockStart(g.y0(), r1) + g.blockLength(r1) - y);
+    }
+
+    private static void surround(Graphics2D gr, OutputStyle s, Geometry g, int rows, int cols) {
+        double bw = g.boardWidth(cols);
+        double bh = g.boardHeight(rows);
+        if (s.surround() == OutputStyle.Surround.FRAME) {
+            double gap = frameGap(s);
+            double fw = frameWidth(s);
+            gr.setStroke(new BasicStroke((float) fw));
+            gr.draw(new Rectangle2D.Double(g.x0() - gap - fw / 2, g.y0() - gap - fw / 2, bw + 2 * gap + fw, bh + 2 * gap + fw));
+        } else if (s.surround() == OutputStyle.Surround.AXES) {
+            int side = Math.min(s.width(), s.height());
+            // spines centred on the board's edge, thicker than one-pixel walls (MazePlot sets linewidth 2)
+            gr.setStroke(new BasicStroke((float) Math.max(2, side / 220.0)));
+            gr.draw(new Rectangle2D.Double(g.x0(), g.y0(), bw, bh));
+            float tick = (float) Math.max(3, side / 110.0);
+            Font font = new Font(Font.SANS_SERIF, Font.PLAIN, Math.max(7, side / 40));
+            gr.setFont(font);
+            FontMetrics fm = gr.getFontMetrics();
+            gr.setStroke(new BasicStroke(1f));
+            double bottom = g.y0() + bh;
+            for (int c = 0; c < cols; c++) {
+                double x = g.cx(new Cell(0, c));
+                gr.draw(new java.awt.geom.Line2D.Double(x, bottom, x, bottom + tick));
+                String label = Integer.toString(c);
+                gr.drawString(label, (float) (x - fm.stringWidth(label) / 2.0), (float) (bottom + tick + fm.getAscent()));
+            }
+            for (int r = 0; r < rows; r++) {
+                double y = g.cy(new Cell(r, 0));
+                gr.draw(new java.awt.geom.Line2D.Double(g.x0() - tick, y, g.x0(), y));
+                String label = Integer.toString(r);
+                gr.drawString(label, (float) (g.x0() - tick - 2 - fm.stringWidth(label)), (float) (y + fm.getAscent() / 2.5));
+            }
+            gr.drawString("col", (float) (g.x0() + bw / 2 - fm.stringWidth("col") / 2.0),
+                    (float) Math.min(s.height() - 2, bottom + tick + 2.2 * fm.getAscent()));
+            gr.drawString("row", (float) Math.max(1, g.x0() - tick - 4 - 3.5 * fm.stringWidth("0")), (float) (g.y0() + bh / 2));
+            gr.drawString("maze", (float) (g.x0() + bw / 2 - fm.stringWidth("maze") / 2.0), (float) Math.max(fm.getAscent(), g.y0() - fm.getAscent()));
+        }
+    }
+
+    private static Shape marker(OutputStyle s, Geometry g, double cx, double cy) {
+        double side = s.markerOfCell() * g.corridor();
+        return s.roundMarkers()
+                ? new Ellipse2D.Double(cx - side / 2, cy - side / 2, side, side)
+                : new Rectangle2D.Double(cx - side / 2, cy - side / 2, side, side);
     }
 
     static double[] along(List<Cell> route, Geometry g, double t) {
@@ -134,7 +302,8 @@ final class OutputRenderer {
     }
 
     private static RgbImage finish(RgbImage img, OutputStyle s) {
-        return s.blurRadius() > 0 ? blur(img, s.blurRadius()) : img;
+        RgbImage out = s.colourShifted() ? shift(img, s.hueShift(), s.saturation(), s.brightness()) : img;
+        return s.blurSigma() > 0 ? blur(out, s.blurSigma()) : out;
     }
 
     /** Encodes as PNG, or JPEG at the style's quality. */
@@ -142,42 +311,58 @@ final class OutputRenderer {
         return s.jpegQuality() > 0 ? ImageEncoder.jpeg(img, s.jpegQuality()) : ImageEncoder.png(img);
     }
 
-    /** Separable box blur of the given radius (edges clamped). */
-    static RgbImage blur(RgbImage img, int radius) {
+    /** Every pixel's hue turned, saturation and brightness scaled (as a camera or a colour grade would). */
+    static RgbImage shift(RgbImage img, double hueDegrees, double saturation, double brightness) {
+        int[] src = img.pixels();
+        int[] out = new int[src.length];
+        float[] hsb = new float[3];
+        for (int i = 0; i < src.length; i++) {
+            int p = src[i];
+            Color.RGBtoHSB((p >> 16) & 0xFF, (p >> 8) & 0xFF, p & 0xFF, hsb);
+            float h = (float) (hsb[0] + hueDegrees / 360.0);
+            float sat = (float) Math.min(1.0, hsb[1] * saturation);
+            float v = (float) Math.min(1.0, hsb[2] * brightness);
+            out[i] = Color.HSBtoRGB(h - (float) Math.floor(h), sat, v) & 0xFFFFFF;
+        }
+        return new RgbImage(img.width(), img.height(), out);
+    }
+
+    /** Separable Gaussian blur (edges clamped). */
+    static RgbImage blur(RgbImage img, double sigma) {
+        int radius = Math.max(1, (int) Math.ceil(2.5 * sigma));
+        double[] k = new double[2 * radius + 1];
+        double sum = 0;
+        for (int i = -radius; i <= radius; i++) {
+            k[i + radius] = Math.exp(-i * i / (2 * sigma * sigma));
+            sum += k[i + radius];
+        }
+        for (int i = 0; i < k.length; i++) {
+            k[i] /= sum;
+        }
         int w = img.width();
         int h = img.height();
-        int[] src = img.pixels();
-        int[] tmp = new int[src.length];
+        int[] tmp = pass(img.pixels(), w, h, k, radius, true);
+        return new RgbImage(w, h, pass(tmp, w, h, k, radius, false));
+    }
+
+    private static int[] pass(int[] src, int w, int h, double[] k, int radius, boolean horizontal) {
         int[] out = new int[src.length];
-        int n = 2 * radius + 1;
         for (int y = 0; y < h; y++) {
             for (int x = 0; x < w; x++) {
-                int r = 0;
-                int gsum = 0;
-                int b = 0;
-                for (int k = -radius; k <= radius; k++) {
-                    int p = src[y * w + Math.max(0, Math.min(w - 1, x + k))];
-                    r += (p >> 16) & 0xFF;
-                    gsum += (p >> 8) & 0xFF;
-                    b += p & 0xFF;
+                double r = 0;
+                double gsum = 0;
+                double b = 0;
+                for (int d = -radius; d <= radius; d++) {
+                    int p = horizontal ? src[y * w + Math.max(0, Math.min(w - 1, x + d))]
+                            : src[Math.max(0, Math.min(h - 1, y + d)) * w + x];
+                    double kk = k[d + radius];
+                    r += kk * ((p >> 16) & 0xFF);
+                    gsum += kk * ((p >> 8) & 0xFF);
+                    b += kk * (p & 0xFF);
                 }
-                tmp[y * w + x] = ((r / n) << 16) | ((gsum / n) << 8) | (b / n);
+                out[y * w + x] = ((int) Math.round(r) << 16) | ((int) Math.round(gsum) << 8) | (int) Math.round(b);
             }
         }
-        for (int y = 0; y < h; y++) {
-            for (int x = 0; x < w; x++) {
-                int r = 0;
-                int gsum = 0;
-                int b = 0;
-                for (int k = -radius; k <= radius; k++) {
-                    int p = tmp[Math.max(0, Math.min(h - 1, y + k)) * w + x];
-                    r += (p >> 16) & 0xFF;
-                    gsum += (p >> 8) & 0xFF;
-                    b += p & 0xFF;
-                }
-                out[y * w + x] = ((r / n) << 16) | ((gsum / n) << 8) | (b / n);
-            }
-        }
-        return new RgbImage(w, h, out);
+        return out;
     }
 }

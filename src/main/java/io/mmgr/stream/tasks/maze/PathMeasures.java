@@ -54,6 +54,41 @@ final class PathMeasures {
         return covered;
     }
 
+    /**
+     * Painted pixels inside the eroded walls that bridge their wall: {@code sides} (the painted pixels,
+     * and for a drawn path the markers it runs into) on both sides of it, across the wall (above and below a horizontal wall segment, left and right of a vertical one,
+     * either way at a post). A stroke that merely runs along a wall and spills onto it is not a
+     * crossing; this matters for one-pixel wall lines, which anti-aliasing of a neighbouring stroke
+     * tints along their whole length. Outer walls are left out: a route never has to cross them.
+     */
+    static int crossingPixels(Mask painted, Mask sides, MazeLattice lattice, Mask erodedWalls) {
+        int n = 0;
+        for (int r = 1; r < lattice.latticeRows() - 1; r++) {
+            for (int c = 1; c < lattice.latticeCols() - 1; c++) {
+                if (lattice.isOpen(r, c)) {
+                    continue;
+                }
+                boolean acrossRows = r % 2 == 0;
+                boolean acrossCols = c % 2 == 0;
+                int x0 = c * BLOCK;
+                int y0 = r * BLOCK;
+                for (int y = y0; y < y0 + BLOCK; y++) {
+                    for (int x = x0; x < x0 + BLOCK; x++) {
+                        if (!erodedWalls.get(x, y) || !painted.get(x, y)) {
+                            continue;
+                        }
+                        boolean vertical = acrossRows && sides.get(x, y0 - 1) && sides.get(x, y0 + BLOCK);
+                        boolean horizontal = acrossCols && sides.get(x0 - 1, y) && sides.get(x0 + BLOCK, y);
+                        if (vertical || horizontal) {
+                            n++;
+                        }
+                    }
+                }
+            }
+        }
+        return n;
+    }
+
     /** Distance between two canonical points, scaled to source pixels; null when either is missing. */
     static Double offsetPx(double[] found, double[] expected, double pixelsPerCanonical) {
         if (found == null || expected == null) {

@@ -13,7 +13,7 @@ import java.util.Set;
  * walls the route steps through, how many solution cells it visits, how long it is, how much of the
  * wall layout survives.
  */
-public record Scenario(Fault fault, MazeProblem problem, MazeLattice drawnLattice, Cell drawnTarget,
+public record Scenario(Fault fault, MazeProblem problem, MazeLattice drawnLattice, Cell drawnStart, Cell drawnTarget,
                        List<Cell> route, int wallsCrossed, int solutionCellsVisited, double blockLayoutIou) {
 
     /** Builds the scenario, or empty when this maze cannot host the fault (e.g. no side branch). */
@@ -21,6 +21,7 @@ public record Scenario(Fault fault, MazeProblem problem, MazeLattice drawnLattic
         List<Cell> sol = p.solution();
         MazeLattice lattice = p.lattice();
         Cell target = p.target();
+        Cell start = p.start();
         List<Cell> route;
         MazeLattice drawn = lattice;
         switch (fault) {
@@ -70,11 +71,31 @@ public record Scenario(Fault fault, MazeProblem problem, MazeLattice drawnLattic
                 target = t.get();
                 route = lattice.shortestPath(p.start(), target);
             }
+            case TARGET_MOVED_PAST -> {
+                Optional<List<Cell>> ext = extension(lattice, sol, sol.get(sol.size() - 1), sol.get(sol.size() - 2));
+                if (ext.isEmpty()) {
+                    return Optional.empty();
+                }
+                route = new ArrayList<>(sol);
+                route.addAll(ext.get());
+                target = route.get(route.size() - 1);
+            }
+            case START_MOVED -> {
+                Optional<List<Cell>> ext = extension(lattice, sol, sol.get(0), sol.get(1));
+                if (ext.isEmpty()) {
+                    return Optional.empty();
+                }
+                List<Cell> before = new ArrayList<>(ext.get());
+                java.util.Collections.reverse(before);
+                route = new ArrayList<>(before);
+                route.addAll(sol);
+                start = route.get(0);
+            }
             default -> throw new IllegalStateException();
         }
         Set<Cell> solCells = new HashSet<>(sol);
         int visited = (int) route.stream().distinct().filter(solCells::contains).count();
-        return Optional.of(new Scenario(fault, p, drawn, target, List.copyOf(route), crossings(lattice, route), visited,
+        return Optional.of(new Scenario(fault, p, drawn, start, target, List.copyOf(route), crossings(lattice, route), visited,
                 blockIou(lattice, drawn)));
     }
 
@@ -136,6 +157,35 @@ public record Scenario(Fault fault, MazeProblem problem, MazeLattice drawnLattic
             }
         }
         return n;
+    }
+
+    /**
+     * One to three cells leading on from an end of the solution (away from its neighbour on the
+     * solution), so a marker moved there is a full cell or more away; the route there stays short enough
+     * to pass the 1.3x length rule, so only the marker check can catch it.
+     */
+    private static Optional<List<Cell>> extension(MazeLattice lattice, List<Cell> sol, Cell end, Cell inward) {
+        Set<Cell> onSol = new HashSet<>(sol);
+        List<Cell> out = new ArrayList<>();
+        Cell at = end;
+        Cell from = inward;
+        int budget = Math.max(1, Math.min(3, (int) Math.floor(0.2 * (sol.size() - 1))));
+        while (out.size() < budget) {
+            Cell next = null;
+            for (Cell n : lattice.neighbours(at)) {
+                if (!n.equals(from) && !onSol.contains(n) && !out.contains(n)) {
+                    next = n;
+                    break;
+                }
+            }
+            if (next == null) {
+                break;
+            }
+            out.add(next);
+            from = at;
+            at = next;
+        }
+        return out.isEmpty() ? Optional.empty() : Optional.of(out);
     }
 
     /** The deepest side branch leaving the solution (cells, in walking order), for dead ends and detours. */

@@ -34,11 +34,16 @@ public final class Parts {
                 .build();
     }
 
-    /** Verdict status VALID, INVALID or PENDING (see JudgeVerdict.avsc). */
+    /**
+     * Verdict status VALID, INVALID, PENDING or FAILED (see JudgeVerdict.avsc): PENDING keeps the sample
+     * waiting with the judge's reason; INVALID (an unusable answer) and FAILED (no answer by the deadline)
+     * fail it with the reason.
+     */
     public static PartResult of(JudgeVerdict v) {
         String status = switch (v.getStatus()) {
             case "VALID" -> OK;
             case "PENDING" -> PENDING;
+            case "FAILED" -> ERROR;
             default -> INVALID;
         };
         String error = status.equals(OK) ? null

@@ -3,35 +3,37 @@ package io.mmgr.stream.topology.intake;
 import io.mmgr.stream.avro.BenchmarkItem;
 import io.mmgr.stream.avro.DeadLetter;
 import io.mmgr.stream.avro.EvaluationRequest;
-import io.mmgr.stream.avro.GenerationEvent;
 import io.mmgr.stream.avro.HumanLabel;
 import io.mmgr.stream.avro.JudgeRequest;
+import io.mmgr.stream.avro.ParkedEvent;
 import io.mmgr.stream.avro.SampleKey;
 import io.mmgr.stream.avro.SamplePlan;
 import io.mmgr.stream.limits.InputCheck;
 import io.mmgr.stream.tasks.EvaluatorRegistry;
 import io.mmgr.stream.tasks.TaskCatalog;
 import io.mmgr.stream.topology.DeadLetters;
-import io.mmgr.stream.topology.SampleKeys;
 import io.mmgr.stream.topology.SamplePartitioner;
 import io.mmgr.stream.topology.Topics;
 import io.mmgr.stream.topology.frechet.FrechetSamples;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.serialization.Serializer;
+import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.kstream.Consumed;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.kstream.Branched;
-import org.apache.kafka.streams.kstream.GlobalKTable;
 import org.apache.kafka.streams.kstream.KStream;
 import org.apache.kafka.streams.kstream.Materialized;
 import org.apache.kafka.streams.kstream.Named;
 import org.apache.kafka.streams.kstream.Repartitioned;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.Stores;
 
 /**
- * Intake: deserialize and validate generation events, join their benchmark item, plan the parts
- * each sample needs and send the work out. Benchmark items are checked on their way into the global
+ * Intake: deserialize and validate generation events, give each its benchmark item (waiting for it
+ * when the event came first, see {@link ItemWaitProcessor}), plan the parts each sample needs and send
+ * the work out. Benchmark items are checked on their way into the global
  * table (through {@link Topics#benchmarkValid}) and human labels on their way into assembly. Every
  * input is held to the {@link io.mmgr.stream.limits.InputLimits} before anything is derived from it;
  * invalid records go to the dead-letter topic with their reason.
@@ -40,6 +42,8 @@ public final class IntakeTopology {
 
     /** The global store of benchmark items, keyed {@code <task>/<sampleId>}. */
     public static final String BENCHMARK_STORE = "benchmark-items";
+    /** Valid events waiting for their benchmark item, by offset in their generations partition (changelogged). */
+    public static final String PARKED_STORE = "intake-parked-events";
     /** Suffix of the internal topic that carries plans to assembly, keyed by sample. */
     public static final String PLANS_REPARTITION = "sample-plans";
 
@@ -50,34 +54,29 @@ public final class IntakeTopology {
     public static KStream<SampleKey, SamplePlan> build(StreamsBuilder builder, Topics topics, TaskCatalog catalog,
                                                        EvaluatorRegistry evaluators, boolean judgeEnabled,
                                                        int partitions, Serde<SampleKey> keySerde, Serde<SamplePlan> planSerde,
-                                                       InputCheck check) {
-        GlobalKTable<String, BenchmarkItem> items = builder.globalTable(topics.benchmarkValid.name(),
+                                                       InputCheck check, ItemWait itemWait, Serde<ParkedEvent> parkedSerde) {
+        // read by ItemWaitProcessor by name (any processor may read a global store)
+        builder.globalTable(topics.benchmarkValid.name(),
                 topics.benchmarkValid.consumed("benchmark-source"),
-                Materialized.<String, BenchmarkItem, org.apache.kafka.streams.state.KeyValueStore<org.apache.kafka.common.utils.Bytes, byte[]>>as(BENCHMARK_STORE)
+                Materialized.<String, BenchmarkItem, KeyValueStore<Bytes, byte[]>>as(BENCHMARK_STORE)
                         .withKeySerde(topics.benchmarkValid.keySerde())
                         .withValueSerde(topics.benchmarkValid.valueSerde()));
+        builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(PARKED_STORE), Serdes.Long(), parkedSerde));
 
-        EventValidator validator = new EventValidator(catalog);
+        EventReader reader = new EventReader(topics.generations.valueSerde().deserializer(), new EventValidator(catalog), check);
         KStream<byte[], IntakeResult> parsed = builder
                 .stream(topics.generations.name(),
                         Consumed.with(Serdes.ByteArray(), Serdes.ByteArray()).withName("intake-source"))
-                .processValues(() -> new ParseProcessor(topics.generations.valueSerde().deserializer(), validator, check),
-                        Named.as("intake-parse"));
+                .processValues(() -> new ParseProcessor(reader), Named.as("intake-parse"));
 
         var parsedRoutes = parsed.split(Named.as("intake-parsed-"))
                 .branch((k, v) -> v instanceof IntakeResult.Rejected, Branched.as("rejected"))
                 .defaultBranch(Branched.as("accepted"));
 
         KStream<byte[], IntakeResult> planned = parsedRoutes.get("intake-parsed-accepted")
-                .leftJoin(items,
-                        (k, v) -> {
-                            GenerationEvent e = ((IntakeResult.Accepted) v).event();
-                            return SampleKeys.itemKey(e.getTask(), e.getSampleId());
-                        },
-                        (v, item) -> (IntakeResult) ((IntakeResult.Accepted) v).withItem(item),
-                        Named.as("intake-join-benchmark"))
-                .processValues(() -> new PlanProcessor(catalog, evaluators, judgeEnabled, topics.benchmark.name()),
-                        Named.as("intake-plan"));
+                .process(() -> new ItemWaitProcessor(BENCHMARK_STORE, PARKED_STORE, reader, itemWait, topics.benchmark.name(),
+                        topics.deadLetter.name()), Named.as("intake-await-item"), PARKED_STORE)
+                .processValues(() -> new PlanProcessor(catalog, evaluators, judgeEnabled), Named.as("intake-plan"));
 
         var planRoutes = planned.split(Named.as("intake-planned-"))
                 .branch((k, v) -> v instanceof IntakeResult.Rejected, Branched.as("rejected"))

@@ -17,7 +17,8 @@ import org.apache.kafka.streams.processor.api.Record;
  *
  * <p>Why a validated copy feeds the global table rather than the table checking what it reads: Kafka
  * Streams cannot source one topic as both a stream and a global table, and a global table cannot write a
- * dead letter; so the checks run here, once, and decide both.
+ * dead letter; so the checks run here, once, and decide both. The copy makes an item visible to intake a
+ * little after it was published, which is why intake waits for items ({@link ItemWaitProcessor}).
  */
 final class ItemIntakeProcessor implements Processor<byte[], byte[], String, IntakeResult> {
 
@@ -61,7 +62,7 @@ final class ItemIntakeProcessor implements Processor<byte[], byte[], String, Int
             return reject(raw, read.unreadable(), read.error());
         }
         if (read.over() != null) {
-            return ParseProcessor.rejectOver(raw, STAGE, read.over(), null);
+            return EventReader.rejectOver(raw, STAGE, read.over(), null);
         }
         BenchmarkItem item = read.record();
         for (String[] field : new String[][] {{"task", item.getTask()}, {"sampleId", item.getSampleId()}}) {

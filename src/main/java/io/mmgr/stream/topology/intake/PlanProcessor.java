@@ -30,22 +30,21 @@ import org.apache.kafka.streams.processor.api.FixedKeyRecord;
 /**
  * Decides which parts a sample needs (the task's deterministic evaluators that are installed, and
  * its judge rubric when a judge is configured) and what cannot arrive, so that a user without a
- * judge still gets every deterministic score.
+ * judge still gets every deterministic score. Receives events with their item (from
+ * {@link ItemWaitProcessor}); rejections made before it pass through.
  */
 final class PlanProcessor implements FixedKeyProcessor<byte[], IntakeResult, IntakeResult> {
 
     private final TaskCatalog catalog;
     private final EvaluatorRegistry evaluators;
     private final boolean judgeEnabled;
-    private final String benchmarkTopic;
     private final Map<String, DeterministicEvaluator> prechecks = new HashMap<>();
     private FixedKeyProcessorContext<byte[], IntakeResult> context;
 
-    PlanProcessor(TaskCatalog catalog, EvaluatorRegistry evaluators, boolean judgeEnabled, String benchmarkTopic) {
+    PlanProcessor(TaskCatalog catalog, EvaluatorRegistry evaluators, boolean judgeEnabled) {
         this.catalog = catalog;
         this.evaluators = evaluators;
         this.judgeEnabled = judgeEnabled;
-        this.benchmarkTopic = benchmarkTopic;
     }
 
     @Override
@@ -55,17 +54,19 @@ final class PlanProcessor implements FixedKeyProcessor<byte[], IntakeResult, Int
 
     @Override
     public void process(FixedKeyRecord<byte[], IntakeResult> record) {
-        context.forward(record.withValue(plan((IntakeResult.Accepted) record.value())));
+        if (record.value() instanceof IntakeResult.Accepted a) {
+            context.forward(record.withValue(plan(a)));
+        } else {
+            context.forward(record);
+        }
     }
 
     IntakeResult plan(IntakeResult.Accepted a) {
         GenerationEvent event = a.event();
         BenchmarkItem item = a.item();
-        String ref = ParseProcessor.refOf(event);
+        String ref = EventReader.refOf(event);
         if (item == null) {
-            return ParseProcessor.reject(a.raw(), "no benchmark item for task '" + event.getTask() + "', sample '"
-                    + event.getSampleId() + "' (publish it to " + benchmarkTopic + " first; an item refused by intake's checks "
-                    + "has its own dead letter)", null, ref);
+            throw new IllegalStateException("planned without its benchmark item: " + ref);
         }
         TaskSpec spec = catalog.find(event.getTask()).orElseThrow();
         List<String> planned = new ArrayList<>();
@@ -83,7 +84,7 @@ final class PlanProcessor implements FixedKeyProcessor<byte[], IntakeResult, Int
                 problem = Optional.of("precheck failed: " + DeadLetters.describe(e));
             }
             if (problem.isPresent()) {
-                return ParseProcessor.reject(a.raw(), id + ": " + problem.get(), null, ref);
+                return EventReader.reject(a.raw(), id + ": " + problem.get(), null, ref);
             }
             planned.add(id);
         }

@@ -18,12 +18,14 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
  * The provider client reads at most {@link ProviderClient#MAX_BODY_BYTES} of a response and parses
  * provider envelopes within read constraints: bodies built here byte by byte, served on loopback.
  */
+@Tag("unit")
 class ResponseLimitsTest {
 
     HttpServer server;
@@ -59,11 +61,12 @@ class ResponseLimitsTest {
 
     OpenAiChatClient client() {
         return new OpenAiChatClient(URI.create("http://127.0.0.1:" + server.getAddress().getPort() + "/v1"), ApiKey.none(),
-                Duration.ofSeconds(20), OpenAiChatClient.StructuredOutput.NONE);
+                Duration.ofSeconds(20), StructuredOutput.NONE);
     }
 
     static ProviderCall call() {
-        return new ProviderCall("m", "system", List.of(new ProviderCall.Text("grade")), null, 100);
+        return new ProviderCall("m", "system", List.of(new ProviderCall.Text("grade")), null,
+                ModelProfile.forModel(JudgeProtocol.OPENAI, "m").withAnswerTokens(100));
     }
 
     static String envelope(String content) {
@@ -94,7 +97,8 @@ class ResponseLimitsTest {
         String text = "a".repeat(ProviderClient.MAX_BODY_BYTES - envelope("\"\"").length() + 1);
         body.set(envelope("\"" + text + "\"").getBytes(StandardCharsets.US_ASCII));
         ProviderException e = failure();
-        assertThat(e.kind()).isEqualTo(ProviderException.Kind.MALFORMED);
+        assertThat(e.kind()).isEqualTo(ProviderException.Kind.OVERSIZED);
+        assertThat(e.kind().answered()).as("an answer, final: asking again reads the same runaway text").isTrue();
         assertThat(e.getMessage()).isEqualTo("the answer body is over the limit of " + ProviderClient.MAX_BODY_BYTES
                 + " bytes (it declares " + (ProviderClient.MAX_BODY_BYTES + 1) + " bytes)");
     }
@@ -104,14 +108,14 @@ class ResponseLimitsTest {
         body.set(new byte[64 << 20]); // 64 MiB of zeros, sent without a length
         declared.set(0L);
         ProviderException e = failure();
-        assertThat(e.kind()).isEqualTo(ProviderException.Kind.MALFORMED);
+        assertThat(e.kind()).isEqualTo(ProviderException.Kind.OVERSIZED);
         assertThat(e.getMessage()).contains("over the limit of " + ProviderClient.MAX_BODY_BYTES + " bytes (it was cut off there)");
         Thread.sleep(200);
         assertThat(written.get()).as("bytes the server got out before the client hung up").isLessThan(32L << 20);
     }
 
     @Test
-    void envelopesBeyondTheReadConstraintsAreMalformed() throws Exception {
+    void envelopesBeyondTheReadConstraintsAreOversizedAnswers() throws Exception {
         Map<String, String> bodies = Map.of(
                 "Document nesting depth (65) exceeds the maximum allowed (64)", "{\"a\":" + "[".repeat(65) + "]".repeat(65) + "}",
                 "Token count (10001) exceeds the maximum allowed (10000)", "{\"a\":[" + "0,".repeat(10_000) + "0]}",
@@ -119,8 +123,17 @@ class ResponseLimitsTest {
         for (var b : bodies.entrySet()) {
             body.set(b.getValue().getBytes(StandardCharsets.US_ASCII));
             ProviderException e = failure();
-            assertThat(e.kind()).isEqualTo(ProviderException.Kind.MALFORMED);
+            assertThat(e.kind()).isEqualTo(ProviderException.Kind.OVERSIZED);
             assertThat(e.getMessage()).isEqualTo("the answer body is not JSON (" + b.getKey() + ")");
         }
+    }
+
+    @Test
+    void aBodyThatIsNotJsonAtAllIsMalformedAndTransient() throws Exception {
+        body.set("<html>502 Bad Gateway</html>".getBytes(StandardCharsets.US_ASCII));
+        ProviderException e = failure();
+        assertThat(e.kind()).isEqualTo(ProviderException.Kind.MALFORMED);
+        assertThat(e.retryable()).as("a proxy's error page: the provider may answer next time").isTrue();
+        assertThat(e.kind().answered()).isFalse();
     }
 }

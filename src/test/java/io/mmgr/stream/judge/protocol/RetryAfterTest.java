@@ -7,19 +7,21 @@ import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
+@Tag("unit")
 class RetryAfterTest {
 
     @Test
     void secondsAndHttpDatesAreRead() {
-        assertThat(HttpProviderClient.retryAfter("2")).isEqualTo(Duration.ofSeconds(2));
-        assertThat(HttpProviderClient.retryAfter(" 1.5 ")).isEqualTo(Duration.ofMillis(1500));
+        assertThat(RetryHints.retryAfter("2")).isEqualTo(Duration.ofSeconds(2));
+        assertThat(RetryHints.retryAfter(" 1.5 ")).isEqualTo(Duration.ofMillis(1500));
         String in30s = DateTimeFormatter.RFC_1123_DATE_TIME.format(ZonedDateTime.now(ZoneOffset.UTC).plusSeconds(30));
-        assertThat(HttpProviderClient.retryAfter(in30s)).isBetween(Duration.ofSeconds(27), Duration.ofSeconds(30));
-        assertThat(HttpProviderClient.retryAfter("soon")).isNull();
-        assertThat(HttpProviderClient.retryAfter(null)).isNull();
-        assertThat(HttpProviderClient.retryAfter("-3")).isNull();
+        assertThat(RetryHints.retryAfter(in30s)).isBetween(Duration.ofSeconds(27), Duration.ofSeconds(30));
+        assertThat(RetryHints.retryAfter("soon")).isNull();
+        assertThat(RetryHints.retryAfter(null)).isNull();
+        assertThat(RetryHints.retryAfter("-3")).isNull();
     }
 
     @Test

@@ -11,11 +11,13 @@ import io.mmgr.stream.tasks.GateResult;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /** Seed T3: the primary is Valid Solution (exact match), defined independently of the cascade. */
+@Tag("unit")
 class ArcGateTest {
 
     private static final String TASK = "arc";

@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -15,6 +16,7 @@ import org.junit.jupiter.api.Test;
  * drawn, so the comparison catches them. Each test pair gets a few styles, rotated by its position,
  * so every style meets many tasks without rendering all combinations.
  */
+@Tag("unit")
 class ArcGridDecoderTest {
 
     private static final List<OutputStyle> LINES = OutputStyle.ALL.stream()

@@ -20,10 +20,12 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The arc-grid part through its stream contract, on items made by the generator from real tasks. */
+@Tag("unit")
 class ArcGridEvaluatorTest {
 
     @TempDir

@@ -9,6 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -16,6 +17,7 @@ import org.junit.jupiter.api.Test;
  * own renderer: every sample's three metrics must be the ones its construction gives, in at least 99%
  * of each look's samples. Prints the per-look agreement table.
  */
+@Tag("unit")
 class ArcStyleAgreementTest {
 
     static final double REQUIRED = 0.99;
@@ -36,8 +38,6 @@ class ArcStyleAgreementTest {
             "192-lines-jpeg90", 0.95,
             "256-lines-jpeg60", 0.95,
             "512-thick-black-border", 0.72,
-            "640-no-lines-blur", 97 / 98.0,
-            "no-margin-no-lines", 63 / 99.0,
             "160-no-lines-snapped", 95 / 98.0);
 
     @Test

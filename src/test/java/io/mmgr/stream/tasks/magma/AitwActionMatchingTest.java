@@ -10,8 +10,10 @@ import io.mmgr.stream.tasks.magma.AitwActionMatching.ScreenBox;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
+@Tag("unit")
 class AitwActionMatchingTest {
 
     private static Action tap(double x, double y) {

@@ -8,8 +8,10 @@ import io.mmgr.stream.tasks.magma.ClickAccuracy.Kind;
 import io.mmgr.stream.tasks.magma.RobotTrialMetrics.Trial;
 import java.util.ArrayList;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
+@Tag("unit")
 class ClickAccuracyAndRobotTrialsTest {
 
     @Test

@@ -26,8 +26,10 @@ import io.mmgr.stream.tasks.EvaluatorRegistry;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
+@Tag("unit")
 class MagmaEvaluatorsTest {
 
     // ---- Mind2Web ----------------------------------------------------------------------------

@@ -11,8 +11,10 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
+@Tag("unit")
 class MagmaTasksTest {
 
     private static final Map<String, String> EVALUATOR_BY_TASK = Map.ofEntries(

@@ -2,6 +2,7 @@ package io.mmgr.stream.tasks.magma;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -9,6 +10,7 @@ import org.junit.jupiter.api.Test;
  * with the answer the Python function returns for it read off the code, and the index the choice tasks
  * derive from it (ord(answer) - ord('A') for A-Z, else -1).
  */
+@Tag("unit")
 class MultiChoiceParserTest {
 
     static void parses(String response, String answer, int index) {

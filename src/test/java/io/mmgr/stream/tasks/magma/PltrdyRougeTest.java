@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -11,6 +12,7 @@ import org.junit.jupiter.api.Test;
  * reading rouge/rouge.py and rouge/rouge_score.py (pltrdy/rouge @ 657d4d2). Every expected F is written
  * with the package's formula 2 * ((p * r) / (p + r + 1e-8)) from those counts, so the comparisons are exact.
  */
+@Tag("unit")
 class PltrdyRougeTest {
 
     static double f(double p, double r) {

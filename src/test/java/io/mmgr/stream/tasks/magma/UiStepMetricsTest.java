@@ -14,8 +14,10 @@ import java.util.Locale;
 import java.util.Random;
 import java.util.Set;
 import java.util.stream.Collectors;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
+@Tag("unit")
 class UiStepMetricsTest {
 
     private static final Box BOX = new Box(10, 20, 110, 60);

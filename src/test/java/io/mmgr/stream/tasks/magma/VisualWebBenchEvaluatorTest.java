@@ -14,9 +14,11 @@ import io.mmgr.stream.tasks.EvaluationException;
 import io.mmgr.stream.tasks.EvaluationOutcome;
 import io.mmgr.stream.tasks.EvaluatorRegistry;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** The {@code visualwebbench} evaluator on Avro records: where it reads the prediction and golds, what it refuses. */
+@Tag("unit")
 class VisualWebBenchEvaluatorTest {
 
     static final double PERFECT = 2.0 / (2.0 + 1e-8);

@@ -10,6 +10,7 @@ import io.mmgr.stream.tasks.magma.VisualWebBench.Subtask;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -18,6 +19,7 @@ import org.junit.jupiter.api.Test;
  * the official evaluation raise, and each column's mean on the 0-100 scale. Expected values are worked
  * from token counts with the package's F formula.
  */
+@Tag("unit")
 class VisualWebBenchTest {
 
     static final double PERFECT = 2.0 / (2.0 + 1e-8);

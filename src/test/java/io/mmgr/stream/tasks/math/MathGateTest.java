@@ -11,12 +11,14 @@ import io.mmgr.stream.tasks.GateResult;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /** Seed T4: "1 if and only if both Final Correctness=1 AND Intermediate Correctness=1". */
+@Tag("unit")
 class MathGateTest {
 
     private static final String TASK = "math";

@@ -9,10 +9,12 @@ import io.mmgr.stream.tasks.TaskSpec;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
+@Tag("unit")
 class MazeGateTest {
 
     static Map<String, Double> passingJudge() {
@@ -27,6 +29,8 @@ class MazeGateTest {
     static Map<String, Double> passingPixel() {
         Map<String, Double> m = new HashMap<>();
         m.put("maze-pixel.layout_iou", 0.93);
+        m.put("maze-pixel.start_moved", 0.0);
+        m.put("maze-pixel.target_moved", 0.0);
         m.put("maze-pixel.cross_wall", 0.0);
         m.put("maze-pixel.target_achievement", 1.0);
         m.put("maze-pixel.excessive_reflection", 0.0);
@@ -47,8 +51,8 @@ class MazeGateTest {
     }
 
     @ParameterizedTest(name = "{0}={1} fails pixel")
-    @CsvSource({"maze-pixel.layout_iou,0.8", "maze-pixel.cross_wall,1", "maze-pixel.target_achievement,0.95",
-            "maze-pixel.excessive_reflection,1"})
+    @CsvSource({"maze-pixel.layout_iou,0.8", "maze-pixel.start_moved,1", "maze-pixel.target_moved,1",
+            "maze-pixel.cross_wall,1", "maze-pixel.target_achievement,0.95", "maze-pixel.excessive_reflection,1"})
     void eachPixelCheckAloneFailsThePrimary(String key, double value) {
         Map<String, Double> m = passingPixel();
         m.put(key, value);

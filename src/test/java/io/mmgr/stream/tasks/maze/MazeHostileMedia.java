@@ -31,7 +31,7 @@ public final class MazeHostileMedia {
         List<Cell> sol = solution.stream().map(s -> new Cell(s.get(0), s.get(1))).toList();
         MazeProblem p = new MazeProblem(l, sol.get(0), sol.get(sol.size() - 1), sol, MazeAlgorithm.DFS, Placement.RANDOM);
         Scenario sc = Scenario.of(Fault.CORRECT, p, new Random(1)).orElseThrow();
-        OutputRenderer.video(sc, new OutputStyle("v", 128, 128, 0.02, 0.3, 0.8, false, 0, 0), frames,
+        OutputRenderer.video(sc, OutputStyle.blocks("v", 128, 128, 0.02, 0.3, 0.8), frames,
                 VideoEncoder.Container.MP4, out);
     }
 

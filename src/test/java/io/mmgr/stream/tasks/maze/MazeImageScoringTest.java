@@ -11,11 +11,13 @@ import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.api.Tag;
 
 /**
  * Every band x every fault x every drawing style: the image pipeline's metrics and gated overall
  * against the truth known from how the answer was drawn (Scenario), never from the evaluator.
  */
+@Tag("unit")
 class MazeImageScoringTest {
 
     static Stream<Arguments> cases() {
@@ -48,13 +50,21 @@ class MazeImageScoringTest {
             assertThat(m.mazeChanged()).isTrue();
         } else {
             assertThat(m.layoutIou()).isGreaterThan(0.9);
-            assertThat(m.mazeChanged()).isEqualTo(fault == Fault.TARGET_MOVED);
+            assertThat(m.mazeChanged()).isEqualTo(fault == Fault.TARGET_MOVED || fault == Fault.TARGET_MOVED_PAST);
         }
-        // markers: the start never moves; a moved target is at least two cells away
+        // markers: a moved target is at least two cells away (moved past: at least one), a moved start one
         assertThat(m.startOffsetPx()).isNotNull();
-        assertThat(m.startOffsetPx()).isLessThan(blockPx(style, p) * 0.5);
+        assertThat(m.startMoved()).isEqualTo(fault == Fault.START_MOVED);
+        assertThat(m.targetMoved()).isEqualTo(fault == Fault.TARGET_MOVED || fault == Fault.TARGET_MOVED_PAST);
+        if (fault == Fault.START_MOVED) {
+            assertThat(m.startOffsetPx()).isGreaterThan(blockPx(style, p) * 1.5);
+        } else {
+            assertThat(m.startOffsetPx()).isLessThan(blockPx(style, p) * 0.5);
+        }
         if (fault == Fault.TARGET_MOVED) {
             assertThat(m.targetOffsetPx()).isGreaterThan(blockPx(style, p) * 3);
+        } else if (fault == Fault.TARGET_MOVED_PAST) {
+            assertThat(m.targetOffsetPx()).isGreaterThan(blockPx(style, p) * 1.5);
         } else {
             assertThat(m.targetOffsetPx()).isLessThan(blockPx(style, p) * 0.5);
         }

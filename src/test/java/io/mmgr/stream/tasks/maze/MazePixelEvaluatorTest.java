@@ -22,10 +22,12 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.zip.CRC32;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The evaluator through its stream contract: benchmark item + generation event + artifact store. */
+@Tag("unit")
 class MazePixelEvaluatorTest {
 
     @TempDir
@@ -66,7 +68,7 @@ class MazePixelEvaluatorTest {
         assertThat(ok.metrics()).containsEntry("cross_wall", 0.0).containsEntry("target_achievement", 1.0)
                 .containsEntry("action_reflection", null).containsEntry("frames_analyzed", null);
         assertThat(ok.metrics().keySet()).containsExactly("layout_iou", "maze_changed", "start_offset_px",
-                "target_offset_px", "crossing_ratio", "cross_wall", "path_iou", "path_precision", "path_recall",
+                "target_offset_px", "start_moved", "target_moved", "crossing_ratio", "cross_wall", "path_iou", "path_precision", "path_recall",
                 "target_achievement", "path_has_loop", "path_length_ratio", "excessive_reflection",
                 "action_reflection", "frames_analyzed");
         assertThat(MazeGate.pixelOverall("image", ok.metrics()).value()).isEqualTo(1.0);
@@ -82,7 +84,7 @@ class MazePixelEvaluatorTest {
     void videoFrameBudgetFollowsTheModel() throws Exception {
         Scenario correct = Scenario.of(Fault.CORRECT, problem, new java.util.Random(1)).orElseThrow();
         Path video = dir.resolve("walk.mp4");
-        OutputRenderer.video(correct, new OutputStyle("v", 256, 256, 0.02, 0.3, 0.8, false, 0, 0), 150,
+        OutputRenderer.video(correct, OutputStyle.blocks("v", 256, 256, 0.02, 0.3, 0.8), 150,
                 VideoEncoder.Container.MP4, video);
         EvaluationOutcome wan = evaluate(video, "video/mp4", "wan-2.2");
         assertThat(wan.metrics().get("frames_analyzed")).isEqualTo(120.0);
@@ -117,7 +119,7 @@ class MazePixelEvaluatorTest {
 
         Scenario correct = Scenario.of(Fault.CORRECT, problem, new java.util.Random(1)).orElseThrow();
         Path full = dir.resolve("full.mp4");
-        OutputRenderer.video(correct, new OutputStyle("v", 128, 128, 0.02, 0.3, 0.8, false, 0, 0), 24,
+        OutputRenderer.video(correct, OutputStyle.blocks("v", 128, 128, 0.02, 0.3, 0.8), 24,
                 VideoEncoder.Container.MP4, full);
         byte[] bytes = Files.readAllBytes(full);
         Path cut = Files.write(dir.resolve("cut.mp4"), Arrays.copyOf(bytes, bytes.length / 3));

@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
 import java.util.Random;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -19,6 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
  * The demo's simulated maze model answers with what it says it drew: a perfect model's images and
  * videos pass the pixel pipeline's gate, a hopeless one's faults are all caught.
  */
+@Tag("unit")
 class MazeSimulationTest {
 
     @TempDir

@@ -29,7 +29,7 @@ public final class MazeVideos {
     public static Path correctAnswer(BenchmarkItem item, int frames, Path file) throws Exception {
         Scenario sc = Scenario.of(Fault.CORRECT, MazeStreamTest.problem(item), new Random(5)).orElseThrow();
         Files.createDirectories(file.getParent());
-        OutputRenderer.video(sc, new OutputStyle("test-video", 320, 320, 0.03, 0.3, 0.8, false, 0, 0), frames,
+        OutputRenderer.video(sc, OutputStyle.blocks("test-video", 320, 320, 0.03, 0.3, 0.8), frames,
                 VideoEncoder.Container.MP4, file);
         return file;
     }

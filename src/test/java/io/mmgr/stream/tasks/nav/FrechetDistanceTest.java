@@ -6,9 +6,11 @@ import static org.assertj.core.api.Assertions.within;
 
 import java.util.List;
 import org.ejml.data.DMatrixRMaj;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** The Fréchet distance against closed forms on Gaussians with known means and covariances. */
+@Tag("unit")
 class FrechetDistanceTest {
 
     private static DMatrixRMaj m(double[][] a) {

@@ -23,10 +23,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import javax.imageio.ImageIO;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** nav-geometry, geo-align and view-syn through their stream contract. */
+@Tag("unit")
 class NavEvaluatorsTest {
 
     @TempDir

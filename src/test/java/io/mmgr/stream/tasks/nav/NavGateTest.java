@@ -14,8 +14,10 @@ import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.api.Tag;
 
 /** Seed G.3.4: per-task Overall Success (7 or 10 checks) and the gate composites. */
+@Tag("unit")
 class NavGateTest {
 
     // Task Completeness (geometry evaluator)

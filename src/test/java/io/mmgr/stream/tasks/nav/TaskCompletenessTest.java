@@ -4,9 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** Hand-made paths against a 2 x 2 goal square at x, y in [8, 10] and a target on the upper floor. */
+@Tag("unit")
 class TaskCompletenessTest {
 
     private static final Polygon2d GOAL = Polygon2d.of(Vec.of(8, 8), Vec.of(10, 8), Vec.of(10, 10), Vec.of(8, 10));

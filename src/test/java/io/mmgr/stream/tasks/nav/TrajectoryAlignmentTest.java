@@ -4,9 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** SLAG: the generated 2D map route against the 3D path (x, y on the floor, z up by default). */
+@Tag("unit")
 class TrajectoryAlignmentTest {
 
     /** A U-shaped walk with a flight of stairs on its second leg: forward, left, left. */

@@ -13,8 +13,10 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.api.Tag;
 
 /** Seed T9/T10: Physics Accuracy AND Motion Quality AND Visual Realism AND Prompt Adherence. */
+@Tag("unit")
 class PhysicsGateTest {
 
     private static final List<String> TASKS = List.of("physical-concepts", "sports");

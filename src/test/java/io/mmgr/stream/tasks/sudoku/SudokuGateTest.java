@@ -12,12 +12,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /** Seed T2: "Clues Changed=0 AND Constraint Violation=0 AND Completion Accuracy=1", both pipelines. */
+@Tag("unit")
 class SudokuGateTest {
 
     private static final String TASK = "sudoku";

@@ -4,11 +4,13 @@ import io.mmgr.stream.artifacts.Digests;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.Random;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /** Generated puzzles: valid, within their band, and with exactly one solution (by a separate brute-force count). */
+@Tag("unit")
 class SudokuGeneratorTest {
 
     @ParameterizedTest

@@ -17,9 +17,11 @@ import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** The grid locator against the drawn geometry, and its refusals. */
+@Tag("unit")
 class SudokuGridLocationTest {
 
     static Stream<Arguments> looks() {
@@ -54,6 +56,39 @@ class SudokuGridLocationTest {
             // within 1.5 px: lines are anti-aliased at fractional positions, then blurred and compressed
             assertThat(g.xs()[k]).isCloseTo(expectedCentre(s.gridX(), s.gridWidth(), k, n, t), org.assertj.core.api.Assertions.within(1.5));
             assertThat(g.ys()[k]).isCloseTo(expectedCentre(s.gridY(), s.gridHeight(), k, n, t), org.assertj.core.api.Assertions.within(1.5));
+        }
+    }
+
+    /**
+     * On a 128 px board ruled in whole pixels (thin lines 1 px, box lines 2 px, cells 11-13 px) every
+     * cell is exactly the paper between its lines: none of its pixels lost to the line after it, where
+     * a small digit's last row of ink lies.
+     */
+    @Test
+    void cellsAreThePaperBetweenTheirLines() throws Exception {
+        int n = 9;
+        int[] starts = new int[n + 1];
+        int[] widths = new int[n + 1];
+        for (int k = 0; k <= n; k++) {
+            widths[k] = k % 3 == 0 ? 2 : 1;
+            starts[k] = 2 + (int) Math.round(k * 122 / 9.0) - (k == n ? widths[k] : 0);
+        }
+        RgbImage img = drawn(128, 128, g -> {
+            for (int k = 0; k <= n; k++) {
+                g.fillRect(starts[k], 2, widths[k], 124);
+                g.fillRect(2, starts[k], 124, widths[k]);
+            }
+        });
+
+        GridGeometry grid = GridLocator.locate(InkImage.of(img), n);
+
+        for (int r = 0; r < n; r++) {
+            for (int c = 0; c < n; c++) {
+                int x0 = starts[c] + widths[c];
+                int y0 = starts[r] + widths[r];
+                assertThat(grid.cell(r, c)).as("cell %d,%d", r, c)
+                        .isEqualTo(new io.mmgr.stream.vision.Rect(x0, y0, starts[c + 1] - x0, starts[r + 1] - y0));
+            }
         }
     }
 
@@ -100,10 +135,14 @@ class SudokuGridLocationTest {
     }
 
     private static RgbImage drawn(java.util.function.Consumer<Graphics2D> painter) {
-        BufferedImage b = new BufferedImage(400, 300, BufferedImage.TYPE_INT_RGB);
+        return drawn(400, 300, painter);
+    }
+
+    private static RgbImage drawn(int w, int h, java.util.function.Consumer<Graphics2D> painter) {
+        BufferedImage b = new BufferedImage(w, h, BufferedImage.TYPE_INT_RGB);
         Graphics2D g = b.createGraphics();
         g.setColor(Color.WHITE);
-        g.fillRect(0, 0, 400, 300);
+        g.fillRect(0, 0, w, h);
         g.setColor(Color.BLACK);
         painter.accept(g);
         g.dispose();

@@ -11,11 +11,13 @@ import java.util.Random;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /** Rendered answers with known faults, in many looks, scored against their construction truth. */
+@Tag("unit")
 class SudokuImageScoringTest {
 
     static DigitOcr ocr;

@@ -26,10 +26,12 @@ import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The evaluator through its stream contract: generated benchmark items, generation events, the artifact store. */
+@Tag("unit")
 class SudokuOcrEvaluatorTest {
 
     @TempDir

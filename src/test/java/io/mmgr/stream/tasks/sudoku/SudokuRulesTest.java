@@ -4,9 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** The three grid metrics on hand-written 4x4 grids whose values can be counted by eye. */
+@Tag("unit")
 class SudokuRulesTest {
 
     // 1 2 | 3 4

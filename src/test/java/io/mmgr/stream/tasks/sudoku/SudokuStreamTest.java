@@ -34,10 +34,12 @@ import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
 import org.apache.kafka.streams.TopologyTestDriver;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The sudoku-ocr evaluator inside the scoring topology: a scored sample, and bad input in the dead-letter topic. */
+@Tag("topology")
 class SudokuStreamTest {
 
     @TempDir

@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.opentest4j.TestAbortedException;
 
@@ -21,6 +22,7 @@ import org.opentest4j.TestAbortedException;
  * of each look's samples. A reference the pipeline refuses (no grid found) is a hard failure and is
  * reported on its own. Prints the per-look agreement table.
  */
+@Tag("unit")
 class SudokuStyleAgreementTest {
 
     static final double REQUIRED = 0.99;

@@ -38,10 +38,10 @@ final class SudokuStyleCorpus {
     }
 
     static final List<SudokuLook> LOOKS = List.of(
-            // at 128 px a 9x9 board's digits are 8-10 px tall, below what Tesseract reads reliably: 4x4 only
-            new SudokuLook("128-tiny-4x4", "128 px canvas, 4x4 only, 2 px margin, DejaVu Sans Bold",
+            // at 128 px a 9x9 board's cells are 11-13 px and its digits 8 px tall
+            new SudokuLook("128-tiny", "128 px canvas (9x9 digits 8 px tall), 2 px margin, DejaVu Sans Bold",
                     () -> board(128, 128, 2, 2, 124, 1, 2, 0x000000, named("DejaVu Sans Bold"), 0x000000,
-                            named("DejaVu Sans Bold"), BLUE, 0.6, -1, true), Decor.NONE, PNG, new int[] {4}),
+                            named("DejaVu Sans Bold"), BLUE, 0.6, -1, true), Decor.NONE, PNG),
             new SudokuLook("192-small-bold", "192 px canvas (9x9 digits 12 px tall), DejaVu Sans Bold",
                     () -> board(192, 192, 2, 2, 188, 1, 2, 0x000000, named("DejaVu Sans Bold"), 0x000000,
                             named("DejaVu Sans Bold"), BLUE, 0.6, -1, true), Decor.NONE, PNG),

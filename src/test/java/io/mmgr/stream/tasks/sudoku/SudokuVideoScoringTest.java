@@ -12,6 +12,7 @@ import java.util.Random;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -20,6 +21,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * H.264 videos written from scripted grid states (gradual filling, all at once, a wrong ending, a clue
  * briefly altered, a corrected entry, nothing done) and scored against the script.
  */
+@Tag("unit")
 class SudokuVideoScoringTest {
 
     static DigitOcr ocr;

@@ -36,6 +36,7 @@ import org.apache.kafka.streams.kstream.Produced;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -45,6 +46,7 @@ import org.junit.jupiter.api.io.TempDir;
  * rebalance takes), and the distances still equal the batch fit of each row's current vectors. Also:
  * duplicates, withdrawn vectors, and the dead letters of unusable references and attributes.
  */
+@Tag("topology")
 class FrechetProcessorTest {
 
     static final int D = 8;

@@ -46,6 +46,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -55,6 +56,7 @@ import org.junit.jupiter.api.io.TempDir;
  * sub-flows publish them, with counts chosen here, so every expected answer is known without the
  * scorer's code. Time is the driver's wall clock.
  */
+@Tag("topology")
 class CheckpointStatusTopologyTest {
 
     static final String RUN = "run-s";

@@ -1,0 +1,177 @@
+package io.mmgr.stream.judge.protocol;
+
+import java.util.Locale;
+import java.util.Objects;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * How a judge model is asked: which output-cap parameter, whether a temperature is sent, and how much
+ * room reasoning gets. Chosen from the model name ({@link #forModel}), every part overridable.
+ *
+ * <ul>
+ *   <li>{@code openai-chat} (gpt-4o, gpt-4.1, OpenAI-compatible servers such as vLLM and Ollama):
+ *       {@code max_tokens} = the answer cap and {@code temperature: 0}.</li>
+ *   <li>{@code openai-reasoning} (o1, o3, o4-mini, gpt-5...): these models answer HTTP 400 to
+ *       {@code max_tokens} and to any temperature but the default, and count their hidden reasoning
+ *       against {@code max_completion_tokens}; so no temperature, {@code max_completion_tokens} = answer cap +
+ *       reasoning room, and a {@code reasoning_effort}.</li>
+ *   <li>{@code gemini} (1.5, 2.0): {@code maxOutputTokens} = the answer cap, {@code temperature: 0}.</li>
+ *   <li>{@code gemini-thinking} (2.5 Pro, 2.5 Flash): thoughts count against {@code maxOutputTokens}, so
+ *       {@code thinkingConfig.thinkingBudget} bounds them and {@code maxOutputTokens} = answer cap + budget.</li>
+ * </ul>
+ *
+ * <p>An answer cut at the cap before any text (Gemini's {@code MAX_TOKENS}, OpenAI's {@code length},
+ * the room spent on thinking) is asked once more with {@link #enlarged()} room.
+ *
+ * @param kind            the parameter family
+ * @param answerTokens    room for the answer itself (the rubric's JSON needs a few hundred tokens)
+ * @param thinkingTokens  room for reasoning on top of the answer (thinking budget; 0 for non-reasoning kinds)
+ * @param reasoningEffort {@code reasoning_effort} of {@code openai-reasoning}, else null
+ * @param thinkingCeiling the most reasoning room the model takes (caps {@link #enlarged()})
+ */
+public record ModelProfile(Kind kind, int answerTokens, int thinkingTokens, String reasoningEffort, int thinkingCeiling) {
+
+    /** The default room for the answer: a rubric's JSON with a sentence or two per metric fits many times over. */
+    public static final int ANSWER_TOKENS = 2048;
+    static final Set<String> EFFORTS = Set.of("none", "minimal", "low", "medium", "high", "xhigh");
+    private static final Pattern OPENAI_REASONING = Pattern.compile("o\\d+(-.*)?|gpt-5([.-].*)?");
+
+    /** The parameter families. */
+    public enum Kind {
+        OPENAI_CHAT("openai-chat", JudgeProtocol.OPENAI),
+        OPENAI_REASONING("openai-reasoning", JudgeProtocol.OPENAI),
+        GEMINI("gemini", JudgeProtocol.GEMINI),
+        GEMINI_THINKING("gemini-thinking", JudgeProtocol.GEMINI);
+
+        private final String id;
+        private final JudgeProtocol protocol;
+
+        Kind(String id, JudgeProtocol protocol) {
+            this.id = id;
+            this.protocol = protocol;
+        }
+
+        public String id() {
+            return id;
+        }
+
+        public JudgeProtocol protocol() {
+            return protocol;
+        }
+
+        public boolean reasons() {
+            return this == OPENAI_REASONING || this == GEMINI_THINKING;
+        }
+
+        public static Kind parse(String value) {
+            String v = value == null ? "" : value.strip().toLowerCase(Locale.ROOT);
+            for (Kind k : values()) {
+                if (k.id.equals(v)) {
+                    return k;
+                }
+            }
+            throw new IllegalArgumentException("--judge-profile must be auto, openai-chat, openai-reasoning, gemini or "
+                    + "gemini-thinking, not '" + value + "'");
+        }
+    }
+
+    public ModelProfile {
+        Objects.requireNonNull(kind);
+        if (answerTokens < 1) {
+            throw new IllegalArgumentException("the judge's answer cap must be at least 1 token, not " + answerTokens);
+        }
+        if (thinkingTokens < 0) {
+            throw new IllegalArgumentException("the judge's thinking budget must not be negative, not " + thinkingTokens);
+        }
+        if (!kind.reasons()) {
+            thinkingTokens = 0;
+        }
+        if (kind != Kind.OPENAI_REASONING) {
+            reasoningEffort = null;
+        } else {
+            reasoningEffort = reasoningEffort == null ? "medium" : reasoningEffort.strip().toLowerCase(Locale.ROOT);
+            if (!EFFORTS.contains(reasoningEffort)) {
+                throw new IllegalArgumentException("--judge-reasoning-effort must be one of none, minimal, low, medium, high "
+                        + "or xhigh, not '" + reasoningEffort + "'");
+            }
+        }
+        thinkingCeiling = Math.max(thinkingCeiling, thinkingTokens);
+    }
+
+    /** The profile of a model on a protocol, from its name ({@code models/} or {@code vendor/} prefixes ignored). */
+    public static ModelProfile forModel(JudgeProtocol protocol, String model) {
+        String name = bareName(model);
+        Kind kind = switch (protocol) {
+            case OPENAI -> OPENAI_REASONING.matcher(name).matches() ? Kind.OPENAI_REASONING : Kind.OPENAI_CHAT;
+            case GEMINI -> name.startsWith("gemini-2.5") || name.startsWith("gemini-3") ? Kind.GEMINI_THINKING : Kind.GEMINI;
+        };
+        return defaults(kind, model);
+    }
+
+    /** The defaults of a kind for a model (the README's table). */
+    public static ModelProfile defaults(Kind kind, String model) {
+        String name = bareName(model);
+        return switch (kind) {
+            case OPENAI_CHAT, GEMINI -> new ModelProfile(kind, ANSWER_TOKENS, 0, null, 0);
+            // OpenAI's default effort; room for reasoning well past what grading needs at that effort
+            case OPENAI_REASONING -> new ModelProfile(kind, ANSWER_TOKENS, 14_336, "medium", 65_536);
+            // budgets Gemini takes: 2.5 Pro 128-32768 (thinking cannot be off), 2.5 Flash and Flash-Lite up to 24576
+            case GEMINI_THINKING -> name.contains("flash")
+                    ? new ModelProfile(kind, ANSWER_TOKENS, 2_048, null, 24_576)
+                    : new ModelProfile(kind, ANSWER_TOKENS, 4_096, null, 32_768);
+        };
+    }
+
+    private static String bareName(String model) {
+        String m = model == null ? "" : model.strip().toLowerCase(Locale.ROOT);
+        return m.substring(m.lastIndexOf('/') + 1);
+    }
+
+    /** The output cap sent: the answer's room plus the reasoning room where reasoning counts against it. */
+    public int outputCap() {
+        return answerTokens + thinkingTokens;
+    }
+
+    /** Whether {@link #enlarged()} gives more room. */
+    public boolean canEnlarge() {
+        return enlarged().outputCap() > outputCap();
+    }
+
+    /** The profile for the second try after an answer cut before any text: twice the reasoning room (or answer room). */
+    public ModelProfile enlarged() {
+        if (kind.reasons()) {
+            return new ModelProfile(kind, answerTokens, Math.min(thinkingCeiling, Math.max(1_024, thinkingTokens * 2)),
+                    reasoningEffort, thinkingCeiling);
+        }
+        return new ModelProfile(kind, answerTokens * 2, 0, null, thinkingCeiling);
+    }
+
+    public ModelProfile withAnswerTokens(int tokens) {
+        return new ModelProfile(kind, tokens, thinkingTokens, reasoningEffort, thinkingCeiling);
+    }
+
+    public ModelProfile withThinkingTokens(int tokens) {
+        return new ModelProfile(kind, answerTokens, tokens, reasoningEffort, thinkingCeiling);
+    }
+
+    public ModelProfile withReasoningEffort(String effort) {
+        return new ModelProfile(kind, answerTokens, thinkingTokens, effort, thinkingCeiling);
+    }
+
+    /** The request parameters as sent, e.g. {@code gemini-thinking maxOutputTokens=6144 thinkingBudget=4096 temperature=0}. */
+    public String describe() {
+        return switch (kind) {
+            case OPENAI_CHAT -> kind.id + " max_tokens=" + answerTokens + " temperature=0";
+            case OPENAI_REASONING -> kind.id + " max_completion_tokens=" + outputCap() + " reasoning_effort=" + reasoningEffort;
+            case GEMINI -> kind.id + " maxOutputTokens=" + answerTokens + " temperature=0";
+            case GEMINI_THINKING -> kind.id + " maxOutputTokens=" + outputCap() + " thinkingBudget=" + thinkingTokens
+                    + " temperature=0";
+        };
+    }
+
+    @Override
+    public String toString() {
+        return describe();
+    }
+}

@@ -1,0 +1,118 @@
+package io.mmgr.stream.judge;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.mmgr.stream.avro.JudgeRequest;
+import io.mmgr.stream.avro.JudgeVerdict;
+import io.mmgr.stream.bench.ScriptedVlmServer;
+import io.mmgr.stream.bench.ScriptedVlmServer.Action;
+import io.mmgr.stream.topology.Topics;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.Tag;
+
+/**
+ * A worker does not wait for the cache to load: it starts at once, serves what the cache already
+ * holds, and holds a miss as PENDING ("judge cache still loading") rather than call the judge for a
+ * verdict that may be further down the topic; and a restart on the same data directory reads only the
+ * topic's tail. The cache topic here holds 20,000 entries ahead of the one that matters, read one
+ * record per fetch, so loading takes far longer than joining the group.
+ */
+@Tag("integration")
+class JudgeCacheStartupTest {
+
+    static final int FILLER = 20_000;
+
+    @TempDir
+    static Path dir;
+    static JudgeKafka k;
+    static ScriptedVlmServer server;
+
+    @BeforeAll
+    static void start() throws Exception {
+        k = new JudgeKafka(dir);
+        server = ScriptedVlmServer.start(e -> Action.ok(Duration.ZERO, Map.of()));
+    }
+
+    @AfterAll
+    static void stop() {
+        server.close();
+        k.close();
+    }
+
+    static <T> T await(java.util.function.Supplier<T> read, java.util.function.Predicate<T> done, Duration timeout, String what)
+            throws Exception {
+        return JudgeWorkerResilienceTest.await(read, done, timeout, what);
+    }
+
+    @Test
+    void aWorkerStartsBeforeItsCacheIsReadAndARestartReadsOnlyTheTail() throws Exception {
+        Topics topics = k.topics("startup.", 2);
+        // 20,000 entries of earlier work, each its own record batch (so a fetch of one byte returns one record)
+        try (KafkaProducer<byte[], byte[]> p = new KafkaProducer<>(Map.of("bootstrap.servers", k.kafka.bootstrapServers(),
+                "batch.size", 0, "linger.ms", 0), new ByteArraySerializer(), new ByteArraySerializer())) {
+            String t = topics.judgeCache.name();
+            for (int i = 0; i < FILLER; i++) {
+                JudgeVerdict v = VerdictCacheTest.verdict(i);
+                p.send(new ProducerRecord<>(t, v.getCacheKey().getBytes(StandardCharsets.UTF_8),
+                        topics.judgeCache.valueSerde().serializer().serialize(t, v)));
+            }
+        }
+        JudgeSettings s = JudgeSettings.builder("openai", URI.create(server.openAiBaseUrl()), "gpt-4.1")
+                .quota(q -> q.requests(20, Duration.ofSeconds(1))).build();
+        JudgeRequest r = JudgeFixtures.mathText("run-start", "startup-1", "x = 4");
+
+        // a first worker judges the request: its entry is the last of the topic
+        try (JudgeRuntime first = k.start(s, Map.of(), topics, "startup-a")) {
+            k.publish(topics, r);
+            await(() -> JudgeWorkerResilienceTest.finals(k.verdicts(topics)), m -> m.containsKey(r.getRequestId()),
+                    Duration.ofSeconds(60), "the first verdict");
+        }
+        assertThat(server.requestCount()).isEqualTo(1);
+
+        // a new worker, a fresh data directory, reading the cache one record per fetch; a new group replays the request
+        Path data = dir.resolve("startup-b-data");
+        Map<String, Object> slow = Map.of("max.partition.fetch.bytes", 1, "fetch.max.bytes", 1);
+        JudgeRuntime second = JudgeRuntime.start(s, Map.of(), topics,
+                new JudgeWorker.Config(k.kafka.bootstrapServers(), "startup-b", slow),
+                new io.mmgr.stream.artifacts.LocalArtifactResolver(java.util.List.of(dir),
+                        io.mmgr.stream.artifacts.LocalArtifactResolver.DEFAULT_MAX_BYTES, dir.resolve("spill")),
+                new io.micrometer.core.instrument.simple.SimpleMeterRegistry(), data);
+        try (second) {
+            assertThat(second.engine().cache().complete()).as("started before the cache was read").isFalse();
+            var loading = await(() -> k.verdicts(topics), l -> l.stream().anyMatch(e -> "PENDING".equals(e.getValue().getStatus())
+                    && e.getValue().getReason().contains("judge cache still loading")), Duration.ofSeconds(60),
+                    "the replayed request held while the cache loads");
+            assertThat(second.engine().cache().complete()).isFalse();
+            await(() -> k.verdicts(topics).stream().filter(e -> e.getValue().getCachedFrom() != null).count(), n -> n >= 1,
+                    Duration.ofSeconds(120), "the replayed request answered from the cache");
+            assertThat(second.worker().cacheRecordsRead()).isGreaterThan(FILLER);
+            assertThat(loading).isNotEmpty();
+        }
+        assertThat(server.requestCount()).as("nothing billed again").isEqualTo(1);
+
+        // restarted on the same directory: only the tail (nothing new) is read, and the replay is a hit at once
+        try (JudgeRuntime third = JudgeRuntime.start(s, Map.of(), topics,
+                new JudgeWorker.Config(k.kafka.bootstrapServers(), "startup-c", slow),
+                new io.mmgr.stream.artifacts.LocalArtifactResolver(java.util.List.of(dir),
+                        io.mmgr.stream.artifacts.LocalArtifactResolver.DEFAULT_MAX_BYTES, dir.resolve("spill")),
+                new io.micrometer.core.instrument.simple.SimpleMeterRegistry(), data)) {
+            await(() -> third.engine().cache().complete(), c -> c, Duration.ofSeconds(30), "the cache complete");
+            await(() -> k.verdicts(topics).stream().filter(e -> e.getValue().getCachedFrom() != null).count(), n -> n >= 2,
+                    Duration.ofSeconds(60), "the second replay answered from the cache");
+            assertThat(third.worker().cacheRecordsRead()).as("records read after the restart").isLessThan(10);
+            assertThat(third.engine().cache().count()).isGreaterThan(FILLER);
+        }
+        assertThat(server.requestCount()).isEqualTo(1);
+    }
+}

@@ -1,0 +1,100 @@
+package io.mmgr.stream.tasks.maze;
+
+import io.mmgr.stream.tasks.FrameBudget;
+import io.mmgr.stream.vision.MediaException;
+import io.mmgr.stream.vision.VideoDecoder;
+import io.mmgr.stream.vision.VideoEncoder;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Scores one corpus case the way {@code eval maze} does (the reference read from its problem and
+ * solution images only) and compares the pixel gate's verdict with the known one. JPEG styles go
+ * through the encoder and decoder; PNGs are lossless, so their pixels are used as drawn (the decoder
+ * has its own tests) and the corpus stays quick to run.
+ */
+final class MazeStyleAgreement {
+
+    private MazeStyleAgreement() {
+    }
+
+    /** What one case came to: whether the reference read back as drawn, and the gate's verdict. */
+    record Outcome(MazeAnswerCorpus.Case c, boolean referenceRead, String referenceProblem, Boolean passed,
+                   List<String> failed) {
+
+        boolean agrees() {
+            return referenceRead && passed != null && passed == c.passes();
+        }
+
+        @Override
+        public String toString() {
+            return c.id() + " (" + c.problem().rows() + "x" + c.problem().cols() + ", reference "
+                    + (c.referenceStyle() == null ? "benchmark" : "styled") + "): "
+                    + (referenceRead ? "gate " + passed + " failing " + failed + ", expected " + c.passes()
+                    : "reference not read: " + referenceProblem);
+        }
+    }
+
+    static Outcome score(MazeAnswerCorpus.Case c, Path videoDir) {
+        MazeProblem p = c.problem();
+        MazeReference ref;
+        try {
+            MazeCanvas problem = MazeCanvas.of(c.reference(false), p.rows(), p.cols());
+            MazeCanvas solution = MazeCanvas.ofSolution(c.reference(true), p.rows(), p.cols());
+            ref = MazeReference.build(null, null, problem, solution, p.rows(), p.cols());
+        } catch (MazeReferenceException | MediaException e) {
+            return new Outcome(c, false, e.getMessage(), null, List.of());
+        }
+        if (!ref.lattice().equals(p.lattice()) || !ref.solution().equals(p.solution())) {
+            return new Outcome(c, false, "read " + (ref.lattice().equals(p.lattice()) ? "the lattice right" : "another lattice")
+                    + " and " + (ref.solution().equals(p.solution()) ? "the solution right" : "another solution " + ref.solution()), null, List.of());
+        }
+        MazeMetrics m;
+        try {
+            m = c.video() ? video(c, ref, videoDir) : MazeImageScorer.score(ref, MazeCanvas.of(c.image(), p.rows(), p.cols()));
+        } catch (MediaException e) {
+            throw new IllegalStateException(c.id() + ": " + e.getMessage(), e);
+        }
+        var gate = MazeGate.pixelOverall(c.video() ? "video" : "image", m.asMap());
+        return new Outcome(c, true, null, gate.value() != null && gate.value() == 1.0, gate.failed());
+    }
+
+    private static MazeMetrics video(MazeAnswerCorpus.Case c, MazeReference ref, Path dir) throws MediaException {
+        Path file = dir.resolve(c.id() + ".mp4");
+        c.writeVideo(file, VideoEncoder.Container.MP4);
+        MazeVideoScorer scorer = new MazeVideoScorer(ref);
+        VideoDecoder.sample(file, FrameBudget.WAN, VideoDecoder.Limits.DEFAULT, (i, f) -> scorer.accept(f));
+        try {
+            Files.deleteIfExists(file);
+        } catch (java.io.IOException ignored) {
+            // a temp directory, cleaned up by JUnit anyway
+        }
+        return scorer.finish();
+    }
+
+    /** Per style: cases, right and faulty answers, references misread, verdicts agreeing. */
+    static String table(List<List<Outcome>> byStyle) {
+        StringBuilder sb = new StringBuilder();
+        sb.append(String.format(Locale.ROOT, "| %-28s | %5s | %5s | %6s | %10s | %9s |%n", "style", "cases", "right", "faulty",
+                "refs read", "agreement"));
+        sb.append("|").append("-".repeat(30)).append("|-------|-------|--------|------------|-----------|\n");
+        for (List<Outcome> outcomes : byStyle) {
+            long right = outcomes.stream().filter(o -> o.c().passes()).count();
+            long read = outcomes.stream().filter(Outcome::referenceRead).count();
+            long agree = outcomes.stream().filter(Outcome::agrees).count();
+            sb.append(String.format(Locale.ROOT, "| %-28s | %5d | %5d | %6d | %4d / %3d | %8.1f%% |%n",
+                    outcomes.get(0).c().style().name(), outcomes.size(), right, outcomes.size() - right, read,
+                    outcomes.size(), 100.0 * agree / outcomes.size()));
+        }
+        return sb.toString();
+    }
+
+    static List<Outcome> disagreements(List<List<Outcome>> byStyle) {
+        List<Outcome> out = new ArrayList<>();
+        byStyle.forEach(l -> l.stream().filter(o -> !o.agrees()).forEach(out::add));
+        return out;
+    }
+}

@@ -1,0 +1,68 @@
+package io.mmgr.stream.tasks.maze;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.function.Function;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.Tag;
+
+/**
+ * Any reasonable render style reads correctly: for every style in {@link MazeStyles}, a corpus of
+ * answers with known verdicts (right answers and every fault: walls crossed, dead ends, detours,
+ * altered mazes, moved targets and starts, incomplete and missing paths) over 3x3 to 13x13 mazes, each
+ * scored against a reference read from its images alone (half drawn as the benchmark draws them, half
+ * in the answer's style). Every reference must read back as drawn (never a hard failure) and the
+ * pixel gate must agree with the known verdict on at least 99 % of each style's cases. The
+ * per-style table is printed.
+ */
+@Tag("unit")
+class MazeStyleAgreementTest {
+
+    /** Cases per image style: enough that one disagreement in a hundred shows. */
+    static final int IMAGE_CASES = 108;
+    /** Large canvases cost more to draw and read; their corpus is smaller (one disagreement fails it). */
+    static final int LARGE_IMAGE_CASES = 24;
+    static final int VIDEO_CASES = 24;
+    static final double MIN_AGREEMENT = 0.99;
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void everyStyleAgreesWithTheKnownVerdicts() {
+        List<List<MazeStyleAgreement.Outcome>> images = run(MazeStyles.IMAGE, s -> MazeAnswerCorpus.images(s,
+                Math.max(s.width(), s.height()) > 1024 ? LARGE_IMAGE_CASES : IMAGE_CASES, 13));
+        List<List<MazeStyleAgreement.Outcome>> videos = run(MazeStyles.VIDEO, s -> MazeAnswerCorpus.videos(s, VIDEO_CASES, 17));
+        System.out.println("Maze pixel gate vs known verdicts, per render style (images):\n" + MazeStyleAgreement.table(images));
+        System.out.println("Maze pixel gate vs known verdicts, per render style (videos):\n" + MazeStyleAgreement.table(videos));
+        List<MazeStyleAgreement.Outcome> wrong = MazeStyleAgreement.disagreements(images);
+        wrong.addAll(MazeStyleAgreement.disagreements(videos));
+        wrong.forEach(o -> System.out.println("disagrees: " + o));
+
+        for (List<MazeStyleAgreement.Outcome> style : concat(images, videos)) {
+            String name = style.get(0).c().style().name();
+            assertThat(style).as("%s: every reference reads back as drawn", name)
+                    .allMatch(MazeStyleAgreement.Outcome::referenceRead);
+            long agree = style.stream().filter(MazeStyleAgreement.Outcome::agrees).count();
+            assertThat(agree / (double) style.size()).as("%s: agreement with the known verdicts", name)
+                    .isGreaterThanOrEqualTo(MIN_AGREEMENT);
+            // the corpus holds both verdicts, so agreement cannot come from always saying the same
+            assertThat(style).anyMatch(o -> o.c().passes()).anyMatch(o -> !o.c().passes());
+        }
+    }
+
+    private List<List<MazeStyleAgreement.Outcome>> run(List<OutputStyle> styles,
+                                                       Function<OutputStyle, List<MazeAnswerCorpus.Case>> corpus) {
+        return styles.stream()
+                .map(s -> corpus.apply(s).parallelStream().map(c -> MazeStyleAgreement.score(c, dir)).toList())
+                .toList();
+    }
+
+    private static List<List<MazeStyleAgreement.Outcome>> concat(List<List<MazeStyleAgreement.Outcome>> a,
+                                                                 List<List<MazeStyleAgreement.Outcome>> b) {
+        return java.util.stream.Stream.concat(a.stream(), b.stream()).toList();
+    }
+}
