@@ -35,6 +35,7 @@ import org.apache.kafka.streams.TopologyTestDriver;
 import org.apache.kafka.streams.state.HostInfo;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -43,6 +44,7 @@ import org.junit.jupiter.api.io.TempDir;
  * {@link StoreQueries} reading a TopologyTestDriver's stores (this instance's answer, scope=local).
  * Two tasks of 30 items, the second checkpoint much worse on both.
  */
+@Tag("topology")
 class ApiHandlerTest {
 
     static final int ITEMS = 30;
