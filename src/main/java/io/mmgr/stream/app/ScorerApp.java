@@ -9,7 +9,6 @@ import io.mmgr.stream.artifacts.CompositeArtifactResolver;
 import io.mmgr.stream.artifacts.HttpArtifactResolver;
 import io.mmgr.stream.evaluate.EvaluationSettings;
 import io.mmgr.stream.evaluate.EvaluationWorker;
-import io.mmgr.stream.leaderboard.Agreement;
 import io.mmgr.stream.registry.AvroSerdes;
 import io.mmgr.stream.registry.SchemaRegistryClient;
 import io.mmgr.stream.tasks.EvaluatorRegistry;
@@ -219,8 +218,7 @@ public final class ScorerApp implements AutoCloseable {
             a.identity.groupInstanceId().ifPresent(id -> metricsClient.put(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, id));
             pipeline = new PipelineMetrics(a.meters, metricsClient, settings.applicationId(), a.topics);
             if (a.web != null) {
-                a.web.serve(a.streams, a.topics, clients, a.artifacts, a.meters,
-                        Agreement.Policy.of(settings.kafkaOverrides()));
+                a.web.serve(a.streams, a.topics, clients, a.artifacts, a.meters);
             }
         } catch (RuntimeException e) {
             if (pipeline != null) {

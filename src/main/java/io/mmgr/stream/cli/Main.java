@@ -6,7 +6,7 @@ import picocli.CommandLine.Command;
 /** Entry point of {@code bin/mmgr}. Wires commands together; holds no scoring logic. */
 @Command(name = "mmgr", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
         description = "Streaming scorer for the MMGR and Magma benchmarks.",
-        subcommands = {RunCommand.class, DemoCommand.class, PublishCommand.class, LabelCommand.class, LeaderboardCommand.class,
+        subcommands = {RunCommand.class, DemoCommand.class, PublishCommand.class, LabelCommand.class, LeaderboardCommand.class, ReportCommand.class,
                 EvalCommand.class, BenchCommand.class, JudgeWorkerCommand.class, CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
 

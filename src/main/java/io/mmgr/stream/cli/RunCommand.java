@@ -107,6 +107,10 @@ public final class RunCommand implements Callable<Integer> {
     @Option(names = "--no-web", description = "run without the web server")
     boolean noWeb;
 
+    @Option(names = "--verbose", description = "with the embedded broker: also show the broker's and the Kafka clients' own "
+            + "log lines on the console (they always go to " + ConsoleLogs.FILE + " in the data directory)")
+    boolean verbose;
+
     @Option(names = "--alert-p-value", defaultValue = "0.01", description = "a drop between checkpoints alerts below this p-value (default: ${DEFAULT-VALUE})")
     double alertPValue;
 
@@ -187,7 +191,9 @@ public final class RunCommand implements Callable<Integer> {
         long t0 = System.nanoTime();
         EmbeddedStack.Starting starting = null;
         if (bootstrap == null) {
-            out.println("Starting the embedded Kafka broker and schema registry in " + dataDir.toAbsolutePath() + " ...");
+            Path logFile = ConsoleLogs.route(dataDir, verbose);
+            out.println("Starting the embedded Kafka broker and schema registry in " + dataDir.toAbsolutePath() + " ..."
+                    + (logFile == null ? "" : " (their logs: " + logFile + ")"));
             out.flush();
             // the broker starts on its own thread; the scorer prepares itself meanwhile (ScorerApp.start)
             starting = EmbeddedStack.startInBackground(dataDir, brokerPort, registryPort, timeline);
@@ -214,6 +220,8 @@ public final class RunCommand implements Callable<Integer> {
         if (!noWeb) {
             options = options.withWeb(webBind, webPort, webHost);
         }
+        out.println("Starting the scorer (Kafka Streams: topics, state stores, first rebalance) ...");
+        out.flush();
         ScorerApp app = ScorerApp.start(settings, options, bootstrap, registry, dataDir.resolve("streams"), Duration.ofMinutes(2));
         appRef.set(app);
         EmbeddedStack stack = starting != null ? starting.ready().join() : null; // ready: the scorer waited for it

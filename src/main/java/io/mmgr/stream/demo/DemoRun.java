@@ -1,9 +1,12 @@
 package io.mmgr.stream.demo;
 
 import io.mmgr.stream.app.EmbeddedStack;
+import io.mmgr.stream.app.Endpoints;
 import io.mmgr.stream.app.ScorerApp;
 import io.mmgr.stream.avro.BenchmarkItem;
 import io.mmgr.stream.avro.GenerationEvent;
+import io.mmgr.stream.avro.LeaderboardKey;
+import io.mmgr.stream.avro.LeaderboardRow;
 import io.mmgr.stream.leaderboard.AlertRule;
 import io.mmgr.stream.registry.AvroSerdes;
 import io.mmgr.stream.registry.SchemaRegistryClient;
@@ -12,6 +15,8 @@ import io.mmgr.stream.topology.SampleKeys;
 import io.mmgr.stream.topology.ScorerSettings;
 import io.mmgr.stream.topology.Topics;
 import io.mmgr.stream.topology.comparison.ComparisonSettings;
+import io.mmgr.stream.topology.intake.IntakeTopology;
+import io.mmgr.stream.topology.leaderboard.LeaderboardTopology;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
@@ -22,12 +27,17 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
 import java.util.ServiceLoader;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.streams.StoreQueryParameters;
+import org.apache.kafka.streams.errors.InvalidStateStoreException;
+import org.apache.kafka.streams.state.QueryableStoreTypes;
+import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 
 /**
  * The demo: an embedded broker, registry and scorer with its dashboard; a benchmark from every
@@ -47,6 +57,7 @@ public final class DemoRun implements AutoCloseable {
     private final Map<SimulatedTask, List<BenchmarkItem>> benchmark = new LinkedHashMap<>();
     private final String runId;
     private volatile boolean stopped;
+    private final java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
 
     private DemoRun(DemoSettings settings, EmbeddedStack stack, ScorerApp scorer, String runId) {
         this.settings = settings;
@@ -61,22 +72,50 @@ public final class DemoRun implements AutoCloseable {
 
     /** Starts the stack and the scorer with its dashboard; nothing is published yet. */
     public static DemoRun start(DemoSettings settings) throws IOException {
+        return start(settings, new PrintWriter(PrintWriter.nullWriter()));
+    }
+
+    /**
+     * Starts the stack and the scorer with its dashboard, printing each step as it begins and ends, and
+     * writes the endpoints file, so that every client command ({@code leaderboard}, {@code publish},
+     * {@code report}) finds the demo through {@code --data-dir} as it finds {@code bin/mmgr run}.
+     */
+    public static DemoRun start(DemoSettings settings, PrintWriter steps) throws IOException {
         Files.createDirectories(settings.dataDir());
-        EmbeddedStack stack = EmbeddedStack.start(settings.dataDir(), 0, 0);
+        long t0 = System.nanoTime();
+        step(steps, "Starting the embedded Kafka broker and schema registry ...");
+        EmbeddedStack stack = EmbeddedStack.start(settings.dataDir(), settings.brokerPort(), settings.registryPort());
+        step(steps, String.format(Locale.ROOT, "  broker %s and registry %s up (%.1f s)", stack.bootstrapServers(),
+                stack.registryUrl(), seconds(t0)));
         ScorerApp scorer;
         try {
+            step(steps, "Starting the scorer (Kafka Streams: topics, state stores, first rebalance) ...");
             ScorerSettings scorerSettings = ScorerSettings.defaults().withArtifactRoots(List.of(settings.dataDir().toAbsolutePath()));
             // a demo benchmark is small: alert from 10 compared samples instead of the default 20
             ScorerApp.Options options = ScorerApp.Options.defaults()
-                    .withComparisons(new ComparisonSettings(new AlertRule(0.01, 0.05, 10), ComparisonSettings.DEFAULT.interval()))
+                    .withComparisons(new ComparisonSettings(DEMO_RULE, ComparisonSettings.DEFAULT.interval()))
                     .withWeb("127.0.0.1", settings.webPort(), "127.0.0.1");
             scorer = ScorerApp.start(scorerSettings, options,
                     stack.bootstrapServers(), stack.registryUrl(), settings.dataDir().resolve("streams"), Duration.ofMinutes(2));
+            step(steps, String.format(Locale.ROOT, "  scorer running (%.1f s)", seconds(t0)));
+            new Endpoints(stack.bootstrapServers(), stack.registryUrl(), scorerSettings.topicPrefix()).write(settings.dataDir());
         } catch (RuntimeException e) {
             stack.close();
             throw e;
         }
         return new DemoRun(settings, stack, scorer, "demo-run-" + Long.toString(System.currentTimeMillis() % 100000, 36));
+    }
+
+    /** The demo's alert rule: its benchmark is small, so alerts start from 10 compared samples instead of 20. */
+    public static final AlertRule DEMO_RULE = new AlertRule(0.01, 0.05, 10);
+
+    private static void step(PrintWriter out, String line) {
+        out.println(line);
+        out.flush();
+    }
+
+    private static double seconds(long since) {
+        return (System.nanoTime() - since) / 1e9;
     }
 
     public String url() {
@@ -172,6 +211,50 @@ public final class DemoRun implements AutoCloseable {
                 topics.generations.valueSerde().serializer().serialize(topic, e)));
     }
 
+    /** Waits until the scorer's benchmark table holds every item published: answers before that would be joined to nothing. */
+    public void awaitBenchmarkLoaded(Duration timeout) throws InterruptedException {
+        long wanted = benchmark.values().stream().mapToLong(List::size).sum();
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (!stopped && System.nanoTime() < deadline) {
+            try {
+                ReadOnlyKeyValueStore<String, Object> items = scorer.streams().store(StoreQueryParameters.fromNameAndType(
+                        IntakeTopology.BENCHMARK_STORE, QueryableStoreTypes.keyValueStore()));
+                if (items.approximateNumEntries() >= wanted) {
+                    return;
+                }
+            } catch (InvalidStateStoreException e) {
+                // still starting
+            }
+            Thread.sleep(100);
+        }
+    }
+
+    /** Waits until every checkpoint of the run has all its expected samples scored (or the timeout passes). */
+    public boolean awaitScored(Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (!stopped && System.nanoTime() < deadline) {
+            try {
+                ReadOnlyKeyValueStore<LeaderboardKey, LeaderboardRow> rows = scorer.streams().store(StoreQueryParameters.fromNameAndType(
+                        LeaderboardTopology.ROWS_STORE, QueryableStoreTypes.keyValueStore()));
+                int complete = 0;
+                for (int k = 1; k <= settings.checkpoints(); k++) {
+                    LeaderboardRow r = rows.get(new LeaderboardKey(runId, "ckpt-" + k * settings.stepSize(), SampleKeys.ALL_TASKS));
+                    if (r != null && r.getSamplesExpected() > 0 && r.getSamplesScored() >= r.getSamplesExpected()) {
+                        complete++;
+                    }
+                }
+                if (complete == settings.checkpoints()) {
+                    Thread.sleep(2L * ComparisonSettings.DEFAULT.interval().toMillis()); // the last comparisons follow the rows
+                    return true;
+                }
+            } catch (InvalidStateStoreException e) {
+                // rebalancing
+            }
+            Thread.sleep(200);
+        }
+        return false;
+    }
+
     public void stop() {
         stopped = true;
     }
@@ -179,7 +262,10 @@ public final class DemoRun implements AutoCloseable {
     @Override
     public void close() {
         stopped = true;
-        producer.close(Duration.ofSeconds(5));
+        if (!closed.compareAndSet(false, true)) {
+            return; // Ctrl-C and the command's own stop can both get here
+        }
+        producer.close(Duration.ofSeconds(1));
         registry.close();
         scorer.close();
         stack.close();

@@ -9,6 +9,8 @@ import java.util.List;
  *
  * @param dataDir     broker, registry, scorer state and the generated files
  * @param webPort     dashboard port (0: any free port)
+ * @param brokerPort  embedded broker port on first start (0: any free port)
+ * @param registryPort embedded registry port (0: any free port; busy: any free port)
  * @param families    simulated task families to include (empty: every one found)
  * @param items       benchmark items per task
  * @param seeds       samples per item and checkpoint
@@ -18,7 +20,7 @@ import java.util.List;
  * @param regressAt   1-based checkpoint made worse on purpose (shows an alert); 0 for none
  * @param seed        seed of everything random, so a demo repeats
  */
-public record DemoSettings(Path dataDir, int webPort, List<String> families, int items, int seeds, int checkpoints,
+public record DemoSettings(Path dataDir, int webPort, int brokerPort, int registryPort, List<String> families, int items, int seeds, int checkpoints,
                            long stepSize, Duration interval, int regressAt, long seed) {
 
     public DemoSettings {

@@ -48,11 +48,13 @@ public final class ReliabilityFlags {
     static List<Flag> builtIn(LeaderboardRow row) {
         List<Flag> out = new ArrayList<>();
         if (row.getSamplesPartial() > 0) {
-            out.add(new Flag("partial", "info", row.getSamplesPartial()
-                    + " samples scored without some parts (judge not configured or evaluator not installed); judged metrics pending"));
+            // "unavailable": cannot arrive; "pending": still coming (one word each, as in the dashboard, REST and the run banner)
+            out.add(new Flag("unavailable", "info", row.getSamplesPartial()
+                    + " samples scored without parts that cannot arrive (judge not configured or evaluator not installed): "
+                    + "their metrics are unavailable"));
         }
         if (row.getSamplesPending() > 0) {
-            out.add(new Flag("pending", "info", row.getSamplesPending() + " samples waiting for a part (e.g. the judge)"));
+            out.add(new Flag("pending", "info", row.getSamplesPending() + " samples with a part still coming (e.g. the judge)"));
         }
         if (row.getSamplesFailed() > 0) {
             out.add(new Flag("failed", "warn", row.getSamplesFailed() + " samples failed to score (see the dead-letter topic)"));

@@ -21,6 +21,8 @@ public final class BenchmarkSeeds {
     private final ReadOnlyKeyValueStore<String, Object> items;
     private final StringSerializer prefixSerializer = new StringSerializer();
     private final Map<String, long[]> cache = new HashMap<>();
+    private Map<String, Long> byTask;
+    private long byTaskAt;
 
     public BenchmarkSeeds(ReadOnlyKeyValueStore<String, Object> items) {
         this.items = items;
@@ -46,7 +48,38 @@ public final class BenchmarkSeeds {
         return seeds;
     }
 
+    /** Samples of the whole benchmark: every task's items x seeds (cached like a task's count). */
+    public long total() {
+        long sum = 0;
+        for (long n : expectedByTask().values()) {
+            sum += n;
+        }
+        return sum;
+    }
+
+    /** Every task of the benchmark with its expected samples, by task name. */
+    public Map<String, Long> expectedByTask() {
+        long now = System.currentTimeMillis();
+        if (byTask != null && now - byTaskAt < CACHE_MILLIS) {
+            return byTask;
+        }
+        Map<String, Long> out = new java.util.TreeMap<>();
+        try (KeyValueIterator<String, Object> it = items.all()) {
+            while (it.hasNext()) {
+                KeyValue<String, Object> kv = it.next();
+                Object v = kv.value instanceof ValueAndTimestamp<?> vt ? vt.value() : kv.value;
+                if (v instanceof BenchmarkItem item) {
+                    out.merge(item.getTask(), (long) Math.max(1, item.getSeeds()), Long::sum);
+                }
+            }
+        }
+        byTask = java.util.Collections.unmodifiableMap(out);
+        byTaskAt = now;
+        return byTask;
+    }
+
     public void clear() {
+        byTask = null;
         cache.clear();
     }
 }

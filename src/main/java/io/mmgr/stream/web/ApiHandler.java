@@ -73,6 +73,7 @@ final class ApiHandler implements HttpHandler {
                 case "/api/alerts" -> HttpExchanges.json(ex, 200, sortAlerts(gather(path, q, () -> localAlerts(q))));
                 case "/api/artifact" -> artifact(ex, q);
                 case "/api/instances" -> HttpExchanges.json(ex, 200, instances());
+                case "/api/report" -> report(ex, q);
                 default -> HttpExchanges.error(ex, 404, "no such endpoint: " + path + " (see the README's REST API section)");
             }
         } catch (NotFound e) {
@@ -156,22 +157,46 @@ final class ApiHandler implements HttpHandler {
         Map<String, String> filter = new LinkedHashMap<>();
         filter.put("run", q.get("run"));
         filter.put("checkpoint", q.get("checkpoint"));
+        keepScope(q, filter);
         ArrayNode rows = gather("/api/leaderboard", filter, () -> localRows(filter));
         ObjectNode out = Json.MAPPER.createObjectNode().put("runId", q.get("run")).put("checkpointId", q.get("checkpoint"));
         ArrayNode tasks = out.putArray("tasks");
+        // every task of the benchmark, from the first sample on: those not started yet show 0 of their count
+        Map<String, Long> benchmark = new TreeMap<>(local.benchmarkTasks());
+        long step = 0;
         for (JsonNode r : rows) {
-            ObjectNode p = SampleKeys.ALL_TASKS.equals(r.get("task").asText()) ? out.putObject("total") : tasks.addObject();
+            boolean all = SampleKeys.ALL_TASKS.equals(r.get("task").asText());
+            ObjectNode p = all ? out.putObject("total") : tasks.addObject();
             for (String f : List.of("task", "trainingStep", "samplesExpected", "samplesScored", "samplesPending",
                     "samplesFailed", "samplesPartial")) {
                 p.set(f, r.get(f));
             }
-            long expected = r.get("samplesExpected").asLong();
-            p.put("fraction", expected == 0 ? 0.0 : Math.min(1.0, r.get("samplesScored").asDouble() / expected));
+            benchmark.remove(r.get("task").asText());
+            step = r.get("trainingStep").asLong();
+            p.put("fraction", fraction(r.get("samplesScored").asLong(), r.get("samplesExpected").asLong()));
+        }
+        if (!rows.isEmpty()) {
+            for (Map.Entry<String, Long> e : benchmark.entrySet()) {
+                tasks.addObject().put("task", e.getKey()).put("trainingStep", step).put("samplesExpected", e.getValue())
+                        .put("samplesScored", 0).put("samplesPending", 0).put("samplesFailed", 0).put("samplesPartial", 0)
+                        .put("fraction", 0.0);
+            }
         }
         if (rows.isEmpty()) {
             throw new NotFound("no scores yet for run '" + q.get("run") + "', checkpoint '" + q.get("checkpoint") + "'");
         }
         return out;
+    }
+
+    /** A local request stays local in the lists it is made from. */
+    private static void keepScope(Map<String, String> q, Map<String, String> filter) {
+        if (localOnly(q)) {
+            filter.put("scope", "local");
+        }
+    }
+
+    private static double fraction(long scored, long expected) {
+        return expected == 0 ? 0.0 : Math.min(1.0, scored / (double) expected);
     }
 
     private JsonNode samples(String path, Map<String, String> q) {
@@ -263,8 +288,10 @@ final class ApiHandler implements HttpHandler {
             s.getErrors().forEach((part, msg) -> a.add("part " + part + " failed: " + msg));
         }
         s.getFailedChecks().forEach(c -> a.add("check failed: " + c));
-        s.getMissingChecks().forEach(c -> a.add("check not available: " + c));
-        s.getPending().forEach((part, msg) -> a.add("part " + part + ": " + msg));
+        // one word each, as everywhere: "unavailable" cannot arrive (e.g. no judge configured), "pending" is still coming
+        String word = Aggregates.PENDING.equals(s.getStatus()) ? "pending" : "unavailable";
+        s.getMissingChecks().forEach(c -> a.add("check " + word + ": " + c));
+        s.getPending().forEach((part, msg) -> a.add("part " + part + " " + word + ": " + msg));
         if (a.isEmpty() && s.getPrimary() != null && s.getPrimary() < 1.0) {
             a.add("primary " + s.getPrimary() + " (" + s.getPrimarySource() + ")");
         }
@@ -318,6 +345,31 @@ final class ApiHandler implements HttpHandler {
             in.transferTo(out);
         }
         ex.close();
+    }
+
+    /** The run's static report page (io.mmgr.stream.report.ReportPage), from every instance's rows, comparisons and alerts. */
+    private void report(HttpExchange ex, Map<String, String> q) throws IOException {
+        require(q, "run");
+        Map<String, String> filter = new LinkedHashMap<>();
+        filter.put("run", q.get("run"));
+        keepScope(q, filter);
+        List<LeaderboardRow> rows = new ArrayList<>();
+        gather("/api/leaderboard", filter, () -> localRows(filter)).forEach(n -> {
+            ObjectNode o = ((ObjectNode) n).deepCopy();
+            o.remove("flags"); // added for the dashboard, not part of the record
+            rows.add(JsonAvro.read(o, LeaderboardRow.class));
+        });
+        List<CheckpointComparison> comparisons = new ArrayList<>();
+        gather("/api/comparisons", filter, () -> localComparisons(filter))
+                .forEach(n -> comparisons.add(JsonAvro.read(n, CheckpointComparison.class)));
+        List<Alert> alerts = new ArrayList<>();
+        gather("/api/alerts", filter, () -> localAlerts(filter)).forEach(n -> alerts.add(JsonAvro.read(n, Alert.class)));
+        String html = io.mmgr.stream.report.ReportPage.html(q.get("run"), q.get("checkpoint"), rows, comparisons, alerts,
+                java.time.Instant.now());
+        String name = ("mmgr-report-" + q.get("run") + (q.get("checkpoint") == null ? "" : "-" + q.get("checkpoint")))
+                .replaceAll("[^A-Za-z0-9._-]", "_") + ".html";
+        ex.getResponseHeaders().set("Content-Disposition", "inline; filename=\"" + name + "\"");
+        HttpExchanges.send(ex, 200, "text/html; charset=utf-8", html.getBytes(java.nio.charset.StandardCharsets.UTF_8));
     }
 
     private JsonNode instances() {

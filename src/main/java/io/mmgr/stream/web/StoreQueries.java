@@ -7,9 +7,7 @@ import io.mmgr.stream.avro.LeaderboardKey;
 import io.mmgr.stream.avro.LeaderboardRow;
 import io.mmgr.stream.avro.SampleKey;
 import io.mmgr.stream.avro.SampleScore;
-import io.mmgr.stream.avro.ScoreAggregate;
-import io.mmgr.stream.leaderboard.Agreement;
-import io.mmgr.stream.tasks.RubricCatalog;
+import io.mmgr.stream.topology.BenchmarkSeeds;
 import io.mmgr.stream.topology.SampleKeys;
 import io.mmgr.stream.topology.comparison.ComparisonKeys;
 import io.mmgr.stream.topology.comparison.ComparisonTopology;
@@ -17,7 +15,10 @@ import io.mmgr.stream.topology.intake.IntakeTopology;
 import io.mmgr.stream.topology.leaderboard.LeaderboardTopology;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.function.Function;
+import java.util.function.Function;
 import java.util.function.Predicate;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.KafkaStreams;
@@ -34,40 +35,45 @@ import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
  */
 public final class StoreQueries {
 
-    private final KafkaStreams streams;
-    private final RubricCatalog rubrics = RubricCatalog.load();
-    private final Agreement.Policy policy;
+    private final Function<String, ReadOnlyKeyValueStore<?, ?>> stores;
 
-    /** @param policy the scorer's agreement policy, so that rows here read as in the leaderboard topic */
-    public StoreQueries(KafkaStreams streams, Agreement.Policy policy) {
-        this.streams = streams;
-        this.policy = policy;
+    public StoreQueries(KafkaStreams streams) {
+        this(name -> streams.store(StoreQueryParameters.fromNameAndType(name, QueryableStoreTypes.keyValueStore())));
     }
 
+    /** Over any source of read-only stores by name: a TopologyTestDriver's, in the web layer's tests. */
+    StoreQueries(Function<String, ReadOnlyKeyValueStore<?, ?>> stores) {
+        this.stores = stores;
+    }
+
+    @SuppressWarnings("unchecked")
     private <K, V> ReadOnlyKeyValueStore<K, V> store(String name) {
-        return streams.store(StoreQueryParameters.fromNameAndType(name, QueryableStoreTypes.<K, V>keyValueStore()));
+        return (ReadOnlyKeyValueStore<K, V>) stores.apply(name);
     }
 
     /**
-     * Task rows and all-tasks rows matching the filter (null: any), as the leaderboard topic has them:
-     * task rows from the store after the agreement join, so they carry agreement and reliability.
+     * Task rows and all-tasks rows matching the filter (null: any), read as the leaderboard topic has
+     * them from the store the topology keeps them in, {@code updatedAt} included.
      */
     public List<LeaderboardRow> rows(String run, String checkpoint, String task) {
         List<LeaderboardRow> out = new ArrayList<>();
-        for (String name : List.of(LeaderboardTopology.TASK_ROWS_STORE, LeaderboardTopology.CHECKPOINTS_STORE)) {
-            ReadOnlyKeyValueStore<LeaderboardKey, ScoreAggregate> s = store(name);
-            try (KeyValueIterator<LeaderboardKey, ScoreAggregate> it = s.all()) {
-                while (it.hasNext()) {
-                    KeyValue<LeaderboardKey, ScoreAggregate> kv = it.next();
-                    LeaderboardKey k = kv.key;
-                    if (kv.value != null && matches(run, k.getRunId()) && matches(checkpoint, k.getCheckpointId())
-                            && matches(task, k.getTask())) {
-                        out.add(LeaderboardTopology.row(k, kv.value, rubrics, policy));
-                    }
+        ReadOnlyKeyValueStore<LeaderboardKey, LeaderboardRow> s = store(LeaderboardTopology.ROWS_STORE);
+        try (KeyValueIterator<LeaderboardKey, LeaderboardRow> it = s.all()) {
+            while (it.hasNext()) {
+                KeyValue<LeaderboardKey, LeaderboardRow> kv = it.next();
+                LeaderboardKey k = kv.key;
+                if (kv.value != null && matches(run, k.getRunId()) && matches(checkpoint, k.getCheckpointId())
+                        && matches(task, k.getTask())) {
+                    out.add(kv.value);
                 }
             }
         }
         return out;
+    }
+
+    /** Every task of the benchmark with the samples a checkpoint should score on it (the global store). */
+    public Map<String, Long> benchmarkTasks() {
+        return new BenchmarkSeeds(store(IntakeTopology.BENCHMARK_STORE)).expectedByTask();
     }
 
     public Optional<SampleScore> sample(SampleKey key) {

@@ -4,7 +4,6 @@ import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.mmgr.stream.artifacts.ArtifactResolver;
-import io.mmgr.stream.leaderboard.Agreement;
 import io.mmgr.stream.topology.Topics;
 import java.io.IOException;
 import java.io.InputStream;
@@ -93,10 +92,10 @@ public final class WebServer implements AutoCloseable {
 
     /** Starts answering API requests from the running scorer's stores. */
     public void serve(KafkaStreams streams, Topics topics, Map<String, Object> clientConfig, ArtifactResolver artifacts,
-                      PrometheusMeterRegistry registry, Agreement.Policy agreementPolicy) {
+                      PrometheusMeterRegistry registry) {
         this.metrics = registry;
         this.feed = new LiveFeed(clientConfig, topics);
-        this.api = new ApiHandler(new StoreQueries(streams, agreementPolicy), new Cluster(streams, hostInfo()), artifacts);
+        this.api = new ApiHandler(new StoreQueries(streams), new Cluster(streams, hostInfo()), artifacts);
     }
 
     public LiveFeed feed() {

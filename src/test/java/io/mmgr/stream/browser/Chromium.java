@@ -178,6 +178,14 @@ final class Chromium implements AutoCloseable {
         Files.write(file, Base64.getDecoder().decode(r.get("data").asText()));
     }
 
+    /** The page printed to PDF (A4, backgrounds on), as headless Chromium's print-to-pdf does. */
+    void printToPdf(Path file) throws Exception {
+        JsonNode r = call("Page.printToPDF", MAPPER.createObjectNode().put("printBackground", true)
+                .put("paperWidth", 8.27).put("paperHeight", 11.69));
+        Files.createDirectories(file.getParent());
+        Files.write(file, Base64.getDecoder().decode(r.get("data").asText()));
+    }
+
     @Override
     public void close() {
         try {

@@ -3,6 +3,7 @@ package io.mmgr.stream.browser;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.mmgr.stream.cli.Main;
 import io.mmgr.stream.demo.DemoRun;
 import io.mmgr.stream.demo.DemoSettings;
 import java.io.PrintWriter;
@@ -47,17 +48,23 @@ class DashboardBrowserTest {
     @Test
     void theDashboardFillsLiveAndDrillsDownIntoASample() throws Exception {
         Path chromium = chromiumOrSkip();
-        DemoSettings settings = new DemoSettings(dir, 0, List.of("maze", "magma"), 8, 1, 4, 1000,
-                Duration.ofMillis(1500), 0, 11);
+        // four tasks of 10 items: 40 samples per checkpoint, checkpoint 3 made worse on purpose
+        DemoSettings settings = new DemoSettings(dir, 0, 0, 0, List.of("maze", "magma"), 10, 1, 4, 1000,
+                Duration.ofMillis(1500), 3, 11);
         StringWriter log = new StringWriter();
-        try (DemoRun demo = DemoRun.start(settings); Chromium browser = Chromium.launch(chromium, 1400, 1000)) {
+        try (DemoRun demo = DemoRun.start(settings, new PrintWriter(log)); Chromium browser = Chromium.launch(chromium, 1400, 1000)) {
+            assertThat(log.toString()).as("start-up prints its steps").contains("Starting the embedded Kafka broker",
+                    "Starting the scorer", "scorer running");
             demo.publishBenchmark(new PrintWriter(log));
+            demo.awaitBenchmarkLoaded(Duration.ofSeconds(30));
             browser.navigate(demo.url());
             browser.await("document.readyState === 'complete' && window.mmgr && document.querySelector('#status').textContent === 'live'",
                     Duration.ofSeconds(30), "the page and its live connection");
             String loadId = browser.eval("window.mmgr.loadId").asText();
             assertThat(browser.eval("document.querySelectorAll('#leaderboard tbody tr[data-task]').length").asInt())
                     .as("nothing scored before the run starts").isZero();
+            assertThat(browser.eval("document.querySelector('#checkpoints').textContent").asText())
+                    .as("the empty state says what it waits for").contains("Waiting for the first scores");
 
             AtomicReference<Throwable> failure = new AtomicReference<>();
             Thread run = new Thread(() -> {
@@ -69,9 +76,16 @@ class DashboardBrowserTest {
             }, "demo-simulation");
             run.start();
 
+            // progress is right from the first sample: the whole benchmark is expected
+            String firstProgress = browser.await("(() => { const e = document.querySelector('#checkpoints li[data-checkpoint] .progress-text');"
+                    + " return e ? e.textContent : false; })()", Duration.ofSeconds(60), "the first checkpoint's progress").asText();
+            String firstCheckpoint = browser.eval("document.querySelector('#checkpoints li[data-checkpoint]').dataset.checkpoint").asText();
+            String firstExpected = firstProgress.replaceAll("^\\d+ / (\\d+).*$", "$1");
             // the leaderboard fills from live updates
             browser.await("document.querySelectorAll('#leaderboard tbody tr[data-task]').length >= 3",
                     Duration.ofSeconds(60), "leaderboard rows");
+            JsonNode firstColours = browser.eval("Object.fromEntries([...document.querySelectorAll('#legend span[data-task]')]"
+                    + ".map(e => [e.dataset.task, e.dataset.color]))");
             int firstPoints = browser.await("+document.querySelector('#chart svg').dataset.points",
                     Duration.ofSeconds(60), "the first chart points").asInt();
             // ... and the chart gains points as later checkpoints are scored
@@ -88,12 +102,68 @@ class DashboardBrowserTest {
                     Duration.ofSeconds(60), "every checkpoint fully scored");
 
             assertThat(browser.eval("window.mmgr.loadId").asText()).as("the page was never reloaded").isEqualTo(loadId);
+
+            // progress was right from the first sample: the count expected then is the whole benchmark's
+            String finalProgress = browser.eval("document.querySelector('#checkpoints li[data-checkpoint=\"" + firstCheckpoint
+                    + "\"] .progress-text').textContent").asText();
+            assertThat(finalProgress).as("expected count from the first sample on").startsWith(firstExpected + " / " + firstExpected);
+            assertThat(firstProgress).matches("\\d+ / " + firstExpected + ".*");
+
+            // stable colours: every task keeps the colour it had when it first appeared
+            JsonNode colours = browser.eval("Object.fromEntries([...document.querySelectorAll('#legend span[data-task]')]"
+                    + ".map(e => [e.dataset.task, e.dataset.color]))");
+            firstColours.fields().forEachRemaining(e -> assertThat(colours.get(e.getKey())).as("colour of %s", e.getKey())
+                    .isEqualTo(e.getValue()));
+            assertThat(colours.has("*")).as("an all-tasks line on the chart").isTrue();
+            assertThat(browser.eval("!!document.querySelector('#chart polyline[data-task=\"*\"]')").asBoolean()).isTrue();
+
+            // the overall verdict: an all-tasks alert for the regressed checkpoint, final (no stale partial figures)
+            browser.await("!!document.querySelector('#alerts li[data-task=\"*\"][data-checkpoint=\"ckpt-3000\"]"
+                    + "[data-kind=\"DROP_VS_PREVIOUS\"][data-partial=\"false\"]')", Duration.ofSeconds(60), "the overall alert");
+            browser.await("[...document.querySelectorAll('#alerts li[data-checkpoint]')].every(l => l.dataset.partial === 'false')",
+                    Duration.ofSeconds(60), "no partial alert left");
+            JsonNode alerts = browser.eval("fetch('/api/alerts').then(r => r.json())");
+            JsonNode runs = browser.eval("fetch('/api/runs').then(r => r.json())");
+            java.util.Map<String, Long> expected = new java.util.HashMap<>();
+            runs.get(0).get("checkpoints").forEach(c -> expected.put(c.get("checkpointId").asText(), c.get("samplesExpected").asLong()));
+            assertThat(alerts).isNotEmpty().allSatisfy(a -> {
+                assertThat(a.get("partial").asBoolean()).as("%s", a).isFalse();
+                assertThat(a.get("message").asText()).doesNotContain("partial");
+            });
+            assertThat(alerts).filteredOn(a -> a.get("task").asText().equals("*"))
+                    .allSatisfy(a -> assertThat(a.get("samples").asLong()).isEqualTo(expected.get(a.get("checkpointId").asText())));
+            // the all-tasks row carries its comparison
+            browser.eval("(() => { document.querySelector('#checkpoints li[data-checkpoint=\"ckpt-3000\"]').click(); return true; })()");
+            browser.await("document.querySelector('#chart svg').dataset.selected === 'ckpt-3000'", Duration.ofSeconds(10),
+                    "the selected checkpoint marked on the chart");
+            assertThat(browser.eval("!!document.querySelector('#chart .selected-mark')").asBoolean()).isTrue();
+            assertThat(browser.eval("document.querySelector('#leaderboard tbody tr[data-task=\"*\"]').children[3].textContent").asText())
+                    .contains("pts").contains("▼");
+            // the best checkpoint, marked in the list and on the chart: the highest complete all-tasks rate
+            String best = null;
+            double bestRate = -1;
+            for (JsonNode c : runs.get(0).get("checkpoints")) {
+                if (c.get("primaryRate").asDouble() > bestRate) {
+                    bestRate = c.get("primaryRate").asDouble();
+                    best = c.get("checkpointId").asText();
+                }
+            }
+            assertThat(browser.eval("document.querySelector('#chart svg').dataset.best").asText()).isEqualTo(best);
+            assertThat(browser.eval("document.querySelector('#checkpoints li.best').dataset.checkpoint").asText()).isEqualTo(best);
+            assertThat(browser.eval("document.querySelectorAll('#chart .best-mark').length").asInt()).isEqualTo(1);
+            // REST rows carry the time they last changed: two reads a second apart agree
+            JsonNode rows1 = browser.eval("fetch('/api/leaderboard').then(r => r.json())");
+            Thread.sleep(1100);
+            JsonNode rows2 = browser.eval("fetch('/api/leaderboard').then(r => r.json())");
+            assertThat(rows2).isEqualTo(rows1);
             assertThat(browser.eval("window.mmgr.events").asInt()).as("updates arrived as server-sent events").isGreaterThan(0);
             JsonNode taskCells = browser.eval("[...document.querySelectorAll('#leaderboard tbody tr[data-task]')].map(r => r.dataset.task)");
             assertThat(taskCells.toString()).contains("maze", "mind2web", "screenspot", "libero-spatial", "*");
             // the latest checkpoint is compared with its previous one
             assertThat(browser.eval("document.querySelector('#leaderboard tbody tr[data-task=\"maze\"]').children[3].textContent").asText())
                     .contains("pts");
+            browser.eval("(() => { document.querySelector('#checkpoints li[data-checkpoint=\"" + best + "\"]').click(); return true; })()");
+            browser.await("document.querySelector('#chart svg').dataset.selected === '" + best + "'", Duration.ofSeconds(10), "best selected");
             browser.screenshot(SCREENSHOTS.resolve("dashboard.png"));
 
             // drill-down: the maze row's failing samples, then the first one
@@ -113,6 +183,33 @@ class DashboardBrowserTest {
             assertThat(browser.eval("document.querySelector('#sample-detail').textContent").asText())
                     .contains("maze-pixel.", "Fine-grained metrics", "judge");
             browser.screenshot(SCREENSHOTS.resolve("dashboard-drilldown.png"));
+
+            // the CLI reaches the demo through its data directory, as it reaches 'run'
+            StringWriter cli = new StringWriter();
+            int rc = Main.commandLine().setOut(new PrintWriter(cli)).execute("leaderboard", "--metrics", "--run", demo.runId(),
+                    "--data-dir", dir.toString());
+            assertThat(rc).as("%s", cli).isZero();
+            assertThat(cli.toString()).contains(demo.runId(), "ckpt-4000", "libero-spatial");
+
+            // the static report: from the topics, self-contained, printable to PDF; the dashboard links to it
+            Path report = dir.resolve("report.html");
+            rc = Main.commandLine().setOut(new PrintWriter(cli)).execute("report", "--run", demo.runId(), "--checkpoint", "ckpt-3000",
+                    "--data-dir", dir.toString(), "--out", report.toString());
+            assertThat(rc).as("%s", cli).isZero();
+            String html = java.nio.file.Files.readString(report);
+            assertThat(html).doesNotContainIgnoringCase("<script").doesNotContain("src=\"http").doesNotContain("href=\"http")
+                    .doesNotContain("url(").contains("<svg", "★ best", "ckpt-3000 on all tasks dropped", "all tasks");
+            assertThat(browser.eval("document.querySelector('#report-link').getAttribute('href')").asText())
+                    .startsWith("/api/report?run=" + demo.runId());
+            browser.navigate(report.toUri().toString());
+            browser.await("document.readyState === 'complete' && !!document.querySelector('#board')", Duration.ofSeconds(20), "the report");
+            assertThat(browser.eval("performance.getEntriesByType('resource').length").asInt()).as("nothing fetched").isZero();
+            browser.screenshot(SCREENSHOTS.resolve("report.png"));
+            Path pdf = SCREENSHOTS.resolve("report.pdf");
+            browser.printToPdf(pdf);
+            byte[] bytes = java.nio.file.Files.readAllBytes(pdf);
+            assertThat(new String(bytes, 0, 5, java.nio.charset.StandardCharsets.US_ASCII)).isEqualTo("%PDF-");
+            assertThat(bytes.length).isGreaterThan(10_000);
         }
     }
 }

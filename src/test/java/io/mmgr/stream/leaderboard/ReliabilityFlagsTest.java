@@ -31,7 +31,7 @@ class ReliabilityFlagsTest {
         var flags = ReliabilityFlags.builtIn(row(40, 12, 3, 2, 25,
                 Map.of("robot-trials.trial_count_mismatch", new MetricStat(0.5, 4L))));
         assertThat(flags).extracting(ReliabilityFlags.Flag::code)
-                .containsExactly("partial", "pending", "failed", "small-sample", "trial-protocol");
+                .containsExactly("unavailable", "pending", "failed", "small-sample", "trial-protocol");
         assertThat(flags.get(0).text()).startsWith("12 samples");
         assertThat(flags.get(1).text()).startsWith("3 samples");
         assertThat(flags.get(2).level()).isEqualTo("warn");
@@ -101,7 +101,7 @@ class ReliabilityFlagsTest {
         LeaderboardRow maze = LeaderboardRow.newBuilder(judgedRow("maze", "veo-3", Map.of(),
                 Map.of("maze-pixel.layout_iou", new MetricStat(0.9, 100L)))).setSamplesPartial(100).build();
         assertThat(maze.getReliability()).isEqualTo("unknown");
-        assertThat(ReliabilityFlags.of(maze)).extracting(ReliabilityFlags.Flag::code).containsExactly("partial");
+        assertThat(ReliabilityFlags.of(maze)).extracting(ReliabilityFlags.Flag::code).containsExactly("unavailable");
         // and a row of a task without a judge has no reliability at all
         assertThat(ReliabilityFlags.of(row(100, 0, 0, 0, 100, JUDGED))).isEmpty();
     }

@@ -9,6 +9,9 @@ import io.mmgr.stream.avro.BenchmarkItem;
 import io.mmgr.stream.avro.CheckpointComparison;
 import io.mmgr.stream.avro.ComparisonResult;
 import io.mmgr.stream.avro.LeaderboardKey;
+import io.mmgr.stream.avro.LeaderboardRow;
+import io.mmgr.stream.topology.leaderboard.LeaderboardTopology;
+import org.apache.kafka.streams.state.KeyValueStore;
 import io.mmgr.stream.leaderboard.AlertRule;
 import io.mmgr.stream.registry.AvroSerdes;
 import io.mmgr.stream.registry.RegistryServer;
@@ -327,5 +330,96 @@ class CheckpointComparisonTest {
         ComparisonResult r = latest.get(new LeaderboardKey(RUN, "ckpt-3000", EchoTask.TASK)).getVsPrevious();
         assertThat(r.getBaselineCheckpointId()).isEqualTo("ckpt-2000");
         assertThat(r.getPValue()).isCloseTo(mcNemar(c3, c2, 0, ITEMS), within(1e-12));
+    }
+
+    /** The alerts of ckpt-2000 against ckpt-1000 when ckpt-2000 arrives in two parts, split at {@code split}. */
+    List<Alert> alertsOfASplitCheckpoint(int[] c1, int[] c2, int split) {
+        publish("ckpt-1000", 1000, c1, 0, ITEMS);
+        compare();
+        publish("ckpt-2000", 2000, c2, 0, split);
+        compare();
+        publish("ckpt-2000", 2000, c2, split, ITEMS);
+        compare();
+        compare();
+        return alerts.readValuesToList().stream().filter(a -> a.getKind().equals("DROP_VS_PREVIOUS")).toList();
+    }
+
+    @Test
+    void aPartialAlertIsBroughtUpToDateOnTheSameKeyAndTheFinalTextDependsOnTheScoresAlone() {
+        int[] c1 = new int[ITEMS];
+        int[] c2 = new int[ITEMS];
+        for (int i = 0; i < ITEMS; i++) {
+            c1[i] = i % 10 == 0 ? 0 : 1; // 90%
+            c2[i] = i % 10 < 3 ? 1 : 0; // 30%, in every part alike
+        }
+        List<Alert> first = alertsOfASplitCheckpoint(c1, c2, 30);
+        assertThat(first).as("raised while partial, then updated once complete").hasSize(2);
+        Alert partial = first.get(0);
+        Alert fin = first.get(1);
+        assertThat(partial.getPartial()).isTrue();
+        assertThat(partial.getRevision()).isEqualTo(1);
+        assertThat(partial.getSamples()).isEqualTo(30);
+        assertThat(partial.getMessage()).startsWith("[partial, to be updated] ").contains("30 samples both have");
+        assertThat(fin.getPartial()).isFalse();
+        assertThat(fin.getRevision()).isEqualTo(2);
+        assertThat(fin.getCleared()).isFalse();
+        assertThat(fin.getSamples()).isEqualTo(ITEMS);
+        assertThat(fin.getRate()).isCloseTo(rate(c2, 0, ITEMS), within(1e-12));
+        assertThat(fin.getPValue()).isCloseTo(mcNemar(c2, c1, 0, ITEMS), within(1e-12));
+        assertThat(fin.getRaisedAt()).as("first raised").isEqualTo(partial.getRaisedAt());
+        assertThat(fin.getUpdatedAt()).isAfter(partial.getUpdatedAt());
+        assertThat(fin.getMessage()).doesNotContain("partial").contains("paired on all 60 samples");
+
+        // the same scores arriving in other parts: the same final words
+        close();
+        start();
+        List<Alert> second = alertsOfASplitCheckpoint(c1, c2, 45);
+        assertThat(second.get(second.size() - 1).getMessage()).isEqualTo(fin.getMessage());
+    }
+
+    @Test
+    void aPartialDropThatTheFinalFiguresDoNotBearOutIsWithdrawn() {
+        int[] c1 = new int[ITEMS];
+        int[] c2 = new int[ITEMS];
+        for (int i = 0; i < ITEMS; i++) {
+            // the first 25 all lost (a partial drop), then 17 of the other 35 gained: no significant drop overall
+            c1[i] = i < 25 ? 1 : i % 2;
+            c2[i] = i < 25 ? 0 : 1;
+        }
+        List<Alert> raised = alertsOfASplitCheckpoint(c1, c2, 25);
+        assertThat(raised).hasSize(2);
+        assertThat(raised.get(0).getPartial()).isTrue();
+        assertThat(raised.get(0).getCleared()).isFalse();
+        assertThat(raised.get(1).getCleared()).isTrue();
+        assertThat(raised.get(1).getRevision()).isEqualTo(2);
+        assertThat(raised.get(1).getMessage()).contains("withdrawn");
+    }
+
+    @Test
+    void leaderboardRowsAreStoredAsPublishedWithTheTimeTheyLastChangedAndExpectTheWholeBenchmark() {
+        for (int i = 0; i < ITEMS; i++) {
+            benchmark.pipeInput(SampleKeys.itemKey(EchoTask.SECOND_TASK, sample(i)), Fixtures.item(EchoTask.SECOND_TASK, sample(i), 1));
+        }
+        var board = driver.createOutputTopic(topics.leaderboard.name(), topics.leaderboard.keySerde().deserializer(),
+                topics.leaderboard.valueSerde().deserializer());
+        int[] c1 = outcomes(0.8, 71);
+        publish("ckpt-1000", 1000, c1, 0, 1); // the first sample of the first task
+        LeaderboardKey star = new LeaderboardKey(RUN, "ckpt-1000", SampleKeys.ALL_TASKS);
+        LeaderboardRow first = board.readKeyValuesToMap().get(star);
+        assertThat(first.getSamplesScored()).isEqualTo(1);
+        assertThat(first.getSamplesExpected()).as("both tasks' samples, from the first one on").isEqualTo(2 * ITEMS);
+
+        driver.advanceWallClockTime(Duration.ofSeconds(5));
+        publish("ckpt-1000", 1000, c1, 0, 1); // the same sample again, the same outcome: no change
+        assertThat(board.readKeyValuesToMap()).as("an unchanged row is not published again").doesNotContainKey(star);
+        KeyValueStore<LeaderboardKey, LeaderboardRow> rows = driver.getKeyValueStore(LeaderboardTopology.ROWS_STORE);
+        assertThat(rows.get(star)).as("the stored row is the published one, updatedAt included").isEqualTo(first);
+
+        publish("ckpt-1000", 1000, c1, 1, 2);
+        LeaderboardRow second = board.readKeyValuesToMap().get(star);
+        assertThat(second.getSamplesScored()).isEqualTo(2);
+        assertThat(second.getUpdatedAt()).as("the time it changed").isEqualTo(first.getUpdatedAt().plusSeconds(5));
+        assertThat(rows.get(star)).isEqualTo(second);
+        assertThat(rows.get(new LeaderboardKey(RUN, "ckpt-1000", EchoTask.TASK)).getSamplesExpected()).isEqualTo(ITEMS);
     }
 }

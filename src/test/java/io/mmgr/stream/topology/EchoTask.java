@@ -24,18 +24,18 @@ import java.util.Set;
  * as metrics (so a test decides the outcome), fails on request, and refuses events without values at
  * intake. Its gate needs {@code echo.ok = 1}, and {@code judge.agree = 1} for the judged variant.
  */
-final class EchoTask {
+public final class EchoTask {
 
-    static final String TASK = "echo";
-    static final String JUDGED_TASK = "echo-judged";
+    public static final String TASK = "echo";
+    public static final String JUDGED_TASK = "echo-judged";
     /** A second plain task, for what spans tasks (all-tasks comparisons). */
-    static final String SECOND_TASK = "echo-b";
-    static final String EVALUATOR = "echo";
+    public static final String SECOND_TASK = "echo-b";
+    public static final String EVALUATOR = "echo";
 
     private EchoTask() {
     }
 
-    static TaskCatalog catalog() {
+    public static TaskCatalog catalog() {
         GateVariant cv = GateVariant.of("cv", Check.isOne("echo.ok"));
         GateVariant both = GateVariant.of("both", Check.isOne("echo.ok"), Check.isOne("judge.agree"));
         TaskSpec plain = new TaskSpec(TASK, "test", "test", Set.of("ui"), List.of(EVALUATOR), Optional.empty(),
@@ -53,7 +53,7 @@ final class EchoTask {
         return new GateResult(o.value(), o.name(), gates, o.failed(), o.missing());
     }
 
-    static EvaluatorRegistry evaluators() {
+    public static EvaluatorRegistry evaluators() {
         return new EvaluatorRegistry(Map.of(EVALUATOR, Evaluator::new));
     }
 

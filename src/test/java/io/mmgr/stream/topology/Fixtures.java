@@ -11,12 +11,12 @@ import java.util.List;
 import java.util.Map;
 
 /** Builders of test events, items and verdicts. */
-final class Fixtures {
+public final class Fixtures {
 
     private Fixtures() {
     }
 
-    static GenerationEvent event(String run, String checkpoint, long step, String task, String sample, int seed,
+    public static GenerationEvent event(String run, String checkpoint, long step, String task, String sample, int seed,
                                  Map<String, Double> values) {
         GenerationInputs inputs = GenerationInputs.newBuilder().setValues(values == null ? null : new HashMap<>(values)).build();
         return GenerationEvent.newBuilder()
@@ -27,14 +27,14 @@ final class Fixtures {
                 .build();
     }
 
-    static BenchmarkItem item(String task, String sample, int seeds) {
+    public static BenchmarkItem item(String task, String sample, int seeds) {
         return BenchmarkItem.newBuilder()
                 .setTask(task).setSampleId(sample).setSeeds(seeds)
                 .setGroundTruth(GroundTruth.newBuilder().build())
                 .build();
     }
 
-    static JudgeVerdict verdict(String requestId, String generationId, String status, String version, Map<String, Double> metrics) {
+    public static JudgeVerdict verdict(String requestId, String generationId, String status, String version, Map<String, Double> metrics) {
         return JudgeVerdict.newBuilder()
                 .setRequestId(requestId).setGenerationId(generationId).setRubric("echo").setRubricVersion(version)
                 .setJudgeModel("judge-model").setStatus(status).setMetrics(new HashMap<>(metrics))

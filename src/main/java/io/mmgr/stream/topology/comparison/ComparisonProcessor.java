@@ -134,16 +134,13 @@ final class ComparisonProcessor implements Processor<SampleKey, SampleOutcome, L
         sums.setTaskPrimary(perTask);
     }
 
-    /** Samples a checkpoint should have: its task's items x seeds; for all tasks, the sum over the tasks it has. */
-    private long expected(String task, Ckpt c) {
-        if (!SampleKeys.ALL_TASKS.equals(task)) {
-            return seeds.expected(task);
-        }
-        long sum = 0;
-        for (String t : c.sums().getTaskPrimary().keySet()) {
-            sum += seeds.expected(t);
-        }
-        return sum;
+    /**
+     * Samples a checkpoint should have: its task's items x seeds; for all tasks, the whole benchmark's
+     * (as the all-tasks leaderboard row counts them), so that an all-tasks comparison stays partial
+     * until every task has been scored.
+     */
+    private long expected(String task) {
+        return SampleKeys.ALL_TASKS.equals(task) ? seeds.total() : seeds.expected(task);
     }
 
     /** Recomputes the comparisons touched since the last run, per run x task. */
@@ -209,13 +206,13 @@ final class ComparisonProcessor implements Processor<SampleKey, SampleOutcome, L
             if (!needed) {
                 continue;
             }
-            long expected = expected(task, x);
+            long expected = expected(task);
             CheckpointComparison c = CheckpointComparison.newBuilder()
                     .setRunId(run).setTask(task).setCheckpointId(x.id()).setTrainingStep(x.step())
                     .setSamplesWithPrimary(x.sums().getPrimaryCount()).setSamplesExpected(expected)
                     .setRate(x.rate())
-                    .setVsPrevious(prev == null ? null : compare(x, prev, expected, expected(task, prev)))
-                    .setVsBest(bestBaseline == null ? null : compare(x, bestBaseline, expected, expected(task, bestBaseline)))
+                    .setVsPrevious(prev == null ? null : compare(x, prev, expected, expected(task)))
+                    .setVsBest(bestBaseline == null ? null : compare(x, bestBaseline, expected, expected(task)))
                     .setUpdatedAt(at)
                     .build();
             results.put(x.key(), c);
@@ -223,8 +220,8 @@ final class ComparisonProcessor implements Processor<SampleKey, SampleOutcome, L
             context.forward(new Record<>(key, c, at.toEpochMilli()));
             // a one-task checkpoint's all-tasks comparison is its task's: its alert would say the same thing twice
             if (!SampleKeys.ALL_TASKS.equals(task) || x.sums().getTaskPrimary().size() > 1) {
-                raiseIfNew(key, x.key(), DROP_VS_PREVIOUS, c.getVsPrevious(), old == null ? null : old.getVsPrevious(), at);
-                raiseIfNew(key, x.key(), DROP_VS_BEST, c.getVsBest(), old == null ? null : old.getVsBest(), at);
+                updateAlert(key, x.key(), DROP_VS_PREVIOUS, c.getVsPrevious(), at);
+                updateAlert(key, x.key(), DROP_VS_BEST, c.getVsBest(), at);
             }
         }
     }
@@ -233,32 +230,62 @@ final class ComparisonProcessor implements Processor<SampleKey, SampleOutcome, L
         return r == null ? baseline == null : baseline != null && r.getBaselineCheckpointId().equals(baseline.id());
     }
 
-    /** An alert when a comparison becomes a significant drop (not again while it stays one). */
-    private void raiseIfNew(LeaderboardKey key, String ckptKey, String kind, ComparisonResult now, ComparisonResult before,
-                            Instant at) {
-        if (now == null || !now.getSignificantDrop()) {
+    /**
+     * Keeps the alert of one checkpoint and kind in line with its comparison: raised when the comparison
+     * becomes a significant drop, brought up to date (same key, revision + 1) whenever its figures change,
+     * the last time when both checkpoints are complete, and withdrawn (cleared) when it stops being one.
+     * A partial alert says so; the final one's text depends on the scores alone.
+     */
+    private void updateAlert(LeaderboardKey key, String ckptKey, String kind, ComparisonResult now, Instant at) {
+        String alertKey = ComparisonKeys.alert(ckptKey, kind);
+        Alert before = alerts.get(alertKey);
+        boolean drop = now != null && now.getSignificantDrop();
+        if (!drop) {
+            if (before != null) {
+                Alert cleared = Alert.newBuilder(before).setRevision(before.getRevision() + 1).setCleared(true)
+                        .setUpdatedAt(at).setMessage(before.getMessage() + "; withdrawn: "
+                                + (now == null ? "no comparison any more" : "the up-to-date figures are no significant drop ("
+                                + figures(now) + ")"))
+                        .build();
+                alerts.delete(alertKey);
+                context.forward(new Record<>(key, cleared, at.toEpochMilli()));
+            }
             return;
         }
-        if (before != null && before.getSignificantDrop()
-                && before.getBaselineCheckpointId().equals(now.getBaselineCheckpointId())) {
-            return;
-        }
-        String what = kind.equals(DROP_VS_PREVIOUS) ? "the previous checkpoint" : "the best earlier checkpoint";
         Alert alert = Alert.newBuilder()
                 .setRunId(key.getRunId()).setTask(key.getTask()).setKind(kind)
                 .setCheckpointId(key.getCheckpointId()).setBaselineCheckpointId(now.getBaselineCheckpointId())
                 .setRate(now.getRate()).setBaselineRate(now.getBaselineRate()).setDifference(now.getDifference())
                 .setCiLow(now.getCiLow()).setCiHigh(now.getCiHigh()).setPValue(now.getPValue())
-                .setSamples(now.getSamples())
-                .setMessage(String.format(Locale.ROOT, "%s on %s dropped %.1f points against %s %s (%.1f%% -> %.1f%%, p = %.2g, %s)",
-                        key.getCheckpointId(), SampleKeys.ALL_TASKS.equals(key.getTask()) ? "all tasks" : key.getTask(),
-                        -100 * now.getDifference(), what,
-                        now.getBaselineCheckpointId(), 100 * now.getBaselineRate(), 100 * now.getRate(), now.getPValue(),
-                        now.getNote()))
-                .setRaisedAt(at)
+                .setSamples(now.getSamples()).setPartial(now.getPartial())
+                .setMessage(message(key, kind, now))
+                .setRaisedAt(before == null ? at : before.getRaisedAt())
+                .setRevision(before == null ? 1 : before.getRevision())
+                .setUpdatedAt(before == null ? at : before.getUpdatedAt())
                 .build();
-        alerts.put(ComparisonKeys.alert(ckptKey, kind), alert);
+        if (alert.equals(before)) {
+            return; // same figures: nothing new to say
+        }
+        if (before != null) {
+            alert.setRevision(before.getRevision() + 1);
+            alert.setUpdatedAt(at);
+        }
+        alerts.put(alertKey, alert);
         context.forward(new Record<>(key, alert, at.toEpochMilli()));
+    }
+
+    /** The alert's text: from the comparison's figures only, so that the same scores give the same words. */
+    private static String message(LeaderboardKey key, String kind, ComparisonResult r) {
+        String what = kind.equals(DROP_VS_PREVIOUS) ? "the previous checkpoint" : "the best earlier checkpoint";
+        return String.format(Locale.ROOT, "%s%s on %s dropped %.1f points against %s %s (%s, %s)",
+                r.getPartial() ? "[partial, to be updated] " : "",
+                key.getCheckpointId(), SampleKeys.ALL_TASKS.equals(key.getTask()) ? "all tasks" : key.getTask(),
+                -100 * r.getDifference(), what, r.getBaselineCheckpointId(), figures(r), r.getNote());
+    }
+
+    private static String figures(ComparisonResult r) {
+        return String.format(Locale.ROOT, "%.1f%% -> %.1f%%, p = %.2g", 100 * r.getBaselineRate(), 100 * r.getRate(),
+                r.getPValue());
     }
 
     /** The candidate against a baseline: paired on the samples both have, else two independent groups. */

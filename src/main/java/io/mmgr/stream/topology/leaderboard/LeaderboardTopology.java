@@ -32,6 +32,7 @@ import org.apache.kafka.streams.kstream.Materialized;
 import org.apache.kafka.streams.kstream.Named;
 import org.apache.kafka.streams.kstream.TableJoined;
 import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.Stores;
 
 /**
  * Leaderboards aggregate the sample-score table, never the stream: a re-scored sample's new value
@@ -56,6 +57,8 @@ public final class LeaderboardTopology {
     public static final String TASK_AGREEMENT_STORE = "leaderboard-task-agreement";
     /** Task rows as published: agreement and the live FID / FVD joined in. */
     public static final String TASK_ROWS_STORE = "leaderboard-task-rows";
+    /** Every row as published (task and all-tasks), with the time it last changed: what the REST API serves. */
+    public static final String ROWS_STORE = "leaderboard-rows";
 
     private LeaderboardTopology() {
     }
@@ -130,10 +133,12 @@ public final class LeaderboardTopology {
                         (k, v, agg) -> Aggregates.subtract(agg, v), Named.as("leaderboard-checkpoint-aggregate"),
                         stored(CHECKPOINTS_STORE, boardKey, aggregateSerde));
 
+        builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(ROWS_STORE),
+                boardKey, topics.leaderboard.valueSerde()));
         taskRows.toStream(Named.as("leaderboard-task-rows"))
                 .merge(checkpoints.toStream(Named.as("leaderboard-checkpoint-rows")), Named.as("leaderboard-rows-merge"))
-                .filter((k, v) -> v != null, Named.as("leaderboard-drop-deletes"))
-                .mapValues((k, v) -> row(k, v, rubrics, policy), Named.as("leaderboard-row"))
+                .process(() -> new LeaderboardRows(rubrics, policy, IntakeTopology.BENCHMARK_STORE), Named.as("leaderboard-row"),
+                        ROWS_STORE)
                 .to(topics.leaderboard.name(), topics.leaderboard.produced("leaderboard-sink"));
     }
 
@@ -151,10 +156,10 @@ public final class LeaderboardTopology {
 
     /**
      * The published row; task rows carry the agreement of their task x model and its reliability flag.
-     * The REST API builds its rows with this too, from {@link #TASK_ROWS_STORE} and {@link #CHECKPOINTS_STORE}.
+     * {@link LeaderboardRows} keeps what it makes in {@link #ROWS_STORE}, which the REST API reads.
      */
-    public static LeaderboardRow row(LeaderboardKey k, ScoreAggregate v, RubricCatalog rubrics, Agreement.Policy policy) {
-        LeaderboardRow row = Aggregates.toRow(k.getRunId(), k.getCheckpointId(), k.getTask(), v, Instant.now());
+    static LeaderboardRow row(LeaderboardKey k, ScoreAggregate v, RubricCatalog rubrics, Agreement.Policy policy, Instant now) {
+        LeaderboardRow row = Aggregates.toRow(k.getRunId(), k.getCheckpointId(), k.getTask(), v, now);
         if (!SampleKeys.ALL_TASKS.equals(k.getTask())) {
             Map<String, AgreementStat> stats = Agreement.stats(k.getTask(), v.getModel(), v.getAgreement(), policy);
             row.setAgreement(new HashMap<>(stats));

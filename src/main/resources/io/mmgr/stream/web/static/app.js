@@ -3,7 +3,16 @@
 'use strict';
 
 const ALL = '*';
-const COLORS = ['#2f6fde', '#d64545', '#1f9d55', '#c98a00', '#8e44ad', '#16a3a3', '#e67e22', '#5d6d7e', '#c0392b', '#27ae60'];
+// the report's colours too (io.mmgr.stream.report.ReportPage): a task keeps its colour whatever else appears
+const COLORS = ['#2f6fde', '#d64545', '#1f9d55', '#c98a00', '#8e44ad', '#16a3a3', '#e67e22', '#5d6d7e', '#b03a8c', '#6b8e23'];
+const ALL_COLOR = '#111111';
+function colorOf(task) {
+  if (task === ALL) return ALL_COLOR;
+  let h = 0x811c9dc5; // FNV-1a over UTF-16 code units, as ReportPage.color
+  for (let i = 0; i < task.length; i++) h = Math.imul(h ^ task.charCodeAt(i), 0x01000193);
+  return COLORS[(h >>> 0) % COLORS.length];
+}
+const EMPTY = 'Waiting for the first scores: publish a benchmark and generation events (the demo does it for you).';
 
 const state = {
   run: null,
@@ -47,7 +56,23 @@ function putRow(row, fromLive) {
 }
 
 function putComparison(c) { state.comparisons.set(key(c.runId, c.checkpointId, c.task), c); }
-function putAlert(a) { state.alerts.set(key(a.runId, a.checkpointId, a.task, a.kind), a); }
+// an alert is brought up to date on its key; a withdrawn one (cleared) goes
+function putAlert(a) {
+  const k = key(a.runId, a.checkpointId, a.task, a.kind);
+  if (a.cleared) state.alerts.delete(k); else state.alerts.set(k, a);
+}
+
+// the best checkpoint: highest all-tasks rate among the fully scored ones (all, while none is), as ReportPage.best
+function bestCheckpoint(cks) {
+  const rated = cks.filter((c) => c.primaryRate != null);
+  const complete = rated.filter((c) => c.samplesExpected > 0 && c.samplesScored >= c.samplesExpected);
+  let best = null;
+  for (const c of (complete.length ? complete : rated)) if (!best || c.primaryRate > best.primaryRate) best = c;
+  return best ? best.checkpointId : null;
+}
+
+// integers as integers (a count of trials is no rate), other values to three decimals
+const num = (v) => (Number.isInteger(v) ? String(v) : (+v).toFixed(3));
 
 function runs() {
   const set = new Set();
@@ -102,58 +127,81 @@ function renderRuns() {
 
 function renderCheckpoints() {
   const current = selectedCheckpoint();
-  const items = checkpointsOf(state.run).map((c) => {
+  const cks = checkpointsOf(state.run);
+  const best = bestCheckpoint(cks);
+  const items = cks.map((c) => {
     const frac = c.samplesExpected ? Math.min(1, c.samplesScored / c.samplesExpected) : 0;
     const done = c.samplesExpected > 0 && c.samplesScored >= c.samplesExpected;
-    return `<li data-checkpoint="${esc(c.checkpointId)}" class="${c.checkpointId === current ? 'selected' : ''}">
-      <div class="row"><b>${esc(c.checkpointId)}</b><span class="muted">step ${c.trainingStep}</span></div>
-      <div class="row"><span>${pct(c.primaryRate)}</span><span class="muted progress-text">${c.samplesScored} / ${c.samplesExpected}${c.samplesPending ? ' · ' + c.samplesPending + ' pending' : ''}</span></div>
+    const isBest = c.checkpointId === best;
+    return `<li data-checkpoint="${esc(c.checkpointId)}" class="${c.checkpointId === current ? 'selected' : ''}${isBest ? ' best' : ''}">
+      <div class="row"><b>${esc(c.checkpointId)}${isBest ? ' <span class="best-mark" title="best checkpoint: highest all-tasks score">★ best</span>' : ''}</b><span class="muted">step ${c.trainingStep}</span></div>
+      <div class="row"><span>${pct(c.primaryRate)}</span><span class="muted progress-text">${c.samplesScored} / ${c.samplesExpected}${c.samplesPending ? ' · ' + c.samplesPending + ' pending' : ''}${c.samplesPartial ? ' · ' + c.samplesPartial + ' with unavailable parts' : ''}</span></div>
       <div class="bar${done ? ' done' : ''}"><span style="width:${(100 * frac).toFixed(1)}%"></span></div></li>`;
   });
-  $('#checkpoints').innerHTML = items.join('') || '<li class="muted">waiting for scores…</li>';
+  $('#checkpoints').innerHTML = items.join('') || `<li class="muted empty">${EMPTY}</li>`;
+  const report = $('#report-link');
+  if (report) {
+    report.hidden = !state.run;
+    if (state.run) report.href = `/api/report?run=${enc(state.run)}&checkpoint=${enc(current || '')}`;
+  }
 }
 
 function renderChart() {
-  const tasks = tasksOf(state.run);
-  const series = tasks.map((t, i) => {
+  const tasks = tasksOf(state.run).concat(checkpointsOf(state.run).length ? [ALL] : []);
+  const series = tasks.map((t) => {
     const pts = [];
     for (const r of state.rows.values()) {
       if (r.runId === state.run && r.task === t && r.primaryRate != null) pts.push(r);
     }
     pts.sort((a, b) => a.trainingStep - b.trainingStep);
-    return { task: t, color: COLORS[i % COLORS.length], pts };
+    return { task: t, color: colorOf(t), pts };
   });
-  const all = series.flatMap((s) => s.pts);
-  const W = 900, H = 280, L = 44, R = 12, T = 10, B = 30;
-  let minX = Math.min(...all.map((p) => p.trainingStep)), maxX = Math.max(...all.map((p) => p.trainingStep));
-  if (!all.length) { minX = 0; maxX = 1; }
+  const all = series.filter((s) => s.task !== ALL).flatMap((s) => s.pts);
+  const W = 900, H = 290, L = 48, R = 40, T = 14, B = 40; // R leaves room for the last step's label
+  const steps = [...new Set(series.flatMap((s) => s.pts).map((p) => p.trainingStep))].sort((a, b) => a - b);
+  let minX = steps.length ? steps[0] : 0, maxX = steps.length ? steps[steps.length - 1] : 1;
   if (minX === maxX) { minX -= 1; maxX += 1; }
   const x = (v) => L + (W - L - R) * (v - minX) / (maxX - minX);
   const y = (v) => T + (H - T - B) * (1 - v);
-  let svg = `<svg viewBox="0 0 ${W} ${H}" preserveAspectRatio="none" data-points="${all.length}">`;
+  const cks = checkpointsOf(state.run);
+  const best = bestCheckpoint(cks);
+  const selected = selectedCheckpoint();
+  let svg = `<svg viewBox="0 0 ${W} ${H}" data-points="${all.length}" data-best="${esc(best || '')}" data-selected="${esc(selected || '')}">`;
   for (let g = 0; g <= 4; g++) {
     const v = g / 4;
     svg += `<line class="grid" x1="${L}" x2="${W - R}" y1="${y(v)}" y2="${y(v)}"/><text x="${L - 6}" y="${y(v) + 4}" text-anchor="end">${100 * v}%</text>`;
   }
   svg += `<line class="axis" x1="${L}" x2="${W - R}" y1="${y(0)}" y2="${y(0)}"/>`;
-  const steps = [...new Set(all.map((p) => p.trainingStep))].sort((a, b) => a - b);
   const every = Math.max(1, Math.ceil(steps.length / 10));
-  steps.forEach((s, i) => { if (i % every === 0) svg += `<text x="${x(s)}" y="${H - 10}" text-anchor="middle">${s}</text>`; });
-  series.forEach((s, i) => {
+  steps.forEach((s, i) => {
+    if (i % every !== 0 && i !== steps.length - 1) return;
+    svg += `<text class="xlabel" x="${x(s)}" y="${H - B + 16}" text-anchor="middle">${s}</text>`;
+  });
+  svg += `<text class="axis-title" x="${L + (W - L - R) / 2}" y="${H - 4}" text-anchor="middle">training step</text>`;
+  const sel = cks.find((c) => c.checkpointId === selected);
+  if (sel) svg += `<line class="selected-mark" x1="${x(sel.trainingStep)}" x2="${x(sel.trainingStep)}" y1="${T}" y2="${y(0)}"><title>selected: ${esc(selected)}</title></line>`;
+  const taskSeries = series.filter((s) => s.task !== ALL);
+  series.forEach((s) => {
     if (!s.pts.length) return;
-    const dx = (i - (series.length - 1) / 2) * 5; // side by side, so intervals at one step stay readable
+    const isAll = s.task === ALL;
+    const i = taskSeries.indexOf(s);
+    const dx = isAll ? 0 : (i - (taskSeries.length - 1) / 2) * 5; // side by side, so intervals at one step stay readable
     const px = (p) => x(p.trainingStep) + dx;
-    svg += `<polyline fill="none" stroke="${s.color}" stroke-width="2" points="${s.pts.map((p) => px(p) + ',' + y(p.primaryRate)).join(' ')}"/>`;
+    svg += `<polyline data-task="${esc(s.task)}" fill="none" stroke="${s.color}" stroke-width="${isAll ? 3.5 : 2}"${isAll ? ' stroke-dasharray="7 4"' : ''} points="${s.pts.map((p) => px(p) + ',' + y(p.primaryRate)).join(' ')}"/>`;
     for (const p of s.pts) {
-      if (p.primaryCiLow != null) {
+      if (!isAll && p.primaryCiLow != null) {
         svg += `<line stroke="${s.color}" stroke-opacity=".35" stroke-width="4" x1="${px(p)}" x2="${px(p)}" y1="${y(p.primaryCiLow)}" y2="${y(p.primaryCiHigh)}"/>`;
       }
-      svg += `<circle class="pt" r="4" fill="${s.color}" cx="${px(p)}" cy="${y(p.primaryRate)}"><title>${esc(s.task)} ${esc(p.checkpointId)}: ${pct(p.primaryRate)} [${pct(p.primaryCiLow)}, ${pct(p.primaryCiHigh)}], n=${p.primaryCount}</title></circle>`;
+      svg += `<circle class="pt" data-task="${esc(s.task)}" r="${isAll ? 4.5 : 4}" fill="${s.color}" cx="${px(p)}" cy="${y(p.primaryRate)}"><title>${isAll ? 'all tasks' : esc(s.task)} ${esc(p.checkpointId)}: ${pct(p.primaryRate)} [${pct(p.primaryCiLow)}, ${pct(p.primaryCiHigh)}], n=${p.primaryCount}</title></circle>`;
+      if (isAll && p.checkpointId === best) {
+        svg += `<text class="best-mark" x="${px(p)}" y="${y(p.primaryRate) - 10}" text-anchor="middle">★ best</text>`;
+      }
     }
   });
+  if (!steps.length) svg += `<text class="empty" x="${W / 2}" y="${H / 2}" text-anchor="middle">${esc(EMPTY)}</text>`;
   svg += '</svg>';
   $('#chart').innerHTML = svg;
-  $('#legend').innerHTML = series.map((s) => `<span><i style="background:${s.color}"></i>${esc(s.task)}</span>`).join('');
+  $('#legend').innerHTML = series.map((s) => `<span data-task="${esc(s.task)}" data-color="${s.color}"><i style="background:${s.color}"></i>${s.task === ALL ? 'all tasks' : esc(s.task)}</span>`).join('');
 }
 
 function ciBar(r) {
@@ -166,7 +214,8 @@ function delta(c) {
   if (!c) return '<span class="muted">–</span>';
   const d = 100 * c.difference;
   const cls = d > 0 ? 'up' : d < 0 ? 'down' : '';
-  const sig = c.significantDrop ? ' <span class="sig" title="significant drop">▼</span>' : '';
+  const sig = c.significantDrop ? ' <span class="sig" title="significant drop">▼</span>'
+    : d < 0 && c.pValue < 0.01 ? ` <span class="under-min" title="significant (p &lt; 0.01) but no alert: compared on ${c.samples} samples, under the alert minimum, or a drop under the minimum">△ too few to alert</span>` : '';
   return `<span class="delta ${cls}" title="${esc(c.note)}; ${c.method}; vs ${esc(c.baselineCheckpointId)}">${d >= 0 ? '+' : ''}${d.toFixed(1)} pts${sig}</span>
     <div class="muted small">[${(100 * c.ciLow).toFixed(1)}, ${(100 * c.ciHigh).toFixed(1)}] p=${c.pValue < 0.001 ? c.pValue.toExponential(1) : c.pValue.toFixed(3)}${c.partial ? ' · partial' : ''}</div>`;
 }
@@ -174,7 +223,7 @@ function delta(c) {
 function metricsCell(r) {
   const names = Object.keys(r.metrics || {}).filter((m) => !m.startsWith('gate.')).sort();
   const pass = Object.entries(r.passAtK || {}).map(([k, v]) => `<b>${esc(k)}</b> ${v.mean.toFixed(3)}`);
-  const shown = names.slice(0, 8).map((m) => `<b>${esc(m.replace(/^[^.]+\./, ''))}</b> ${r.metrics[m].mean.toFixed(3)}`);
+  const shown = names.slice(0, 8).map((m) => `<b>${esc(m.replace(/^[^.]+\./, ''))}</b> ${num(r.metrics[m].mean)}`);
   const more = names.length > 8 ? ` <span title="${esc(names.slice(8).join(', '))}">+${names.length - 8} more</span>` : '';
   return `<div class="metrics">${shown.concat(pass).join(' · ')}${more}</div>`;
 }
@@ -191,20 +240,20 @@ function renderBoard() {
     return `<tr data-task="${esc(r.task)}" class="${r.task === ALL ? 'all' : ''}">
       <td>${r.task === ALL ? 'all tasks' : esc(r.task)}</td>
       <td>${pct(r.primaryRate)} ${ciBar(r)}</td>
-      <td>${r.primaryCount} <span class="muted">/ ${r.samplesExpected}</span>${r.samplesPending ? ` <span class="pend">${r.samplesPending} pending</span>` : ''}</td>
-      <td>${r.task === ALL ? '' : delta(c && c.vsPrevious)}</td>
-      <td>${r.task === ALL ? '' : c && c.vsPrevious && !c.vsBest ? '<span class="muted" title="the previous checkpoint is the best earlier one">= previous</span>' : delta(c && c.vsBest)}</td>
+      <td>${r.primaryCount} <span class="muted">/ ${r.samplesExpected}</span>${r.samplesPending ? ` <span class="pend" title="still coming">${r.samplesPending} pending</span>` : ''}${r.samplesPartial ? ` <span class="unavail" title="scored without parts that cannot arrive (e.g. no judge configured)">${r.samplesPartial} with unavailable parts</span>` : ''}</td>
+      <td>${delta(c && c.vsPrevious)}</td>
+      <td>${c && c.vsPrevious && !c.vsBest ? '<span class="muted" title="the previous checkpoint is the best earlier one">= previous</span>' : delta(c && c.vsBest)}</td>
       <td>${metricsCell(r)}</td>
       <td>${flags}</td></tr>`;
-  }).join('') || '<tr><td colspan="7" class="muted">no scores for this checkpoint yet</td></tr>';
+  }).join('') || `<tr><td colspan="7" class="muted empty">${ck ? 'no scores for this checkpoint yet' : EMPTY}</td></tr>`;
 }
 
 function renderAlerts() {
   const list = [...state.alerts.values()].filter((a) => a.runId === state.run)
     .sort((a, b) => String(b.raisedAt).localeCompare(String(a.raisedAt)));
   $('#alert-count').textContent = list.length ? list.length : '';
-  $('#alerts').innerHTML = list.map((a) => `<li data-checkpoint="${esc(a.checkpointId)}"><b>${esc(a.task)}</b> ${esc(a.checkpointId)} vs ${esc(a.baselineCheckpointId)}:
-    ${pct(a.baselineRate)} → ${pct(a.rate)} (p=${a.pValue.toExponential(1)})<div class="muted">${esc(a.message)}</div></li>`).join('')
+  $('#alerts').innerHTML = list.map((a) => `<li data-checkpoint="${esc(a.checkpointId)}" data-task="${esc(a.task)}" data-kind="${esc(a.kind)}" data-partial="${a.partial}" data-revision="${a.revision}"><b>${a.task === ALL ? 'all tasks' : esc(a.task)}</b> ${esc(a.checkpointId)} vs ${esc(a.baselineCheckpointId)}:
+    ${pct(a.baselineRate)} → ${pct(a.rate)} on ${a.samples} samples (p=${a.pValue.toExponential(1)})${a.partial ? ' <span class="pend">partial, updating</span>' : ''}${a.revision > 1 ? ` <span class="muted">updated ×${a.revision - 1}</span>` : ''}<div class="muted">${esc(a.message)}</div></li>`).join('')
     || '<li class="muted">none</li>';
 }
 
@@ -227,7 +276,7 @@ async function loadDrillList() {
   const samples = lists.flat();
   $('#drill-list').innerHTML = samples.map((s) => {
     const cls = s.status === 'PENDING' ? 'pend' : s.primary === 1 ? 'pass' : 'fail';
-    const label = s.primary == null ? s.status.toLowerCase() : s.primary.toFixed(2);
+    const label = s.primary == null ? (s.status === 'PARTIAL' ? 'unavailable' : s.status.toLowerCase()) : num(s.primary);
     return `<li data-task="${esc(s.task)}" data-sample="${esc(s.sampleId)}" data-seed="${s.seed}"><span>${esc(s.sampleId)}${s.seed ? '#' + s.seed : ''}</span><span class="${cls}">${label}</span></li>`;
   }).join('') || '<li class="muted">no samples</li>';
 }
@@ -247,8 +296,8 @@ async function openSample(task, sample, seed) {
     if (a.mediaType.startsWith('video/')) return `<figure><video src="${a.href}" controls muted loop autoplay playsinline></video>${cap}</figure>`;
     return `<figure><a href="${a.href}" target="_blank">${esc(a.role)}</a>${cap}</figure>`;
   }).join('');
-  const metrics = Object.entries(sc.metrics).sort().map(([k, v]) => `<tr><td>${esc(k)}</td><td>${v == null ? '–' : (+v).toFixed(4)}</td></tr>`).join('');
-  const gates = Object.entries(sc.gates).sort().map(([k, v]) => `<tr><td>${esc(k)}</td><td>${v == null ? 'missing' : v}</td></tr>`).join('');
+  const metrics = Object.entries(sc.metrics).sort().map(([k, v]) => `<tr><td>${esc(k)}</td><td>${v == null ? '–' : Number.isInteger(+v) ? +v : (+v).toFixed(4)}</td></tr>`).join('');
+  const gates = Object.entries(sc.gates).sort().map(([k, v]) => `<tr><td>${esc(k)}</td><td>${v == null ? (sc.status === 'PENDING' ? 'pending' : 'unavailable') : v}</td></tr>`).join('');
   const just = Object.entries(sc.justifications || {}).map(([k, v]) => `<tr><td>${esc(k)}</td><td>${esc(v)}</td></tr>`).join('');
   const item = s.item || {};
   const truth = item.groundTruth ? Object.fromEntries(Object.entries(item.groundTruth).filter(([, v]) => v != null && !(typeof v === 'object' && !Array.isArray(v) && !Object.keys(v).length))) : null;
