@@ -1,0 +1,82 @@
+package io.mmgr.stream.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Ctrl-C on {@code bin/mmgr demo} (issue 15): the demo, a child JVM as a user runs it, gets SIGINT while it
+ * publishes checkpoints. It says what it is doing and is gone within 5 s; the next start on the same data
+ * directory comes up again (what the stop left unfinished is recovered as after a crash).
+ */
+@Tag("integration")
+class DemoStopTest {
+
+    static final String SIMULATING = "Simulating the training run:";
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void ctrlCSaysWhatItStopsAndExitsWithinFiveSeconds() throws Exception {
+        Path data = dir.resolve("data");
+        for (int start = 1; start <= 2; start++) {
+            Path log = dir.resolve("demo-" + start + ".log");
+            Process demo = startDemo(data, log);
+            try {
+                awaitLine(demo, log, SIMULATING, Duration.ofMinutes(3));
+                Thread.sleep(1500); // a checkpoint or two on their way
+                long t0 = System.nanoTime();
+                Process kill = new ProcessBuilder("kill", "-INT", Long.toString(demo.pid())).inheritIO().start();
+                assertThat(kill.waitFor()).as("kill -INT").isZero();
+                boolean exited = demo.waitFor(10, TimeUnit.SECONDS);
+                double seconds = (System.nanoTime() - t0) / 1e9;
+                String text = Files.readString(log, StandardCharsets.UTF_8);
+                System.out.printf("demo start %d: exited %.2f s after SIGINT (load average %s)%n", start, seconds,
+                        Files.readString(Path.of("/proc/loadavg")).trim());
+                assertThat(exited).as("the demo exited after SIGINT; its output:\n%s", text).isTrue();
+                assertThat(text).contains("Stopping the demo: the simulation, the scorer, then the broker and registry ...");
+                assertThat(text).containsPattern("Stopped in \\d+\\.\\d s\\.|Not stopped after \\d+\\.\\d s; exiting anyway");
+                assertThat(seconds).as("seconds from SIGINT to exit").isLessThanOrEqualTo(5.0);
+            } finally {
+                demo.destroyForcibly().waitFor();
+            }
+        }
+        assertThat(data.resolve("endpoints.properties")).as("the endpoints file client commands read").exists();
+    }
+
+    static Process startDemo(Path data, Path log) throws IOException {
+        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx768m", "-Dorg.apache.avro.SERIALIZABLE_PACKAGES=io.mmgr.stream.avro",
+                "-cp", System.getProperty("surefire.test.class.path", System.getProperty("java.class.path")),
+                "io.mmgr.stream.cli.Main", "demo", "--data-dir", data.toString(), "--web-port", "0",
+                "--broker-port", "0", "--registry-port", "0", "--no-open", "--items", "4", "--checkpoints", "20",
+                "--interval", "PT1S", "--tasks", "magma"));
+        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile());
+        pb.environment().keySet().removeIf(k -> k.startsWith("MMGR_"));
+        return pb.start();
+    }
+
+    static void awaitLine(Process p, Path log, String line, Duration timeout) throws Exception {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (true) {
+            String text = Files.exists(log) ? Files.readString(log, StandardCharsets.UTF_8) : "";
+            if (text.contains(line)) {
+                return;
+            }
+            assertThat(p.isAlive()).as("the demo is running; its output:\n%s", text).isTrue();
+            assertThat(System.nanoTime()).as("'%s' within %s; output so far:\n%s", line, timeout, text).isLessThan(deadline);
+            Thread.sleep(100);
+        }
+    }
+}
