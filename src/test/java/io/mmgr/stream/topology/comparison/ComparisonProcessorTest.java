@@ -164,6 +164,8 @@ class ComparisonProcessorTest {
         checkpoint("c1", 100, 25, 25);
         checkpoint("c2", 200, 25, 15);
         compare();
+        List<Alert> raised = forwarded(Alert.class);
+        assertThat(raised).hasSize(1);
 
         checkpoint("c2", 200, 25, 15); // the same outcomes again
         compare();
@@ -173,7 +175,15 @@ class ComparisonProcessorTest {
         compare();
         assertThat(comparisons()).extracting(CheckpointComparison::getCheckpointId).containsExactly("c2");
         assertThat(comparisons().get(0).getRate()).isEqualTo(0.56);
-        assertThat(forwarded(Alert.class)).isEmpty();
+        // not a second alert: the standing one brought up to date on its key (issue 15), with the new figures
+        List<Alert> updates = forwarded(Alert.class);
+        assertThat(updates).hasSize(1);
+        Alert update = updates.get(0);
+        assertThat(update.getKind()).isEqualTo(raised.get(0).getKind());
+        assertThat(update.getRevision()).isEqualTo(raised.get(0).getRevision() + 1);
+        assertThat(update.getRaisedAt()).isEqualTo(raised.get(0).getRaisedAt());
+        assertThat(update.getRate()).isEqualTo(0.56);
+        assertThat(update.getCleared()).isFalse();
     }
 
     @Test
