@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Ctrl-C on {@code bin/mmgr demo} (issue 15): the demo, a child JVM as a user runs it, gets SIGINT while it
+ * Ctrl-C on {@code bin/mmgr demo} (issue 15): the demo, a child JVM as a user runs it, gets the signal while it
  * publishes checkpoints. It says what it is doing and is gone within 5 s; the next start on the same data
  * directory comes up again (what the stop left unfinished is recovered as after a crash).
  */
@@ -37,17 +37,19 @@ class DemoStopTest {
                 awaitLine(demo, log, SIMULATING, Duration.ofMinutes(3));
                 Thread.sleep(1500); // a checkpoint or two on their way
                 long t0 = System.nanoTime();
-                Process kill = new ProcessBuilder("kill", "-INT", Long.toString(demo.pid())).inheritIO().start();
-                assertThat(kill.waitFor()).as("kill -INT").isZero();
+                // SIGTERM, which the JVM handles as it does Ctrl-C's SIGINT (the same shutdown hooks): a build
+                // started as a background job inherits SIGINT ignored, and the JVM then leaves it ignored
+                Process kill = new ProcessBuilder("kill", "-TERM", Long.toString(demo.pid())).inheritIO().start();
+                assertThat(kill.waitFor()).as("kill -TERM").isZero();
                 boolean exited = demo.waitFor(10, TimeUnit.SECONDS);
                 double seconds = (System.nanoTime() - t0) / 1e9;
                 String text = Files.readString(log, StandardCharsets.UTF_8);
-                System.out.printf("demo start %d: exited %.2f s after SIGINT (load average %s)%n", start, seconds,
+                System.out.printf("demo start %d: exited %.2f s after SIGTERM (load average %s)%n", start, seconds,
                         Files.readString(Path.of("/proc/loadavg")).trim());
-                assertThat(exited).as("the demo exited after SIGINT; its output:\n%s", text).isTrue();
+                assertThat(exited).as("the demo exited after SIGTERM; its output:\n%s", text).isTrue();
                 assertThat(text).contains("Stopping the demo: the simulation, the scorer, then the broker and registry ...");
                 assertThat(text).containsPattern("Stopped in \\d+\\.\\d s\\.|Not stopped after \\d+\\.\\d s; exiting anyway");
-                assertThat(seconds).as("seconds from SIGINT to exit").isLessThanOrEqualTo(5.0);
+                assertThat(seconds).as("seconds from SIGTERM to exit").isLessThanOrEqualTo(5.0);
             } finally {
                 demo.destroyForcibly().waitFor();
             }

@@ -288,7 +288,7 @@ class JudgeUnderRealProvidersTest {
             JsonNode pendingView = await(() -> JudgeEndToEndTest.getJson(api + "deadline-1"),
                     j -> transientReason.test(j.path("why").toString()), WAIT, "the dashboard's why");
             assertThat(pendingView.at("/score/status").asText()).isEqualTo("PENDING");
-            assertThat(pendingView.path("why").toString()).contains("part judge: ");
+            assertThat(pendingView.path("why").toString()).contains("part judge pending: ");
 
             // the bursts end, every burst sample completes, judged right, with no INVALID or FAILED verdict among them
             Map<SampleKey, SampleScore> scores = sc.allComplete(bursts);
