@@ -89,8 +89,9 @@ final class DriverScorer implements AutoCloseable {
     List<DeadLetter> deadLetters() {
         // the driver's own dead letters since the last read, then every one the evaluations made
         List<DeadLetter> all = new java.util.ArrayList<>(deadLetters.readValuesToList());
-        all.addAll(evaluation.deadLetters().subList(evaluationLettersRead, evaluation.deadLetters().size()));
-        evaluationLettersRead = evaluation.deadLetters().size();
+        List<DeadLetter> evaluated = evaluation.deadLetters();
+        all.addAll(evaluated.subList(evaluationLettersRead, evaluated.size()));
+        evaluationLettersRead = evaluated.size();
         return all;
     }
 
