@@ -23,6 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
  * figures for the README come from {@code bin/mmgr bench restart} on a quiet machine.
  */
 @Tag("integration")
+@Tag("alone")
 class RestartBenchTest {
 
     @TempDir

@@ -39,6 +39,7 @@ import org.junit.jupiter.api.io.TempDir;
  * light Mind2Web samples interleaved; and evaluations that run past their deadline.
  */
 @Tag("integration")
+@Tag("alone")
 class HeavyWorkTest {
 
     /** Short, so that the videos' evaluation time is a multiple of it; every consumer of the scorer gets it. */

@@ -31,6 +31,7 @@ import org.junit.jupiter.api.io.TempDir;
  * once, and the dead-letter topic is empty. Each test prints its kills and samples.
  */
 @Tag("integration")
+@Tag("alone")
 class CrashRecoveryTest {
 
     static final int PARTITIONS = 4;

@@ -20,6 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
  * directory comes up again (what the stop left unfinished is recovered as after a crash).
  */
 @Tag("integration")
+@Tag("alone")
 class DemoStopTest {
 
     static final String SIMULATING = "Simulating the training run:";

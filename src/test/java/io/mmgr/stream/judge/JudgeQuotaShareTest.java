@@ -24,6 +24,7 @@ import org.junit.jupiter.api.Tag;
  * within it; when one leaves, the other takes its partitions and, a window later, their share.
  */
 @Tag("integration")
+@Tag("alone")
 class JudgeQuotaShareTest {
 
     static final int QUOTA = 6;

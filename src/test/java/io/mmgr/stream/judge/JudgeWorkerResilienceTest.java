@@ -35,6 +35,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * verdict of every case is written here from the script, not from the worker's code.
  */
 @Tag("integration")
+@Tag("alone")
 @org.junit.jupiter.api.TestMethodOrder(org.junit.jupiter.api.MethodOrderer.OrderAnnotation.class)
 class JudgeWorkerResilienceTest {
 
