@@ -46,12 +46,4 @@ public record ProviderCall(String model, String system, List<Part> parts, Map<St
         more.add(new Text("Your previous answer was:\n" + assistantAnswer + "\n\n" + userText));
         return new ProviderCall(model, system, more, schema, profile);
     }
-
-    public long mediaCount() {
-        return parts.stream().filter(p -> p instanceof Media).count();
-    }
-
-    public long textChars() {
-        return system.length() + parts.stream().mapToLong(p -> p instanceof Text t ? t.text().length() : 0).sum();
-    }
 }

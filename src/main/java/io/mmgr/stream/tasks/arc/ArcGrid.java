@@ -100,21 +100,6 @@ public final class ArcGrid {
         return out;
     }
 
-    /** The number of distinct symbols used. */
-    public int colourCount() {
-        boolean[] seen = new boolean[10];
-        int n = 0;
-        for (int[] row : cells) {
-            for (int v : row) {
-                if (!seen[v]) {
-                    seen[v] = true;
-                    n++;
-                }
-            }
-        }
-        return n;
-    }
-
     @Override
     public boolean equals(Object o) {
         return o instanceof ArcGrid g && Arrays.deepEquals(cells, g.cells);

@@ -106,11 +106,6 @@ public final class MazeReference {
         return new MazeReference(lattice, solution, walls, startCentre, targetCentre);
     }
 
-    /** The reference drawn from the lattice alone (no images). */
-    public static MazeReference ofLattice(MazeLattice lattice, List<Cell> solution) throws MazeReferenceException {
-        return build(lattice, solution, null, null, lattice.rows(), lattice.cols());
-    }
-
     /**
      * The lattice drawn in a problem image. Only the passages between cells are read; outer walls,
      * posts and cells are what the lattice rules make them, so a legible drawing always yields a lattice.
