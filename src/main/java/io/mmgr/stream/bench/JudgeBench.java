@@ -1,5 +1,6 @@
 package io.mmgr.stream.bench;
 
+import io.mmgr.stream.judge.protocol.JudgeProtocol;
 import io.mmgr.stream.artifacts.LocalArtifactResolver;
 import io.mmgr.stream.avro.BenchmarkItem;
 import io.mmgr.stream.avro.GenerationEvent;
@@ -46,7 +47,7 @@ public final class JudgeBench {
      * @param enforce       the provider answers 429 past the quota
      */
     public record Config(int requests, int quota, Duration latency, double rateLimited, double retryAfter, int concurrency,
-                         String protocol, Duration quotaMargin, long seed, boolean enforce) {
+                         JudgeProtocol protocol, Duration quotaMargin, long seed, boolean enforce) {
     }
 
     /**
@@ -85,7 +86,7 @@ public final class JudgeBench {
             if (c.enforce()) {
                 server.quota(new ScriptedVlmServer.Quota(c.quota(), Duration.ofSeconds(1)));
             }
-            URI base = URI.create(c.protocol().equals("gemini") ? server.geminiBaseUrl() : server.openAiBaseUrl());
+            URI base = URI.create(c.protocol() == JudgeProtocol.GEMINI ? server.geminiBaseUrl() : server.openAiBaseUrl());
             JudgeSettings s = JudgeSettings.builder(c.protocol(), base, "bench-judge")
                     .quota(q -> q.requests(c.quota(), Duration.ofSeconds(1)).margin(c.quotaMargin()))
                     .concurrency(c.concurrency())

@@ -1,5 +1,6 @@
 package io.mmgr.stream.bench;
 
+import io.mmgr.stream.judge.protocol.JudgeProtocol;
 import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Pattern;
@@ -24,18 +25,18 @@ final class ModelRules {
         return m.substring(m.lastIndexOf('/') + 1);
     }
 
-    static boolean reasons(String protocol, String model) {
+    static boolean reasons(JudgeProtocol protocol, String model) {
         String m = bare(model);
-        return protocol.equals("openai") ? OPENAI_REASONING.matcher(m).matches()
+        return protocol == JudgeProtocol.OPENAI ? OPENAI_REASONING.matcher(m).matches()
                 : m.startsWith("gemini-2.5") || m.startsWith("gemini-3");
     }
 
     /** The 400 a model gives to these parameters, or null when it takes them. */
-    static ProviderAnswers.Reply check(String protocol, String model, Map<String, Object> params) {
+    static ProviderAnswers.Reply check(JudgeProtocol protocol, String model, Map<String, Object> params) {
         if (!reasons(protocol, model)) {
             return null;
         }
-        if (protocol.equals("openai")) {
+        if (protocol == JudgeProtocol.OPENAI) {
             if (params.containsKey("max_tokens")) {
                 return ProviderAnswers.maxTokensUnsupported();
             }
@@ -53,12 +54,12 @@ final class ModelRules {
     }
 
     /** Tokens the model thinks on this request. */
-    static int thinking(String protocol, String model, Map<String, Object> params, ScriptedVlmServer.Action a) {
+    static int thinking(JudgeProtocol protocol, String model, Map<String, Object> params, ScriptedVlmServer.Action a) {
         if (!reasons(protocol, model)) {
             return 0;
         }
         int want = a.thinking() >= 0 ? a.thinking() : usual(protocol, model);
-        if (protocol.equals("openai")) {
+        if (protocol == JudgeProtocol.OPENAI) {
             double factor = switch (String.valueOf(params.getOrDefault("reasoning_effort", "medium"))) {
                 case "none" -> 0.0;
                 case "minimal" -> 0.1;
@@ -76,16 +77,16 @@ final class ModelRules {
     }
 
     /** What a reasoning model thinks on a judge's rubric when nothing bounds it. */
-    private static int usual(String protocol, String model) {
-        if (protocol.equals("openai")) {
+    private static int usual(JudgeProtocol protocol, String model) {
+        if (protocol == JudgeProtocol.OPENAI) {
             return 2_500;
         }
         return bare(model).contains("flash") ? 1_500 : 3_000;
     }
 
     /** The request's output cap (thinking included), or -1 for none. */
-    static int outputCap(String protocol, Map<String, Object> params) {
-        for (String name : protocol.equals("openai") ? new String[] {"max_completion_tokens", "max_tokens"}
+    static int outputCap(JudgeProtocol protocol, Map<String, Object> params) {
+        for (String name : protocol == JudgeProtocol.OPENAI ? new String[] {"max_completion_tokens", "max_tokens"}
                 : new String[] {"maxOutputTokens"}) {
             if (params.get(name) instanceof Number n) {
                 return n.intValue();

@@ -1,5 +1,6 @@
 package io.mmgr.stream.bench;
 
+import io.mmgr.stream.judge.protocol.JudgeProtocol;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -58,8 +59,8 @@ final class ProviderAnswers {
     }
 
     /** 429 of a request quota, announcing {@code delay} the way the protocol does. */
-    static Reply rateLimited(String protocol, String model, int limit, Duration delay, boolean retryAfterHeader) {
-        if (protocol.equals("openai")) {
+    static Reply rateLimited(JudgeProtocol protocol, String model, int limit, Duration delay, boolean retryAfterHeader) {
+        if (protocol == JudgeProtocol.OPENAI) {
             Map<String, String> h = new LinkedHashMap<>();
             h.put("x-ratelimit-limit-requests", Integer.toString(limit));
             h.put("x-ratelimit-remaining-requests", "0");
@@ -95,16 +96,16 @@ final class ProviderAnswers {
         return new Reply(429, h, body.toString());
     }
 
-    static Reply serverError(String protocol) {
-        return protocol.equals("openai")
+    static Reply serverError(JudgeProtocol protocol) {
+        return protocol == JudgeProtocol.OPENAI
                 ? Reply.json(500, openAiError("The server had an error while processing your request. Sorry about that!",
                         "server_error", null, null))
                 : Reply.json(500, geminiError(500, "INTERNAL", "An internal error has occurred. Please retry or report in "
                         + "https://developers.generativeai.google/guide/troubleshooting"));
     }
 
-    static Reply overloaded(String protocol) {
-        return protocol.equals("openai")
+    static Reply overloaded(JudgeProtocol protocol) {
+        return protocol == JudgeProtocol.OPENAI
                 ? Reply.json(503, openAiError("The server is overloaded or not ready yet.", "server_error", null, null))
                 : Reply.json(503, geminiError(503, "UNAVAILABLE", "The model is overloaded. Please try again later."));
     }
@@ -113,8 +114,8 @@ final class ProviderAnswers {
      * A refused key. OpenAI: 401 {@code invalid_api_key}, echoing the key it got (here in full, so that
      * redaction is tested at its hardest). Gemini: 400 INVALID_ARGUMENT with reason {@code API_KEY_INVALID}.
      */
-    static Reply unauthorized(String protocol, String authorization) {
-        if (protocol.equals("openai")) {
+    static Reply unauthorized(JudgeProtocol protocol, String authorization) {
+        if (protocol == JudgeProtocol.OPENAI) {
             return Reply.json(401, openAiError("Incorrect API key provided: " + String.valueOf(authorization).replace("Bearer ", "")
                     + ". You can find your API key at https://platform.openai.com/account/api-keys.", "invalid_request_error",
                     null, "invalid_api_key"));
@@ -151,7 +152,7 @@ final class ProviderAnswers {
      * nothing left for text gives OpenAI's {@code finish_reason: length} with empty content and Gemini's
      * {@code MAX_TOKENS} candidate without parts.
      */
-    static String answer(String protocol, String content, int requestBytes, int thinking, int cap) {
+    static String answer(JudgeProtocol protocol, String content, int requestBytes, int thinking, int cap) {
         int in = Math.max(1, requestBytes / 100);
         int answerTokens = Math.max(1, content.length() / 4);
         boolean cut = cap >= 0 && thinking + answerTokens > cap;
@@ -159,7 +160,7 @@ final class ProviderAnswers {
         String text = !cut ? content : content.substring(0, Math.max(0, Math.min(content.length(), (cap - thought) * 4)));
         int out = text.isEmpty() ? 0 : Math.max(1, text.length() / 4);
         ObjectNode r = JSON.createObjectNode();
-        if (protocol.equals("openai")) {
+        if (protocol == JudgeProtocol.OPENAI) {
             r.put("id", "chatcmpl-scripted").put("object", "chat.completion");
             ObjectNode choice = r.putArray("choices").addObject();
             choice.put("index", 0).put("finish_reason", cut ? "length" : "stop");
@@ -186,9 +187,9 @@ final class ProviderAnswers {
         return r.toString();
     }
 
-    static String refusal(String protocol) {
+    static String refusal(JudgeProtocol protocol) {
         ObjectNode r = JSON.createObjectNode();
-        if (protocol.equals("openai")) {
+        if (protocol == JudgeProtocol.OPENAI) {
             ObjectNode choice = r.putArray("choices").addObject();
             choice.put("index", 0).put("finish_reason", "stop");
             choice.putObject("message").put("role", "assistant").putNull("content")

@@ -1,5 +1,6 @@
 package io.mmgr.stream.bench;
 
+import io.mmgr.stream.judge.protocol.JudgeProtocol;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -122,7 +123,7 @@ public final class ScriptedVlmServer implements AutoCloseable {
      * @param text     every text of the request
      * @param model    the model asked for
      */
-    public record Exchange(String protocol, String caseName, int attempt, List<String> metrics, String text, String model) {
+    public record Exchange(JudgeProtocol protocol, String caseName, int attempt, List<String> metrics, String text, String model) {
     }
 
     /**
@@ -136,7 +137,7 @@ public final class ScriptedVlmServer implements AutoCloseable {
      * @param announced     the wait a 429 announced (the precise one), else null
      * @param finish        the finish reason of a 200 (stop, length, STOP, MAX_TOKENS), else null
      */
-    public record Seen(long arrivedNanos, String protocol, String caseName, String authorization, int images, int videos,
+    public record Seen(long arrivedNanos, JudgeProtocol protocol, String caseName, String authorization, int images, int videos,
                        String model, Map<String, Object> params, int status, Duration announced, String finish) {
     }
 
@@ -280,7 +281,8 @@ public final class ScriptedVlmServer implements AutoCloseable {
         long arrived = handedOver != null ? handedOver : System.nanoTime();
         try (ex) {
             String path = ex.getRequestURI().getPath();
-            String protocol = path.endsWith("/chat/completions") ? "openai" : path.endsWith(":generateContent") ? "gemini" : null;
+            JudgeProtocol protocol = path.endsWith("/chat/completions") ? JudgeProtocol.OPENAI
+                    : path.endsWith(":generateContent") ? JudgeProtocol.GEMINI : null;
             byte[] raw = ex.getRequestBody().readAllBytes();
             if (protocol == null || !"POST".equals(ex.getRequestMethod())) {
                 send(ex, 404, "{\"error\":\"unknown endpoint\"}");
@@ -288,13 +290,13 @@ public final class ScriptedVlmServer implements AutoCloseable {
             }
             arrivals.incrementAndGet();
             JsonNode body = JSON.readTree(raw);
-            String model = protocol.equals("openai") ? body.path("model").asText("")
+            String model = protocol == JudgeProtocol.OPENAI ? body.path("model").asText("")
                     : path.substring(path.indexOf("/models/") + 8, path.lastIndexOf(':'));
             String text = allText(body);
             Matcher m = CASE.matcher(text);
             String caseName = m.find() ? m.group(1) : "";
             int attempt = attempts.computeIfAbsent(caseName, k -> new AtomicInteger()).getAndIncrement();
-            String auth = protocol.equals("openai") ? ex.getRequestHeaders().getFirst("Authorization")
+            String auth = protocol == JudgeProtocol.OPENAI ? ex.getRequestHeaders().getFirst("Authorization")
                     : ex.getRequestHeaders().getFirst("x-goog-api-key");
             int[] media = countMedia(body);
             Map<String, Object> params = params(protocol, body);
@@ -372,14 +374,14 @@ public final class ScriptedVlmServer implements AutoCloseable {
     /** A request being answered: recorded once its answer is known. */
     private final class Record {
         final long arrived;
-        final String protocol;
+        final JudgeProtocol protocol;
         final String caseName;
         final String auth;
         final int[] media;
         final String model;
         final Map<String, Object> params;
 
-        Record(long arrived, String protocol, String caseName, String auth, int[] media, String model, Map<String, Object> params) {
+        Record(long arrived, JudgeProtocol protocol, String caseName, String auth, int[] media, String model, Map<String, Object> params) {
             this.arrived = arrived;
             this.protocol = protocol;
             this.caseName = caseName;
@@ -399,19 +401,19 @@ public final class ScriptedVlmServer implements AutoCloseable {
         }
     }
 
-    private void answer(HttpExchange ex, Record record, String protocol, String content, int requestBytes, int thinking, int cap)
+    private void answer(HttpExchange ex, Record record, JudgeProtocol protocol, String content, int requestBytes, int thinking, int cap)
             throws IOException {
         String body = ProviderAnswers.answer(protocol, content, requestBytes, thinking, cap);
         JsonNode n = JSON.readTree(body);
-        record.seen(200, null, protocol.equals("openai") ? n.path("choices").path(0).path("finish_reason").asText()
+        record.seen(200, null, protocol == JudgeProtocol.OPENAI ? n.path("choices").path(0).path("finish_reason").asText()
                 : n.path("candidates").path(0).path("finishReason").asText());
         send(ex, 200, body);
     }
 
     /** The request parameters that decide how a model answers. */
-    private static Map<String, Object> params(String protocol, JsonNode body) {
+    private static Map<String, Object> params(JudgeProtocol protocol, JsonNode body) {
         Map<String, Object> p = new java.util.LinkedHashMap<>();
-        JsonNode src = protocol.equals("openai") ? body : body.path("generationConfig");
+        JsonNode src = protocol == JudgeProtocol.OPENAI ? body : body.path("generationConfig");
         for (String name : List.of("max_tokens", "max_completion_tokens", "temperature", "reasoning_effort", "maxOutputTokens")) {
             JsonNode v = src.get(name);
             if (v != null && !v.isNull()) {

@@ -57,7 +57,7 @@ public final class BenchJudgeCommand implements Callable<Integer> {
                 rateLimited * 100, retryAfter, concurrency, protocol, loadAverage());
         out.flush();
         JudgeBench.Report r = JudgeBench.run(new JudgeBench.Config(requests, quota, Duration.ofMillis(latencyMs), rateLimited,
-                retryAfter, concurrency, protocol, Duration.ofMillis(marginMs), 42, !noEnforce));
+                retryAfter, concurrency, io.mmgr.stream.judge.protocol.JudgeProtocol.parse(protocol), Duration.ofMillis(marginMs), 42, !noEnforce));
         out.printf("provider saw %d requests (%d answered 429) over %.2f s%n", r.seen(), r.rateLimited(), r.providerSeconds());
         out.printf("sustained (10th-90th percentile arrivals): %.2f requests/s = %.1f%% of the quota%n",
                 r.sustainedRps(), r.quotaShare() * 100);

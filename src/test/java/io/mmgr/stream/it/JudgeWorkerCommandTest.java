@@ -125,7 +125,7 @@ class JudgeWorkerCommandTest {
                 assertThat(valid.getCostUsd()).isPositive()
                         .isEqualTo((2.0 * valid.getInputTokens() + 8.0 * valid.getOutputTokens()) / 1e6);
                 assertThat(server.seen()).hasSizeGreaterThan(HELD).allSatisfy(s -> {
-                    assertThat(s.protocol()).isEqualTo("gemini");
+                    assertThat(s.protocol()).isEqualTo(io.mmgr.stream.judge.protocol.JudgeProtocol.GEMINI);
                     assertThat(s.authorization()).isEqualTo(KEY);
                 });
 

@@ -231,7 +231,7 @@ class JudgeWorkerResilienceTest {
             // the server never saw more than the quota in any one-second window
             assertThat(server.maxInAnyWindow(Duration.ofSeconds(1))).isLessThanOrEqualTo(QUOTA);
             // the key went to the provider, the way its protocol wants it
-            String auth = server.seen().stream().filter(s -> s.protocol().equals(protocol)).findFirst().orElseThrow().authorization();
+            String auth = server.seen().stream().filter(s -> s.protocol().id().equals(protocol)).findFirst().orElseThrow().authorization();
             assertThat(auth).isEqualTo(protocol.equals("openai") ? "Bearer " + KEY : KEY);
             assertThat(server.seen().stream().filter(s -> s.caseName().equals(protocol + "-slow")).findFirst().orElseThrow().images())
                     .isEqualTo(1);
