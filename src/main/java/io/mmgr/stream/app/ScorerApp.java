@@ -353,14 +353,8 @@ public final class ScorerApp implements AutoCloseable {
     }
 
     /** Client properties the user passed through that apply to admin, producers and consumers (security, ...). */
-    static Map<String, String> kafkaClientConfig(ScorerSettings settings) {
-        Map<String, String> out = new HashMap<>();
-        settings.kafkaOverrides().forEach((k, v) -> {
-            if (!k.startsWith("mmgr.")) {
-                out.put(k, v);
-            }
-        });
-        return out;
+    static Map<String, Object> kafkaClientConfig(ScorerSettings settings) {
+        return ScorerSettings.clientProperties(settings.kafkaOverrides());
     }
 
     static Map<String, Object> registryClientConfig(ScorerSettings settings) {

@@ -47,13 +47,7 @@ public final class ConnectionOptions {
 
     /** Kafka client properties given with -P (not the registry's). */
     public Map<String, Object> kafkaProperties() {
-        Map<String, Object> out = new HashMap<>();
-        properties.forEach((k, v) -> {
-            if (!k.startsWith("mmgr.")) {
-                out.put(k, v);
-            }
-        });
-        return out;
+        return io.mmgr.stream.topology.ScorerSettings.clientProperties(properties);
     }
 
     /** The same with the bootstrap servers set. */

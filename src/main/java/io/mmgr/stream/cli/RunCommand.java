@@ -226,12 +226,7 @@ public final class RunCommand implements Callable<Integer> {
         appRef.set(app);
         EmbeddedStack stack = starting != null ? starting.ready().join() : null; // ready: the scorer waited for it
         if (inProcessJudge) {
-            Map<String, Object> client = new java.util.HashMap<>();
-            properties.forEach((k, v) -> {
-                if (!k.startsWith("mmgr.")) {
-                    client.put(k, v);
-                }
-            });
+            Map<String, Object> client = ScorerSettings.clientProperties(properties);
             // the judge's meters join the scorer's registry, so /metrics shows them
             judgeRef.set(JudgeRuntime.start(judge.settings(), System.getenv(), app.topics(),
                     new JudgeWorker.Config(bootstrap, judge.group(applicationId), client, identity),
@@ -296,12 +291,7 @@ public final class RunCommand implements Callable<Integer> {
     }
 
     private short defaultReplication(String bootstrap) throws Exception {
-        Map<String, Object> conf = new java.util.HashMap<>();
-        properties.forEach((k, v) -> {
-            if (!k.startsWith("mmgr.")) {
-                conf.put(k, v);
-            }
-        });
+        Map<String, Object> conf = ScorerSettings.clientProperties(properties);
         conf.put("bootstrap.servers", bootstrap);
         try (Admin admin = Admin.create(conf)) {
             int brokers = admin.describeCluster().nodes().get().size();

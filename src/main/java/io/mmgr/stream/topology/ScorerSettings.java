@@ -24,6 +24,19 @@ public record ScorerSettings(String topicPrefix, String applicationId, int parti
 
     public static final String DEFAULT_PREFIX = "mmgr.";
     public static final String DEFAULT_APPLICATION_ID = "mmgr-scorer";
+    /** The scorer's own settings share the -P map with Kafka client properties, under this prefix. */
+    public static final String SETTING_PREFIX = "mmgr.";
+
+    /** The Kafka client properties among {@code properties}: all but the scorer's own {@code mmgr.*} settings. */
+    public static Map<String, Object> clientProperties(Map<String, String> properties) {
+        Map<String, Object> out = new java.util.HashMap<>();
+        properties.forEach((k, v) -> {
+            if (!k.startsWith(SETTING_PREFIX)) {
+                out.put(k, v);
+            }
+        });
+        return out;
+    }
 
     public ScorerSettings {
         if (partitions < 1) {
