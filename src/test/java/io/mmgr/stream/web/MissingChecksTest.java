@@ -42,7 +42,6 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.TestOutputTopic;
 import org.apache.kafka.streams.TopologyTestDriver;
-import org.apache.kafka.streams.state.HostInfo;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -86,12 +85,7 @@ class MissingChecksTest {
                 topics.sampleScores.valueSerde().deserializer());
         judgeRequests = driver.createOutputTopic(topics.judgeRequests.name(), topics.judgeRequests.keySerde().deserializer(),
                 topics.judgeRequests.valueSerde().deserializer());
-        server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 8);
-        HostInfo self = new HostInfo("127.0.0.1", server.getAddress().getPort());
-        server.createContext("/api/", new ApiHandler(new StoreQueries((java.util.function.Function<String,
-                org.apache.kafka.streams.state.ReadOnlyKeyValueStore<?, ?>>) name -> driver.getKeyValueStore(name)),
-                new Cluster(null, self), artifacts));
-        server.start();
+        server = LocalApi.serve(driver, artifacts);
     }
 
     @AfterEach
