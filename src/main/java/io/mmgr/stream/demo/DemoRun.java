@@ -42,7 +42,7 @@ import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 /**
  * The demo: an embedded broker, registry and scorer with its dashboard; a benchmark from every
  * {@link SimulatedTask} found; then a simulated training run whose checkpoints answer it better and
- * better, published as generation events. Judged metrics show as pending (no judge configured).
+ * better, published as generation events. Judged metrics show as unavailable (no judge configured).
  */
 public final class DemoRun implements AutoCloseable {
 

@@ -35,6 +35,20 @@ public record GateVariant(String name, List<Check> checks) {
         return new Outcome(name, value, failed, missing);
     }
 
+    /**
+     * Labels of this variant's checks on parts that have not arrived with usable metrics (still
+     * coming, unavailable or failed), whether or not the variant is the primary.
+     */
+    public List<String> absent(GateInput input) {
+        List<String> absent = new ArrayList<>();
+        for (Check check : checks) {
+            if (input.parts().stream().noneMatch(part -> check.metric().startsWith(part + "."))) {
+                absent.add(check.label());
+            }
+        }
+        return absent;
+    }
+
     /** The variant's value (0, 1 or null) with the checks that failed or are missing. */
     public record Outcome(String name, Double value, List<String> failed, List<String> missing) {
         /** True when every check's metric has arrived. */

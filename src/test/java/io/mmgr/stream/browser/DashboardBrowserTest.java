@@ -180,6 +180,9 @@ class DashboardBrowserTest {
                     Duration.ofSeconds(20), "the reference images");
             String why = browser.eval("document.querySelector('#sample-detail .why').textContent").asText();
             assertThat(why).as("a failing sample says why").contains("check failed");
+            assertThat(why).as("the demo has no judge: its checks are listed, and called unavailable")
+                    .contains("check unavailable: judge.maze_changed=0", "part judge unavailable: no judge configured")
+                    .doesNotContain("pending");
             assertThat(browser.eval("document.querySelector('#sample-detail').textContent").asText())
                     .contains("maze-pixel.", "Fine-grained metrics", "judge");
             browser.screenshot(SCREENSHOTS.resolve("dashboard-drilldown.png"));

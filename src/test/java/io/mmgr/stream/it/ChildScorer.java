@@ -67,6 +67,13 @@ final class ChildScorer implements AutoCloseable {
         return new ChildScorer("judge-worker", "judge worker running", name, dataDir, args, env, jvmArgs);
     }
 
+    /** {@code mmgr run} on its own embedded broker and registry (ports chosen free), ready once {@code readyText} shows. */
+    static ChildScorer embedded(String name, Path dataDir, List<String> args, String readyText) {
+        List<String> all = new ArrayList<>(List.of("--broker-port", "0", "--registry-port", "0"));
+        all.addAll(args);
+        return new ChildScorer("run", readyText, name, dataDir, all, Map.of(), List.of());
+    }
+
     static String classpath() {
         // surefire runs tests from a manifest-only jar; it also publishes the real classpath
         return System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));

@@ -160,6 +160,27 @@ class MultiInstanceApiTest {
             assertThat(second.at("/vsPrevious/samples").asInt()).isEqualTo(ITEMS);
             assertThat(second.at("/vsPrevious/method").asText()).isEqualTo("paired");
 
+            // the static report reads the topics both instances write: the whole leaderboard, whoever holds a row
+            JsonNode allRows = get(urlB + "api/leaderboard?run=" + RUN);
+            assertThat(allRows).as("mind2web and all tasks, two checkpoints").hasSize(4);
+            for (String checkpoint : List.of("ckpt-0", "ckpt-1")) {
+                String html = report(kafka.bootstrapServers(), registry.url(), checkpoint);
+                String board = html.substring(html.indexOf("<table id=\"board\">"));
+                for (JsonNode r : allRows) {
+                    String row = String.format(java.util.Locale.ROOT, "%.1f%%", 100 * r.get("primaryRate").asDouble());
+                    if (r.get("checkpointId").asText().equals(checkpoint)) {
+                        assertThat(board).as("%s's board row %s", checkpoint, r).containsPattern("data-task=\"" + Pattern.quote(r.get("task").asText())
+                                + "\"><td>.*?</td><td>" + Pattern.quote(row) + "</td><td>[^<]*</td><td>" + r.get("primaryCount").asInt()
+                                + " / " + r.get("samplesExpected").asInt() + "</td>");
+                    }
+                    if (r.get("task").asText().equals("*")) {
+                        assertThat(html).as("%s in the checkpoint table", r).containsPattern("<td>" + r.get("checkpointId").asText()
+                                + "( <span class=\"best\">[^<]*</span>)?</td><td>\\d+</td><td>" + Pattern.quote(row)
+                                + "</td><td>[^<]*</td><td>" + ITEMS + " / " + ITEMS + "</td></tr>");
+                    }
+                }
+            }
+
             // live updates: rows and comparisons of the run arrived as server-sent events
             ScorerHarness.await(() -> List.copyOf(events), e -> e.contains("event: row") && e.contains("event: comparison"),
                     WAIT, "live row and comparison events");
@@ -176,6 +197,17 @@ class MultiInstanceApiTest {
             assertThat(scrape).contains("kafka_stream_thread_", "mmgr_scoring_latency_seconds", "mmgr_stage_lag_seconds");
             assertThat(text(urlB + "api/nope")).contains("no such endpoint");
         }
+    }
+
+    /** {@code mmgr report} against the broker and registry, as a user runs it beside the scorers. */
+    String report(String bootstrap, String registryUrl, String checkpoint) throws Exception {
+        Path out = dir.resolve("report-" + checkpoint + ".html");
+        java.io.StringWriter text = new java.io.StringWriter();
+        int rc = io.mmgr.stream.cli.Main.commandLine().setOut(new java.io.PrintWriter(text)).setErr(new java.io.PrintWriter(text))
+                .execute("report", "--run", RUN, "--checkpoint", checkpoint, "--bootstrap-servers", bootstrap,
+                        "--schema-registry-url", registryUrl, "--topic-prefix", "two.", "--out", out.toString());
+        assertThat(rc).as("mmgr report: %s", text).isZero();
+        return java.nio.file.Files.readString(out, StandardCharsets.UTF_8);
     }
 
     static int active(ScorerApp app) {

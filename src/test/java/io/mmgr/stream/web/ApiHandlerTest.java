@@ -32,7 +32,6 @@ import java.util.Map;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.TopologyTestDriver;
-import org.apache.kafka.streams.state.HostInfo;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
@@ -78,10 +77,7 @@ class ApiHandlerTest {
                 benchmark.pipeInput(SampleKeys.itemKey(task, "s" + i), Fixtures.item(task, "s" + i, 1));
             }
         }
-        server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 8);
-        HostInfo self = new HostInfo("127.0.0.1", server.getAddress().getPort());
-        server.createContext("/api/", new ApiHandler(new StoreQueries((java.util.function.Function<String, org.apache.kafka.streams.state.ReadOnlyKeyValueStore<?, ?>>) name -> driver.getKeyValueStore(name)), new Cluster(null, self), artifacts));
-        server.start();
+        server = LocalApi.serve(driver, artifacts);
     }
 
     @AfterEach

@@ -41,6 +41,6 @@ public final class ArcGate implements TaskGate {
         gates.put(OVERALL_GRID, grid.value());
         gates.put(OVERALL_VLM, vlm.value());
         GateVariant.Outcome primary = input.has(GRID_EVALUATOR) ? grid : vlm;
-        return new GateResult(primary.value(), primary.name(), gates, primary.failed(), primary.missing());
+        return GateResult.of(input, primary, gates, GRID_GATE, VLM_GATE);
     }
 }

@@ -56,7 +56,7 @@ public final class MazeGate implements TaskGate {
         Map<String, Double> gates = new LinkedHashMap<>();
         gates.put("overall_vlm", vlm.value());
         gates.put("overall_pixel", pixel.value());
-        return new GateResult(primary.value(), primary.name(), gates, primary.failed(), primary.missing());
+        return GateResult.of(input, primary, gates, VLM, PIXEL);
     }
 
     /** The pixel variant alone on bare maze-pixel metrics (the {@code eval maze} command's {@code overall}). */

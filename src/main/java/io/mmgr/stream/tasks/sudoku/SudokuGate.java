@@ -59,6 +59,6 @@ public final class SudokuGate implements TaskGate {
         gates.put(OVERALL_OCR, ocr.value());
         boolean ocrOnly = !input.has(TaskSpec.JUDGE_PART) && input.has(OCR_EVALUATOR);
         GateVariant.Outcome primary = ocrOnly ? ocr : vlm;
-        return new GateResult(primary.value(), primary.name(), gates, primary.failed(), primary.missing());
+        return GateResult.of(input, primary, gates, VLM_GATE, OCR_GATE);
     }
 }

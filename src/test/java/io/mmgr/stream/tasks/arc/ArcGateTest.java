@@ -115,6 +115,15 @@ class ArcGateTest {
     }
 
     @Test
+    void aGridScoredSampleListsTheJudgesCheckWhenNoVerdictArrived() {
+        GateResult result = evaluate(TASK, "image", without(allPass(), JUDGE_VALID), Set.of("arc-grid"));
+
+        assertThat(result.primarySource()).isEqualTo("grid");
+        assertThat(result.primary()).isEqualTo(1.0);
+        assertThat(result.missingChecks()).containsExactly(JUDGE_VALID);
+    }
+
+    @Test
     void theJudgeIsThePrimaryWhenNoGridArrived() {
         GateResult result = evaluate(TASK, "video", allPass(), Set.of("judge"));
 
@@ -128,7 +137,7 @@ class ArcGateTest {
 
         assertThat(result.primary()).isNull();
         assertThat(result.primarySource()).isEqualTo("vlm");
-        assertThat(result.missingChecks()).containsExactly(JUDGE_VALID);
+        assertThat(result.missingChecks()).containsExactly(JUDGE_VALID, GRID_VALID);
         assertThat(result.gates()).containsEntry("overall_grid", null).containsEntry("overall_vlm", null);
     }
 }

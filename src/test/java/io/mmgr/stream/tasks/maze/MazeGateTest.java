@@ -81,12 +81,34 @@ class MazeGateTest {
         GateResult none = new MazeGate().evaluate(new GateInput("maze", "image", Map.of(), Set.of()));
         assertThat(none.primary()).isNull();
         assertThat(none.primarySource()).isEqualTo("vlm");
-        assertThat(none.missingChecks()).hasSize(3);
+        assertThat(none.missingChecks()).as("the judge's three checks, then the pixels' six").hasSize(9)
+                .startsWith("judge.maze_changed=0", "judge.cross_wall=0", "judge.target_achievement=1")
+                .contains("maze-pixel.layout_iou>" + MazeThresholds.LAYOUT_IOU_MIN);
         Map<String, Double> partial = passingPixel();
         partial.remove("maze-pixel.cross_wall");
         GateResult r = new MazeGate().evaluate(new GateInput("maze", "image", partial, Set.of("maze-pixel")));
         assertThat(r.primary()).isNull();
-        assertThat(r.missingChecks()).containsExactly("maze-pixel.cross_wall=0");
+        assertThat(r.missingChecks()).containsExactly("maze-pixel.cross_wall=0",
+                "judge.maze_changed=0", "judge.cross_wall=0", "judge.target_achievement=1");
+    }
+
+    @Test
+    void anImageScoredByItsPixelsListsTheChecksOfTheJudgeThatDidNotArrive() {
+        GateResult pixelOnly = new MazeGate().evaluate(new GateInput("maze", "image", passingPixel(), Set.of("maze-pixel")));
+        assertThat(pixelOnly.primarySource()).isEqualTo("pixel");
+        assertThat(pixelOnly.primary()).isEqualTo(1.0);
+        assertThat(pixelOnly.failedChecks()).isEmpty();
+        assertThat(pixelOnly.missingChecks()).containsExactly("judge.maze_changed=0", "judge.cross_wall=0", "judge.target_achievement=1");
+
+        Map<String, Double> both = passingJudge();
+        both.putAll(passingPixel());
+        GateResult complete = new MazeGate().evaluate(new GateInput("maze", "image", both, Set.of("judge", "maze-pixel")));
+        assertThat(complete.missingChecks()).as("nothing missing once both parts arrived").isEmpty();
+
+        // the judge decides, the pixel part failed: its checks are left out too
+        GateResult judgeOnly = new MazeGate().evaluate(new GateInput("maze", "image", passingJudge(), Set.of("judge")));
+        assertThat(judgeOnly.primary()).isEqualTo(1.0);
+        assertThat(judgeOnly.missingChecks()).hasSize(6).allSatisfy(c -> assertThat(c).startsWith("maze-pixel."));
     }
 
     @Test

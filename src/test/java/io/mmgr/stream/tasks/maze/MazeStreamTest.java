@@ -105,6 +105,8 @@ class MazeStreamTest {
         assertThat(ok.getMetrics().get("maze-pixel.layout_iou")).isGreaterThan(0.8);
         assertThat(ok.getMetrics()).containsEntry("maze-pixel.cross_wall", 0.0).containsEntry("maze-pixel.target_achievement", 1.0);
         assertThat(ok.getGates()).containsEntry("overall_pixel", 1.0);
+        assertThat(ok.getMissingChecks()).as("what the judge would check, left out")
+                .containsExactly("judge.maze_changed=0", "judge.cross_wall=0", "judge.target_achievement=1");
 
         SampleScore crossed = scores.get(key(b, 0));
         assertThat(crossed.getPrimary()).isEqualTo(0.0);

@@ -186,6 +186,7 @@ class SudokuGateTest {
         assertThat(result.primary()).isEqualTo(1.0);
         assertThat(result.primarySource()).isEqualTo("ocr");
         assertThat(result.gates()).containsEntry("overall_ocr", 1.0).containsEntry("overall_vlm", null);
+        assertThat(result.missingChecks()).as("the judge's checks, its part not arrived").containsExactlyElementsOf(VLM);
     }
 
     @Test
@@ -194,7 +195,7 @@ class SudokuGateTest {
 
         assertThat(result.primary()).isNull();
         assertThat(result.primarySource()).isEqualTo("vlm");
-        assertThat(result.missingChecks()).containsExactlyInAnyOrderElementsOf(VLM);
+        assertThat(result.missingChecks()).containsExactlyElementsOf(concat(VLM, OCR));
         assertThat(result.gates()).containsEntry("overall_vlm", null).containsEntry("overall_ocr", null);
     }
 
@@ -207,5 +208,9 @@ class SudokuGateTest {
         assertThat(result.primarySource()).isEqualTo("vlm");
         assertThat(result.primary()).isNull();
         assertThat(result.missingChecks()).containsExactlyInAnyOrderElementsOf(VLM);
+    }
+
+    private static List<String> concat(List<String> a, List<String> b) {
+        return Stream.concat(a.stream(), b.stream()).toList();
     }
 }

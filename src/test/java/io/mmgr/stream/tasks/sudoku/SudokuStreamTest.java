@@ -86,6 +86,9 @@ class SudokuStreamTest {
                 SampleScore good = out.stream().filter(s -> s.getSeed() == 0).findFirst().orElseThrow();
                 assertThat(good.getPrimary()).isEqualTo(1.0);
                 assertThat(good.getPrimarySource()).isEqualTo("ocr");
+                assertThat(good.getStatus()).isEqualTo("PARTIAL");
+                assertThat(good.getMissingChecks()).as("the judge's checks, no judge configured").containsExactly(
+                        "judge.clues_changed=0", "judge.constraint_violation=0", "judge.completion_accuracy=1");
                 assertThat(good.getMetrics()).containsEntry("sudoku-ocr.completion_accuracy", 1.0)
                         .containsEntry("sudoku-ocr.clues_changed", 0.0).containsEntry("sudoku-ocr.constraint_violation", 0.0);
                 SampleScore bad = out.stream().filter(s -> s.getSeed() == 1).findFirst().orElseThrow();

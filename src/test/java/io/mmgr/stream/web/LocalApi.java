@@ -1,0 +1,27 @@
+package io.mmgr.stream.web;
+
+import com.sun.net.httpserver.HttpServer;
+import io.mmgr.stream.artifacts.ArtifactResolver;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.util.function.Function;
+import org.apache.kafka.streams.TopologyTestDriver;
+import org.apache.kafka.streams.state.HostInfo;
+import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
+
+/** The REST API on loopback over a TopologyTestDriver's stores, as the only instance (ask it with scope=local). */
+final class LocalApi {
+
+    private LocalApi() {
+    }
+
+    static HttpServer serve(TopologyTestDriver driver, ArtifactResolver artifacts) throws IOException {
+        HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 8);
+        HostInfo self = new HostInfo("127.0.0.1", server.getAddress().getPort());
+        Function<String, ReadOnlyKeyValueStore<?, ?>> stores = driver::getKeyValueStore;
+        server.createContext("/api/", new ApiHandler(new StoreQueries(stores), new Cluster(null, self), artifacts));
+        server.start();
+        return server;
+    }
+}
