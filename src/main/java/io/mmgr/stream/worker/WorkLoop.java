@@ -9,7 +9,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Queue;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -346,18 +345,14 @@ public final class WorkLoop implements AutoCloseable {
             return;
         }
         lastCommit = now;
-        Map<Completion, KafkaException> refused = new ConcurrentHashMap<>();
+        Refusals<Completion> refused = new Refusals<>();
         List<Completion> finished = new ArrayList<>();
         Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
         try {
             producer.beginTransaction();
             for (Completion c : batch) {
                 for (ProducerRecord<byte[], byte[]> out : c.outputs()) {
-                    producer.send(out, (meta, e) -> {
-                        if (e instanceof KafkaException k && isRecordError(k)) {
-                            refused.putIfAbsent(c, k);
-                        }
-                    });
+                    producer.send(out, (meta, e) -> refused.delivered(c, e));
                 }
                 if (c.finishes()) {
                     c.job().progress.finished(c.job().record().offset());
@@ -383,7 +378,7 @@ public final class WorkLoop implements AutoCloseable {
                 c.job().progress.reopen(c.job().record().offset());
             }
             for (Completion c : batch) {
-                KafkaException why = refused.get(c);
+                KafkaException why = refused.of(c);
                 completions.add(why == null ? c : replacement(c, why));
             }
             return;
