@@ -83,7 +83,7 @@ class DashboardBrowserTest {
             String firstExpected = firstProgress.replaceAll("^\\d+ / (\\d+).*$", "$1");
             // the leaderboard fills from live updates
             browser.await("document.querySelectorAll('#leaderboard tbody tr[data-task]').length >= 3",
-                    Duration.ofSeconds(60), "leaderboard rows");
+                    Duration.ofSeconds(180), "leaderboard rows");
             JsonNode firstColours = browser.eval("Object.fromEntries([...document.querySelectorAll('#legend span[data-task]')]"
                     + ".map(e => [e.dataset.task, e.dataset.color]))");
             int firstPoints = browser.await("+document.querySelector('#chart svg').dataset.points",
