@@ -123,7 +123,7 @@ class JudgeWorkerResilienceTest {
                 // the broker, the worker and the server share this JVM and two cores: arrivals can lag a send by ~100 ms
                 .quota(q -> q.requests(QUOTA, Duration.ofSeconds(1)).margin(Duration.ofMillis(150)))
                 .concurrency(8)
-                .timeout(Duration.ofMillis(700))
+                .timeout(Duration.ofMillis(1500)) // under the hang case's 2 s, with room for a loaded machine's slow answers
                 .retry(r -> r.maxAttempts(3).backoff(Duration.ofMillis(100), Duration.ofSeconds(2)))
                 // this test is about per-request outcomes: the circuit opens only if every call fails
                 .circuit(c -> c.failureRate(100f).openFor(Duration.ofSeconds(1)))
