@@ -1,5 +1,6 @@
 package io.mmgr.stream.bench;
 
+import io.mmgr.stream.contract.VerdictStatus;
 import io.mmgr.stream.judge.protocol.JudgeProtocol;
 import io.mmgr.stream.artifacts.LocalArtifactResolver;
 import io.mmgr.stream.avro.BenchmarkItem;
@@ -108,7 +109,7 @@ public final class JudgeBench {
             for (Future<JudgeEngine.Outcome> f : results) {
                 if (f.get() instanceof JudgeEngine.Outcome.Done d) {
                     verdicts++;
-                    valid += "VALID".equals(d.verdict().getStatus()) ? 1 : 0;
+                    valid += VerdictStatus.VALID.is(d.verdict().getStatus()) ? 1 : 0;
                 }
             }
             double wall = (System.nanoTime() - t0) / 1e9;

@@ -1,5 +1,6 @@
 package io.mmgr.stream.judge;
 
+import io.mmgr.stream.contract.VerdictStatus;
 import io.github.resilience4j.circuitbreaker.CallNotPermittedException;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import io.mmgr.stream.artifacts.ArtifactException;
@@ -98,7 +99,6 @@ public final class JudgeEngine {
     /** Longest justification of one metric kept on a verdict (the rubric asks for a sentence or two). */
     public static final int MAX_JUSTIFICATION_CHARS = 4_000;
     static final int MAX_REASON_CHARS = 2_000;
-    public static final String FAILED = "FAILED";
     static final String STOPPING = "the judge worker is stopping";
 
     static final String REPAIR = "That answer cannot be used: %s. Reply again with only the JSON object the "
@@ -172,7 +172,7 @@ public final class JudgeEngine {
         GenerationEvent event = request.getEvent();
         JudgeRubric rubric = rubrics.find(request.getRubric()).orElse(null);
         if (rubric == null) {
-            return new Outcome.Done(verdict(request, "unknown", "INVALID")
+            return new Outcome.Done(verdict(request, "unknown", VerdictStatus.INVALID)
                     .setReason("no judge rubric '" + request.getRubric() + "' in this build").build(), false);
         }
         JudgePrompt prompt;
@@ -181,7 +181,7 @@ public final class JudgeEngine {
             prompt = rubric.prompt(event, request.getItem());
             key = materializer.cacheKey(configuration, rubric.version(), event.getModality(), prompt);
         } catch (EvaluationException e) {
-            return new Outcome.Done(verdict(request, rubric.version(), "INVALID")
+            return new Outcome.Done(verdict(request, rubric.version(), VerdictStatus.INVALID)
                     .setReason("cannot build the judge's prompt: " + e.getMessage()).build(), false);
         }
         var hit = cache.get(key);
@@ -200,7 +200,7 @@ public final class JudgeEngine {
         if (running != null) {
             // the same prompt is being judged for another request right now: share its answer
             Outcome o = running.join();
-            if (o instanceof Outcome.Done d && !FAILED.equals(d.verdict().getStatus())) {
+            if (o instanceof Outcome.Done d && !VerdictStatus.FAILED.is(d.verdict().getStatus())) {
                 return new Outcome.Done(copyFor(d.verdict(), request), false);
             }
             return o instanceof Outcome.Wait w ? w
@@ -262,7 +262,7 @@ public final class JudgeEngine {
         try {
             call = materializer.call(settings.model(), prompt, rubric.answerSchema(modality), settings.profile());
         } catch (ArtifactException | MediaException e) {
-            return new Outcome.Done(verdict(request, rubric.version(), "INVALID")
+            return new Outcome.Done(verdict(request, rubric.version(), VerdictStatus.INVALID)
                     .setReason("cannot read the generation for the judge: " + e.getMessage()).build(), false);
         }
         String answer = null;
@@ -277,7 +277,7 @@ public final class JudgeEngine {
                     reply = resilience.call(call, inputEstimate + call.profile().outputCap(), tally);
                 }
                 if (reply.cutBeforeAnswer()) {
-                    return done(request, rubric, key, tally, t0, "INVALID", null, cutReason(reply, first, call.profile()), null);
+                    return done(request, rubric, key, tally, t0, VerdictStatus.INVALID, null, cutReason(reply, first, call.profile()), null);
                 }
             }
             answer = reply.text();
@@ -294,11 +294,11 @@ public final class JudgeEngine {
                     parsed = rubric.parse(modality, answer);
                 } catch (RubricAnswerException second) {
                     String why = again.cutBeforeAnswer() ? cutReason(again, call.profile(), call.profile()) : second.getMessage();
-                    return done(request, rubric, key, tally, t0, "INVALID", null, "unusable answer after one repair: " + why,
+                    return done(request, rubric, key, tally, t0, VerdictStatus.INVALID, null, "unusable answer after one repair: " + why,
                             answer);
                 }
             }
-            return done(request, rubric, key, tally, t0, "VALID", parsed, null, null);
+            return done(request, rubric, key, tally, t0, VerdictStatus.VALID, parsed, null, null);
         } catch (CallNotPermittedException e) {
             return circuitOpen();
         } catch (QuotaLimiter.Closed e) {
@@ -312,7 +312,7 @@ public final class JudgeEngine {
                     default -> "unusable answer: " + e.getMessage();
                 };
                 String raw = e.kind() == ProviderException.Kind.REFUSED && e.body() != null ? e.body() : answer;
-                return done(request, rubric, key, tally, t0, "INVALID", null, reason, raw);
+                return done(request, rubric, key, tally, t0, VerdictStatus.INVALID, null, reason, raw);
             }
             if (e.kind() == ProviderException.Kind.CONFIGURATION) {
                 tries.cycles++;
@@ -352,7 +352,7 @@ public final class JudgeEngine {
     private JudgeVerdict failed(JudgeRequest request, Tries tries, String reason) {
         String version = rubrics.find(request.getRubric()).map(JudgeRubric::version).orElse("unknown");
         JudgeResilience.Tally t = tries.tally;
-        return verdict(request, version, FAILED)
+        return verdict(request, version, VerdictStatus.FAILED)
                 .setReason(clip("no answer from the judge within " + settings.retry().deadline() + " of the request: " + reason,
                         MAX_REASON_CHARS))
                 .setAttempts(t.attempts)
@@ -363,7 +363,7 @@ public final class JudgeEngine {
     }
 
     private Outcome done(JudgeRequest request, JudgeRubric rubric, String key, JudgeResilience.Tally tally, long t0,
-                         String status, RubricAnswer answer, String reason, String raw) {
+                         VerdictStatus status, RubricAnswer answer, String reason, String raw) {
         JudgeVerdict.Builder b = verdict(request, rubric.version(), status)
                 .setReason(clip(reason, MAX_REASON_CHARS))
                 .setRawText(clip(raw, MAX_KEPT_CHARS))
@@ -381,14 +381,14 @@ public final class JudgeEngine {
         return new Outcome.Done(b.build(), true);
     }
 
-    private JudgeVerdict.Builder verdict(JudgeRequest request, String rubricVersion, String status) {
+    private JudgeVerdict.Builder verdict(JudgeRequest request, String rubricVersion, VerdictStatus status) {
         return JudgeVerdict.newBuilder()
                 .setRequestId(request.getRequestId())
                 .setGenerationId(request.getGenerationId())
                 .setRubric(request.getRubric())
                 .setRubricVersion(rubricVersion)
                 .setJudgeModel(settings.model())
-                .setStatus(status)
+                .setStatus(status.name())
                 .setMetrics(new HashMap<>())
                 .setJustifications(new HashMap<>())
                 .setDecidedAt(Instant.now(clock));
@@ -414,7 +414,7 @@ public final class JudgeEngine {
     /** A PENDING verdict: the score shows the judge part as waiting, with why. */
     public JudgeVerdict pending(JudgeRequest request, String reason) {
         String version = rubrics.find(request.getRubric()).map(JudgeRubric::version).orElse("unknown");
-        return verdict(request, version, "PENDING").setReason(reason).build();
+        return verdict(request, version, VerdictStatus.PENDING).setReason(reason).build();
     }
 
     /** The text cut to {@code max} characters (never inside a surrogate pair), saying how much was cut. */

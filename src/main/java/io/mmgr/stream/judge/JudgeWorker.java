@@ -1,5 +1,6 @@
 package io.mmgr.stream.judge;
 
+import io.mmgr.stream.contract.VerdictStatus;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import io.mmgr.stream.avro.JudgeRequest;
 import io.mmgr.stream.avro.JudgeVerdict;
@@ -306,7 +307,7 @@ public final class JudgeWorker implements AutoCloseable {
                 } else if (c.outcome() instanceof JudgeEngine.Outcome.Wait w) {
                     if (!w.reason().equals(job.announced()[0])) {
                         sendVerdict(job.key(), engine.pending(job.request(), w.reason()));
-                        metrics.verdict("PENDING", false);
+                        metrics.verdict(VerdictStatus.PENDING.name(), false);
                     }
                     waiting.add(job);
                 }

@@ -1,5 +1,6 @@
 package io.mmgr.stream.leaderboard;
 
+import io.mmgr.stream.contract.SampleStatus;
 import io.mmgr.stream.avro.LeaderboardRow;
 import io.mmgr.stream.avro.MetricStat;
 import io.mmgr.stream.avro.MetricSum;
@@ -18,10 +19,6 @@ import java.util.TreeMap;
  */
 public final class Aggregates {
 
-    public static final String COMPLETE = "COMPLETE";
-    public static final String PARTIAL = "PARTIAL";
-    public static final String PENDING = "PENDING";
-    public static final String FAILED = "FAILED";
     /** Gate results enter the metric means under this prefix. */
     public static final String GATE_PREFIX = "gate.";
 
@@ -37,13 +34,13 @@ public final class Aggregates {
         ScoreAggregate a = empty();
         a.setModel(s.getModel());
         a.setTrainingStep(s.getTrainingStep());
-        if (PENDING.equals(s.getStatus())) {
+        if (SampleStatus.PENDING.is(s.getStatus())) {
             a.setPending(1);
             return a;
         }
         a.setScored(1);
-        a.setFailed(FAILED.equals(s.getStatus()) ? 1 : 0);
-        a.setPartial(PARTIAL.equals(s.getStatus()) ? 1 : 0);
+        a.setFailed(SampleStatus.FAILED.is(s.getStatus()) ? 1 : 0);
+        a.setPartial(SampleStatus.PARTIAL.is(s.getStatus()) ? 1 : 0);
         // non-finite numbers never enter a sum: one Infinity would make every mean of the row Infinity or NaN
         if (s.getPrimary() != null && Double.isFinite(s.getPrimary())) {
             a.setPrimaryCount(1);

@@ -1,5 +1,6 @@
 package io.mmgr.stream.leaderboard;
 
+import io.mmgr.stream.contract.SampleStatus;
 import io.mmgr.stream.avro.AgreementStat;
 import io.mmgr.stream.avro.PairCounts;
 import io.mmgr.stream.avro.SampleScore;
@@ -51,7 +52,7 @@ public final class Agreement {
     /** What one sample score adds, by comparison. {@code metricTypes}: the task's rubric metrics by name. */
     public static Map<String, PairCounts> ofScore(SampleScore s, Map<String, RubricMetric> metricTypes) {
         Map<String, PairCounts> out = new HashMap<>();
-        if ("PENDING".equals(s.getStatus())) {
+        if (SampleStatus.PENDING.is(s.getStatus())) {
             return out;
         }
         Map<String, Map<String, Double>> byPart = new TreeMap<>();

@@ -1,5 +1,6 @@
 package io.mmgr.stream.web;
 
+import io.mmgr.stream.contract.SampleStatus;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -284,12 +285,12 @@ final class ApiHandler implements HttpHandler {
     /** Why a sample did not pass, in words: failed and missing checks, errors, parts not available. */
     static ArrayNode why(SampleScore s) {
         ArrayNode a = Json.MAPPER.createArrayNode();
-        if (Aggregates.FAILED.equals(s.getStatus())) {
+        if (SampleStatus.FAILED.is(s.getStatus())) {
             s.getErrors().forEach((part, msg) -> a.add("part " + part + " failed: " + msg));
         }
         s.getFailedChecks().forEach(c -> a.add("check failed: " + c));
         // one word each, as everywhere: "unavailable" cannot arrive (e.g. no judge configured), "pending" is still coming
-        String word = Aggregates.PENDING.equals(s.getStatus()) ? "pending" : "unavailable";
+        String word = SampleStatus.PENDING.is(s.getStatus()) ? "pending" : "unavailable";
         s.getMissingChecks().forEach(c -> a.add("check " + word + ": " + c));
         s.getPending().forEach((part, msg) -> a.add("part " + part + " " + word + ": " + msg));
         if (a.isEmpty() && s.getPrimary() != null && s.getPrimary() < 1.0) {

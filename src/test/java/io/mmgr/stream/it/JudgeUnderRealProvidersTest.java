@@ -66,7 +66,6 @@ import org.junit.jupiter.api.Tag;
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 @Tag("integration")
-@Tag("alone")
 class JudgeUnderRealProvidersTest {
 
     static final Duration WAIT = Duration.ofSeconds(120);

@@ -1,5 +1,7 @@
 package io.mmgr.stream.topology.assembly;
 
+import io.mmgr.stream.contract.VerdictStatus;
+import io.mmgr.stream.contract.PartStatus;
 import io.mmgr.stream.avro.DeterministicResult;
 import io.mmgr.stream.avro.HumanLabel;
 import io.mmgr.stream.avro.JudgeVerdict;
@@ -11,10 +13,6 @@ import java.util.HashMap;
 /** Turns deterministic results, judge verdicts and human labels into the parts assembly keeps. */
 public final class Parts {
 
-    public static final String OK = "OK";
-    public static final String ERROR = "ERROR";
-    public static final String INVALID = "INVALID";
-    public static final String PENDING = "PENDING";
     public static final String HUMAN_PREFIX = "human:";
 
     private Parts() {
@@ -26,7 +24,7 @@ public final class Parts {
                 .setKind("cv")
                 .setSource(r.getEvaluator() + "@" + r.getEvaluatorVersion())
                 .setGenerationId(r.getGenerationId())
-                .setStatus(r.getError() == null ? OK : ERROR)
+                .setStatus((r.getError() == null ? PartStatus.OK : PartStatus.ERROR).name())
                 .setMetrics(new HashMap<>(r.getMetrics()))
                 .setDetail(new HashMap<>(r.getDiagnostics()))
                 .setError(r.getError())
@@ -40,20 +38,18 @@ public final class Parts {
      * fail it with the reason.
      */
     public static PartResult of(JudgeVerdict v) {
-        String status = switch (v.getStatus()) {
-            case "VALID" -> OK;
-            case "PENDING" -> PENDING;
-            case "FAILED" -> ERROR;
-            default -> INVALID;
-        };
-        String error = status.equals(OK) ? null
+        PartStatus status = VerdictStatus.VALID.is(v.getStatus()) ? PartStatus.OK
+                : VerdictStatus.PENDING.is(v.getStatus()) ? PartStatus.PENDING
+                : VerdictStatus.FAILED.is(v.getStatus()) ? PartStatus.ERROR
+                : PartStatus.INVALID;
+        String error = status == PartStatus.OK ? null
                 : v.getReason() != null ? v.getReason() : "judge verdict " + v.getStatus();
         return PartResult.newBuilder()
                 .setPart(TaskSpec.JUDGE_PART)
                 .setKind("judge")
                 .setSource(v.getRubric() + "@" + v.getRubricVersion() + " by " + v.getJudgeModel())
                 .setGenerationId(v.getGenerationId())
-                .setStatus(status)
+                .setStatus(status.name())
                 .setMetrics(new HashMap<>(v.getMetrics()))
                 .setDetail(new HashMap<>(v.getJustifications()))
                 .setError(error)
@@ -71,7 +67,7 @@ public final class Parts {
                 .setKind("human")
                 .setSource(l.getAnnotator())
                 .setGenerationId(null)
-                .setStatus(OK)
+                .setStatus(PartStatus.OK.name())
                 .setMetrics(new HashMap<>(l.getMetrics()))
                 .setDetail(detail)
                 .setArrivedAt(l.getLabeledAt())

@@ -1,5 +1,7 @@
 package io.mmgr.stream.topology.assembly;
 
+import io.mmgr.stream.contract.SampleStatus;
+import io.mmgr.stream.contract.PartStatus;
 import io.mmgr.stream.avro.AssemblyState;
 import io.mmgr.stream.avro.PartResult;
 import io.mmgr.stream.avro.SampleKey;
@@ -32,10 +34,6 @@ import java.util.TreeMap;
  */
 public final class ScoreAssembler {
 
-    public static final String COMPLETE = "COMPLETE";
-    public static final String PARTIAL = "PARTIAL";
-    public static final String PENDING = "PENDING";
-    public static final String FAILED = "FAILED";
 
     /** Parts of other generations are kept for a while (they may arrive before their plan); this bounds them. */
     static final int MAX_PARTS = 32;
@@ -99,7 +97,7 @@ public final class ScoreAssembler {
             if (part == null) {
                 waiting = true;
                 pending.put(name, "waiting");
-            } else if (Parts.PENDING.equals(part.getStatus())) {
+            } else if (PartStatus.PENDING.is(part.getStatus())) {
                 waiting = true;
                 announced = true;
                 pending.put(name, part.getError() == null ? "pending" : part.getError());
@@ -123,7 +121,7 @@ public final class ScoreAssembler {
         Set<String> usable = new HashSet<>();
         List<String> used = new ArrayList<>();
         for (PartResult part : arrived.values()) {
-            if (Parts.OK.equals(part.getStatus())) {
+            if (PartStatus.OK.is(part.getStatus())) {
                 usable.add(part.getPart());
                 used.add(part.getPart() + "@" + part.getSource());
                 part.getMetrics().forEach((m, v) -> metrics.put(part.getPart() + "." + m, v));
@@ -144,10 +142,10 @@ public final class ScoreAssembler {
                 .map(spec -> spec.gate().evaluate(new GateInput(key.getTask(), plan.getModality(), gateMetrics, usable)))
                 .orElse(new GateResult(null, null, Map.of(), List.of(), List.of("no gate for task " + key.getTask())));
 
-        String status = waiting ? PENDING
-                : !errors.isEmpty() ? FAILED
-                : !plan.getUnavailableParts().isEmpty() ? PARTIAL
-                : COMPLETE;
+        SampleStatus status = waiting ? SampleStatus.PENDING
+                : !errors.isEmpty() ? SampleStatus.FAILED
+                : !plan.getUnavailableParts().isEmpty() ? SampleStatus.PARTIAL
+                : SampleStatus.COMPLETE;
         if (!waiting) {
             pending.keySet().retainAll(plan.getUnavailableParts().keySet());
         }
@@ -161,7 +159,7 @@ public final class ScoreAssembler {
                 .setSeed(key.getSeed())
                 .setModality(plan.getModality())
                 .setGenerationId(plan.getGenerationId())
-                .setStatus(status)
+                .setStatus(status.name())
                 .setPrimary(gate.primary())
                 .setPrimarySource(gate.primarySource())
                 .setMetrics(new HashMap<>(metrics))

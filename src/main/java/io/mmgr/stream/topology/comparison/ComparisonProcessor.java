@@ -1,5 +1,6 @@
 package io.mmgr.stream.topology.comparison;
 
+import io.mmgr.stream.contract.SampleStatus;
 import io.mmgr.stream.avro.Alert;
 import io.mmgr.stream.avro.CheckpointComparison;
 import io.mmgr.stream.avro.ComparisonResult;
@@ -87,7 +88,7 @@ final class ComparisonProcessor implements Processor<SampleKey, SampleOutcome, L
         String ckptKey = ComparisonKeys.checkpoint(k.getRunId(), k.getTask(), k.getCheckpointId());
         Double old = outcomes.get(sampleKey);
         // a pending sample has no outcome yet; one without a primary cannot be compared
-        Double now = Aggregates.PENDING.equals(o.getStatus()) ? null : o.getPrimary();
+        Double now = SampleStatus.PENDING.is(o.getStatus()) ? null : o.getPrimary();
         ScoreAggregate sums = checkpoints.get(ckptKey);
         if (Objects.equals(old, now) && sums != null && sums.getTrainingStep() == o.getTrainingStep()) {
             return;
