@@ -33,7 +33,6 @@ import java.nio.file.Path;
 import java.util.Properties;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.StreamsConfig;
@@ -46,9 +45,6 @@ import org.apache.kafka.streams.kstream.KStream;
  * the Streams configuration.
  */
 public final class ScoringTopology {
-
-    /** Segment size of the internal topics the scorer's Kafka Streams creates (at least; see streamsConfig). */
-    static final long INTERNAL_SEGMENT_BYTES = 4L * 1024 * 1024;
 
     private ScoringTopology() {
     }
@@ -125,11 +121,6 @@ public final class ScoringTopology {
         // benchmark-items partition (read_committed: the end is a commit marker), and start() waits for it
         p.put(StreamsConfig.globalConsumerPrefix(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG), 20);
         p.put(StreamsConfig.restoreConsumerPrefix(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG), 20);
-        // Internal topics (changelogs, repartitions) in small segments: after a broker crash its recovery
-        // re-reads each partition's whole active segment, and the cleaner compacts (so a restore skips)
-        // only rolled segments. Twice the largest record limit, so any record the scorer writes fits.
-        p.put(StreamsConfig.topicPrefix(TopicConfig.SEGMENT_BYTES_CONFIG),
-                Math.max(INTERNAL_SEGMENT_BYTES, 2L * caps.largest()));
         p.put(StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG), 5);
         p.putAll(settings.kafkaOverrides());
         return p;
