@@ -53,10 +53,11 @@ public final class RestartBench {
      * @param wipedRestart   also one restart with the Streams state directory deleted (everything restored)
      * @param rate           events per second of the steady load during the restarts
      * @param settle         how long the load runs between restarts
+     * @param referenceAfter measure the reference again at the end (how the load changed meanwhile)
      */
     public record Settings(Path dataDir, int partitions, int threads, long stateSamples, int kills, boolean cleanRestart,
                            boolean wipedRestart, double rate, Duration settle, int brokerPort, int registryPort,
-                           List<String> jvmOptions, List<String> runArgs, Duration timeout) {
+                           List<String> jvmOptions, List<String> runArgs, Duration timeout, boolean referenceAfter) {
     }
 
     /**
@@ -130,10 +131,12 @@ public final class RestartBench {
             }
             scorer.stop();
         }
-        BrokerColdStart.Result after = BrokerColdStart.measure(s.jvmOptions(), s.dataDir().resolveSibling(
-                s.dataDir().getFileName() + "-reference"), s.timeout());
-        out.printf("reference again: %s, load average %s%n", after.describe(), loadAverage());
-        out.flush();
+        if (s.referenceAfter()) {
+            BrokerColdStart.Result after = BrokerColdStart.measure(s.jvmOptions(), s.dataDir().resolveSibling(
+                    s.dataDir().getFileName() + "-reference"), s.timeout());
+            out.printf("reference again: %s, load average %s%n", after.describe(), loadAverage());
+            out.flush();
+        }
         return restarts;
     }
 

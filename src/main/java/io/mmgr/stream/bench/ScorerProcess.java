@@ -8,11 +8,14 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /**
  * {@code mmgr run} as a child JVM on this JVM's class path, on one data directory: started, killed with
  * SIGKILL (no shutdown hook, the embedded broker dies with it), stopped with SIGTERM, started again.
+ * Started from {@code bin/mmgr}, the child is {@code bin/mmgr run} (the JVM options go to
+ * {@code MMGR_JAVA_OPTS}); in tests, a JVM on the test class path.
  * Each start logs to its own file in the data directory.
  */
 public final class ScorerProcess implements AutoCloseable {
@@ -42,14 +45,23 @@ public final class ScorerProcess implements AutoCloseable {
         starts++;
         Files.createDirectories(dataDir);
         log = dataDir.resolve("run-" + starts + ".log");
-        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
-        cmd.addAll(jvmOptions);
-        cmd.add("-Dorg.apache.avro.SERIALIZABLE_PACKAGES=io.mmgr.stream.avro");
-        cmd.addAll(List.of("-cp", System.getProperty("surefire.test.class.path", System.getProperty("java.class.path")),
-                "io.mmgr.stream.cli.Main", "run", "--data-dir", dataDir.toString()));
+        Optional<Path> launcher = launcher();
+        List<String> cmd = new ArrayList<>();
+        if (launcher.isPresent()) {
+            // started from bin/mmgr: the child is what a user runs, with the launcher's JVM options for run
+            cmd.add(launcher.get().toString());
+        } else {
+            cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+            cmd.addAll(jvmOptions);
+            cmd.add("-Dorg.apache.avro.SERIALIZABLE_PACKAGES=io.mmgr.stream.avro");
+            cmd.addAll(List.of("-cp", System.getProperty("surefire.test.class.path", System.getProperty("java.class.path")),
+                    "io.mmgr.stream.cli.Main"));
+        }
+        cmd.addAll(List.of("run", "--data-dir", dataDir.toString()));
         cmd.addAll(args);
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile());
         pb.environment().keySet().removeIf(k -> k.startsWith("MMGR_")); // only what the arguments say
+        launcher.ifPresent(l -> pb.environment().put("MMGR_JAVA_OPTS", String.join(" ", jvmOptions)));
         process = pb.start();
         long deadline = t0 + timeout.toNanos();
         while (!log().contains(READY)) {
@@ -62,6 +74,15 @@ public final class ScorerProcess implements AutoCloseable {
             Thread.sleep(20);
         }
         return Duration.ofNanos(System.nanoTime() - t0);
+    }
+
+    /**
+     * {@code bin/mmgr} when this JVM was started by it (it says where it lives in {@code mmgr.home}):
+     * the launcher execs its JVM, so the process started is the scorer's JVM itself.
+     */
+    static Optional<Path> launcher() {
+        String home = System.getProperty("mmgr.home");
+        return Optional.ofNullable(home).map(h -> Path.of(h, "bin", "mmgr")).filter(Files::isExecutable);
     }
 
     /** SIGKILL, and waits until the process is gone. */

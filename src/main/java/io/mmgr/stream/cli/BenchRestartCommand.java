@@ -76,7 +76,7 @@ public final class BenchRestartCommand implements Callable<Integer> {
         try {
             out.printf("load average before: %s%n", RestartBench.loadAverage());
             var restarts = RestartBench.run(new RestartBench.Settings(dir, partitions, threads, stateSamples, kills, !noClean,
-                    !noWipe, rate, settle, brokerPort, registryPort, childJavaOpts, runArgs, timeout), out);
+                    !noWipe, rate, settle, brokerPort, registryPort, childJavaOpts, runArgs, timeout, true), out);
             out.println(RestartBench.header());
             restarts.forEach(r -> out.println(r.row()));
             return 0;

@@ -116,6 +116,11 @@ public final class ScoringTopology {
         p.put(StreamsConfig.TRANSACTIONAL_STATE_STORES_CONFIG, true);
         p.put(StreamsConfig.ROCKSDB_CONFIG_SETTER_CLASS_CONFIG, StoreFlushing.class);
         p.put(StreamsConfig.consumerPrefix(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG), "earliest");
+        // Restores read a partition to its end and go on to the next: with the default 500 ms fetch wait,
+        // the fetch left waiting at the end of each partition held the global thread half a second per
+        // benchmark-items partition (read_committed: the end is a commit marker), and start() waits for it
+        p.put(StreamsConfig.globalConsumerPrefix(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG), 20);
+        p.put(StreamsConfig.restoreConsumerPrefix(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG), 20);
         p.put(StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG), 5);
         p.putAll(settings.kafkaOverrides());
         return p;
