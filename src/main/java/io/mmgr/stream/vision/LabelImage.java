@@ -195,17 +195,37 @@ public final class LabelImage {
                 }
             }
         }
-        for (int y = 0; candidates == null && y < height; y++) {
-            int ya = yOff[y];
-            int yb = yOff[y + 1];
-            if (ya == yb) {
+        // rows whose codes repeat the row above (a block lattice repeats each row many times) are
+        // counted once per run of identical rows, then added to every output row they fall in
+        int[][] rowCounts = new int[numLabels][gw];
+        int[] rowsIn = new int[gh];
+        int[] touched = new int[gh];
+        for (int y = 0; candidates == null && y < height; ) {
+            int row = y * width;
+            int k = 1;
+            while (y + k < height && java.util.Arrays.equals(codes, row + x0, row + x1, codes, row + k * width + x0,
+                    row + k * width + x1)) {
+                k++;
+            }
+            int nTouched = 0;
+            for (int r = y; r < y + k; r++) {
+                for (int a = yOff[r]; a < yOff[r + 1]; a++) {
+                    int g = yIdx[a];
+                    if (rowsIn[g]++ == 0) {
+                        touched[nTouched++] = g;
+                    }
+                }
+            }
+            y += k;
+            if (nTouched == 0) {
                 continue;
             }
-            int row = y * width;
-            int oneRow = yb - ya == 1 ? yIdx[ya] * gw : -1;
-            // runs of one label in one cell are counted in a register, not one memory increment each
+            for (int l = first; l < numLabels; l++) {
+                java.util.Arrays.fill(rowCounts[l], 0);
+            }
+            // runs of one label in one group are counted in a register, not one memory increment each
             int runLabel = -1;
-            int runCell = -1;
+            int runGroup = -1;
             int run = 0;
             for (int x = x0; x < x1; x++) {
                 int code = codes[row + x];
@@ -213,32 +233,40 @@ public final class LabelImage {
                 if (l < first || l >= numLabels) {
                     continue;
                 }
-                if (oneRow >= 0 && single[x] >= 0) {
-                    int cell = oneRow + single[x];
-                    if (cell == runCell && l == runLabel) {
+                if (single[x] >= 0) {
+                    int g = single[x];
+                    if (g == runGroup && l == runLabel) {
                         run++;
                     } else {
                         if (run > 0) {
-                            grouped[runLabel][runCell] += run;
+                            rowCounts[runLabel][runGroup] += run;
                         }
                         runLabel = l;
-                        runCell = cell;
+                        runGroup = g;
                         run = 1;
                     }
                     continue;
                 }
-                int[] cl = grouped[l];
-                int xa = xOff[x];
-                int xb = xOff[x + 1];
-                for (int a = ya; a < yb; a++) {
-                    int base = yIdx[a] * gw;
-                    for (int b = xa; b < xb; b++) {
-                        cl[base + xIdx[b]]++;
-                    }
+                int[] cl = rowCounts[l];
+                for (int b = xOff[x]; b < xOff[x + 1]; b++) {
+                    cl[xIdx[b]]++;
                 }
             }
             if (run > 0) {
-                grouped[runLabel][runCell] += run;
+                rowCounts[runLabel][runGroup] += run;
+            }
+            for (int t = 0; t < nTouched; t++) {
+                int g = touched[t];
+                int m = rowsIn[g];
+                rowsIn[g] = 0;
+                int base = g * gw;
+                for (int l = first; l < numLabels; l++) {
+                    int[] rc = rowCounts[l];
+                    int[] cl = grouped[l];
+                    for (int c = 0; c < gw; c++) {
+                        cl[base + c] += m * rc[c];
+                    }
+                }
             }
         }
         int[][] counts = new int[numLabels][ow * oh];

@@ -150,7 +150,12 @@ final class PngDecoder {
                     got += n;
                 }
                 unfilter(cur, prev, bpp, rowBytes);
-                pack(cur, out, y * width, width, type, depth, palette, paletteAlpha, key);
+                if (y > 0 && java.util.Arrays.equals(cur, 1, rowBytes + 1, prev, 1, rowBytes + 1)) {
+                    // a row repeating the one above (most rows of a rendered maze) is copied, not packed again
+                    System.arraycopy(out, (y - 1) * width, out, y * width, width);
+                } else {
+                    pack(cur, out, y * width, width, type, depth, palette, paletteAlpha, key);
+                }
                 byte[] swap = prev;
                 prev = cur;
                 cur = swap;

@@ -65,27 +65,29 @@ final class BoardLocator {
             int[] rowDark = new int[height];
             int[] rowBest = new int[height];
             byte wall = (byte) MazePalette.WALL;
-            // runs of one colour (most of a maze image) are classified and counted once
-            int runRgb = pixels == null || pixels.length == 0 ? 0 : ~pixels[0];
-            int runCode = 0;
-            int run = 0;
-            for (int y = 0, i = 0; y < height; y++) {
+            // the row's runs of one code: where each starts and its code (a run per pixel at worst)
+            int[] runAt = new int[width + 1];
+            int[] runCode = new int[width];
+            for (int y = 0; y < height; ) {
+                int i = y * width;
+                int runs = 0;
                 int dark = 0;
                 int start = 0;
                 int last = Integer.MIN_VALUE / 2;
                 int best = 0;
+                int colourFrom = colour == null ? 0 : colour.size;
+                // runs of one colour (most of a maze image) are classified and counted once
+                int rgbOfRun = 0;
                 for (int x = 0; x < width; x++, i++) {
                     int code;
                     if (pixels != null) {
                         int rgb = pixels[i];
-                        if (rgb != runRgb) {
-                            histogram[runCode] += run;
-                            run = 0;
-                            runRgb = rgb;
-                            runCode = lut.classify(rgb);
+                        if (x == 0 || rgb != rgbOfRun) {
+                            rgbOfRun = rgb;
+                            code = lut.classify(rgb);
+                        } else {
+                            code = runCode[runs - 1];
                         }
-                        run++;
-                        code = runCode;
                         codes[i] = (byte) code;
                         if (code >= MazePalette.CODE_START && code <= MazePalette.CODE_PATH) {
                             colour.add(i);
@@ -93,9 +95,11 @@ final class BoardLocator {
                     } else {
                         code = codes[i];
                     }
-                    int d = darkness[code];
-                    dark += d;
-                    colDark[x] += d;
+                    if (runs == 0 || runCode[runs - 1] != code) {
+                        runAt[runs] = x;
+                        runCode[runs++] = code;
+                    }
+                    dark += darkness[code];
                     if (classes[code] == wall) {
                         // a run goes on over gaps of up to RUN_GAP pixels
                         if (x - last - 1 > RUN_GAP) {
@@ -103,20 +107,59 @@ final class BoardLocator {
                         }
                         last = x;
                         best = Math.max(best, x - start + 1);
-                        if (y - colLast[x] - 1 > RUN_GAP) {
-                            colStart[x] = y;
-                        }
-                        colLast[x] = y;
-                        colBest[x] = Math.max(colBest[x], y - colStart[x] + 1);
                     }
                 }
-                rowDark[y] = dark;
-                rowBest[y] = best;
-            }
-            if (pixels != null) {
-                histogram[runCode] += run;
+                runAt[runs] = width;
+                // rows identical to this one (a block lattice repeats each row many times) add the
+                // same again: per column, k more rows of the same darkness and wall runs k rows longer
+                int k = 1;
+                int row = y * width;
+                while (y + k < height && sameRow(pixels, codes, row, (y + k) * width, width)) {
+                    k++;
+                }
+                for (int r = 0; r < k; r++) {
+                    rowDark[y + r] = dark;
+                    rowBest[y + r] = best;
+                }
+                int colourTo = colour == null ? 0 : colour.size;
+                for (int r = 1; r < k && pixels != null; r++) {
+                    System.arraycopy(codes, row, codes, row + r * width, width);
+                    for (int j = colourFrom; j < colourTo; j++) {
+                        colour.add(colour.at[j] + r * width);
+                    }
+                }
+                for (int q = 0; q < runs; q++) {
+                    int code = runCode[q];
+                    int from = runAt[q];
+                    int to = runAt[q + 1];
+                    if (histogram != null) {
+                        histogram[code] += k * (to - from);
+                    }
+                    int d = darkness[code] * k;
+                    if (d != 0) {
+                        for (int x = from; x < to; x++) {
+                            colDark[x] += d;
+                        }
+                    }
+                    if (classes[code] == wall) {
+                        for (int x = from; x < to; x++) {
+                            if (y - colLast[x] - 1 > RUN_GAP) {
+                                colStart[x] = y;
+                            }
+                            colLast[x] = y + k - 1;
+                            colBest[x] = Math.max(colBest[x], colLast[x] - colStart[x] + 1);
+                        }
+                    }
+                }
+                y += k;
             }
             return new Profiles(colDark, colBest, rowDark, rowBest);
+        }
+
+        /** Whether two rows of the image (pixels when given, else codes) are the same. */
+        private static boolean sameRow(int[] pixels, byte[] codes, int a, int b, int width) {
+            return pixels != null ? java.util.Arrays.equals(pixels, a, a + width, pixels, b, b + width)
+                    : java.util.Arrays.equals(codes, a, a + width, codes, b, b + width);
         }
     }
 
