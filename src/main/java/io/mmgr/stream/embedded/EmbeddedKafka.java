@@ -185,6 +185,12 @@ public final class EmbeddedKafka implements AutoCloseable {
         p.put("offsets.topic.segment.bytes", String.valueOf(4 * 1024 * 1024));
         p.put("transaction.state.log.segment.bytes", String.valueOf(4 * 1024 * 1024));
         p.put("log.segment.bytes", String.valueOf(16 * 1024 * 1024));
+        // After a kill -9 the restarted controller still counts the dead broker's session as live and
+        // refuses the new incarnation's registration ("Another broker is registered with that broker id",
+        // ClusterControlManager) until that session expires: broker.session.timeout.ms, 9 s by default.
+        // One node in one process: heartbeats go over loopback, so a shorter session costs nothing.
+        p.put("broker.heartbeat.interval.ms", "1000");
+        p.put("broker.session.timeout.ms", "4000");
         return p;
     }
 
