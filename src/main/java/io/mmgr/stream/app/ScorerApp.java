@@ -200,7 +200,7 @@ public final class ScorerApp implements AutoCloseable {
             }
             // joins its group while Streams restores its state: both are ready about together
             evaluation = EvaluationWorker.start(a.topics, a.evaluators, a.artifacts, options.evaluation(), bootstrapServers,
-                    evaluationGroup(settings.applicationId()), a.identity, new HashMap<>(kafkaClientConfig(settings)),
+                    evaluationGroup(settings.applicationId()), a.identity, ScorerSettings.clientProperties(settings.kafkaOverrides()),
                     a.meters);
             timeline.mark("evaluation-worker");
             if (early == null) {
@@ -212,7 +212,7 @@ public final class ScorerApp implements AutoCloseable {
             // bound once running, so task and processor-node metrics (record e2e latency per node) are there
             // from the first scrape; the binder picks up later ones (rebalances) by itself
             a.streamsMetrics.bindTo(a.meters);
-            Map<String, Object> clients = new HashMap<>(kafkaClientConfig(settings));
+            Map<String, Object> clients = ScorerSettings.clientProperties(settings.kafkaOverrides());
             clients.put("bootstrap.servers", bootstrapServers);
             Map<String, Object> metricsClient = new HashMap<>(clients);
             a.identity.groupInstanceId().ifPresent(id -> metricsClient.put(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, id));
@@ -248,7 +248,7 @@ public final class ScorerApp implements AutoCloseable {
     private static RecordCaps ensureTopics(ScorerSettings settings, String bootstrapServers, SchemaRegistryClient registry) {
         Topics topics = new Topics(settings.topicPrefix(), settings.partitions(), settings.replicationFactor(),
                 new AvroSerdes(registry, true));
-        Map<String, Object> adminConfig = new HashMap<>(kafkaClientConfig(settings));
+        Map<String, Object> adminConfig = ScorerSettings.clientProperties(settings.kafkaOverrides());
         adminConfig.put("bootstrap.servers", bootstrapServers);
         try (Admin admin = Admin.create(adminConfig)) {
             TopicAdmin.ensure(admin, topics.definitions());
@@ -350,11 +350,6 @@ public final class ScorerApp implements AutoCloseable {
                     + caps.maxMessageBytes(topics.deadLetter.name()) + " bytes; a dead letter may need "
                     + (DeadLetters.MAX_LETTER_BYTES + RecordCaps.HEADROOM) + ": raise its max.message.bytes");
         }
-    }
-
-    /** Client properties the user passed through that apply to admin, producers and consumers (security, ...). */
-    static Map<String, Object> kafkaClientConfig(ScorerSettings settings) {
-        return ScorerSettings.clientProperties(settings.kafkaOverrides());
     }
 
     static Map<String, Object> registryClientConfig(ScorerSettings settings) {

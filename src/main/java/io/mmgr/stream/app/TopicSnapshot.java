@@ -6,6 +6,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.PartitionInfo;
@@ -42,11 +43,7 @@ public final class TopicSnapshot {
         conf.remove("group.id");
         List<ConsumerRecord<byte[], byte[]>> out = new ArrayList<>();
         try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(conf, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
-            List<PartitionInfo> infos = consumer.partitionsFor(topic, timeout);
-            if (infos == null || infos.isEmpty()) {
-                throw new IllegalStateException("topic " + topic + " does not exist");
-            }
-            List<TopicPartition> partitions = infos.stream().map(i -> new TopicPartition(topic, i.partition())).toList();
+            List<TopicPartition> partitions = partitions(consumer, topic, timeout);
             consumer.assign(partitions);
             consumer.seekToBeginning(partitions);
             Map<TopicPartition, Long> end = consumer.endOffsets(partitions, timeout);
@@ -59,6 +56,25 @@ public final class TopicSnapshot {
             }
         }
         return out;
+    }
+
+    /** The end offset of each partition of the topic (transaction markers included), by partition number. */
+    public static Map<Integer, Long> endOffsets(Map<String, Object> clientConfig, String topic, Duration timeout) {
+        Map<String, Object> conf = new HashMap<>(clientConfig);
+        conf.remove("group.id");
+        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(conf, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+            Map<Integer, Long> out = new TreeMap<>();
+            consumer.endOffsets(partitions(consumer, topic, timeout), timeout).forEach((tp, o) -> out.put(tp.partition(), o));
+            return out;
+        }
+    }
+
+    private static List<TopicPartition> partitions(KafkaConsumer<?, ?> consumer, String topic, Duration timeout) {
+        List<PartitionInfo> infos = consumer.partitionsFor(topic, timeout);
+        if (infos == null || infos.isEmpty()) {
+            throw new IllegalStateException("topic " + topic + " does not exist");
+        }
+        return infos.stream().map(i -> new TopicPartition(topic, i.partition())).toList();
     }
 
     private static boolean reached(KafkaConsumer<?, ?> consumer, Map<TopicPartition, Long> end) {

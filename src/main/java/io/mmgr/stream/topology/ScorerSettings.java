@@ -27,7 +27,7 @@ public record ScorerSettings(String topicPrefix, String applicationId, int parti
     /** The scorer's own settings share the -P map with Kafka client properties, under this prefix. */
     public static final String SETTING_PREFIX = "mmgr.";
 
-    /** The Kafka client properties among {@code properties}: all but the scorer's own {@code mmgr.*} settings. */
+    /** The Kafka client properties among {@code properties}, all but the scorer's own {@code mmgr.*} settings, in a new map. */
     public static Map<String, Object> clientProperties(Map<String, String> properties) {
         Map<String, Object> out = new java.util.HashMap<>();
         properties.forEach((k, v) -> {

@@ -119,14 +119,8 @@ final class Infrastructure implements AutoCloseable {
 
     /** Records currently in a topic (end offsets summed, transaction markers included): a cheap progress gauge. */
     long endOffsets(String topic) {
-        Map<String, Object> conf = new HashMap<>(clientConfig());
-        try (var consumer = new org.apache.kafka.clients.consumer.KafkaConsumer<byte[], byte[]>(conf,
-                new org.apache.kafka.common.serialization.ByteArrayDeserializer(),
-                new org.apache.kafka.common.serialization.ByteArrayDeserializer())) {
-            var parts = consumer.partitionsFor(topic, Duration.ofSeconds(30)).stream()
-                    .map(p -> new org.apache.kafka.common.TopicPartition(topic, p.partition())).toList();
-            return consumer.endOffsets(parts, Duration.ofSeconds(30)).values().stream().mapToLong(Long::longValue).sum();
-        }
+        return TopicSnapshot.endOffsets(clientConfig(), topic, Duration.ofSeconds(30)).values().stream()
+                .mapToLong(Long::longValue).sum();
     }
 
     @Override

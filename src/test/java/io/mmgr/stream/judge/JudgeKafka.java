@@ -91,17 +91,7 @@ final class JudgeKafka implements AutoCloseable {
 
     /** End offset of every partition of {@code topic}. */
     Map<Integer, Long> endOffsets(String topic) {
-        try (Admin admin = Admin.create(Map.of("bootstrap.servers", kafka.bootstrapServers()))) {
-            var partitions = admin.describeTopics(List.of(topic)).allTopicNames().get().get(topic).partitions();
-            Map<org.apache.kafka.common.TopicPartition, org.apache.kafka.clients.admin.OffsetSpec> ask = new java.util.HashMap<>();
-            partitions.forEach(p -> ask.put(new org.apache.kafka.common.TopicPartition(topic, p.partition()),
-                    org.apache.kafka.clients.admin.OffsetSpec.latest()));
-            Map<Integer, Long> out = new java.util.TreeMap<>();
-            admin.listOffsets(ask).all().get().forEach((tp, o) -> out.put(tp.partition(), o.offset()));
-            return out;
-        } catch (Exception e) {
-            throw new IllegalStateException(e);
-        }
+        return TopicSnapshot.endOffsets(Map.of("bootstrap.servers", kafka.bootstrapServers()), topic, Duration.ofSeconds(30));
     }
 
     org.apache.kafka.clients.producer.RecordMetadata publish(Topics topics, JudgeRequest r) {
