@@ -59,13 +59,18 @@ class JudgeCacheStartupTest {
     void aWorkerStartsBeforeItsCacheIsReadAndARestartReadsOnlyTheTail() throws Exception {
         Topics topics = k.topics("startup.", 2);
         // 20,000 entries of earlier work, each its own record batch (so a fetch of one byte returns one record)
+        // one request per record is slow beside another test JVM: allow it time, and make sure every one was written
         try (KafkaProducer<byte[], byte[]> p = new KafkaProducer<>(Map.of("bootstrap.servers", k.kafka.bootstrapServers(),
-                "batch.size", 0, "linger.ms", 0), new ByteArraySerializer(), new ByteArraySerializer())) {
+                "batch.size", 0, "linger.ms", 0, "delivery.timeout.ms", 600_000), new ByteArraySerializer(), new ByteArraySerializer())) {
             String t = topics.judgeCache.name();
+            java.util.List<java.util.concurrent.Future<org.apache.kafka.clients.producer.RecordMetadata>> sent = new java.util.ArrayList<>();
             for (int i = 0; i < FILLER; i++) {
                 JudgeVerdict v = VerdictCacheTest.verdict(i);
-                p.send(new ProducerRecord<>(t, v.getCacheKey().getBytes(StandardCharsets.UTF_8),
-                        topics.judgeCache.valueSerde().serializer().serialize(t, v)));
+                sent.add(p.send(new ProducerRecord<>(t, v.getCacheKey().getBytes(StandardCharsets.UTF_8),
+                        topics.judgeCache.valueSerde().serializer().serialize(t, v))));
+            }
+            for (var f : sent) {
+                f.get();
             }
         }
         JudgeSettings s = JudgeSettings.builder("openai", URI.create(server.openAiBaseUrl()), "gpt-4.1")
