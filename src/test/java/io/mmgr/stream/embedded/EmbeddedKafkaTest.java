@@ -2,10 +2,12 @@ package io.mmgr.stream.embedded;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
@@ -51,6 +53,34 @@ class EmbeddedKafkaTest {
                     }
                 }
                 assertThat(seen).isEqualTo("before-restart");
+            }
+        }
+    }
+
+    /**
+     * The active segment's indexes are preallocated at the broker's small limit, not Kafka's 10 MiB:
+     * after a kill -9 every one of them is mapped and rebuilt (EmbeddedKafka.brokerProperties).
+     */
+    @Test
+    void activeSegmentIndexesArePreallocatedSmall() throws Exception {
+        try (EmbeddedKafka kafka = EmbeddedKafka.start(dir, 0)) {
+            try (Admin admin = Admin.create(Map.of("bootstrap.servers", kafka.bootstrapServers()))) {
+                admin.createTopics(List.of(new NewTopic("indexed", 1, (short) 1))).all().get();
+            }
+            try (var producer = new KafkaProducer<>(Map.<String, Object>of("bootstrap.servers", kafka.bootstrapServers(),
+                    "linger.ms", 0), new StringSerializer(), new StringSerializer())) {
+                for (int i = 0; i < 50; i++) {
+                    producer.send(new ProducerRecord<>("indexed", "k" + i, "x".repeat(8192))).get();
+                }
+            }
+            Path partition = dir.resolve("kafka-logs").resolve("indexed-0");
+            try (Stream<Path> files = Files.list(partition)) {
+                List<Path> indexes = files.filter(f -> f.toString().endsWith(".index") || f.toString().endsWith(".timeindex"))
+                        .toList();
+                assertThat(indexes).hasSize(2);
+                for (Path index : indexes) {
+                    assertThat(Files.size(index)).as(index.toString()).isPositive().isLessThanOrEqualTo(128 * 1024);
+                }
             }
         }
     }
