@@ -12,10 +12,12 @@ import io.mmgr.stream.evaluate.EvaluationWorker;
 import io.mmgr.stream.registry.AvroSerdes;
 import io.mmgr.stream.registry.SchemaRegistryClient;
 import io.mmgr.stream.tasks.EvaluatorRegistry;
+import io.mmgr.stream.tasks.RubricCatalog;
 import io.mmgr.stream.tasks.TaskCatalog;
 import io.mmgr.stream.limits.InputLimits;
 import io.mmgr.stream.topology.DeadLetters;
 import io.mmgr.stream.topology.RecordCaps;
+import io.mmgr.stream.topology.ScorerContext;
 import io.mmgr.stream.topology.ScorerSettings;
 import io.mmgr.stream.topology.ScoringTopology;
 import io.mmgr.stream.topology.Topics;
@@ -285,8 +287,9 @@ public final class ScorerApp implements AutoCloseable {
                     settings.artifactHttpAllow().stream().map(HttpArtifactResolver.AllowedHost::parse).toList(),
                     HttpArtifactResolver.DEFAULT_TIMEOUT);
             EvaluatorRegistry evaluators = EvaluatorRegistry.load();
-            Topology topology = ScoringTopology.build(settings, topics, serdes, TaskCatalog.load(), evaluators,
-                    artifacts, options.comparisons());
+            Topology topology = ScoringTopology.build(ScorerContext.from(settings, topics, serdes)
+                    .tasks(TaskCatalog.load(), evaluators).artifacts(artifacts).rubrics(RubricCatalog.load())
+                    .comparisons(options.comparisons()).build());
             timeline.mark("topology");
             Properties props = ScoringTopology.streamsConfig(settings, bootstrapServers, registryUrl, stateDir,
                     topics.deadLetter.name(), caps);

@@ -1,5 +1,6 @@
 package io.mmgr.stream.topology;
 
+import io.mmgr.stream.tasks.RubricCatalog;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
@@ -65,7 +66,8 @@ class AgreementTopologyTest {
                 Map.of("mmgr.agreement.min-pairs", "4"));
         topics = new Topics("a.", settings.partitions(), (short) 1, serdes);
         var artifacts = new LocalArtifactResolver(List.of(stateDir), 1 << 20, stateDir);
-        var topology = ScoringTopology.build(settings, topics, serdes, EchoTask.catalog(), EchoTask.evaluators(), artifacts);
+        var topology = ScoringTopology.build(ScorerContext.from(settings, topics, serdes).tasks(EchoTask.catalog(), EchoTask.evaluators())
+                .artifacts(artifacts).rubrics(RubricCatalog.load()).build());
         driver = new TopologyTestDriver(topology, ScoringTopology.streamsConfig(settings, "unused:9092", registry.url(), stateDir,
                 topics.deadLetter.name()));
         evaluation = new EvaluationBridge(driver, topics, EchoTask.evaluators(), artifacts);

@@ -1,5 +1,6 @@
 package io.mmgr.stream.topology;
 
+import io.mmgr.stream.tasks.RubricCatalog;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
@@ -76,8 +77,8 @@ class CheckpointComparisonTest {
         ScorerSettings settings = ScorerSettings.defaults().withPrefix("c.");
         topics = new Topics("c.", settings.partitions(), (short) 1, serdes);
         var artifacts = new LocalArtifactResolver(List.of(stateDir), 1 << 20, stateDir);
-        var topology = ScoringTopology.build(settings, topics, serdes, EchoTask.catalog(), EchoTask.evaluators(), artifacts,
-                new ComparisonSettings(new AlertRule(0.01, 0.05, 20), Duration.ofMillis(500)));
+        var topology = ScoringTopology.build(ScorerContext.from(settings, topics, serdes).tasks(EchoTask.catalog(), EchoTask.evaluators())
+                .artifacts(artifacts).rubrics(RubricCatalog.load()).comparisons(new ComparisonSettings(new AlertRule(0.01, 0.05, 20), Duration.ofMillis(500))).build());
         driver = new TopologyTestDriver(topology,
                 ScoringTopology.streamsConfig(settings, "unused:9092", registry.url(), stateDir, topics.deadLetter.name()));
         evaluation = new EvaluationBridge(driver, topics, EchoTask.evaluators(), artifacts);

@@ -1,5 +1,6 @@
 package io.mmgr.stream.topology;
 
+import io.mmgr.stream.tasks.RubricCatalog;
 import io.mmgr.stream.artifacts.LocalArtifactResolver;
 import io.mmgr.stream.avro.BenchmarkItem;
 import io.mmgr.stream.avro.DeadLetter;
@@ -47,7 +48,8 @@ final class DriverScorer implements AutoCloseable {
         ScorerSettings settings = ScorerSettings.defaults().withPrefix(prefix);
         topics = new Topics(prefix, settings.partitions(), (short) 1, serdes);
         var artifacts = new LocalArtifactResolver(List.of(artifactRoot), 1 << 20, artifactRoot);
-        var topology = ScoringTopology.build(settings, topics, serdes, catalog, evaluators, artifacts);
+        var topology = ScoringTopology.build(ScorerContext.from(settings, topics, serdes).tasks(catalog, evaluators)
+                .artifacts(artifacts).rubrics(RubricCatalog.load()).build());
         driver = new TopologyTestDriver(topology, ScoringTopology.streamsConfig(settings, "unused:9092", registry.url(),
                 artifactRoot.resolve("state"), topics.deadLetter.name()));
         generations = driver.createInputTopic(topics.generations.name(), new ByteArraySerializer(), new ByteArraySerializer());

@@ -1,5 +1,7 @@
 package io.mmgr.stream.topology;
 
+import io.mmgr.stream.artifacts.LocalArtifactResolver;
+import io.mmgr.stream.tasks.RubricCatalog;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.mmgr.stream.avro.BenchmarkItem;
@@ -85,10 +87,12 @@ class ItemWaitTopologyTest {
         var planSerde = serdes.forValues(SamplePlan.class);
         InputCheck check = new InputCheck(InputLimits.DEFAULTS);
         StreamsBuilder builder = new StreamsBuilder();
-        IntakeTopology.build(builder, topics, EchoTask.catalog(), EchoTask.evaluators(), false, 1, keySerde, planSerde, check,
-                        wait, serdes.forValues(ParkedEvent.class))
+        ScorerContext ctx = ScorerContext.from(ScorerSettings.defaults().withPrefix("t.").withPartitions(1), topics, serdes)
+                .tasks(EchoTask.catalog(), EchoTask.evaluators()).rubrics(RubricCatalog.load())
+                .artifacts(new LocalArtifactResolver(List.of(stateDir), 1 << 20, stateDir)).check(check).itemWait(wait).build();
+        IntakeTopology.build(builder, ctx)
                 .to("t.plans", Produced.with(keySerde, planSerde).withName("test-plans-sink"));
-        IntakeTopology.validateItems(builder, topics, check);
+        IntakeTopology.validateItems(builder, ctx);
         var props = ScoringTopology.streamsConfig(settings, "unused:9092", registry.url(), stateDir, topics.deadLetter.name());
         driver = new TopologyTestDriver(builder.build(), props, START);
         generations = driver.createInputTopic(topics.generations.name(), new ByteArraySerializer(), new ByteArraySerializer());

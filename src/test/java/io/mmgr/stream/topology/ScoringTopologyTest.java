@@ -1,5 +1,6 @@
 package io.mmgr.stream.topology;
 
+import io.mmgr.stream.tasks.RubricCatalog;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
@@ -73,7 +74,8 @@ class ScoringTopologyTest {
         ScorerSettings settings = ScorerSettings.defaults().withPrefix("t.").withJudge(judge);
         topics = new Topics("t.", settings.partitions(), (short) 1, serdes);
         var artifacts = new LocalArtifactResolver(List.of(stateDir), 1 << 20, stateDir);
-        var topology = ScoringTopology.build(settings, topics, serdes, EchoTask.catalog(), EchoTask.evaluators(), artifacts);
+        var topology = ScoringTopology.build(ScorerContext.from(settings, topics, serdes).tasks(EchoTask.catalog(), EchoTask.evaluators())
+                .artifacts(artifacts).rubrics(RubricCatalog.load()).build());
         var props = ScoringTopology.streamsConfig(settings, "unused:9092", registry.url(), stateDir, topics.deadLetter.name());
         driver = new TopologyTestDriver(topology, props);
         evaluation = new EvaluationBridge(driver, topics, EchoTask.evaluators(), artifacts);

@@ -1,5 +1,7 @@
 package io.mmgr.stream.web;
 
+import io.mmgr.stream.topology.ScorerContext;
+import io.mmgr.stream.tasks.RubricCatalog;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -66,8 +68,8 @@ class ApiHandlerTest {
         ScorerSettings settings = ScorerSettings.defaults().withPrefix("w.");
         topics = new Topics("w.", settings.partitions(), (short) 1, serdes);
         var artifacts = new LocalArtifactResolver(List.of(dir), 1 << 20, dir);
-        driver = new TopologyTestDriver(ScoringTopology.build(settings, topics, serdes, EchoTask.catalog(), EchoTask.evaluators(),
-                artifacts, new ComparisonSettings(new AlertRule(0.01, 0.05, 20), Duration.ofMillis(500))),
+        driver = new TopologyTestDriver(ScoringTopology.build(ScorerContext.from(settings, topics, serdes).tasks(EchoTask.catalog(), EchoTask.evaluators())
+                .artifacts(artifacts).rubrics(RubricCatalog.load()).comparisons(new ComparisonSettings(new AlertRule(0.01, 0.05, 20), Duration.ofMillis(500))).build()),
                 ScoringTopology.streamsConfig(settings, "unused:9092", registry.url(), dir, topics.deadLetter.name()));
         evaluation = new EvaluationBridge(driver, topics, EchoTask.evaluators(), artifacts);
         var benchmark = driver.createInputTopic(topics.benchmark.name(), new StringSerializer(),

@@ -1,5 +1,7 @@
 package io.mmgr.stream.web;
 
+import io.mmgr.stream.topology.ScorerContext;
+import io.mmgr.stream.tasks.RubricCatalog;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -78,7 +80,8 @@ class MissingChecksTest {
         topics = new Topics("m.", settings.partitions(), (short) 1, serdes);
         EvaluatorRegistry evaluators = new EvaluatorRegistry(Map.of(MazePixelEvaluator.ID, MazePixelEvaluator::new));
         var artifacts = new LocalArtifactResolver(List.of(dir), 1 << 24, dir.resolve("spill"));
-        driver = new TopologyTestDriver(ScoringTopology.build(settings, topics, serdes, TaskCatalog.load(), evaluators, artifacts),
+        driver = new TopologyTestDriver(ScoringTopology.build(ScorerContext.from(settings, topics, serdes).tasks(TaskCatalog.load(), evaluators)
+                .artifacts(artifacts).rubrics(RubricCatalog.load()).build()),
                 ScoringTopology.streamsConfig(settings, "unused:9092", registry.url(), dir.resolve("state"), topics.deadLetter.name()));
         evaluation = new EvaluationBridge(driver, topics, evaluators, artifacts);
         scores = driver.createOutputTopic(topics.sampleScores.name(), topics.sampleScores.keySerde().deserializer(),

@@ -8,6 +8,7 @@ import io.mmgr.stream.avro.SampleOutcome;
 import io.mmgr.stream.avro.SampleScore;
 import io.mmgr.stream.avro.ScoreAggregate;
 import io.mmgr.stream.registry.AvroSerdes;
+import io.mmgr.stream.topology.ScorerContext;
 import io.mmgr.stream.topology.Topics;
 import io.mmgr.stream.topology.intake.IntakeTopology;
 import java.util.List;
@@ -50,8 +51,10 @@ public final class ComparisonTopology {
     private ComparisonTopology() {
     }
 
-    public static void build(StreamsBuilder builder, Topics topics, KStream<SampleKey, SampleScore> scores,
-                             Serde<SampleKey> sampleKey, AvroSerdes serdes, ComparisonSettings settings) {
+    public static void build(StreamsBuilder builder, ScorerContext ctx, KStream<SampleKey, SampleScore> scores) {
+        Topics topics = ctx.topics();
+        AvroSerdes serdes = ctx.serdes();
+        Serde<SampleKey> sampleKey = serdes.forKeys(SampleKey.class);
         Serde<SampleOutcome> outcomeSerde = serdes.forValues(SampleOutcome.class);
         builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(OUTCOMES_STORE),
                 Serdes.String(), Serdes.Double()));
@@ -72,7 +75,7 @@ public final class ComparisonTopology {
                 .repartition(Repartitioned.<SampleKey, SampleOutcome>with(sampleKey, outcomeSerde)
                         .withName(REPARTITION)
                         .withStreamPartitioner(new ComparisonKeys.ByRunTask<>()))
-                .process(() -> new ComparisonProcessor(settings), Named.as("comparison-compare"),
+                .process(() -> new ComparisonProcessor(ctx.comparisons()), Named.as("comparison-compare"),
                         OUTCOMES_STORE, CHECKPOINTS_STORE, RESULTS_STORE, ALERTS_STORE);
 
         var routes = out.split(Named.as("comparison-out-"))

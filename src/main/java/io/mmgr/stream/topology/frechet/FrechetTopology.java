@@ -1,9 +1,9 @@
 package io.mmgr.stream.topology.frechet;
 
-import io.mmgr.stream.artifacts.ArtifactResolver;
 import io.mmgr.stream.avro.FrechetSample;
 import io.mmgr.stream.avro.FrechetStat;
 import io.mmgr.stream.avro.LeaderboardKey;
+import io.mmgr.stream.topology.ScorerContext;
 import io.mmgr.stream.topology.Topics;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
@@ -35,12 +35,13 @@ public final class FrechetTopology {
     private FrechetTopology() {
     }
 
-    public static KTable<LeaderboardKey, FrechetStat> build(StreamsBuilder builder, Topics topics, ArtifactResolver artifacts,
-                                                            FrechetSettings settings, Serde<LeaderboardKey> boardKey,
-                                                            Serde<FrechetStat> statSerde) {
+    public static KTable<LeaderboardKey, FrechetStat> build(StreamsBuilder builder, ScorerContext ctx) {
+        Topics topics = ctx.topics();
+        Serde<LeaderboardKey> boardKey = ctx.serdes().forKeys(LeaderboardKey.class);
+        Serde<FrechetStat> statSerde = ctx.serdes().forValues(FrechetStat.class);
         builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(VECTORS_STORE),
                 Serdes.String(), topics.frechetSamples.valueSerde()));
-        FrechetMemory memory = new FrechetMemory(artifacts, settings);
+        FrechetMemory memory = new FrechetMemory(ctx.artifacts(), ctx.frechet());
         KStream<LeaderboardKey, FrechetOutcome> outcomes = builder
                 .stream(topics.frechetSamples.name(), topics.frechetSamples.consumed("frechet-source"))
                 .process(() -> new FrechetProcessor(memory), Named.as("frechet-update"), VECTORS_STORE);

@@ -15,7 +15,9 @@ import io.mmgr.stream.leaderboard.Agreement;
 import io.mmgr.stream.tasks.JudgeRubric;
 import io.mmgr.stream.tasks.RubricCatalog;
 import io.mmgr.stream.tasks.RubricMetric;
+import io.mmgr.stream.registry.AvroSerdes;
 import io.mmgr.stream.topology.SampleKeys;
+import io.mmgr.stream.topology.ScorerContext;
 import io.mmgr.stream.topology.Topics;
 import io.mmgr.stream.topology.intake.IntakeTopology;
 import java.time.Instant;
@@ -63,11 +65,20 @@ public final class LeaderboardTopology {
     private LeaderboardTopology() {
     }
 
-    public static void build(StreamsBuilder builder, Topics topics, KStream<SampleKey, SampleScore> scores,
-                             Serde<SampleKey> sampleKey, Serde<ItemScoreKey> itemKey, Serde<LeaderboardKey> boardKey,
-                             Serde<SampleScore> scoreSerde, Serde<ScoreAggregate> aggregateSerde,
-                             RubricCatalog rubrics, Agreement.Policy policy, Serde<AgreementKey> agreementKey,
-                             Serde<AgreementCounts> agreementSerde, KTable<LeaderboardKey, FrechetStat> frechet) {
+    /** {@code frechet}: each task row's live FID / FVD ({@link io.mmgr.stream.topology.frechet.FrechetTopology}). */
+    public static void build(StreamsBuilder builder, ScorerContext ctx, KStream<SampleKey, SampleScore> scores,
+                             KTable<LeaderboardKey, FrechetStat> frechet) {
+        Topics topics = ctx.topics();
+        AvroSerdes serdes = ctx.serdes();
+        RubricCatalog rubrics = ctx.rubrics();
+        Agreement.Policy policy = ctx.agreement();
+        Serde<SampleKey> sampleKey = serdes.forKeys(SampleKey.class);
+        Serde<ItemScoreKey> itemKey = serdes.forKeys(ItemScoreKey.class);
+        Serde<LeaderboardKey> boardKey = serdes.forKeys(LeaderboardKey.class);
+        Serde<SampleScore> scoreSerde = serdes.forValues(SampleScore.class);
+        Serde<ScoreAggregate> aggregateSerde = serdes.forValues(ScoreAggregate.class);
+        Serde<AgreementKey> agreementKey = serdes.forKeys(AgreementKey.class);
+        Serde<AgreementCounts> agreementSerde = serdes.forValues(AgreementCounts.class);
         KTable<SampleKey, SampleScore> table = scores.toTable(Named.as("leaderboard-scores-table"),
                 Materialized.<SampleKey, SampleScore, KeyValueStore<Bytes, byte[]>>as(SCORES_STORE)
                         .withKeySerde(sampleKey).withValueSerde(scoreSerde));

@@ -5,6 +5,7 @@ import io.mmgr.stream.avro.CheckpointKey;
 import io.mmgr.stream.avro.DeadLetter;
 import io.mmgr.stream.avro.LeaderboardKey;
 import io.mmgr.stream.registry.AvroSerdes;
+import io.mmgr.stream.topology.ScorerContext;
 import io.mmgr.stream.topology.Topic;
 import io.mmgr.stream.topology.Topics;
 import io.mmgr.stream.topology.intake.IntakeTopology;
@@ -52,8 +53,10 @@ public final class CheckpointStatusTopology {
      * Adds the sub-flow. It reads the benchmark through the global store intake builds
      * ({@link IntakeTopology#BENCHMARK_STORE}), so it is added after intake.
      */
-    public static void build(StreamsBuilder builder, Topics topics, AvroSerdes serdes, int partitions,
-                             CheckpointStatusSettings settings) {
+    public static void build(StreamsBuilder builder, ScorerContext ctx) {
+        Topics topics = ctx.topics();
+        AvroSerdes serdes = ctx.serdes();
+        int partitions = ctx.partitions();
         Serde<CheckpointKey> checkpointKey = topics.checkpointStatus.keySerde();
         // cached: a burst of rows for one checkpoint reaches the changelog once per commit
         builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(ROWS_STORE),
@@ -99,7 +102,7 @@ public final class CheckpointStatusTopology {
         rows.merge(comparisons, Named.as("checkpoint-status-merge-comparisons"))
                 .merge(alerts, Named.as("checkpoint-status-merge-alerts"))
                 .merge(markers, Named.as("checkpoint-status-merge-markers"))
-                .process(() -> new CheckpointStatusProcessor(settings), Named.as("checkpoint-status-answer"),
+                .process(() -> new CheckpointStatusProcessor(ctx.status()), Named.as("checkpoint-status-answer"),
                         ROWS_STORE, COMPARISONS_STORE, ALERTS_STORE, MARKERS_STORE, DEADLINES_STORE, ANSWERS_STORE)
                 .to(topics.checkpointStatus.name(), topics.checkpointStatus.produced("checkpoint-status-sink"));
     }

@@ -1,5 +1,7 @@
 package io.mmgr.stream.tasks.sudoku;
 
+import io.mmgr.stream.topology.ScorerContext;
+import io.mmgr.stream.tasks.RubricCatalog;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.mmgr.stream.artifacts.LocalArtifactResolver;
@@ -59,7 +61,8 @@ class SudokuStreamTest {
             Topics topics = new Topics("t.", settings.partitions(), (short) 1, serdes);
             EvaluatorRegistry evaluators = new EvaluatorRegistry(Map.of(SudokuOcrEvaluator.ID, SudokuOcrEvaluator::new));
             var artifacts = new LocalArtifactResolver(List.of(dir), 1 << 24, dir.resolve("spill"));
-            var topology = ScoringTopology.build(settings, topics, serdes, TaskCatalog.load(), evaluators, artifacts);
+            var topology = ScoringTopology.build(ScorerContext.from(settings, topics, serdes).tasks(TaskCatalog.load(), evaluators)
+                .artifacts(artifacts).rubrics(RubricCatalog.load()).build());
             var props = ScoringTopology.streamsConfig(settings, "unused:9092", registry.url(), dir.resolve("state"),
                     topics.deadLetter.name());
             try (TopologyTestDriver driver = new TopologyTestDriver(topology, props)) {

@@ -1,5 +1,10 @@
 package io.mmgr.stream.topology.frechet;
 
+import io.mmgr.stream.topology.ScorerSettings;
+import io.mmgr.stream.topology.ScorerContext;
+import io.mmgr.stream.tasks.EvaluatorRegistry;
+import io.mmgr.stream.tasks.TaskCatalog;
+import io.mmgr.stream.tasks.RubricCatalog;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
@@ -87,7 +92,10 @@ class FrechetProcessorTest {
         FrechetSettings settings = new FrechetSettings(Duration.ofSeconds(1), Duration.ofSeconds(5), 64, cacheBytes, 2);
         var boardKey = serdes.forKeys(LeaderboardKey.class);
         var statSerde = serdes.forValues(FrechetStat.class);
-        FrechetTopology.build(builder, topics, new LocalArtifactResolver(List.of(dir), 1 << 20, dir), settings, boardKey, statSerde)
+        ScorerContext ctx = ScorerContext.from(ScorerSettings.defaults().withPrefix("p.").withPartitions(1), topics, serdes)
+                .tasks(TaskCatalog.load(), EvaluatorRegistry.load()).rubrics(RubricCatalog.load())
+                .artifacts(new LocalArtifactResolver(List.of(dir), 1 << 20, dir)).frechet(settings).build();
+        FrechetTopology.build(builder, ctx)
                 .toStream().to("stats-out", Produced.with(boardKey, statSerde));
         Properties p = new Properties();
         p.put(StreamsConfig.APPLICATION_ID_CONFIG, "frechet-test");

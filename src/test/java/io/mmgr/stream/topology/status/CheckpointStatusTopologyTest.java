@@ -1,5 +1,10 @@
 package io.mmgr.stream.topology.status;
 
+import io.mmgr.stream.artifacts.LocalArtifactResolver;
+import io.mmgr.stream.topology.ScorerContext;
+import io.mmgr.stream.tasks.EvaluatorRegistry;
+import io.mmgr.stream.tasks.TaskCatalog;
+import io.mmgr.stream.tasks.RubricCatalog;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.mmgr.stream.avro.Alert;
@@ -98,9 +103,11 @@ class CheckpointStatusTopologyTest {
         builder.globalTable(topics.benchmark.name(), topics.benchmark.consumed("benchmark-source"),
                 Materialized.<String, BenchmarkItem, KeyValueStore<Bytes, byte[]>>as(IntakeTopology.BENCHMARK_STORE)
                         .withKeySerde(topics.benchmark.keySerde()).withValueSerde(topics.benchmark.valueSerde()));
-        CheckpointStatusTopology.build(builder, topics, serdes, settings.partitions(),
-                CheckpointStatusSettings.of(Map.of(CheckpointStatusSettings.TIMEOUT_KEY, "60000",
-                        CheckpointStatusSettings.INTERVAL_KEY, "500")));
+        CheckpointStatusTopology.build(builder, ScorerContext.from(settings, topics, serdes)
+                .tasks(TaskCatalog.load(), EvaluatorRegistry.load()).rubrics(RubricCatalog.load())
+                .artifacts(new LocalArtifactResolver(List.of(stateDir), 1 << 20, stateDir))
+                .status(CheckpointStatusSettings.of(Map.of(CheckpointStatusSettings.TIMEOUT_KEY, "60000",
+                        CheckpointStatusSettings.INTERVAL_KEY, "500"))).build());
         driver = new TopologyTestDriver(builder.build(),
                 ScoringTopology.streamsConfig(settings, "unused:9092", registry.url(), stateDir, topics.deadLetter.name()),
                 Instant.parse("2026-12-01T10:00:00Z"));
