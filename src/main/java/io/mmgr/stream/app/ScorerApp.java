@@ -1,5 +1,6 @@
 package io.mmgr.stream.app;
 
+import io.mmgr.stream.topology.Stores;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
@@ -113,6 +114,7 @@ public final class ScorerApp implements AutoCloseable {
 
     private final KafkaStreams streams;
     private final Topics topics;
+    private final Stores stores;
     private final Topology topology;
     private final SchemaRegistryClient registry;
     private final PrometheusMeterRegistry meters;
@@ -122,11 +124,12 @@ public final class ScorerApp implements AutoCloseable {
     private final EvaluationWorker evaluation;
     private final RestoreLog restores;
 
-    private ScorerApp(KafkaStreams streams, Topics topics, Topology topology, SchemaRegistryClient registry,
+    private ScorerApp(KafkaStreams streams, Topics topics, Stores stores, Topology topology, SchemaRegistryClient registry,
                       PrometheusMeterRegistry meters, KafkaStreamsMetrics streamsMetrics, PipelineMetrics pipelineMetrics,
                       WebServer web, EvaluationWorker evaluation, RestoreLog restores) {
         this.streams = streams;
         this.topics = topics;
+        this.stores = stores;
         this.topology = topology;
         this.registry = registry;
         this.meters = meters;
@@ -220,7 +223,7 @@ public final class ScorerApp implements AutoCloseable {
             a.identity.groupInstanceId().ifPresent(id -> metricsClient.put(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, id));
             pipeline = new PipelineMetrics(a.meters, metricsClient, settings.applicationId(), a.topics);
             if (a.web != null) {
-                a.web.serve(a.streams, a.topics, clients, a.artifacts, a.meters);
+                a.web.serve(a.streams, a.topics, a.stores, clients, a.artifacts, a.meters);
             }
         } catch (RuntimeException e) {
             if (pipeline != null) {
@@ -239,7 +242,7 @@ public final class ScorerApp implements AutoCloseable {
                 a.identity.staticMembership() ? "static" : "dynamic", a.restores.summary());
         LOG.info("start-up{}: {}", early != null ? " (topology and local state prepared while the broker started)" : "",
                 timeline.summary());
-        return new ScorerApp(a.streams, a.topics, a.topology, registry, a.meters, a.streamsMetrics, pipeline, a.web,
+        return new ScorerApp(a.streams, a.topics, a.stores, a.topology, registry, a.meters, a.streamsMetrics, pipeline, a.web,
                 evaluation, a.restores);
     }
 
@@ -273,8 +276,8 @@ public final class ScorerApp implements AutoCloseable {
     }
 
     /** The topology and the Kafka Streams instance running it, built for one set of record limits; not started. */
-    private record Assembly(Topics topics, ArtifactResolver artifacts, EvaluatorRegistry evaluators, Topology topology,
-                            MemberIdentity identity, WebServer web, PrometheusMeterRegistry meters, KafkaStreams streams,
+    private record Assembly(Topics topics, Stores stores, ArtifactResolver artifacts, EvaluatorRegistry evaluators,
+                            Topology topology, MemberIdentity identity, WebServer web, PrometheusMeterRegistry meters, KafkaStreams streams,
                             RestoreLog restores, KafkaStreamsMetrics streamsMetrics) {
 
         static Assembly build(ScorerSettings settings, Options options, String bootstrapServers, String registryUrl,
@@ -287,9 +290,10 @@ public final class ScorerApp implements AutoCloseable {
                     settings.artifactHttpAllow().stream().map(HttpArtifactResolver.AllowedHost::parse).toList(),
                     HttpArtifactResolver.DEFAULT_TIMEOUT);
             EvaluatorRegistry evaluators = EvaluatorRegistry.load();
-            Topology topology = ScoringTopology.build(ScorerContext.from(settings, topics, serdes)
+            ScorerContext context = ScorerContext.from(settings, topics, serdes)
                     .tasks(TaskCatalog.load(), evaluators).artifacts(artifacts).rubrics(RubricCatalog.load())
-                    .comparisons(options.comparisons()).build());
+                    .comparisons(options.comparisons()).build();
+            Topology topology = ScoringTopology.build(context);
             timeline.mark("topology");
             Properties props = ScoringTopology.streamsConfig(settings, bootstrapServers, registryUrl, stateDir,
                     topics.deadLetter.name(), caps);
@@ -317,8 +321,8 @@ public final class ScorerApp implements AutoCloseable {
             streams.setStateListener(options.stateListener());
             RestoreLog restores = new RestoreLog();
             streams.setGlobalStateRestoreListener(restores);
-            return new Assembly(topics, artifacts, evaluators, topology, identity, web, meters, streams, restores,
-                    new KafkaStreamsMetrics(streams));
+            return new Assembly(topics, context.stores(), artifacts, evaluators, topology, identity, web, meters, streams,
+                    restores, new KafkaStreamsMetrics(streams));
         }
 
         void close() {
@@ -389,6 +393,10 @@ public final class ScorerApp implements AutoCloseable {
 
     public Topics topics() {
         return topics;
+    }
+
+    public Stores stores() {
+        return stores;
     }
 
     public Topology topology() {

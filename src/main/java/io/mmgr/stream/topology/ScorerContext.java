@@ -18,20 +18,22 @@ import org.apache.kafka.common.serialization.Serializer;
 
 /**
  * Everything a sub-flow builder needs besides the builder and the streams it is handed: the typed topic
- * registry, the serdes (each builder asks for the types it uses), the task plug-ins and the settings of
+ * and store registries, the serdes (each builder asks for the types it uses), the task plug-ins and the settings of
  * every sub-flow. Made once by whoever composes the scorer (the app, a test), so that no builder loads or
  * parses a dependency of its own.
  *
  * @param partitions   partitions of the sample-keyed topics and of the repartitions by checkpoint
  * @param judgeEnabled whether judge parts are planned
  */
-public record ScorerContext(Topics topics, AvroSerdes serdes, TaskCatalog catalog, EvaluatorRegistry evaluators,
-                            ArtifactResolver artifacts, InputCheck check, ItemWait itemWait, RubricCatalog rubrics,
-                            Agreement.Policy agreement, ComparisonSettings comparisons, CheckpointStatusSettings status,
-                            FrechetSettings frechet, int partitions, boolean judgeEnabled) {
+public record ScorerContext(Topics topics, Stores stores, AvroSerdes serdes, TaskCatalog catalog,
+                            EvaluatorRegistry evaluators, ArtifactResolver artifacts, InputCheck check,
+                            ItemWait itemWait, RubricCatalog rubrics, Agreement.Policy agreement,
+                            ComparisonSettings comparisons, CheckpointStatusSettings status, FrechetSettings frechet,
+                            int partitions, boolean judgeEnabled) {
 
     public ScorerContext {
         Objects.requireNonNull(topics, "topics");
+        Objects.requireNonNull(stores, "stores");
         Objects.requireNonNull(serdes, "serdes");
         Objects.requireNonNull(catalog, "catalog");
         Objects.requireNonNull(evaluators, "evaluators");
@@ -57,14 +59,15 @@ public record ScorerContext(Topics topics, AvroSerdes serdes, TaskCatalog catalo
     }
 
     /**
-     * A context whose settings come from {@code settings} (its {@code mmgr.*} entries: input limits, item
-     * wait, agreement policy, checkpoint status; its partitions and judge switch), the comparison and
-     * Fréchet defaults, and the plug-ins still to be given.
+     * A context whose stores are typed by {@code serdes} and whose settings come from {@code settings} (its
+     * {@code mmgr.*} entries: input limits, item wait, agreement policy, checkpoint status; its partitions and
+     * judge switch), the comparison and Fréchet defaults, and the plug-ins still to be given.
      */
     public static Builder from(ScorerSettings settings, Topics topics, AvroSerdes serdes) {
         Builder b = new Builder();
         b.topics = topics;
         b.serdes = serdes;
+        b.stores = new Stores(serdes);
         b.check = new InputCheck(InputLimits.of(settings.kafkaOverrides()));
         b.itemWait = ItemWait.of(settings.kafkaOverrides());
         b.agreement = Agreement.Policy.of(settings.kafkaOverrides());
@@ -77,6 +80,7 @@ public record ScorerContext(Topics topics, AvroSerdes serdes, TaskCatalog catalo
     /** Builds a context; the plug-ins (catalog, evaluators, artifacts, rubrics) have no default. */
     public static final class Builder {
         private Topics topics;
+        private Stores stores;
         private AvroSerdes serdes;
         private TaskCatalog catalog;
         private EvaluatorRegistry evaluators;
@@ -141,7 +145,7 @@ public record ScorerContext(Topics topics, AvroSerdes serdes, TaskCatalog catalo
         }
 
         public ScorerContext build() {
-            return new ScorerContext(topics, serdes, catalog, evaluators, artifacts, check, itemWait, rubrics, agreement,
+            return new ScorerContext(topics, stores, serdes, catalog, evaluators, artifacts, check, itemWait, rubrics, agreement,
                     comparisons, status, frechet, partitions, judgeEnabled);
         }
     }

@@ -11,7 +11,6 @@ import io.mmgr.stream.avro.CheckpointComparison;
 import io.mmgr.stream.avro.ComparisonResult;
 import io.mmgr.stream.avro.LeaderboardKey;
 import io.mmgr.stream.avro.LeaderboardRow;
-import io.mmgr.stream.topology.leaderboard.LeaderboardTopology;
 import org.apache.kafka.streams.state.KeyValueStore;
 import io.mmgr.stream.leaderboard.AlertRule;
 import io.mmgr.stream.registry.AvroSerdes;
@@ -56,6 +55,7 @@ class CheckpointComparisonTest {
     TopologyTestDriver driver;
     EvaluationBridge evaluation;
     Topics topics;
+    Stores stores;
     TestInputTopic<byte[], byte[]> generations;
     TestInputTopic<String, BenchmarkItem> benchmark;
     TestOutputTopic<LeaderboardKey, Alert> alerts;
@@ -76,6 +76,7 @@ class CheckpointComparisonTest {
         AvroSerdes serdes = new AvroSerdes(new SchemaRegistryClient(registry.url()), true);
         ScorerSettings settings = ScorerSettings.defaults().withPrefix("c.");
         topics = new Topics("c.", settings.partitions(), (short) 1, serdes);
+        stores = new Stores(serdes);
         var artifacts = new LocalArtifactResolver(List.of(stateDir), 1 << 20, stateDir);
         var topology = ScoringTopology.build(ScorerContext.from(settings, topics, serdes).tasks(EchoTask.catalog(), EchoTask.evaluators())
                 .artifacts(artifacts).rubrics(RubricCatalog.load()).comparisons(new ComparisonSettings(new AlertRule(0.01, 0.05, 20), Duration.ofMillis(500))).build());
@@ -413,7 +414,7 @@ class CheckpointComparisonTest {
         driver.advanceWallClockTime(Duration.ofSeconds(5));
         publish("ckpt-1000", 1000, c1, 0, 1); // the same sample again, the same outcome: no change
         assertThat(board.readKeyValuesToMap()).as("an unchanged row is not published again").doesNotContainKey(star);
-        KeyValueStore<LeaderboardKey, LeaderboardRow> rows = driver.getKeyValueStore(LeaderboardTopology.ROWS_STORE);
+        KeyValueStore<LeaderboardKey, LeaderboardRow> rows = driver.getKeyValueStore(stores.leaderboardRows.name());
         assertThat(rows.get(star)).as("the stored row is the published one, updatedAt included").isEqualTo(first);
 
         publish("ckpt-1000", 1000, c1, 1, 2);

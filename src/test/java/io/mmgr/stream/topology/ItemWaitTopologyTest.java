@@ -102,7 +102,7 @@ class ItemWaitTopologyTest {
                 topics.evaluationRequests.valueSerde().deserializer());
         deadLetters = driver.createOutputTopic(topics.deadLetter.name(), new ByteArrayDeserializer(),
                 topics.deadLetter.valueSerde().deserializer());
-        parked = driver.getKeyValueStore(IntakeTopology.PARKED_STORE);
+        parked = driver.getKeyValueStore(ctx.stores().parkedEvents.name());
     }
 
     @AfterEach

@@ -380,7 +380,7 @@ class ScoringTopologyTest {
                 .isEqualTo((long) limits.labelsPerSample() * limits.labelMetrics());
         assertThat(largestScore).as("the largest score").isBetween(300L << 10, fits);
         var state = driver.<SampleKey, io.mmgr.stream.avro.AssemblyState>getKeyValueStore(
-                io.mmgr.stream.topology.assembly.AssemblyTopology.STORE).get(key);
+                new Stores(serdes).assembly.name()).get(key);
         long stateBytes = serdes.forValues(io.mmgr.stream.avro.AssemblyState.class).serializer().serialize("t-changelog", state).length;
         assertThat(stateBytes).as("the assembly state").isBetween(400L << 10, fits);
         System.out.printf("inputs at their limits: event %d, item %d bytes -> judge request %d, largest score %d, assembly state %d "

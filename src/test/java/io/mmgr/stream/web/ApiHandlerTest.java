@@ -1,5 +1,6 @@
 package io.mmgr.stream.web;
 
+import io.mmgr.stream.topology.Stores;
 import io.mmgr.stream.topology.ScorerContext;
 import io.mmgr.stream.tasks.RubricCatalog;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -79,7 +80,7 @@ class ApiHandlerTest {
                 benchmark.pipeInput(SampleKeys.itemKey(task, "s" + i), Fixtures.item(task, "s" + i, 1));
             }
         }
-        server = LocalApi.serve(driver, artifacts);
+        server = LocalApi.serve(driver, new Stores(serdes), artifacts);
     }
 
     @AfterEach

@@ -1,5 +1,6 @@
 package io.mmgr.stream.web;
 
+import io.mmgr.stream.topology.Stores;
 import io.mmgr.stream.topology.ScorerContext;
 import io.mmgr.stream.tasks.RubricCatalog;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -88,7 +89,7 @@ class MissingChecksTest {
                 topics.sampleScores.valueSerde().deserializer());
         judgeRequests = driver.createOutputTopic(topics.judgeRequests.name(), topics.judgeRequests.keySerde().deserializer(),
                 topics.judgeRequests.valueSerde().deserializer());
-        server = LocalApi.serve(driver, artifacts);
+        server = LocalApi.serve(driver, new Stores(serdes), artifacts);
     }
 
     @AfterEach

@@ -1,6 +1,5 @@
 package io.mmgr.stream.topology.assembly;
 
-import io.mmgr.stream.avro.AssemblyState;
 import io.mmgr.stream.avro.SampleKey;
 import io.mmgr.stream.avro.SamplePlan;
 import io.mmgr.stream.avro.SampleScore;
@@ -11,7 +10,6 @@ import io.mmgr.stream.topology.intake.IntakeTopology;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.kstream.KStream;
 import org.apache.kafka.streams.kstream.Named;
-import org.apache.kafka.streams.state.Stores;
 
 /**
  * Score assembly: plans, deterministic results, judge verdicts and human labels meet per sample in a
@@ -19,16 +17,14 @@ import org.apache.kafka.streams.state.Stores;
  */
 public final class AssemblyTopology {
 
-    public static final String STORE = "sample-assembly";
-
     private AssemblyTopology() {
     }
 
     public static KStream<SampleKey, SampleScore> build(StreamsBuilder builder, ScorerContext ctx,
                                                         KStream<SampleKey, SamplePlan> plans) {
         Topics topics = ctx.topics();
-        builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(STORE),
-                ctx.serdes().forKeys(SampleKey.class), ctx.serdes().forValues(AssemblyState.class)));
+        String store = ctx.stores().assembly.name();
+        builder.addStateStore(ctx.stores().assembly.persistent());
 
         KStream<SampleKey, Arrival> arrivals = plans
                 .mapValues(p -> (Arrival) new Arrival.Plan(p), Named.as("assembly-plan-arrived"))
@@ -38,13 +34,13 @@ public final class AssemblyTopology {
                 .merge(builder.stream(topics.judgeVerdicts.name(), topics.judgeVerdicts.consumed("assembly-verdict-source"))
                                 .mapValues(v -> (Arrival) new Arrival.Part(Parts.of(v)), Named.as("assembly-verdict-arrived")),
                         Named.as("assembly-merge-verdicts"))
-                .merge(IntakeTopology.labels(builder, ctx, STORE)
+                .merge(IntakeTopology.labels(builder, ctx)
                                 .mapValues(l -> (Arrival) new Arrival.Part(Parts.of(l)), Named.as("assembly-label-arrived")),
                         Named.as("assembly-merge-labels"));
 
         ScoreAssembler assembler = new ScoreAssembler(ctx.catalog());
-        KStream<SampleKey, SampleScore> scores = arrivals.processValues(() -> new AssemblyProcessor(assembler, STORE),
-                Named.as("assembly-assemble"), STORE);
+        KStream<SampleKey, SampleScore> scores = arrivals.processValues(() -> new AssemblyProcessor(assembler, store),
+                Named.as("assembly-assemble"), store);
         scores.to(topics.sampleScores.name(),
                 topics.sampleScores.produced("sample-scores-sink", new SamplePartitioner<SampleScore>()));
         return scores;

@@ -1,11 +1,9 @@
 package io.mmgr.stream.topology.intake;
 
-import io.mmgr.stream.avro.BenchmarkItem;
 import io.mmgr.stream.avro.DeadLetter;
 import io.mmgr.stream.avro.EvaluationRequest;
 import io.mmgr.stream.avro.HumanLabel;
 import io.mmgr.stream.avro.JudgeRequest;
-import io.mmgr.stream.avro.ParkedEvent;
 import io.mmgr.stream.avro.SampleKey;
 import io.mmgr.stream.avro.SamplePlan;
 import io.mmgr.stream.tasks.EvaluatorRegistry;
@@ -13,20 +11,17 @@ import io.mmgr.stream.tasks.TaskCatalog;
 import io.mmgr.stream.topology.DeadLetters;
 import io.mmgr.stream.topology.SamplePartitioner;
 import io.mmgr.stream.topology.ScorerContext;
+import io.mmgr.stream.topology.Stores;
 import io.mmgr.stream.topology.Topics;
 import io.mmgr.stream.topology.frechet.FrechetSamples;
 import org.apache.kafka.common.serialization.Serdes;
-import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.kstream.Consumed;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.kstream.Branched;
 import org.apache.kafka.streams.kstream.KStream;
-import org.apache.kafka.streams.kstream.Materialized;
 import org.apache.kafka.streams.kstream.Named;
 import org.apache.kafka.streams.kstream.Repartitioned;
-import org.apache.kafka.streams.state.KeyValueStore;
-import org.apache.kafka.streams.state.Stores;
 
 /**
  * Intake: deserialize and validate generation events, give each its benchmark item (waiting for it
@@ -38,10 +33,6 @@ import org.apache.kafka.streams.state.Stores;
  */
 public final class IntakeTopology {
 
-    /** The global store of benchmark items, keyed {@code <task>/<sampleId>}. */
-    public static final String BENCHMARK_STORE = "benchmark-items";
-    /** Valid events waiting for their benchmark item, by offset in their generations partition (changelogged). */
-    public static final String PARKED_STORE = "intake-parked-events";
     /** Suffix of the internal topic that carries plans to assembly, keyed by sample. */
     public static final String PLANS_REPARTITION = "sample-plans";
 
@@ -51,16 +42,14 @@ public final class IntakeTopology {
     /** Adds intake to the builder and returns the plans, keyed and partitioned by sample. */
     public static KStream<SampleKey, SamplePlan> build(StreamsBuilder builder, ScorerContext ctx) {
         Topics topics = ctx.topics();
+        Stores stores = ctx.stores();
         TaskCatalog catalog = ctx.catalog();
         EvaluatorRegistry evaluators = ctx.evaluators();
         // read by ItemWaitProcessor by name (any processor may read a global store)
         builder.globalTable(topics.benchmarkValid.name(),
                 topics.benchmarkValid.consumed("benchmark-source"),
-                Materialized.<String, BenchmarkItem, KeyValueStore<Bytes, byte[]>>as(BENCHMARK_STORE)
-                        .withKeySerde(topics.benchmarkValid.keySerde())
-                        .withValueSerde(topics.benchmarkValid.valueSerde()));
-        builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(PARKED_STORE), Serdes.Long(),
-                ctx.serdes().forValues(ParkedEvent.class)));
+                stores.benchmarkItems.materialized());
+        builder.addStateStore(stores.parkedEvents.persistent());
 
         EventReader reader = new EventReader(topics.generations.valueSerde().deserializer(), new EventValidator(catalog), ctx.check());
         KStream<byte[], IntakeResult> parsed = builder
@@ -73,8 +62,9 @@ public final class IntakeTopology {
                 .defaultBranch(Branched.as("accepted"));
 
         KStream<byte[], IntakeResult> planned = parsedRoutes.get("intake-parsed-accepted")
-                .process(() -> new ItemWaitProcessor(BENCHMARK_STORE, PARKED_STORE, reader, ctx.itemWait(), topics.benchmark.name(),
-                        topics.deadLetter.name()), Named.as("intake-await-item"), PARKED_STORE)
+                .process(() -> new ItemWaitProcessor(stores.benchmarkItems.name(), stores.parkedEvents.name(), reader,
+                        ctx.itemWait(), topics.benchmark.name(), topics.deadLetter.name()), Named.as("intake-await-item"),
+                        stores.parkedEvents.name())
                 .processValues(() -> new PlanProcessor(catalog, evaluators, ctx.judgeEnabled()), Named.as("intake-plan"));
 
         var planRoutes = planned.split(Named.as("intake-planned-"))
@@ -132,10 +122,11 @@ public final class IntakeTopology {
 
     /**
      * Human labels as published, checked before assembly applies them (see {@link LabelIntakeProcessor});
-     * returns the valid ones. {@code assemblyStore}: the per-sample store the label count is read from.
+     * returns the valid ones. The label count is read from assembly's per-sample store.
      */
-    public static KStream<SampleKey, HumanLabel> labels(StreamsBuilder builder, ScorerContext ctx, String assemblyStore) {
+    public static KStream<SampleKey, HumanLabel> labels(StreamsBuilder builder, ScorerContext ctx) {
         Topics topics = ctx.topics();
+        String assemblyStore = ctx.stores().assembly.name();
         var routes = builder.stream(topics.humanLabels.name(),
                         Consumed.with(topics.humanLabels.keySerde(), Serdes.ByteArray()).withName("assembly-label-source"))
                 .processValues(() -> new LabelIntakeProcessor(topics.humanLabels.valueSerde().deserializer(),

@@ -1,5 +1,6 @@
 package io.mmgr.stream.topology.status;
 
+import io.mmgr.stream.topology.Stores;
 import io.mmgr.stream.artifacts.LocalArtifactResolver;
 import io.mmgr.stream.topology.ScorerContext;
 import io.mmgr.stream.tasks.EvaluatorRegistry;
@@ -29,7 +30,6 @@ import io.mmgr.stream.topology.SampleKeys;
 import io.mmgr.stream.topology.ScorerSettings;
 import io.mmgr.stream.topology.ScoringTopology;
 import io.mmgr.stream.topology.Topics;
-import io.mmgr.stream.topology.intake.IntakeTopology;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
@@ -40,13 +40,10 @@ import java.util.List;
 import java.util.Map;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
-import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
 import org.apache.kafka.streams.TopologyTestDriver;
-import org.apache.kafka.streams.kstream.Materialized;
-import org.apache.kafka.streams.state.KeyValueStore;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -101,8 +98,7 @@ class CheckpointStatusTopologyTest {
         StreamsBuilder builder = new StreamsBuilder();
         // the global benchmark store intake builds in the whole topology
         builder.globalTable(topics.benchmark.name(), topics.benchmark.consumed("benchmark-source"),
-                Materialized.<String, BenchmarkItem, KeyValueStore<Bytes, byte[]>>as(IntakeTopology.BENCHMARK_STORE)
-                        .withKeySerde(topics.benchmark.keySerde()).withValueSerde(topics.benchmark.valueSerde()));
+                new Stores(serdes).benchmarkItems.materialized());
         CheckpointStatusTopology.build(builder, ScorerContext.from(settings, topics, serdes)
                 .tasks(TaskCatalog.load(), EvaluatorRegistry.load()).rubrics(RubricCatalog.load())
                 .artifacts(new LocalArtifactResolver(List.of(stateDir), 1 << 20, stateDir))
