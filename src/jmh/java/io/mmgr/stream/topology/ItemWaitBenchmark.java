@@ -1,12 +1,13 @@
 package io.mmgr.stream.topology;
 
+import io.mmgr.stream.contract.Topics;
+import io.mmgr.stream.contract.SampleKeys;
 import java.util.List;
 import io.mmgr.stream.artifacts.LocalArtifactResolver;
 import io.mmgr.stream.tasks.RubricCatalog;
 import io.mmgr.stream.avro.BenchmarkItem;
 import io.mmgr.stream.avro.EvaluationRequest;
 import io.mmgr.stream.avro.GenerationEvent;
-import io.mmgr.stream.avro.ParkedEvent;
 import io.mmgr.stream.avro.SampleKey;
 import io.mmgr.stream.avro.SamplePlan;
 import io.mmgr.stream.limits.InputCheck;

@@ -1,6 +1,6 @@
 package io.mmgr.stream.app;
 
-import io.mmgr.stream.topology.Stores;
+import io.mmgr.stream.contract.Stores;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
@@ -21,7 +21,7 @@ import io.mmgr.stream.topology.RecordCaps;
 import io.mmgr.stream.topology.ScorerContext;
 import io.mmgr.stream.topology.ScorerSettings;
 import io.mmgr.stream.topology.ScoringTopology;
-import io.mmgr.stream.topology.Topics;
+import io.mmgr.stream.contract.Topics;
 import io.mmgr.stream.topology.comparison.ComparisonSettings;
 import io.mmgr.stream.web.WebServer;
 import io.mmgr.stream.worker.MemberIdentity;

@@ -1,7 +1,7 @@
 package io.mmgr.stream.web;
 
-import io.mmgr.stream.topology.Stores;
-import io.mmgr.stream.topology.Store;
+import io.mmgr.stream.contract.Stores;
+import io.mmgr.stream.contract.Store;
 import io.mmgr.stream.avro.Alert;
 import io.mmgr.stream.avro.BenchmarkItem;
 import io.mmgr.stream.avro.CheckpointComparison;
@@ -10,7 +10,7 @@ import io.mmgr.stream.avro.LeaderboardRow;
 import io.mmgr.stream.avro.SampleKey;
 import io.mmgr.stream.avro.SampleScore;
 import io.mmgr.stream.topology.BenchmarkSeeds;
-import io.mmgr.stream.topology.SampleKeys;
+import io.mmgr.stream.contract.SampleKeys;
 import io.mmgr.stream.topology.comparison.ComparisonKeys;
 import java.util.ArrayList;
 import java.util.List;

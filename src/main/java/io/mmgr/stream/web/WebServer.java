@@ -1,11 +1,11 @@
 package io.mmgr.stream.web;
 
-import io.mmgr.stream.topology.Stores;
+import io.mmgr.stream.contract.Stores;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.mmgr.stream.artifacts.ArtifactResolver;
-import io.mmgr.stream.topology.Topics;
+import io.mmgr.stream.contract.Topics;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetSocketAddress;

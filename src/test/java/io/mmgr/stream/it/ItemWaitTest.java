@@ -8,7 +8,7 @@ import io.mmgr.stream.avro.GenerationEvent;
 import io.mmgr.stream.avro.SampleKey;
 import io.mmgr.stream.avro.SampleScore;
 import io.mmgr.stream.tasks.TaskCatalog;
-import io.mmgr.stream.topology.SampleKeys;
+import io.mmgr.stream.contract.SampleKeys;
 import io.mmgr.stream.topology.ScorerSettings;
 import io.mmgr.stream.topology.intake.ItemWait;
 import java.nio.ByteBuffer;

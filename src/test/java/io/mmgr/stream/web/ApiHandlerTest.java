@@ -1,6 +1,6 @@
 package io.mmgr.stream.web;
 
-import io.mmgr.stream.topology.Stores;
+import io.mmgr.stream.contract.Stores;
 import io.mmgr.stream.topology.ScorerContext;
 import io.mmgr.stream.tasks.RubricCatalog;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -16,10 +16,10 @@ import io.mmgr.stream.registry.SchemaRegistryClient;
 import io.mmgr.stream.topology.EchoTask;
 import io.mmgr.stream.topology.EvaluationBridge;
 import io.mmgr.stream.topology.Fixtures;
-import io.mmgr.stream.topology.SampleKeys;
+import io.mmgr.stream.contract.SampleKeys;
 import io.mmgr.stream.topology.ScorerSettings;
 import io.mmgr.stream.topology.ScoringTopology;
-import io.mmgr.stream.topology.Topics;
+import io.mmgr.stream.contract.Topics;
 import io.mmgr.stream.topology.comparison.ComparisonSettings;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;

@@ -1,6 +1,6 @@
 package io.mmgr.stream.web;
 
-import io.mmgr.stream.topology.Stores;
+import io.mmgr.stream.contract.Stores;
 import com.sun.net.httpserver.HttpServer;
 import io.mmgr.stream.artifacts.ArtifactResolver;
 import java.io.IOException;

@@ -1,6 +1,6 @@
 package io.mmgr.stream.web;
 
-import io.mmgr.stream.topology.Stores;
+import io.mmgr.stream.contract.Stores;
 import io.mmgr.stream.topology.ScorerContext;
 import io.mmgr.stream.tasks.RubricCatalog;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -24,10 +24,10 @@ import io.mmgr.stream.tasks.maze.MazeGate;
 import io.mmgr.stream.tasks.maze.MazePixelEvaluator;
 import io.mmgr.stream.tasks.maze.MazeSimulation;
 import io.mmgr.stream.topology.EvaluationBridge;
-import io.mmgr.stream.topology.SampleKeys;
+import io.mmgr.stream.contract.SampleKeys;
 import io.mmgr.stream.topology.ScorerSettings;
 import io.mmgr.stream.topology.ScoringTopology;
-import io.mmgr.stream.topology.Topics;
+import io.mmgr.stream.contract.Topics;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URI;

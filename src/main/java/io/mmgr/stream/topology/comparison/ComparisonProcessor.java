@@ -1,6 +1,6 @@
 package io.mmgr.stream.topology.comparison;
 
-import io.mmgr.stream.topology.Stores;
+import io.mmgr.stream.contract.Stores;
 import io.mmgr.stream.contract.SampleStatus;
 import io.mmgr.stream.avro.Alert;
 import io.mmgr.stream.avro.CheckpointComparison;
@@ -15,7 +15,7 @@ import io.mmgr.stream.leaderboard.AlertRule;
 import io.mmgr.stream.leaderboard.Difference;
 import io.mmgr.stream.leaderboard.ProportionTests;
 import io.mmgr.stream.topology.BenchmarkSeeds;
-import io.mmgr.stream.topology.SampleKeys;
+import io.mmgr.stream.contract.SampleKeys;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;

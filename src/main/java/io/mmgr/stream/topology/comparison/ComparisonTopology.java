@@ -1,6 +1,6 @@
 package io.mmgr.stream.topology.comparison;
 
-import io.mmgr.stream.topology.Stores;
+import io.mmgr.stream.contract.Stores;
 import io.mmgr.stream.avro.Alert;
 import io.mmgr.stream.avro.CheckpointComparison;
 import io.mmgr.stream.avro.LeaderboardKey;
@@ -8,7 +8,7 @@ import io.mmgr.stream.avro.SampleKey;
 import io.mmgr.stream.avro.SampleOutcome;
 import io.mmgr.stream.avro.SampleScore;
 import io.mmgr.stream.topology.ScorerContext;
-import io.mmgr.stream.topology.Topics;
+import io.mmgr.stream.contract.Topics;
 import java.util.List;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.streams.KeyValue;

@@ -1,10 +1,10 @@
 package io.mmgr.stream.topology.frechet;
 
-import io.mmgr.stream.topology.Store;
+import io.mmgr.stream.contract.Store;
 import io.mmgr.stream.avro.FrechetStat;
 import io.mmgr.stream.avro.LeaderboardKey;
 import io.mmgr.stream.topology.ScorerContext;
-import io.mmgr.stream.topology.Topics;
+import io.mmgr.stream.contract.Topics;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.kstream.KStream;
 import org.apache.kafka.streams.kstream.KTable;

@@ -1,13 +1,13 @@
 package io.mmgr.stream.topology.status;
 
-import io.mmgr.stream.topology.Stores;
+import io.mmgr.stream.contract.Stores;
 import io.mmgr.stream.avro.CheckpointDone;
 import io.mmgr.stream.avro.CheckpointKey;
 import io.mmgr.stream.avro.DeadLetter;
 import io.mmgr.stream.avro.LeaderboardKey;
 import io.mmgr.stream.topology.ScorerContext;
-import io.mmgr.stream.topology.Topic;
-import io.mmgr.stream.topology.Topics;
+import io.mmgr.stream.contract.Topic;
+import io.mmgr.stream.contract.Topics;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;

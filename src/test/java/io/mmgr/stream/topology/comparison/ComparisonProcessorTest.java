@@ -46,7 +46,7 @@ class ComparisonProcessorTest {
         registry = new InMemorySchemaRegistry().withoutCompatibilityChecks();
         AvroSerdes serdes = new AvroSerdes(registry, true);
         context = new MockProcessorContext<>();
-        io.mmgr.stream.topology.Stores stores = new io.mmgr.stream.topology.Stores(serdes);
+        io.mmgr.stream.contract.Stores stores = new io.mmgr.stream.contract.Stores(serdes);
         store(stores.comparisonOutcomes);
         store(stores.comparisonCheckpoints);
         store(stores.comparisonResults);
@@ -61,7 +61,7 @@ class ComparisonProcessorTest {
         registry.close();
     }
 
-    private <V> KeyValueStore<String, V> store(io.mmgr.stream.topology.Store<String, V> s) {
+    private <V> KeyValueStore<String, V> store(io.mmgr.stream.contract.Store<String, V> s) {
         KeyValueStore<String, V> store = Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(s.name()), s.keySerde(), s.valueSerde())
                 .withLoggingDisabled().build();
         store.init(context.getStateStoreContext(), store);

@@ -1,6 +1,6 @@
 package io.mmgr.stream.topology.status;
 
-import io.mmgr.stream.topology.Stores;
+import io.mmgr.stream.contract.Stores;
 import io.mmgr.stream.artifacts.LocalArtifactResolver;
 import io.mmgr.stream.topology.ScorerContext;
 import io.mmgr.stream.tasks.EvaluatorRegistry;
@@ -26,10 +26,10 @@ import io.mmgr.stream.leaderboard.Wilson;
 import io.mmgr.stream.registry.AvroSerdes;
 import io.mmgr.stream.registry.RegistryServer;
 import io.mmgr.stream.registry.SchemaRegistryClient;
-import io.mmgr.stream.topology.SampleKeys;
+import io.mmgr.stream.contract.SampleKeys;
 import io.mmgr.stream.topology.ScorerSettings;
 import io.mmgr.stream.topology.ScoringTopology;
-import io.mmgr.stream.topology.Topics;
+import io.mmgr.stream.contract.Topics;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
@@ -131,7 +131,7 @@ class CheckpointStatusTopologyTest {
         driver.close();
     }
 
-    <K, V> TestInputTopic<K, V> input(io.mmgr.stream.topology.Topic<K, V> t) {
+    <K, V> TestInputTopic<K, V> input(io.mmgr.stream.contract.Topic<K, V> t) {
         return driver.createInputTopic(t.name(), t.keySerde().serializer(), t.valueSerde().serializer());
     }
 

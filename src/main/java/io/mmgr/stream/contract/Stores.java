@@ -1,4 +1,4 @@
-package io.mmgr.stream.topology;
+package io.mmgr.stream.contract;
 
 import io.mmgr.stream.avro.AgreementCounts;
 import io.mmgr.stream.avro.AgreementKey;
