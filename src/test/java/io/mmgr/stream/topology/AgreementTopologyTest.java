@@ -2,11 +2,9 @@ package io.mmgr.stream.topology;
 
 import io.mmgr.stream.contract.Topics;
 import io.mmgr.stream.contract.SampleKeys;
-import io.mmgr.stream.tasks.RubricCatalog;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
-import io.mmgr.stream.artifacts.LocalArtifactResolver;
 import io.mmgr.stream.avro.AgreementStat;
 import io.mmgr.stream.avro.BenchmarkItem;
 import io.mmgr.stream.avro.GenerationEvent;
@@ -16,19 +14,12 @@ import io.mmgr.stream.avro.JudgeVerdict;
 import io.mmgr.stream.avro.LeaderboardKey;
 import io.mmgr.stream.avro.LeaderboardRow;
 import io.mmgr.stream.avro.SampleKey;
-import io.mmgr.stream.registry.AvroSerdes;
-import io.mmgr.stream.registry.RegistryServer;
-import io.mmgr.stream.registry.SchemaRegistryClient;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
 import org.apache.kafka.streams.TopologyTestDriver;
@@ -49,7 +40,7 @@ class AgreementTopologyTest {
 
     @TempDir
     Path stateDir;
-    RegistryServer registry;
+    TopologyFixture fx;
     TopologyTestDriver driver;
     Topics topics;
     TestInputTopic<byte[], byte[]> generations;
@@ -61,37 +52,26 @@ class AgreementTopologyTest {
     final Map<LeaderboardKey, LeaderboardRow> rows = new HashMap<>();
     EvaluationBridge evaluation;
 
-    void start() throws Exception {
-        registry = RegistryServer.start(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), null);
-        AvroSerdes serdes = new AvroSerdes(new SchemaRegistryClient(registry.url()), true);
-        ScorerSettings settings = new ScorerSettings("a.", "agreement-test", 2, (short) 1, true, List.of(stateDir), 1 << 20, 1,
-                Map.of("mmgr.agreement.min-pairs", "4"));
-        topics = new Topics("a.", settings.partitions(), (short) 1, serdes);
-        var artifacts = new LocalArtifactResolver(List.of(stateDir), 1 << 20, stateDir);
-        var topology = ScoringTopology.build(ScorerContext.from(settings, topics, serdes).tasks(EchoTask.catalog(), EchoTask.evaluators())
-                .artifacts(artifacts).rubrics(RubricCatalog.load()).build());
-        driver = new TopologyTestDriver(topology, ScoringTopology.streamsConfig(settings, "unused:9092", registry.url(), stateDir,
-                topics.deadLetter.name()));
-        evaluation = new EvaluationBridge(driver, topics, EchoTask.evaluators(), artifacts);
-        generations = driver.createInputTopic(topics.generations.name(), new ByteArraySerializer(), new ByteArraySerializer());
-        benchmark = driver.createInputTopic(topics.benchmark.name(), new StringSerializer(), topics.benchmark.valueSerde().serializer());
-        verdicts = driver.createInputTopic(topics.judgeVerdicts.name(), topics.judgeVerdicts.keySerde().serializer(),
-                topics.judgeVerdicts.valueSerde().serializer());
-        labels = driver.createInputTopic(topics.humanLabels.name(), topics.humanLabels.keySerde().serializer(),
-                topics.humanLabels.valueSerde().serializer());
-        requests = driver.createOutputTopic(topics.judgeRequests.name(), topics.judgeRequests.keySerde().deserializer(),
-                topics.judgeRequests.valueSerde().deserializer());
-        leaderboard = driver.createOutputTopic(topics.leaderboard.name(), topics.leaderboard.keySerde().deserializer(),
-                topics.leaderboard.valueSerde().deserializer());
+    void start() {
+        fx = TopologyFixture.builder("a.", stateDir)
+                .settings(s -> s.withApplicationId("agreement-test").withPartitions(2).withJudge(true)
+                        .withKafkaOverrides(Map.of("mmgr.agreement.min-pairs", "4")))
+                .scorer();
+        driver = fx.driver;
+        topics = fx.topics;
+        evaluation = fx.evaluation();
+        generations = fx.rawInput(topics.generations);
+        benchmark = fx.input(topics.benchmark);
+        verdicts = fx.input(topics.judgeVerdicts);
+        labels = fx.input(topics.humanLabels);
+        requests = fx.output(topics.judgeRequests);
+        leaderboard = fx.output(topics.leaderboard);
     }
 
     @AfterEach
     void close() {
-        if (driver != null) {
-            driver.close();
-        }
-        if (registry != null) {
-            registry.close();
+        if (fx != null) {
+            fx.close();
         }
     }
 

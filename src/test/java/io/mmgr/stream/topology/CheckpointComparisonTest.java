@@ -3,11 +3,9 @@ package io.mmgr.stream.topology;
 import io.mmgr.stream.contract.Topics;
 import io.mmgr.stream.contract.SampleKeys;
 import io.mmgr.stream.contract.Stores;
-import io.mmgr.stream.tasks.RubricCatalog;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
-import io.mmgr.stream.artifacts.LocalArtifactResolver;
 import io.mmgr.stream.avro.Alert;
 import io.mmgr.stream.avro.BenchmarkItem;
 import io.mmgr.stream.avro.CheckpointComparison;
@@ -16,26 +14,17 @@ import io.mmgr.stream.avro.LeaderboardKey;
 import io.mmgr.stream.avro.LeaderboardRow;
 import org.apache.kafka.streams.state.KeyValueStore;
 import io.mmgr.stream.leaderboard.AlertRule;
-import io.mmgr.stream.registry.AvroSerdes;
-import io.mmgr.stream.registry.RegistryServer;
-import io.mmgr.stream.registry.SchemaRegistryClient;
 import io.mmgr.stream.topology.comparison.ComparisonSettings;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
 import org.apache.kafka.streams.TopologyTestDriver;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -50,11 +39,11 @@ class CheckpointComparisonTest {
 
     static final int ITEMS = 60;
     static final String RUN = "run-cmp";
-    static RegistryServer registry;
 
     @TempDir
     Path stateDir;
 
+    TopologyFixture fx;
     TopologyTestDriver driver;
     EvaluationBridge evaluation;
     Topics topics;
@@ -64,34 +53,19 @@ class CheckpointComparisonTest {
     TestOutputTopic<LeaderboardKey, Alert> alerts;
     TestOutputTopic<LeaderboardKey, CheckpointComparison> comparisons;
 
-    @BeforeAll
-    static void startRegistry() throws Exception {
-        registry = RegistryServer.start(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), null);
-    }
-
-    @AfterAll
-    static void stopRegistry() {
-        registry.close();
-    }
-
     @BeforeEach
     void start() {
-        AvroSerdes serdes = new AvroSerdes(new SchemaRegistryClient(registry.url()), true);
-        ScorerSettings settings = ScorerSettings.defaults().withPrefix("c.");
-        topics = new Topics("c.", settings.partitions(), (short) 1, serdes);
-        stores = new Stores(serdes);
-        var artifacts = new LocalArtifactResolver(List.of(stateDir), 1 << 20, stateDir);
-        var topology = ScoringTopology.build(ScorerContext.from(settings, topics, serdes).tasks(EchoTask.catalog(), EchoTask.evaluators())
-                .artifacts(artifacts).rubrics(RubricCatalog.load()).comparisons(new ComparisonSettings(new AlertRule(0.01, 0.05, 20), Duration.ofMillis(500))).build());
-        driver = new TopologyTestDriver(topology,
-                ScoringTopology.streamsConfig(settings, "unused:9092", registry.url(), stateDir, topics.deadLetter.name()));
-        evaluation = new EvaluationBridge(driver, topics, EchoTask.evaluators(), artifacts);
-        generations = driver.createInputTopic(topics.generations.name(), new ByteArraySerializer(), new ByteArraySerializer());
-        benchmark = driver.createInputTopic(topics.benchmark.name(), new StringSerializer(), topics.benchmark.valueSerde().serializer());
-        alerts = driver.createOutputTopic(topics.alerts.name(), topics.alerts.keySerde().deserializer(),
-                topics.alerts.valueSerde().deserializer());
-        comparisons = driver.createOutputTopic(topics.comparisons.name(), topics.comparisons.keySerde().deserializer(),
-                topics.comparisons.valueSerde().deserializer());
+        fx = TopologyFixture.builder("c.", stateDir)
+                .context(c -> c.comparisons(new ComparisonSettings(new AlertRule(0.01, 0.05, 20), Duration.ofMillis(500))))
+                .scorer();
+        driver = fx.driver;
+        topics = fx.topics;
+        stores = fx.stores;
+        evaluation = fx.evaluation();
+        generations = fx.rawInput(topics.generations);
+        benchmark = fx.input(topics.benchmark);
+        alerts = fx.output(topics.alerts);
+        comparisons = fx.output(topics.comparisons);
         for (int i = 0; i < ITEMS; i++) {
             benchmark.pipeInput(SampleKeys.itemKey(EchoTask.TASK, sample(i)), Fixtures.item(EchoTask.TASK, sample(i), 1));
         }
@@ -99,7 +73,7 @@ class CheckpointComparisonTest {
 
     @AfterEach
     void close() {
-        driver.close();
+        fx.close();
     }
 
     static String sample(int i) {
