@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 import io.mmgr.stream.avro.AgreementStat;
-import io.mmgr.stream.avro.BenchmarkItem;
 import io.mmgr.stream.avro.GenerationEvent;
 import io.mmgr.stream.avro.HumanLabel;
 import io.mmgr.stream.avro.JudgeRequest;
@@ -14,7 +13,6 @@ import io.mmgr.stream.avro.JudgeVerdict;
 import io.mmgr.stream.avro.LeaderboardKey;
 import io.mmgr.stream.avro.LeaderboardRow;
 import io.mmgr.stream.avro.SampleKey;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.HashMap;
@@ -43,14 +41,11 @@ class AgreementTopologyTest {
     TopologyFixture fx;
     TopologyTestDriver driver;
     Topics topics;
-    TestInputTopic<byte[], byte[]> generations;
-    TestInputTopic<String, BenchmarkItem> benchmark;
     TestInputTopic<SampleKey, JudgeVerdict> verdicts;
     TestInputTopic<SampleKey, HumanLabel> labels;
     TestOutputTopic<SampleKey, JudgeRequest> requests;
     TestOutputTopic<LeaderboardKey, LeaderboardRow> leaderboard;
     final Map<LeaderboardKey, LeaderboardRow> rows = new HashMap<>();
-    EvaluationBridge evaluation;
 
     void start() {
         fx = TopologyFixture.builder("a.", stateDir)
@@ -59,9 +54,6 @@ class AgreementTopologyTest {
                 .scorer();
         driver = fx.driver;
         topics = fx.topics;
-        evaluation = fx.evaluation();
-        generations = fx.rawInput(topics.generations);
-        benchmark = fx.input(topics.benchmark);
         verdicts = fx.input(topics.judgeVerdicts);
         labels = fx.input(topics.humanLabels);
         requests = fx.output(topics.judgeRequests);
@@ -77,12 +69,10 @@ class AgreementTopologyTest {
 
     /** One sample: the echo evaluator's, the judge's and the annotator's verdict on "agree". */
     SampleKey sample(String model, String checkpoint, String sample, double echo, double judge, double human) {
-        benchmark.pipeInput(SampleKeys.itemKey(TASK, sample), Fixtures.item(TASK, sample, 1));
+        fx.item(Fixtures.item(TASK, sample, 1));
         GenerationEvent e = GenerationEvent.newBuilder(Fixtures.event("run", checkpoint, 1, TASK, sample, 0,
                 Map.of("ok", 1.0, "agree", echo))).setModel(model).build();
-        generations.pipeInput("k".getBytes(StandardCharsets.UTF_8), topics.generations.valueSerde().serializer()
-                .serialize(topics.generations.name(), e));
-        evaluation.drain();
+        fx.publish(e);
         var request = requests.readKeyValue();
         verdicts.pipeInput(request.key, Fixtures.verdict(request.value.getRequestId(), request.value.getGenerationId(), "VALID", "1",
                 Map.of("agree", judge)));

@@ -7,7 +7,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 import io.mmgr.stream.avro.Alert;
-import io.mmgr.stream.avro.BenchmarkItem;
 import io.mmgr.stream.avro.CheckpointComparison;
 import io.mmgr.stream.avro.ComparisonResult;
 import io.mmgr.stream.avro.LeaderboardKey;
@@ -15,13 +14,11 @@ import io.mmgr.stream.avro.LeaderboardRow;
 import org.apache.kafka.streams.state.KeyValueStore;
 import io.mmgr.stream.leaderboard.AlertRule;
 import io.mmgr.stream.topology.comparison.ComparisonSettings;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
-import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
 import org.apache.kafka.streams.TopologyTestDriver;
 import org.junit.jupiter.api.AfterEach;
@@ -45,11 +42,8 @@ class CheckpointComparisonTest {
 
     TopologyFixture fx;
     TopologyTestDriver driver;
-    EvaluationBridge evaluation;
     Topics topics;
     Stores stores;
-    TestInputTopic<byte[], byte[]> generations;
-    TestInputTopic<String, BenchmarkItem> benchmark;
     TestOutputTopic<LeaderboardKey, Alert> alerts;
     TestOutputTopic<LeaderboardKey, CheckpointComparison> comparisons;
 
@@ -61,13 +55,10 @@ class CheckpointComparisonTest {
         driver = fx.driver;
         topics = fx.topics;
         stores = fx.stores;
-        evaluation = fx.evaluation();
-        generations = fx.rawInput(topics.generations);
-        benchmark = fx.input(topics.benchmark);
         alerts = fx.output(topics.alerts);
         comparisons = fx.output(topics.comparisons);
         for (int i = 0; i < ITEMS; i++) {
-            benchmark.pipeInput(SampleKeys.itemKey(EchoTask.TASK, sample(i)), Fixtures.item(EchoTask.TASK, sample(i), 1));
+            fx.item(Fixtures.item(EchoTask.TASK, sample(i), 1));
         }
     }
 
@@ -93,10 +84,9 @@ class CheckpointComparisonTest {
     void publish(String checkpoint, long step, int[] outcomes, int from, int to) {
         for (int i = from; i < to; i++) {
             var e = Fixtures.event(RUN, checkpoint, step, EchoTask.TASK, sample(i), 0, Map.of("ok", (double) outcomes[i]));
-            generations.pipeInput("k".getBytes(StandardCharsets.UTF_8),
-                    topics.generations.valueSerde().serializer().serialize(topics.generations.name(), e));
+            fx.send(e);
         }
-        evaluation.drain();
+        fx.evaluation().drain();
     }
 
     void compare() {
@@ -218,10 +208,9 @@ class CheckpointComparisonTest {
     void publish(String task, String checkpoint, long step, int[] outcomes) {
         for (int i = 0; i < ITEMS; i++) {
             var e = Fixtures.event(RUN, checkpoint, step, task, sample(i), 0, Map.of("ok", (double) outcomes[i]));
-            generations.pipeInput("k".getBytes(StandardCharsets.UTF_8),
-                    topics.generations.valueSerde().serializer().serialize(topics.generations.name(), e));
+            fx.send(e);
         }
-        evaluation.drain();
+        fx.evaluation().drain();
     }
 
     static int[] concat(int[] a, int[] b) {
@@ -233,7 +222,7 @@ class CheckpointComparisonTest {
     @Test
     void theAllTasksComparisonPairsEveryTasksSamplesAndAlertsOnItsOwnDrop() {
         for (int i = 0; i < ITEMS; i++) {
-            benchmark.pipeInput(SampleKeys.itemKey(EchoTask.SECOND_TASK, sample(i)), Fixtures.item(EchoTask.SECOND_TASK, sample(i), 1));
+            fx.item(Fixtures.item(EchoTask.SECOND_TASK, sample(i), 1));
         }
         // both tasks a little worse at the second checkpoint
         int[] a1 = outcomes(0.8, 41);
@@ -377,7 +366,7 @@ class CheckpointComparisonTest {
     @Test
     void leaderboardRowsAreStoredAsPublishedWithTheTimeTheyLastChangedAndExpectTheWholeBenchmark() {
         for (int i = 0; i < ITEMS; i++) {
-            benchmark.pipeInput(SampleKeys.itemKey(EchoTask.SECOND_TASK, sample(i)), Fixtures.item(EchoTask.SECOND_TASK, sample(i), 1));
+            fx.item(Fixtures.item(EchoTask.SECOND_TASK, sample(i), 1));
         }
         var board = driver.createOutputTopic(topics.leaderboard.name(), topics.leaderboard.keySerde().deserializer(),
                 topics.leaderboard.valueSerde().deserializer());

@@ -34,7 +34,7 @@ final class DriverScorer implements AutoCloseable {
 
     /** {@code artifactRoot}: where file: artifacts may be read from; the state goes under it too. */
     DriverScorer(String prefix, TaskCatalog catalog, EvaluatorRegistry evaluators, Path artifactRoot) {
-        fx = TopologyFixture.builder(prefix, artifactRoot).tasks(catalog, evaluators).scorer();
+        fx = TopologyFixture.builder(prefix, artifactRoot).context(c -> c.tasks(catalog, evaluators)).scorer();
         topics = fx.topics;
         driver = fx.driver;
         scores = fx.output(topics.sampleScores);

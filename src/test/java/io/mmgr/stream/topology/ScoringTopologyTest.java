@@ -74,14 +74,12 @@ class ScoringTopologyTest {
     }
 
     void publishItem(String task, String sample, int seeds) {
-        benchmark.pipeInput(SampleKeys.itemKey(task, sample), Fixtures.item(task, sample, seeds));
+        fx.item(Fixtures.item(task, sample, seeds));
     }
 
     /** Publishes the event and lets the evaluation worker's part (the bridge) evaluate what intake queued. */
     void publish(GenerationEvent e) {
-        generations.pipeInput("k".getBytes(StandardCharsets.UTF_8),
-                topics.generations.valueSerde().serializer().serialize(topics.generations.name(), e));
-        evaluation.drain();
+        fx.publish(e);
     }
 
     static LeaderboardKey board(String run, String checkpoint, String task) {

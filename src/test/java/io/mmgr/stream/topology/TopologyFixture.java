@@ -12,9 +12,7 @@ import io.mmgr.stream.contract.Topic;
 import io.mmgr.stream.contract.Topics;
 import io.mmgr.stream.registry.AvroSerdes;
 import io.mmgr.stream.registry.InMemorySchemaRegistry;
-import io.mmgr.stream.tasks.EvaluatorRegistry;
 import io.mmgr.stream.tasks.RubricCatalog;
-import io.mmgr.stream.tasks.TaskCatalog;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -59,9 +57,11 @@ public final class TopologyFixture implements AutoCloseable {
         serdes = new AvroSerdes(registry, true);
         settings = b.settings;
         topics = new Topics(settings.topicPrefix(), settings.partitions(), (short) 1, serdes);
-        artifacts = b.artifacts != null ? b.artifacts : new LocalArtifactResolver(List.of(b.dir), 1 << 20, b.dir);
+        // the echo task and file: artifacts under the fixture's directory, unless the test's context says otherwise
         context = b.context.apply(ScorerContext.from(settings, topics, serdes)
-                .tasks(b.catalog, b.evaluators).artifacts(artifacts).rubrics(RubricCatalog.load())).build();
+                .tasks(EchoTask.catalog(), EchoTask.evaluators())
+                .artifacts(new LocalArtifactResolver(List.of(b.dir), 1 << 20, b.dir)).rubrics(RubricCatalog.load())).build();
+        artifacts = context.artifacts();
         stores = context.stores();
         Properties props = ScoringTopology.streamsConfig(settings, "unused:9092", registry.baseUrl(), b.dir.resolve("state"),
                 topics.deadLetter.name());
@@ -83,9 +83,6 @@ public final class TopologyFixture implements AutoCloseable {
     public static final class Builder {
         private final Path dir;
         private ScorerSettings settings;
-        private TaskCatalog catalog = EchoTask.catalog();
-        private EvaluatorRegistry evaluators = EchoTask.evaluators();
-        private ArtifactResolver artifacts;
         private UnaryOperator<ScorerContext.Builder> context = UnaryOperator.identity();
         private Instant start = Instant.now();
 
@@ -100,20 +97,10 @@ public final class TopologyFixture implements AutoCloseable {
             return this;
         }
 
-        /** The task plug-ins; the echo task's by default. */
-        public Builder tasks(TaskCatalog catalog, EvaluatorRegistry evaluators) {
-            this.catalog = catalog;
-            this.evaluators = evaluators;
-            return this;
-        }
-
-        /** Where artifacts are read from; file: artifacts under the fixture's directory by default. */
-        public Builder artifacts(ArtifactResolver artifacts) {
-            this.artifacts = artifacts;
-            return this;
-        }
-
-        /** Sub-flow settings beyond those read from the settings (comparisons, status, item wait, ...). */
+        /**
+         * The context beyond what the settings give: the task plug-ins (the echo task's by default), the
+         * artifact resolver (file: artifacts under the fixture's directory), sub-flow settings.
+         */
         public Builder context(UnaryOperator<ScorerContext.Builder> change) {
             UnaryOperator<ScorerContext.Builder> before = context;
             context = b -> change.apply(before.apply(b));

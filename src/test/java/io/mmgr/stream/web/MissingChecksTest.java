@@ -68,8 +68,8 @@ class MissingChecksTest {
     void start(boolean judge) throws Exception {
         EvaluatorRegistry evaluators = new EvaluatorRegistry(Map.of(MazePixelEvaluator.ID, MazePixelEvaluator::new));
         var artifacts = new LocalArtifactResolver(List.of(dir), 1 << 24, dir.resolve("spill"));
-        fx = TopologyFixture.builder("m.", dir).settings(s -> s.withJudge(judge)).tasks(TaskCatalog.load(), evaluators)
-                .artifacts(artifacts).scorer();
+        fx = TopologyFixture.builder("m.", dir).settings(s -> s.withJudge(judge))
+                .context(c -> c.tasks(TaskCatalog.load(), evaluators).artifacts(artifacts)).scorer();
         driver = fx.driver;
         topics = fx.topics;
         evaluation = fx.evaluation();

@@ -46,7 +46,7 @@ class SudokuStreamTest {
         EvaluatorRegistry evaluators = new EvaluatorRegistry(Map.of(SudokuOcrEvaluator.ID, SudokuOcrEvaluator::new));
         var artifacts = new LocalArtifactResolver(List.of(dir), 1 << 24, dir.resolve("spill"));
         try (TopologyFixture fx = TopologyFixture.builder("t.", dir).settings(s -> s.withJudge(false))
-                .tasks(TaskCatalog.load(), evaluators).artifacts(artifacts).scorer()) {
+                .context(c -> c.tasks(TaskCatalog.load(), evaluators).artifacts(artifacts)).scorer()) {
             Topics topics = fx.topics;
             EvaluationBridge evaluation = fx.evaluation();
             TestInputTopic<String, BenchmarkItem> benchmark = fx.input(topics.benchmark);

@@ -68,8 +68,8 @@ class CheckpointStatusTopologyTest {
     @BeforeEach
     void start() {
         fx = TopologyFixture.builder("s.", stateDir).settings(s -> s.withPartitions(3))
-                .tasks(TaskCatalog.load(), EvaluatorRegistry.load()).startingAt(Instant.parse("2026-12-01T10:00:00Z"))
-                .context(c -> c.status(CheckpointStatusSettings.of(Map.of(CheckpointStatusSettings.TIMEOUT_KEY, "60000",
+                .startingAt(Instant.parse("2026-12-01T10:00:00Z"))
+                .context(c -> c.tasks(TaskCatalog.load(), EvaluatorRegistry.load()).status(CheckpointStatusSettings.of(Map.of(CheckpointStatusSettings.TIMEOUT_KEY, "60000",
                         CheckpointStatusSettings.INTERVAL_KEY, "500"))))
                 .subFlows((builder, ctx) -> {
                     // the global benchmark store intake builds in the whole topology
