@@ -1,9 +1,13 @@
 package io.mmgr.stream.topology;
 
+import io.mmgr.stream.contract.Topics;
+import io.mmgr.stream.contract.SampleKeys;
+import java.util.List;
+import io.mmgr.stream.artifacts.LocalArtifactResolver;
+import io.mmgr.stream.tasks.RubricCatalog;
 import io.mmgr.stream.avro.BenchmarkItem;
 import io.mmgr.stream.avro.EvaluationRequest;
 import io.mmgr.stream.avro.GenerationEvent;
-import io.mmgr.stream.avro.ParkedEvent;
 import io.mmgr.stream.avro.SampleKey;
 import io.mmgr.stream.avro.SamplePlan;
 import io.mmgr.stream.limits.InputCheck;
@@ -87,10 +91,13 @@ public class ItemWaitBenchmark {
         var planSerde = serdes.forValues(SamplePlan.class);
         InputCheck check = new InputCheck(InputLimits.DEFAULTS);
         StreamsBuilder builder = new StreamsBuilder();
-        IntakeTopology.build(builder, topics, EchoTask.catalog(), EchoTask.evaluators(), false, 1, keySerde, planSerde, check,
-                        new ItemWait(Duration.ofHours(1), 1_000_000, 1L << 40), serdes.forValues(ParkedEvent.class))
+        ScorerContext ctx = ScorerContext.from(ScorerSettings.defaults().withPrefix("b.").withPartitions(1), topics, serdes)
+                .tasks(EchoTask.catalog(), EchoTask.evaluators()).rubrics(RubricCatalog.load())
+                .artifacts(new LocalArtifactResolver(List.of(stateDir), 1 << 20, stateDir)).check(check)
+                .itemWait(new ItemWait(Duration.ofHours(1), 1_000_000, 1L << 40)).build();
+        IntakeTopology.build(builder, ctx)
                 .to("b.plans", Produced.with(keySerde, planSerde).withName("bench-plans-sink"));
-        IntakeTopology.validateItems(builder, topics, check);
+        IntakeTopology.validateItems(builder, ctx);
         ScorerSettings settings = ScorerSettings.defaults().withPrefix("b.").withPartitions(1);
         driver = new TopologyTestDriver(builder.build(), ScoringTopology.streamsConfig(settings, "unused:9092", registry.url(),
                 stateDir, topics.deadLetter.name()), Instant.parse("2026-01-01T00:00:00Z"));

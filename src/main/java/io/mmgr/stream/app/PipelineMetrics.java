@@ -5,7 +5,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.mmgr.stream.avro.DeadLetter;
 import io.mmgr.stream.avro.SampleScore;
-import io.mmgr.stream.topology.Topics;
+import io.mmgr.stream.contract.Topics;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;

@@ -1,5 +1,6 @@
 package io.mmgr.stream.app;
 
+import io.mmgr.stream.contract.Stores;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
@@ -12,13 +13,15 @@ import io.mmgr.stream.evaluate.EvaluationWorker;
 import io.mmgr.stream.registry.AvroSerdes;
 import io.mmgr.stream.registry.SchemaRegistryClient;
 import io.mmgr.stream.tasks.EvaluatorRegistry;
+import io.mmgr.stream.tasks.RubricCatalog;
 import io.mmgr.stream.tasks.TaskCatalog;
 import io.mmgr.stream.limits.InputLimits;
 import io.mmgr.stream.topology.DeadLetters;
 import io.mmgr.stream.topology.RecordCaps;
+import io.mmgr.stream.topology.ScorerContext;
 import io.mmgr.stream.topology.ScorerSettings;
 import io.mmgr.stream.topology.ScoringTopology;
-import io.mmgr.stream.topology.Topics;
+import io.mmgr.stream.contract.Topics;
 import io.mmgr.stream.topology.comparison.ComparisonSettings;
 import io.mmgr.stream.web.WebServer;
 import io.mmgr.stream.worker.MemberIdentity;
@@ -111,6 +114,7 @@ public final class ScorerApp implements AutoCloseable {
 
     private final KafkaStreams streams;
     private final Topics topics;
+    private final Stores stores;
     private final Topology topology;
     private final SchemaRegistryClient registry;
     private final PrometheusMeterRegistry meters;
@@ -120,11 +124,12 @@ public final class ScorerApp implements AutoCloseable {
     private final EvaluationWorker evaluation;
     private final RestoreLog restores;
 
-    private ScorerApp(KafkaStreams streams, Topics topics, Topology topology, SchemaRegistryClient registry,
+    private ScorerApp(KafkaStreams streams, Topics topics, Stores stores, Topology topology, SchemaRegistryClient registry,
                       PrometheusMeterRegistry meters, KafkaStreamsMetrics streamsMetrics, PipelineMetrics pipelineMetrics,
                       WebServer web, EvaluationWorker evaluation, RestoreLog restores) {
         this.streams = streams;
         this.topics = topics;
+        this.stores = stores;
         this.topology = topology;
         this.registry = registry;
         this.meters = meters;
@@ -218,7 +223,7 @@ public final class ScorerApp implements AutoCloseable {
             a.identity.groupInstanceId().ifPresent(id -> metricsClient.put(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, id));
             pipeline = new PipelineMetrics(a.meters, metricsClient, settings.applicationId(), a.topics);
             if (a.web != null) {
-                a.web.serve(a.streams, a.topics, clients, a.artifacts, a.meters);
+                a.web.serve(a.streams, a.topics, a.stores, clients, a.artifacts, a.meters);
             }
         } catch (RuntimeException e) {
             if (pipeline != null) {
@@ -237,7 +242,7 @@ public final class ScorerApp implements AutoCloseable {
                 a.identity.staticMembership() ? "static" : "dynamic", a.restores.summary());
         LOG.info("start-up{}: {}", early != null ? " (topology and local state prepared while the broker started)" : "",
                 timeline.summary());
-        return new ScorerApp(a.streams, a.topics, a.topology, registry, a.meters, a.streamsMetrics, pipeline, a.web,
+        return new ScorerApp(a.streams, a.topics, a.stores, a.topology, registry, a.meters, a.streamsMetrics, pipeline, a.web,
                 evaluation, a.restores);
     }
 
@@ -271,8 +276,8 @@ public final class ScorerApp implements AutoCloseable {
     }
 
     /** The topology and the Kafka Streams instance running it, built for one set of record limits; not started. */
-    private record Assembly(Topics topics, ArtifactResolver artifacts, EvaluatorRegistry evaluators, Topology topology,
-                            MemberIdentity identity, WebServer web, PrometheusMeterRegistry meters, KafkaStreams streams,
+    private record Assembly(Topics topics, Stores stores, ArtifactResolver artifacts, EvaluatorRegistry evaluators,
+                            Topology topology, MemberIdentity identity, WebServer web, PrometheusMeterRegistry meters, KafkaStreams streams,
                             RestoreLog restores, KafkaStreamsMetrics streamsMetrics) {
 
         static Assembly build(ScorerSettings settings, Options options, String bootstrapServers, String registryUrl,
@@ -285,8 +290,10 @@ public final class ScorerApp implements AutoCloseable {
                     settings.artifactHttpAllow().stream().map(HttpArtifactResolver.AllowedHost::parse).toList(),
                     HttpArtifactResolver.DEFAULT_TIMEOUT);
             EvaluatorRegistry evaluators = EvaluatorRegistry.load();
-            Topology topology = ScoringTopology.build(settings, topics, serdes, TaskCatalog.load(), evaluators,
-                    artifacts, options.comparisons());
+            ScorerContext context = ScorerContext.from(settings, topics, serdes)
+                    .tasks(TaskCatalog.load(), evaluators).artifacts(artifacts).rubrics(RubricCatalog.load())
+                    .comparisons(options.comparisons()).build();
+            Topology topology = ScoringTopology.build(context);
             timeline.mark("topology");
             Properties props = ScoringTopology.streamsConfig(settings, bootstrapServers, registryUrl, stateDir,
                     topics.deadLetter.name(), caps);
@@ -314,8 +321,8 @@ public final class ScorerApp implements AutoCloseable {
             streams.setStateListener(options.stateListener());
             RestoreLog restores = new RestoreLog();
             streams.setGlobalStateRestoreListener(restores);
-            return new Assembly(topics, artifacts, evaluators, topology, identity, web, meters, streams, restores,
-                    new KafkaStreamsMetrics(streams));
+            return new Assembly(topics, context.stores(), artifacts, evaluators, topology, identity, web, meters, streams,
+                    restores, new KafkaStreamsMetrics(streams));
         }
 
         void close() {
@@ -386,6 +393,10 @@ public final class ScorerApp implements AutoCloseable {
 
     public Topics topics() {
         return topics;
+    }
+
+    public Stores stores() {
+        return stores;
     }
 
     public Topology topology() {

@@ -1,7 +1,7 @@
 package io.mmgr.stream.app;
 
 import io.mmgr.stream.topology.RecordCaps;
-import io.mmgr.stream.topology.Topics;
+import io.mmgr.stream.contract.Topics;
 import java.util.HashMap;
 import java.util.Collection;
 import org.apache.kafka.clients.admin.Config;

@@ -12,7 +12,7 @@ import io.mmgr.stream.bench.RawThroughput;
 import io.mmgr.stream.registry.AvroSerdes;
 import io.mmgr.stream.registry.SchemaRegistryClient;
 import io.mmgr.stream.topology.ScorerSettings;
-import io.mmgr.stream.topology.Topics;
+import io.mmgr.stream.contract.Topics;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;

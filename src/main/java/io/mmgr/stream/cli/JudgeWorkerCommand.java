@@ -10,7 +10,7 @@ import io.mmgr.stream.judge.JudgeWorker;
 import io.mmgr.stream.registry.AvroSerdes;
 import io.mmgr.stream.registry.SchemaRegistryClient;
 import io.mmgr.stream.topology.ScorerSettings;
-import io.mmgr.stream.topology.Topics;
+import io.mmgr.stream.contract.Topics;
 import io.mmgr.stream.web.MetricsServer;
 import io.mmgr.stream.worker.MemberIdentity;
 import java.io.PrintWriter;

@@ -11,12 +11,10 @@ import io.mmgr.stream.leaderboard.AlertRule;
 import io.mmgr.stream.registry.AvroSerdes;
 import io.mmgr.stream.registry.SchemaRegistryClient;
 import io.mmgr.stream.tasks.SimulatedTask;
-import io.mmgr.stream.topology.SampleKeys;
+import io.mmgr.stream.contract.SampleKeys;
 import io.mmgr.stream.topology.ScorerSettings;
-import io.mmgr.stream.topology.Topics;
+import io.mmgr.stream.contract.Topics;
 import io.mmgr.stream.topology.comparison.ComparisonSettings;
-import io.mmgr.stream.topology.intake.IntakeTopology;
-import io.mmgr.stream.topology.leaderboard.LeaderboardTopology;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
@@ -218,7 +216,7 @@ public final class DemoRun implements AutoCloseable {
         while (!stopped && System.nanoTime() < deadline) {
             try {
                 ReadOnlyKeyValueStore<String, Object> items = scorer.streams().store(StoreQueryParameters.fromNameAndType(
-                        IntakeTopology.BENCHMARK_STORE, QueryableStoreTypes.keyValueStore()));
+                        scorer.stores().benchmarkItems.name(), QueryableStoreTypes.keyValueStore()));
                 if (items.approximateNumEntries() >= wanted) {
                     return;
                 }
@@ -235,7 +233,7 @@ public final class DemoRun implements AutoCloseable {
         while (!stopped && System.nanoTime() < deadline) {
             try {
                 ReadOnlyKeyValueStore<LeaderboardKey, LeaderboardRow> rows = scorer.streams().store(StoreQueryParameters.fromNameAndType(
-                        LeaderboardTopology.ROWS_STORE, QueryableStoreTypes.keyValueStore()));
+                        scorer.stores().leaderboardRows.name(), QueryableStoreTypes.keyValueStore()));
                 int complete = 0;
                 for (int k = 1; k <= settings.checkpoints(); k++) {
                     LeaderboardRow r = rows.get(new LeaderboardKey(runId, "ckpt-" + k * settings.stepSize(), SampleKeys.ALL_TASKS));

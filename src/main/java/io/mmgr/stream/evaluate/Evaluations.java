@@ -10,7 +10,7 @@ import io.mmgr.stream.tasks.EvaluationContext;
 import io.mmgr.stream.tasks.EvaluationException;
 import io.mmgr.stream.tasks.EvaluationOutcome;
 import io.mmgr.stream.topology.DeadLetters;
-import io.mmgr.stream.topology.SampleKeys;
+import io.mmgr.stream.contract.SampleKeys;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.Optional;

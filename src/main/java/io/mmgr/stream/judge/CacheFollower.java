@@ -1,7 +1,7 @@
 package io.mmgr.stream.judge;
 
 import io.mmgr.stream.avro.JudgeVerdict;
-import io.mmgr.stream.topology.Topic;
+import io.mmgr.stream.contract.Topic;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.HashMap;

@@ -7,7 +7,7 @@ import io.mmgr.stream.judge.protocol.GeminiClient;
 import io.mmgr.stream.judge.protocol.OpenAiChatClient;
 import io.mmgr.stream.judge.protocol.ProviderClient;
 import io.mmgr.stream.tasks.RubricCatalog;
-import io.mmgr.stream.topology.Topics;
+import io.mmgr.stream.contract.Topics;
 import java.time.Clock;
 import java.time.Duration;
 import java.nio.file.Path;

@@ -5,7 +5,7 @@ import io.mmgr.stream.avro.CheckpointComparison;
 import io.mmgr.stream.avro.ComparisonResult;
 import io.mmgr.stream.avro.LeaderboardRow;
 import io.mmgr.stream.avro.MetricStat;
-import io.mmgr.stream.topology.SampleKeys;
+import io.mmgr.stream.contract.SampleKeys;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;

@@ -3,6 +3,7 @@ package io.mmgr.stream.topology;
 import io.mmgr.stream.avro.DeadLetter;
 import io.mmgr.stream.avro.SampleKey;
 import io.mmgr.stream.registry.AvroSerdes;
+import io.mmgr.stream.registry.SchemaRegistry;
 import io.mmgr.stream.registry.SchemaRegistryClient;
 import java.util.List;
 import java.util.Map;
@@ -23,13 +24,18 @@ import org.slf4j.LoggerFactory;
  * Safety nets for records no processor rejected on purpose: an unreadable record on an internal or
  * part topic, an unexpected exception in a processor, or a record that cannot be written (over its
  * topic's size, or refused by the broker) goes to the dead-letter topic (inside the same transaction)
- * and the stream carries on. Configured through {@link #TOPIC}, {@link #REGISTRY_URL} and
+ * and the stream carries on. Configured through {@link #TOPIC}, {@link #REGISTRY_URL} (or {@link #REGISTRY}) and
  * {@link RecordCaps#CONFIG}. Every dead letter they write is capped ({@link DeadLetters}).
  */
 public final class DeadLetterHandlers {
 
     public static final String TOPIC = "mmgr.dead-letter.topic";
     public static final String REGISTRY_URL = "mmgr.schema-registry.url";
+    /**
+     * A {@link SchemaRegistry} instance to write dead letters with instead of a client of {@link #REGISTRY_URL}:
+     * the one the topology's own serdes use, when that is not behind a URL (topology tests' in-memory registry).
+     */
+    public static final String REGISTRY = "mmgr.dead-letter.registry";
 
     private static final Logger LOG = LoggerFactory.getLogger(DeadLetterHandlers.class);
 
@@ -48,7 +54,8 @@ public final class DeadLetterHandlers {
                     clientConfig.put(k.substring("mmgr.schema-registry.".length()), v);
                 }
             });
-            SchemaRegistryClient client = new SchemaRegistryClient(String.valueOf(configs.get(REGISTRY_URL)), clientConfig);
+            SchemaRegistry client = configs.get(REGISTRY) instanceof SchemaRegistry given ? given
+                    : new SchemaRegistryClient(String.valueOf(configs.get(REGISTRY_URL)), clientConfig);
             this.serializer = new AvroSerdes(client, true).forValues(DeadLetter.class).serializer();
         }
 

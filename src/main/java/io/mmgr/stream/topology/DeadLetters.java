@@ -1,5 +1,6 @@
 package io.mmgr.stream.topology;
 
+import io.mmgr.stream.contract.DeadLetterKey;
 import io.mmgr.stream.avro.DeadLetter;
 import io.mmgr.stream.limits.InputCheck;
 import java.nio.ByteBuffer;
@@ -20,7 +21,7 @@ import org.apache.kafka.streams.processor.api.RecordMetadata;
 public final class DeadLetters {
 
     /** Original key bytes kept; also the largest dead-letter record key. */
-    public static final int KEPT_KEY_BYTES = 1 << 10;
+    public static final int KEPT_KEY_BYTES = DeadLetterKey.KEPT_BYTES;
     /** Original value bytes kept. */
     public static final int KEPT_VALUE_BYTES = 64 << 10;
     /** Characters of a reason kept. */
@@ -134,7 +135,7 @@ public final class DeadLetters {
 
     /** The record key of a dead letter: the original key, cut to {@link #KEPT_KEY_BYTES}. */
     public static byte[] recordKey(byte[] key) {
-        return key == null || key.length <= KEPT_KEY_BYTES ? key : Arrays.copyOf(key, KEPT_KEY_BYTES);
+        return DeadLetterKey.of(key);
     }
 
     /** {@code s} cut to {@code max} characters, marked with the length it had. */

@@ -1,43 +1,25 @@
 package io.mmgr.stream.topology;
 
-import io.mmgr.stream.artifacts.ArtifactResolver;
-import io.mmgr.stream.avro.AgreementCounts;
-import io.mmgr.stream.avro.AgreementKey;
-import io.mmgr.stream.leaderboard.Agreement;
-import io.mmgr.stream.limits.InputCheck;
-import io.mmgr.stream.limits.InputLimits;
-import io.mmgr.stream.tasks.RubricCatalog;
-import io.mmgr.stream.avro.AssemblyState;
 import io.mmgr.stream.avro.FrechetStat;
-import io.mmgr.stream.avro.ItemScoreKey;
 import io.mmgr.stream.avro.LeaderboardKey;
-import io.mmgr.stream.avro.ParkedEvent;
 import io.mmgr.stream.avro.SampleKey;
 import io.mmgr.stream.avro.SamplePlan;
 import io.mmgr.stream.avro.SampleScore;
-import io.mmgr.stream.avro.ScoreAggregate;
-import io.mmgr.stream.registry.AvroSerdes;
-import io.mmgr.stream.tasks.EvaluatorRegistry;
-import io.mmgr.stream.tasks.TaskCatalog;
 import io.mmgr.stream.topology.assembly.AssemblyTopology;
-import io.mmgr.stream.topology.comparison.ComparisonSettings;
 import io.mmgr.stream.topology.comparison.ComparisonTopology;
-import io.mmgr.stream.topology.frechet.FrechetSettings;
 import io.mmgr.stream.topology.frechet.FrechetTopology;
 import io.mmgr.stream.topology.intake.IntakeTopology;
-import io.mmgr.stream.topology.intake.ItemWait;
 import io.mmgr.stream.topology.leaderboard.LeaderboardTopology;
-import io.mmgr.stream.topology.status.CheckpointStatusSettings;
 import io.mmgr.stream.topology.status.CheckpointStatusTopology;
 import java.nio.file.Path;
 import java.util.Properties;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.kstream.KStream;
+import org.apache.kafka.streams.kstream.KTable;
 
 /**
  * The whole scorer: intake, deterministic evaluation, assembly, leaderboards (with the live FID / FVD), checkpoint
@@ -49,34 +31,18 @@ public final class ScoringTopology {
     private ScoringTopology() {
     }
 
-    public static Topology build(ScorerSettings settings, Topics topics, AvroSerdes serdes, TaskCatalog catalog,
-                                 EvaluatorRegistry evaluators, ArtifactResolver artifacts) {
-        return build(settings, topics, serdes, catalog, evaluators, artifacts, ComparisonSettings.DEFAULT);
-    }
-
-    public static Topology build(ScorerSettings settings, Topics topics, AvroSerdes serdes, TaskCatalog catalog,
-                                 EvaluatorRegistry evaluators, ArtifactResolver artifacts, ComparisonSettings comparisons) {
-        Serde<SampleKey> sampleKey = serdes.forKeys(SampleKey.class);
-        InputCheck check = new InputCheck(InputLimits.of(settings.kafkaOverrides()));
+    /** The scorer's topology; {@code ctx} holds every dependency and setting of its sub-flows. */
+    public static Topology build(ScorerContext ctx) {
         StreamsBuilder builder = new StreamsBuilder();
-        KStream<SampleKey, SamplePlan> plans = IntakeTopology.build(builder, topics, catalog, evaluators,
-                settings.judgeEnabled(), settings.partitions(), sampleKey,
-                serdes.forValues(SamplePlan.class), check, ItemWait.of(settings.kafkaOverrides()),
-                serdes.forValues(ParkedEvent.class));
+        KStream<SampleKey, SamplePlan> plans = IntakeTopology.build(builder, ctx);
         // deterministic evaluation runs in the evaluation worker (io.mmgr.stream.evaluate), off the stream threads
-        KStream<SampleKey, SampleScore> scores = AssemblyTopology.build(builder, topics, catalog, plans, sampleKey,
-                serdes.forValues(AssemblyState.class), check,
-                serdes.withSizeCap(io.mmgr.stream.registry.AvroSerdes.SizeCap.NONE).forKeys(SampleKey.class).serializer());
-        LeaderboardTopology.build(builder, topics, scores, sampleKey, serdes.forKeys(ItemScoreKey.class),
-                serdes.forKeys(LeaderboardKey.class), serdes.forValues(SampleScore.class),
-                serdes.forValues(ScoreAggregate.class), RubricCatalog.load(), Agreement.Policy.of(settings.kafkaOverrides()),
-                serdes.forKeys(AgreementKey.class), serdes.forValues(AgreementCounts.class),
-                FrechetTopology.build(builder, topics, artifacts, FrechetSettings.DEFAULT, serdes.forKeys(LeaderboardKey.class),
-                        serdes.forValues(FrechetStat.class)));
-        ComparisonTopology.build(builder, topics, scores, sampleKey, serdes, comparisons);
-        IntakeTopology.validateItems(builder, topics, check);
-        CheckpointStatusTopology.build(builder, topics, serdes, settings.partitions(),
-                CheckpointStatusSettings.of(settings.kafkaOverrides()));
+        KStream<SampleKey, SampleScore> scores = AssemblyTopology.build(builder, ctx, plans);
+        // the live FID / FVD's sub-topology comes before the leaderboard that joins its table
+        KTable<LeaderboardKey, FrechetStat> frechet = FrechetTopology.build(builder, ctx);
+        LeaderboardTopology.build(builder, ctx, scores, frechet);
+        ComparisonTopology.build(builder, ctx, scores);
+        IntakeTopology.validateItems(builder, ctx);
+        CheckpointStatusTopology.build(builder, ctx);
         return builder.build();
     }
 

@@ -16,10 +16,8 @@ import io.mmgr.stream.avro.LeaderboardRow;
 import io.mmgr.stream.avro.SampleKey;
 import io.mmgr.stream.avro.SampleScore;
 import io.mmgr.stream.json.JsonAvro;
-import io.mmgr.stream.leaderboard.Aggregates;
-import io.mmgr.stream.topology.SampleKeys;
-import io.mmgr.stream.topology.SamplePartitioner;
-import io.mmgr.stream.topology.leaderboard.LeaderboardTopology;
+import io.mmgr.stream.contract.SampleKeys;
+import io.mmgr.stream.contract.SamplePartitioner;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -249,7 +247,7 @@ final class ApiHandler implements HttpHandler {
             answer = localSample(key);
         } else {
             // the score table lives where assembly put the sample: partitioned by its fields (SampleKeys)
-            HostInfo owner = cluster.owner(LeaderboardTopology.SCORES_STORE, key, new SamplePartitioner<>());
+            HostInfo owner = cluster.owner(local.stores().sampleScores.name(), key, new SamplePartitioner<>());
             answer = cluster.isSelf(owner) ? localSample(key) : cluster.get(owner, "/api/sample?" + queryString(q, "scope", "local"));
             if (answer instanceof ObjectNode o && !cluster.isSelf(owner)) {
                 o.put("answeredBy", owner.host() + ":" + owner.port());

@@ -8,7 +8,7 @@ import io.mmgr.stream.avro.Alert;
 import io.mmgr.stream.avro.CheckpointComparison;
 import io.mmgr.stream.avro.LeaderboardRow;
 import io.mmgr.stream.json.JsonAvro;
-import io.mmgr.stream.topology.Topics;
+import io.mmgr.stream.contract.Topics;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;

@@ -1,5 +1,7 @@
 package io.mmgr.stream.web;
 
+import io.mmgr.stream.contract.Stores;
+import io.mmgr.stream.contract.Store;
 import io.mmgr.stream.avro.Alert;
 import io.mmgr.stream.avro.BenchmarkItem;
 import io.mmgr.stream.avro.CheckpointComparison;
@@ -8,11 +10,8 @@ import io.mmgr.stream.avro.LeaderboardRow;
 import io.mmgr.stream.avro.SampleKey;
 import io.mmgr.stream.avro.SampleScore;
 import io.mmgr.stream.topology.BenchmarkSeeds;
-import io.mmgr.stream.topology.SampleKeys;
+import io.mmgr.stream.contract.SampleKeys;
 import io.mmgr.stream.topology.comparison.ComparisonKeys;
-import io.mmgr.stream.topology.comparison.ComparisonTopology;
-import io.mmgr.stream.topology.intake.IntakeTopology;
-import io.mmgr.stream.topology.leaderboard.LeaderboardTopology;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -35,20 +34,33 @@ import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
  */
 public final class StoreQueries {
 
-    private final Function<String, ReadOnlyKeyValueStore<?, ?>> stores;
+    private final Function<String, ReadOnlyKeyValueStore<?, ?>> byName;
+    private final Stores stores;
 
-    public StoreQueries(KafkaStreams streams) {
-        this(name -> streams.store(StoreQueryParameters.fromNameAndType(name, QueryableStoreTypes.keyValueStore())));
+    public StoreQueries(KafkaStreams streams, Stores stores) {
+        this(name -> streams.store(StoreQueryParameters.fromNameAndType(name, QueryableStoreTypes.keyValueStore())), stores);
     }
 
     /** Over any source of read-only stores by name: a TopologyTestDriver's, in the web layer's tests. */
-    StoreQueries(Function<String, ReadOnlyKeyValueStore<?, ?>> stores) {
+    StoreQueries(Function<String, ReadOnlyKeyValueStore<?, ?>> byName, Stores stores) {
+        this.byName = byName;
         this.stores = stores;
     }
 
+    /** The registry the stores are named in. */
+    public Stores stores() {
+        return stores;
+    }
+
     @SuppressWarnings("unchecked")
-    private <K, V> ReadOnlyKeyValueStore<K, V> store(String name) {
-        return (ReadOnlyKeyValueStore<K, V>) stores.apply(name);
+    private <K, V> ReadOnlyKeyValueStore<K, V> store(Store<K, V> store) {
+        return (ReadOnlyKeyValueStore<K, V>) byName.apply(store.name());
+    }
+
+    /** {@link BenchmarkSeeds} reads the values of a global store whichever way it is wrapped. */
+    @SuppressWarnings("unchecked")
+    private ReadOnlyKeyValueStore<String, Object> untyped(Store<String, ?> store) {
+        return (ReadOnlyKeyValueStore<String, Object>) byName.apply(store.name());
     }
 
     /**
@@ -57,7 +69,7 @@ public final class StoreQueries {
      */
     public List<LeaderboardRow> rows(String run, String checkpoint, String task) {
         List<LeaderboardRow> out = new ArrayList<>();
-        ReadOnlyKeyValueStore<LeaderboardKey, LeaderboardRow> s = store(LeaderboardTopology.ROWS_STORE);
+        ReadOnlyKeyValueStore<LeaderboardKey, LeaderboardRow> s = store(stores.leaderboardRows);
         try (KeyValueIterator<LeaderboardKey, LeaderboardRow> it = s.all()) {
             while (it.hasNext()) {
                 KeyValue<LeaderboardKey, LeaderboardRow> kv = it.next();
@@ -73,17 +85,17 @@ public final class StoreQueries {
 
     /** Every task of the benchmark with the samples a checkpoint should score on it (the global store). */
     public Map<String, Long> benchmarkTasks() {
-        return new BenchmarkSeeds(store(IntakeTopology.BENCHMARK_STORE)).expectedByTask();
+        return new BenchmarkSeeds(untyped(stores.benchmarkItems)).expectedByTask();
     }
 
     public Optional<SampleScore> sample(SampleKey key) {
-        ReadOnlyKeyValueStore<SampleKey, SampleScore> s = store(LeaderboardTopology.SCORES_STORE);
+        ReadOnlyKeyValueStore<SampleKey, SampleScore> s = store(stores.sampleScores);
         return Optional.ofNullable(s.get(key));
     }
 
     /** Scores of one checkpoint and task, the failed and partial ones first, at most {@code limit}. */
     public List<SampleScore> samples(String run, String checkpoint, String task, Predicate<SampleScore> filter, int limit) {
-        ReadOnlyKeyValueStore<SampleKey, SampleScore> s = store(LeaderboardTopology.SCORES_STORE);
+        ReadOnlyKeyValueStore<SampleKey, SampleScore> s = store(stores.sampleScores);
         List<SampleScore> out = new ArrayList<>();
         try (KeyValueIterator<SampleKey, SampleScore> it = s.all()) {
             while (it.hasNext()) {
@@ -99,7 +111,7 @@ public final class StoreQueries {
     }
 
     public List<CheckpointComparison> comparisons(String run, String task) {
-        ReadOnlyKeyValueStore<String, CheckpointComparison> s = store(ComparisonTopology.RESULTS_STORE);
+        ReadOnlyKeyValueStore<String, CheckpointComparison> s = store(stores.comparisonResults);
         List<CheckpointComparison> out = new ArrayList<>();
         try (KeyValueIterator<String, CheckpointComparison> it = run != null && task != null
                 ? s.prefixScan(ComparisonKeys.runTask(run, task), new StringSerializer()) : s.all()) {
@@ -114,7 +126,7 @@ public final class StoreQueries {
     }
 
     public List<Alert> alerts(String run) {
-        ReadOnlyKeyValueStore<String, Alert> s = store(ComparisonTopology.ALERTS_STORE);
+        ReadOnlyKeyValueStore<String, Alert> s = store(stores.comparisonAlerts);
         List<Alert> out = new ArrayList<>();
         try (KeyValueIterator<String, Alert> it = s.all()) {
             while (it.hasNext()) {
@@ -129,7 +141,7 @@ public final class StoreQueries {
 
     /** The benchmark item of a sample (the global store: every instance holds all of it). */
     public Optional<BenchmarkItem> item(String task, String sampleId) {
-        ReadOnlyKeyValueStore<String, BenchmarkItem> s = store(IntakeTopology.BENCHMARK_STORE);
+        ReadOnlyKeyValueStore<String, BenchmarkItem> s = store(stores.benchmarkItems);
         return Optional.ofNullable(s.get(SampleKeys.itemKey(task, sampleId)));
     }
 

@@ -1,10 +1,11 @@
 package io.mmgr.stream.web;
 
+import io.mmgr.stream.contract.Stores;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.mmgr.stream.artifacts.ArtifactResolver;
-import io.mmgr.stream.topology.Topics;
+import io.mmgr.stream.contract.Topics;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetSocketAddress;
@@ -91,11 +92,11 @@ public final class WebServer implements AutoCloseable {
     }
 
     /** Starts answering API requests from the running scorer's stores. */
-    public void serve(KafkaStreams streams, Topics topics, Map<String, Object> clientConfig, ArtifactResolver artifacts,
-                      PrometheusMeterRegistry registry) {
+    public void serve(KafkaStreams streams, Topics topics, Stores stores, Map<String, Object> clientConfig,
+                      ArtifactResolver artifacts, PrometheusMeterRegistry registry) {
         this.metrics = registry;
         this.feed = new LiveFeed(clientConfig, topics);
-        this.api = new ApiHandler(new StoreQueries(streams), new Cluster(streams, hostInfo()), artifacts);
+        this.api = new ApiHandler(new StoreQueries(streams, stores), new Cluster(streams, hostInfo()), artifacts);
     }
 
     public LiveFeed feed() {

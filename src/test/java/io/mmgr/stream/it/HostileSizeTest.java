@@ -7,7 +7,7 @@ import io.mmgr.stream.avro.DeadLetter;
 import io.mmgr.stream.avro.GenerationEvent;
 import io.mmgr.stream.avro.SampleScore;
 import io.mmgr.stream.topology.RecordCaps;
-import io.mmgr.stream.topology.SampleKeys;
+import io.mmgr.stream.contract.SampleKeys;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.clients.admin.Admin;

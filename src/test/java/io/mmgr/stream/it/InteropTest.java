@@ -13,7 +13,7 @@ import io.mmgr.stream.avro.SampleKey;
 import io.mmgr.stream.avro.SampleScore;
 import io.mmgr.stream.json.JsonAvro;
 import io.mmgr.stream.registry.SchemaRegistryClient;
-import io.mmgr.stream.topology.SampleKeys;
+import io.mmgr.stream.contract.SampleKeys;
 import io.mmgr.stream.topology.ScorerSettings;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;

@@ -8,9 +8,8 @@ import io.mmgr.stream.avro.GenerationEvent;
 import io.mmgr.stream.avro.SampleKey;
 import io.mmgr.stream.avro.SampleScore;
 import io.mmgr.stream.tasks.TaskCatalog;
-import io.mmgr.stream.topology.SampleKeys;
+import io.mmgr.stream.contract.SampleKeys;
 import io.mmgr.stream.topology.ScorerSettings;
-import io.mmgr.stream.topology.intake.IntakeTopology;
 import io.mmgr.stream.topology.intake.ItemWait;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
@@ -163,7 +162,7 @@ class ItemWaitTest {
     /** Events in the scorer's store of events waiting for their item (all partitions of this instance). */
     static long parked(ScorerHarness h) {
         try {
-            var store = h.scorer.streams().store(StoreQueryParameters.fromNameAndType(IntakeTopology.PARKED_STORE,
+            var store = h.scorer.streams().store(StoreQueryParameters.fromNameAndType(h.scorer.stores().parkedEvents.name(),
                     QueryableStoreTypes.<Long, Object>keyValueStore()));
             long n = 0;
             try (var all = store.all()) {

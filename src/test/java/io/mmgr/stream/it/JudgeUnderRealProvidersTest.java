@@ -24,10 +24,9 @@ import io.mmgr.stream.judge.JudgeRuntime;
 import io.mmgr.stream.judge.JudgeSettings;
 import io.mmgr.stream.judge.JudgeWorker;
 import io.mmgr.stream.registry.RegistryServer;
-import io.mmgr.stream.topology.SampleKeys;
+import io.mmgr.stream.contract.SampleKeys;
 import io.mmgr.stream.topology.ScorerSettings;
-import io.mmgr.stream.topology.Topics;
-import io.mmgr.stream.topology.intake.IntakeTopology;
+import io.mmgr.stream.contract.Topics;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URI;
@@ -155,7 +154,7 @@ class JudgeUnderRealProvidersTest {
 
         private long itemsInTable(List<BenchmarkItem> items) {
             try {
-                var store = scorer.streams().store(StoreQueryParameters.fromNameAndType(IntakeTopology.BENCHMARK_STORE,
+                var store = scorer.streams().store(StoreQueryParameters.fromNameAndType(scorer.stores().benchmarkItems.name(),
                         QueryableStoreTypes.<String, BenchmarkItem>keyValueStore()));
                 return items.stream().filter(i -> store.get(SampleKeys.itemKey(i.getTask(), i.getSampleId())) != null).count();
             } catch (RuntimeException e) {

@@ -13,11 +13,10 @@ import io.mmgr.stream.embedded.EmbeddedKafka;
 import io.mmgr.stream.registry.AvroSerdes;
 import io.mmgr.stream.registry.RegistryServer;
 import io.mmgr.stream.registry.SchemaRegistryClient;
-import io.mmgr.stream.topology.SampleKeys;
-import io.mmgr.stream.topology.SamplePartitioner;
+import io.mmgr.stream.contract.SampleKeys;
+import io.mmgr.stream.contract.SamplePartitioner;
 import io.mmgr.stream.topology.ScorerSettings;
-import io.mmgr.stream.topology.Topics;
-import io.mmgr.stream.topology.leaderboard.LeaderboardTopology;
+import io.mmgr.stream.contract.Topics;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URI;
@@ -29,7 +28,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -118,7 +116,7 @@ class MultiInstanceApiTest {
             HostInfo hostB = b.web().orElseThrow().hostInfo();
             Set<HostInfo> owners = new HashSet<>();
             for (SampleKey k : keys) {
-                HostInfo owner = a.streams().queryMetadataForKey(LeaderboardTopology.SCORES_STORE, k, new SamplePartitioner<>()).activeHost();
+                HostInfo owner = a.streams().queryMetadataForKey(a.stores().sampleScores.name(), k, new SamplePartitioner<>()).activeHost();
                 owners.add(owner);
                 String q = "api/sample?run=" + enc(k.getRunId()) + "&checkpoint=" + enc(k.getCheckpointId()) + "&task="
                         + enc(k.getTask()) + "&sample=" + enc(k.getSampleId()) + "&seed=" + k.getSeed();

@@ -19,7 +19,7 @@ import io.mmgr.stream.avro.SampleScore;
 import io.mmgr.stream.json.JsonAvro;
 import io.mmgr.stream.tasks.maze.MazeBand;
 import io.mmgr.stream.tasks.maze.MazeBenchmarkGenerator;
-import io.mmgr.stream.topology.SampleKeys;
+import io.mmgr.stream.contract.SampleKeys;
 import io.mmgr.stream.topology.ScorerSettings;
 import io.mmgr.stream.topology.status.CheckpointStatusSettings;
 import java.net.ServerSocket;

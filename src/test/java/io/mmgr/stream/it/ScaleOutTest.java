@@ -8,7 +8,7 @@ import io.mmgr.stream.app.TopicSnapshot;
 import io.mmgr.stream.avro.SampleKey;
 import io.mmgr.stream.avro.SampleScore;
 import io.mmgr.stream.topology.ScorerSettings;
-import io.mmgr.stream.topology.Topics;
+import io.mmgr.stream.contract.Topics;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;

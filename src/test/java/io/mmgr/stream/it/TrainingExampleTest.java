@@ -9,7 +9,7 @@ import io.mmgr.stream.avro.Alert;
 import io.mmgr.stream.avro.LeaderboardKey;
 import io.mmgr.stream.avro.LeaderboardRow;
 import io.mmgr.stream.json.JsonAvro;
-import io.mmgr.stream.topology.SampleKeys;
+import io.mmgr.stream.contract.SampleKeys;
 import io.mmgr.stream.topology.ScorerSettings;
 import io.mmgr.stream.topology.status.CheckpointStatusSettings;
 import java.nio.file.Files;

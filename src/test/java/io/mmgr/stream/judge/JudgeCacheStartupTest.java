@@ -6,7 +6,7 @@ import io.mmgr.stream.avro.JudgeRequest;
 import io.mmgr.stream.avro.JudgeVerdict;
 import io.mmgr.stream.bench.ScriptedVlmServer;
 import io.mmgr.stream.bench.ScriptedVlmServer.Action;
-import io.mmgr.stream.topology.Topics;
+import io.mmgr.stream.contract.Topics;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;

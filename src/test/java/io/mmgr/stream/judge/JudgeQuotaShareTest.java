@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.mmgr.stream.avro.JudgeRequest;
 import io.mmgr.stream.bench.ScriptedVlmServer;
 import io.mmgr.stream.bench.ScriptedVlmServer.Action;
-import io.mmgr.stream.topology.Topics;
+import io.mmgr.stream.contract.Topics;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;

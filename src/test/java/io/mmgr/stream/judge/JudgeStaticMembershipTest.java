@@ -8,7 +8,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.mmgr.stream.artifacts.LocalArtifactResolver;
 import io.mmgr.stream.bench.ScriptedVlmServer;
 import io.mmgr.stream.bench.ScriptedVlmServer.Action;
-import io.mmgr.stream.topology.Topics;
+import io.mmgr.stream.contract.Topics;
 import io.mmgr.stream.worker.MemberIdentity;
 import java.net.URI;
 import java.nio.file.Path;

@@ -9,7 +9,7 @@ import io.mmgr.stream.avro.JudgeVerdict;
 import io.mmgr.stream.avro.SampleKey;
 import io.mmgr.stream.bench.ScriptedVlmServer;
 import io.mmgr.stream.tasks.math.MathRubric;
-import io.mmgr.stream.topology.Topics;
+import io.mmgr.stream.contract.Topics;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -1,11 +1,11 @@
 package io.mmgr.stream.topology;
 
+import io.mmgr.stream.contract.Topics;
+import io.mmgr.stream.contract.SampleKeys;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
-import io.mmgr.stream.artifacts.LocalArtifactResolver;
 import io.mmgr.stream.avro.AgreementStat;
-import io.mmgr.stream.avro.BenchmarkItem;
 import io.mmgr.stream.avro.GenerationEvent;
 import io.mmgr.stream.avro.HumanLabel;
 import io.mmgr.stream.avro.JudgeRequest;
@@ -13,19 +13,11 @@ import io.mmgr.stream.avro.JudgeVerdict;
 import io.mmgr.stream.avro.LeaderboardKey;
 import io.mmgr.stream.avro.LeaderboardRow;
 import io.mmgr.stream.avro.SampleKey;
-import io.mmgr.stream.registry.AvroSerdes;
-import io.mmgr.stream.registry.RegistryServer;
-import io.mmgr.stream.registry.SchemaRegistryClient;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
 import org.apache.kafka.streams.TopologyTestDriver;
@@ -46,59 +38,41 @@ class AgreementTopologyTest {
 
     @TempDir
     Path stateDir;
-    RegistryServer registry;
+    TopologyFixture fx;
     TopologyTestDriver driver;
     Topics topics;
-    TestInputTopic<byte[], byte[]> generations;
-    TestInputTopic<String, BenchmarkItem> benchmark;
     TestInputTopic<SampleKey, JudgeVerdict> verdicts;
     TestInputTopic<SampleKey, HumanLabel> labels;
     TestOutputTopic<SampleKey, JudgeRequest> requests;
     TestOutputTopic<LeaderboardKey, LeaderboardRow> leaderboard;
     final Map<LeaderboardKey, LeaderboardRow> rows = new HashMap<>();
-    EvaluationBridge evaluation;
 
-    void start() throws Exception {
-        registry = RegistryServer.start(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), null);
-        AvroSerdes serdes = new AvroSerdes(new SchemaRegistryClient(registry.url()), true);
-        ScorerSettings settings = new ScorerSettings("a.", "agreement-test", 2, (short) 1, true, List.of(stateDir), 1 << 20, 1,
-                Map.of("mmgr.agreement.min-pairs", "4"));
-        topics = new Topics("a.", settings.partitions(), (short) 1, serdes);
-        var artifacts = new LocalArtifactResolver(List.of(stateDir), 1 << 20, stateDir);
-        var topology = ScoringTopology.build(settings, topics, serdes, EchoTask.catalog(), EchoTask.evaluators(), artifacts);
-        driver = new TopologyTestDriver(topology, ScoringTopology.streamsConfig(settings, "unused:9092", registry.url(), stateDir,
-                topics.deadLetter.name()));
-        evaluation = new EvaluationBridge(driver, topics, EchoTask.evaluators(), artifacts);
-        generations = driver.createInputTopic(topics.generations.name(), new ByteArraySerializer(), new ByteArraySerializer());
-        benchmark = driver.createInputTopic(topics.benchmark.name(), new StringSerializer(), topics.benchmark.valueSerde().serializer());
-        verdicts = driver.createInputTopic(topics.judgeVerdicts.name(), topics.judgeVerdicts.keySerde().serializer(),
-                topics.judgeVerdicts.valueSerde().serializer());
-        labels = driver.createInputTopic(topics.humanLabels.name(), topics.humanLabels.keySerde().serializer(),
-                topics.humanLabels.valueSerde().serializer());
-        requests = driver.createOutputTopic(topics.judgeRequests.name(), topics.judgeRequests.keySerde().deserializer(),
-                topics.judgeRequests.valueSerde().deserializer());
-        leaderboard = driver.createOutputTopic(topics.leaderboard.name(), topics.leaderboard.keySerde().deserializer(),
-                topics.leaderboard.valueSerde().deserializer());
+    void start() {
+        fx = TopologyFixture.builder("a.", stateDir)
+                .settings(s -> s.withApplicationId("agreement-test").withPartitions(2).withJudge(true)
+                        .withKafkaOverrides(Map.of("mmgr.agreement.min-pairs", "4")))
+                .scorer();
+        driver = fx.driver;
+        topics = fx.topics;
+        verdicts = fx.input(topics.judgeVerdicts);
+        labels = fx.input(topics.humanLabels);
+        requests = fx.output(topics.judgeRequests);
+        leaderboard = fx.output(topics.leaderboard);
     }
 
     @AfterEach
     void close() {
-        if (driver != null) {
-            driver.close();
-        }
-        if (registry != null) {
-            registry.close();
+        if (fx != null) {
+            fx.close();
         }
     }
 
     /** One sample: the echo evaluator's, the judge's and the annotator's verdict on "agree". */
     SampleKey sample(String model, String checkpoint, String sample, double echo, double judge, double human) {
-        benchmark.pipeInput(SampleKeys.itemKey(TASK, sample), Fixtures.item(TASK, sample, 1));
+        fx.item(Fixtures.item(TASK, sample, 1));
         GenerationEvent e = GenerationEvent.newBuilder(Fixtures.event("run", checkpoint, 1, TASK, sample, 0,
                 Map.of("ok", 1.0, "agree", echo))).setModel(model).build();
-        generations.pipeInput("k".getBytes(StandardCharsets.UTF_8), topics.generations.valueSerde().serializer()
-                .serialize(topics.generations.name(), e));
-        evaluation.drain();
+        fx.publish(e);
         var request = requests.readKeyValue();
         verdicts.pipeInput(request.key, Fixtures.verdict(request.value.getRequestId(), request.value.getGenerationId(), "VALID", "1",
                 Map.of("agree", judge)));

@@ -1,38 +1,27 @@
 package io.mmgr.stream.topology;
 
+import io.mmgr.stream.contract.Topics;
+import io.mmgr.stream.contract.SampleKeys;
+import io.mmgr.stream.contract.Stores;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
-import io.mmgr.stream.artifacts.LocalArtifactResolver;
 import io.mmgr.stream.avro.Alert;
-import io.mmgr.stream.avro.BenchmarkItem;
 import io.mmgr.stream.avro.CheckpointComparison;
 import io.mmgr.stream.avro.ComparisonResult;
 import io.mmgr.stream.avro.LeaderboardKey;
 import io.mmgr.stream.avro.LeaderboardRow;
-import io.mmgr.stream.topology.leaderboard.LeaderboardTopology;
 import org.apache.kafka.streams.state.KeyValueStore;
 import io.mmgr.stream.leaderboard.AlertRule;
-import io.mmgr.stream.registry.AvroSerdes;
-import io.mmgr.stream.registry.RegistryServer;
-import io.mmgr.stream.registry.SchemaRegistryClient;
 import io.mmgr.stream.topology.comparison.ComparisonSettings;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.common.serialization.StringSerializer;
-import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
 import org.apache.kafka.streams.TopologyTestDriver;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -47,54 +36,35 @@ class CheckpointComparisonTest {
 
     static final int ITEMS = 60;
     static final String RUN = "run-cmp";
-    static RegistryServer registry;
 
     @TempDir
     Path stateDir;
 
+    TopologyFixture fx;
     TopologyTestDriver driver;
-    EvaluationBridge evaluation;
     Topics topics;
-    TestInputTopic<byte[], byte[]> generations;
-    TestInputTopic<String, BenchmarkItem> benchmark;
+    Stores stores;
     TestOutputTopic<LeaderboardKey, Alert> alerts;
     TestOutputTopic<LeaderboardKey, CheckpointComparison> comparisons;
 
-    @BeforeAll
-    static void startRegistry() throws Exception {
-        registry = RegistryServer.start(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), null);
-    }
-
-    @AfterAll
-    static void stopRegistry() {
-        registry.close();
-    }
-
     @BeforeEach
     void start() {
-        AvroSerdes serdes = new AvroSerdes(new SchemaRegistryClient(registry.url()), true);
-        ScorerSettings settings = ScorerSettings.defaults().withPrefix("c.");
-        topics = new Topics("c.", settings.partitions(), (short) 1, serdes);
-        var artifacts = new LocalArtifactResolver(List.of(stateDir), 1 << 20, stateDir);
-        var topology = ScoringTopology.build(settings, topics, serdes, EchoTask.catalog(), EchoTask.evaluators(), artifacts,
-                new ComparisonSettings(new AlertRule(0.01, 0.05, 20), Duration.ofMillis(500)));
-        driver = new TopologyTestDriver(topology,
-                ScoringTopology.streamsConfig(settings, "unused:9092", registry.url(), stateDir, topics.deadLetter.name()));
-        evaluation = new EvaluationBridge(driver, topics, EchoTask.evaluators(), artifacts);
-        generations = driver.createInputTopic(topics.generations.name(), new ByteArraySerializer(), new ByteArraySerializer());
-        benchmark = driver.createInputTopic(topics.benchmark.name(), new StringSerializer(), topics.benchmark.valueSerde().serializer());
-        alerts = driver.createOutputTopic(topics.alerts.name(), topics.alerts.keySerde().deserializer(),
-                topics.alerts.valueSerde().deserializer());
-        comparisons = driver.createOutputTopic(topics.comparisons.name(), topics.comparisons.keySerde().deserializer(),
-                topics.comparisons.valueSerde().deserializer());
+        fx = TopologyFixture.builder("c.", stateDir)
+                .context(c -> c.comparisons(new ComparisonSettings(new AlertRule(0.01, 0.05, 20), Duration.ofMillis(500))))
+                .scorer();
+        driver = fx.driver;
+        topics = fx.topics;
+        stores = fx.stores;
+        alerts = fx.output(topics.alerts);
+        comparisons = fx.output(topics.comparisons);
         for (int i = 0; i < ITEMS; i++) {
-            benchmark.pipeInput(SampleKeys.itemKey(EchoTask.TASK, sample(i)), Fixtures.item(EchoTask.TASK, sample(i), 1));
+            fx.item(Fixtures.item(EchoTask.TASK, sample(i), 1));
         }
     }
 
     @AfterEach
     void close() {
-        driver.close();
+        fx.close();
     }
 
     static String sample(int i) {
@@ -114,10 +84,9 @@ class CheckpointComparisonTest {
     void publish(String checkpoint, long step, int[] outcomes, int from, int to) {
         for (int i = from; i < to; i++) {
             var e = Fixtures.event(RUN, checkpoint, step, EchoTask.TASK, sample(i), 0, Map.of("ok", (double) outcomes[i]));
-            generations.pipeInput("k".getBytes(StandardCharsets.UTF_8),
-                    topics.generations.valueSerde().serializer().serialize(topics.generations.name(), e));
+            fx.send(e);
         }
-        evaluation.drain();
+        fx.evaluation().drain();
     }
 
     void compare() {
@@ -239,10 +208,9 @@ class CheckpointComparisonTest {
     void publish(String task, String checkpoint, long step, int[] outcomes) {
         for (int i = 0; i < ITEMS; i++) {
             var e = Fixtures.event(RUN, checkpoint, step, task, sample(i), 0, Map.of("ok", (double) outcomes[i]));
-            generations.pipeInput("k".getBytes(StandardCharsets.UTF_8),
-                    topics.generations.valueSerde().serializer().serialize(topics.generations.name(), e));
+            fx.send(e);
         }
-        evaluation.drain();
+        fx.evaluation().drain();
     }
 
     static int[] concat(int[] a, int[] b) {
@@ -254,7 +222,7 @@ class CheckpointComparisonTest {
     @Test
     void theAllTasksComparisonPairsEveryTasksSamplesAndAlertsOnItsOwnDrop() {
         for (int i = 0; i < ITEMS; i++) {
-            benchmark.pipeInput(SampleKeys.itemKey(EchoTask.SECOND_TASK, sample(i)), Fixtures.item(EchoTask.SECOND_TASK, sample(i), 1));
+            fx.item(Fixtures.item(EchoTask.SECOND_TASK, sample(i), 1));
         }
         // both tasks a little worse at the second checkpoint
         int[] a1 = outcomes(0.8, 41);
@@ -398,7 +366,7 @@ class CheckpointComparisonTest {
     @Test
     void leaderboardRowsAreStoredAsPublishedWithTheTimeTheyLastChangedAndExpectTheWholeBenchmark() {
         for (int i = 0; i < ITEMS; i++) {
-            benchmark.pipeInput(SampleKeys.itemKey(EchoTask.SECOND_TASK, sample(i)), Fixtures.item(EchoTask.SECOND_TASK, sample(i), 1));
+            fx.item(Fixtures.item(EchoTask.SECOND_TASK, sample(i), 1));
         }
         var board = driver.createOutputTopic(topics.leaderboard.name(), topics.leaderboard.keySerde().deserializer(),
                 topics.leaderboard.valueSerde().deserializer());
@@ -412,7 +380,7 @@ class CheckpointComparisonTest {
         driver.advanceWallClockTime(Duration.ofSeconds(5));
         publish("ckpt-1000", 1000, c1, 0, 1); // the same sample again, the same outcome: no change
         assertThat(board.readKeyValuesToMap()).as("an unchanged row is not published again").doesNotContainKey(star);
-        KeyValueStore<LeaderboardKey, LeaderboardRow> rows = driver.getKeyValueStore(LeaderboardTopology.ROWS_STORE);
+        KeyValueStore<LeaderboardKey, LeaderboardRow> rows = driver.getKeyValueStore(stores.leaderboardRows.name());
         assertThat(rows.get(star)).as("the stored row is the published one, updatedAt included").isEqualTo(first);
 
         publish("ckpt-1000", 1000, c1, 1, 2);

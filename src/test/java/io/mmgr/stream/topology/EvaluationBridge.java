@@ -1,5 +1,6 @@
 package io.mmgr.stream.topology;
 
+import io.mmgr.stream.contract.Topics;
 import io.mmgr.stream.artifacts.ArtifactResolver;
 import io.mmgr.stream.avro.DeadLetter;
 import io.mmgr.stream.avro.DeterministicResult;

@@ -13,18 +13,13 @@ import io.mmgr.stream.avro.LeaderboardKey;
 import io.mmgr.stream.avro.LeaderboardRow;
 import io.mmgr.stream.avro.SampleKey;
 import io.mmgr.stream.frechet.FrechetFixtures;
-import io.mmgr.stream.registry.RegistryServer;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -41,23 +36,11 @@ class FrechetTopologyTest {
     static final double D_MIN = 5;
     static final double D_MAX = 80;
 
-    static RegistryServer registry;
-
     @TempDir
     Path dir;
 
     DriverScorer scorer;
     Path referenceFile;
-
-    @BeforeAll
-    static void startRegistry() throws Exception {
-        registry = RegistryServer.start(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), null);
-    }
-
-    @AfterAll
-    static void stopRegistry() {
-        registry.close();
-    }
 
     @AfterEach
     void close() {
@@ -67,7 +50,7 @@ class FrechetTopologyTest {
     }
 
     void start(int items) throws Exception {
-        scorer = new DriverScorer(registry, "f.", EchoTask.catalog(), EchoTask.evaluators(), dir);
+        scorer = new DriverScorer("f.", EchoTask.catalog(), EchoTask.evaluators(), dir);
         referenceFile = dir.resolve("reference.json");
         ArtifactRef reference = FrechetFixtures.writeReference(referenceFile, FrechetFixtures.vectors(300, D, 1, 0));
         for (int i = 0; i < items; i++) {

@@ -1,5 +1,7 @@
 package io.mmgr.stream.topology;
 
+import io.mmgr.stream.contract.Topics;
+import io.mmgr.stream.contract.SampleKeys;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.mmgr.stream.avro.BenchmarkItem;
@@ -12,12 +14,10 @@ import io.mmgr.stream.avro.SamplePlan;
 import io.mmgr.stream.limits.InputCheck;
 import io.mmgr.stream.limits.InputLimits;
 import io.mmgr.stream.registry.AvroSerdes;
-import io.mmgr.stream.registry.RegistryServer;
-import io.mmgr.stream.registry.SchemaRegistryClient;
+import io.mmgr.stream.registry.InMemorySchemaRegistry;
+import io.mmgr.stream.contract.Topic;
 import io.mmgr.stream.topology.intake.IntakeTopology;
 import io.mmgr.stream.topology.intake.ItemWait;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -26,25 +26,18 @@ import java.time.Instant;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.common.serialization.StringSerializer;
-import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
 import org.apache.kafka.streams.TopologyTestDriver;
-import org.apache.kafka.streams.kstream.Produced;
 import org.apache.kafka.streams.state.KeyValueStore;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Intake's wait for benchmark items (ItemWaitProcessor), on TopologyTestDriver: intake and item
- * validation built with their own builder methods, the real serdes against our registry on loopback, and
+ * validation built with their own builder methods, the real serdes (the shared {@link TopologyFixture}), and
  * the driver's wall clock moved by hand.
  */
 @Tag("topology")
@@ -53,11 +46,10 @@ class ItemWaitTopologyTest {
     static final Instant START = Instant.parse("2026-01-01T00:00:00Z");
     static final Duration TICK = Duration.ofMillis(250);
 
-    static RegistryServer registry;
-
     @TempDir
     Path stateDir;
 
+    TopologyFixture fx;
     TopologyTestDriver driver;
     Topics topics;
     TestInputTopic<byte[], byte[]> generations;
@@ -67,44 +59,32 @@ class ItemWaitTopologyTest {
     TestOutputTopic<byte[], DeadLetter> deadLetters;
     KeyValueStore<Long, ParkedEvent> parked;
 
-    @BeforeAll
-    static void startRegistry() throws Exception {
-        registry = RegistryServer.start(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), null);
-    }
-
-    @AfterAll
-    static void stopRegistry() {
-        registry.close();
-    }
-
     void start(ItemWait wait) {
-        AvroSerdes serdes = new AvroSerdes(new SchemaRegistryClient(registry.url()), true);
-        ScorerSettings settings = ScorerSettings.defaults().withPrefix("t.").withPartitions(1);
-        topics = new Topics("t.", 1, (short) 1, serdes);
-        var keySerde = serdes.forKeys(SampleKey.class);
-        var planSerde = serdes.forValues(SamplePlan.class);
-        InputCheck check = new InputCheck(InputLimits.DEFAULTS);
-        StreamsBuilder builder = new StreamsBuilder();
-        IntakeTopology.build(builder, topics, EchoTask.catalog(), EchoTask.evaluators(), false, 1, keySerde, planSerde, check,
-                        wait, serdes.forValues(ParkedEvent.class))
-                .to("t.plans", Produced.with(keySerde, planSerde).withName("test-plans-sink"));
-        IntakeTopology.validateItems(builder, topics, check);
-        var props = ScoringTopology.streamsConfig(settings, "unused:9092", registry.url(), stateDir, topics.deadLetter.name());
-        driver = new TopologyTestDriver(builder.build(), props, START);
-        generations = driver.createInputTopic(topics.generations.name(), new ByteArraySerializer(), new ByteArraySerializer());
-        benchmark = driver.createInputTopic(topics.benchmark.name(), new StringSerializer(), topics.benchmark.valueSerde().serializer());
-        plans = driver.createOutputTopic("t.plans", keySerde.deserializer(), planSerde.deserializer());
-        evaluations = driver.createOutputTopic(topics.evaluationRequests.name(), topics.evaluationRequests.keySerde().deserializer(),
-                topics.evaluationRequests.valueSerde().deserializer());
-        deadLetters = driver.createOutputTopic(topics.deadLetter.name(), new ByteArrayDeserializer(),
-                topics.deadLetter.valueSerde().deserializer());
-        parked = driver.getKeyValueStore(IntakeTopology.PARKED_STORE);
+        fx = TopologyFixture.builder("t.", stateDir).settings(s -> s.withPartitions(1)).startingAt(START)
+                .context(c -> c.check(new InputCheck(InputLimits.DEFAULTS)).itemWait(wait))
+                .subFlows((builder, ctx) -> {
+                    IntakeTopology.build(builder, ctx).to(planTopic(ctx).name(), planTopic(ctx).produced("test-plans-sink"));
+                    IntakeTopology.validateItems(builder, ctx);
+                });
+        driver = fx.driver;
+        topics = fx.topics;
+        generations = fx.rawInput(topics.generations);
+        benchmark = fx.input(topics.benchmark);
+        plans = fx.output(planTopic(fx.context));
+        evaluations = fx.output(topics.evaluationRequests);
+        deadLetters = fx.deadLetters();
+        parked = fx.store(fx.stores.parkedEvents);
+    }
+
+    /** Where this test sends intake's plans (assembly's input in the whole scorer). */
+    static Topic<SampleKey, SamplePlan> planTopic(ScorerContext ctx) {
+        return new Topic<>("t.plans", ctx.serdes().forKeys(SampleKey.class), ctx.serdes().forValues(SamplePlan.class));
     }
 
     @AfterEach
     void close() {
         if (driver != null) {
-            driver.close();
+            fx.close();
         }
     }
 
@@ -301,7 +281,7 @@ class ItemWaitTopologyTest {
 
     /** The serialized size of an event as the topology will see it (registry wire format). */
     byte[] serialized(GenerationEvent e) {
-        AvroSerdes serdes = new AvroSerdes(new SchemaRegistryClient(registry.url()), true);
+        AvroSerdes serdes = new AvroSerdes(new InMemorySchemaRegistry(), true);
         return new Topics("t.", 1, (short) 1, serdes).generations.valueSerde().serializer().serialize("t.generations", e);
     }
 

@@ -1,9 +1,10 @@
 package io.mmgr.stream.topology;
 
+import io.mmgr.stream.contract.Topics;
+import io.mmgr.stream.contract.SampleKeys;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
-import io.mmgr.stream.artifacts.LocalArtifactResolver;
 import io.mmgr.stream.avro.BenchmarkItem;
 import io.mmgr.stream.avro.DeadLetter;
 import io.mmgr.stream.avro.GenerationEvent;
@@ -15,36 +16,27 @@ import io.mmgr.stream.avro.LeaderboardRow;
 import io.mmgr.stream.avro.SampleKey;
 import io.mmgr.stream.avro.SampleScore;
 import io.mmgr.stream.registry.AvroSerdes;
-import io.mmgr.stream.registry.RegistryServer;
-import io.mmgr.stream.registry.SchemaRegistryClient;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
 import org.apache.kafka.streams.TopologyTestDriver;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The whole scoring topology on TopologyTestDriver, with the real serdes against our registry on loopback. */
+/** The whole scoring topology on TopologyTestDriver, with the real serdes (the shared {@link TopologyFixture}). */
 @Tag("topology")
 class ScoringTopologyTest {
-
-    static RegistryServer registry;
 
     @TempDir
     Path stateDir;
 
+    TopologyFixture fx;
     TopologyTestDriver driver;
     Topics topics;
     TestInputTopic<byte[], byte[]> generations;
@@ -58,57 +50,36 @@ class ScoringTopologyTest {
     AvroSerdes serdes;
     EvaluationBridge evaluation;
 
-    @BeforeAll
-    static void startRegistry() throws Exception {
-        registry = RegistryServer.start(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), null);
-    }
-
-    @AfterAll
-    static void stopRegistry() {
-        registry.close();
-    }
-
     void start(boolean judge) {
-        serdes = new AvroSerdes(new SchemaRegistryClient(registry.url()), true);
-        ScorerSettings settings = ScorerSettings.defaults().withPrefix("t.").withJudge(judge);
-        topics = new Topics("t.", settings.partitions(), (short) 1, serdes);
-        var artifacts = new LocalArtifactResolver(List.of(stateDir), 1 << 20, stateDir);
-        var topology = ScoringTopology.build(settings, topics, serdes, EchoTask.catalog(), EchoTask.evaluators(), artifacts);
-        var props = ScoringTopology.streamsConfig(settings, "unused:9092", registry.url(), stateDir, topics.deadLetter.name());
-        driver = new TopologyTestDriver(topology, props);
-        evaluation = new EvaluationBridge(driver, topics, EchoTask.evaluators(), artifacts);
-        generations = driver.createInputTopic(topics.generations.name(), new ByteArraySerializer(), new ByteArraySerializer());
-        benchmark = driver.createInputTopic(topics.benchmark.name(), new StringSerializer(), topics.benchmark.valueSerde().serializer());
-        verdicts = driver.createInputTopic(topics.judgeVerdicts.name(), topics.judgeVerdicts.keySerde().serializer(),
-                topics.judgeVerdicts.valueSerde().serializer());
-        labels = driver.createInputTopic(topics.humanLabels.name(), topics.humanLabels.keySerde().serializer(),
-                topics.humanLabels.valueSerde().serializer());
-        scores = driver.createOutputTopic(topics.sampleScores.name(), topics.sampleScores.keySerde().deserializer(),
-                topics.sampleScores.valueSerde().deserializer());
-        leaderboard = driver.createOutputTopic(topics.leaderboard.name(), topics.leaderboard.keySerde().deserializer(),
-                topics.leaderboard.valueSerde().deserializer());
-        deadLetters = driver.createOutputTopic(topics.deadLetter.name(), new org.apache.kafka.common.serialization.ByteArrayDeserializer(),
-                topics.deadLetter.valueSerde().deserializer());
-        judgeRequests = driver.createOutputTopic(topics.judgeRequests.name(), topics.judgeRequests.keySerde().deserializer(),
-                topics.judgeRequests.valueSerde().deserializer());
+        fx = TopologyFixture.builder("t.", stateDir).settings(s -> s.withJudge(judge)).scorer();
+        driver = fx.driver;
+        serdes = fx.serdes;
+        topics = fx.topics;
+        evaluation = fx.evaluation();
+        generations = fx.rawInput(topics.generations);
+        benchmark = fx.input(topics.benchmark);
+        verdicts = fx.input(topics.judgeVerdicts);
+        labels = fx.input(topics.humanLabels);
+        scores = fx.output(topics.sampleScores);
+        leaderboard = fx.output(topics.leaderboard);
+        deadLetters = fx.deadLetters();
+        judgeRequests = fx.output(topics.judgeRequests);
     }
 
     @AfterEach
     void close() {
-        if (driver != null) {
-            driver.close();
+        if (fx != null) {
+            fx.close();
         }
     }
 
     void publishItem(String task, String sample, int seeds) {
-        benchmark.pipeInput(SampleKeys.itemKey(task, sample), Fixtures.item(task, sample, seeds));
+        fx.item(Fixtures.item(task, sample, seeds));
     }
 
     /** Publishes the event and lets the evaluation worker's part (the bridge) evaluate what intake queued. */
     void publish(GenerationEvent e) {
-        generations.pipeInput("k".getBytes(StandardCharsets.UTF_8),
-                topics.generations.valueSerde().serializer().serialize(topics.generations.name(), e));
-        evaluation.drain();
+        fx.publish(e);
     }
 
     static LeaderboardKey board(String run, String checkpoint, String task) {
@@ -378,7 +349,7 @@ class ScoringTopologyTest {
                 .isEqualTo((long) limits.labelsPerSample() * limits.labelMetrics());
         assertThat(largestScore).as("the largest score").isBetween(300L << 10, fits);
         var state = driver.<SampleKey, io.mmgr.stream.avro.AssemblyState>getKeyValueStore(
-                io.mmgr.stream.topology.assembly.AssemblyTopology.STORE).get(key);
+                fx.stores.assembly.name()).get(key);
         long stateBytes = serdes.forValues(io.mmgr.stream.avro.AssemblyState.class).serializer().serialize("t-changelog", state).length;
         assertThat(stateBytes).as("the assembly state").isBetween(400L << 10, fits);
         System.out.printf("inputs at their limits: event %d, item %d bytes -> judge request %d, largest score %d, assembly state %d "

@@ -1,5 +1,7 @@
 package io.mmgr.stream.topology;
 
+import io.mmgr.stream.contract.Topics;
+import io.mmgr.stream.tasks.RubricCatalog;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.mmgr.stream.artifacts.LocalArtifactResolver;
@@ -31,8 +33,10 @@ class TopologyDescriptionTest {
         // building the topology makes no registry call; serdes reach the registry only at run time
         AvroSerdes serdes = new AvroSerdes(new SchemaRegistryClient("http://127.0.0.1:9"), true);
         Topics topics = new Topics(settings.topicPrefix(), settings.partitions(), settings.replicationFactor(), serdes);
-        return ScoringTopology.build(settings, topics, serdes, TaskCatalog.load(), EvaluatorRegistry.load(),
-                new LocalArtifactResolver(List.of(Path.of(".")), 1, Path.of("target")));
+        return ScoringTopology.build(ScorerContext.from(settings, topics, serdes)
+                .tasks(TaskCatalog.load(), EvaluatorRegistry.load())
+                .artifacts(new LocalArtifactResolver(List.of(Path.of(".")), 1, Path.of("target")))
+                .rubrics(RubricCatalog.load()).build());
     }
 
     @Test

@@ -7,49 +7,32 @@ import io.mmgr.stream.avro.LeaderboardKey;
 import io.mmgr.stream.avro.LeaderboardRow;
 import io.mmgr.stream.avro.SampleKey;
 import io.mmgr.stream.avro.SampleScore;
-import io.mmgr.stream.registry.RegistryServer;
 import io.mmgr.stream.tasks.EvaluatorRegistry;
 import io.mmgr.stream.tasks.TaskCatalog;
 import io.mmgr.stream.tasks.magma.VisualWebBench.Subtask;
 import io.mmgr.stream.tasks.magma.VisualWebBenchSamples;
 import io.mmgr.stream.tasks.magma.VisualWebBenchSamples.Case;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * VisualWebBench through the whole scoring topology (TopologyTestDriver, real catalog and evaluators, the
- * real serdes against our registry): sample scores carry the per-sample metrics worked out by hand, and each
+ * real serdes, the shared TopologyFixture): sample scores carry the per-sample metrics worked out by hand, and each
  * task row's means are the official columns; a dropped WebQA sample counts as scored without entering the
  * mean, and a caption the official code cannot score fails with a dead letter.
  */
 @Tag("topology")
 class VisualWebBenchTopologyTest {
 
-    static RegistryServer registry;
-
     @TempDir
     Path dir;
 
     DriverScorer scorer;
-
-    @BeforeAll
-    static void startRegistry() throws Exception {
-        registry = RegistryServer.start(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), null);
-    }
-
-    @AfterAll
-    static void stopRegistry() {
-        registry.close();
-    }
 
     @AfterEach
     void close() {
@@ -60,7 +43,7 @@ class VisualWebBenchTopologyTest {
 
     @Test
     void taskRowsAreTheOfficialColumns() {
-        scorer = new DriverScorer(registry, "v.", TaskCatalog.load(), EvaluatorRegistry.load(), dir);
+        scorer = new DriverScorer("v.", TaskCatalog.load(), EvaluatorRegistry.load(), dir);
         List<Case> cases = VisualWebBenchSamples.cases();
         cases.forEach(c -> scorer.item(c.item()));
         scorer.item(VisualWebBenchSamples.failing().item());

@@ -4,22 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.sun.net.httpserver.HttpServer;
-import io.mmgr.stream.artifacts.LocalArtifactResolver;
-import io.mmgr.stream.avro.BenchmarkItem;
 import io.mmgr.stream.leaderboard.AlertRule;
-import io.mmgr.stream.registry.AvroSerdes;
-import io.mmgr.stream.registry.RegistryServer;
-import io.mmgr.stream.registry.SchemaRegistryClient;
 import io.mmgr.stream.topology.EchoTask;
 import io.mmgr.stream.topology.EvaluationBridge;
 import io.mmgr.stream.topology.Fixtures;
-import io.mmgr.stream.topology.SampleKeys;
-import io.mmgr.stream.topology.ScorerSettings;
-import io.mmgr.stream.topology.ScoringTopology;
-import io.mmgr.stream.topology.Topics;
+import io.mmgr.stream.topology.TopologyFixture;
+import io.mmgr.stream.contract.Topics;
 import io.mmgr.stream.topology.comparison.ComparisonSettings;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -30,7 +21,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.TopologyTestDriver;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -52,7 +42,7 @@ class ApiHandlerTest {
     @TempDir
     Path dir;
 
-    RegistryServer registry;
+    TopologyFixture fx;
     TopologyTestDriver driver;
     HttpServer server;
     Topics topics;
@@ -61,30 +51,24 @@ class ApiHandlerTest {
 
     @BeforeEach
     void start() throws Exception {
-        registry = RegistryServer.start(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), null);
-        AvroSerdes serdes = new AvroSerdes(new SchemaRegistryClient(registry.url()), true);
-        ScorerSettings settings = ScorerSettings.defaults().withPrefix("w.");
-        topics = new Topics("w.", settings.partitions(), (short) 1, serdes);
-        var artifacts = new LocalArtifactResolver(List.of(dir), 1 << 20, dir);
-        driver = new TopologyTestDriver(ScoringTopology.build(settings, topics, serdes, EchoTask.catalog(), EchoTask.evaluators(),
-                artifacts, new ComparisonSettings(new AlertRule(0.01, 0.05, 20), Duration.ofMillis(500))),
-                ScoringTopology.streamsConfig(settings, "unused:9092", registry.url(), dir, topics.deadLetter.name()));
-        evaluation = new EvaluationBridge(driver, topics, EchoTask.evaluators(), artifacts);
-        var benchmark = driver.createInputTopic(topics.benchmark.name(), new StringSerializer(),
-                topics.benchmark.valueSerde().<BenchmarkItem>serializer());
+        fx = TopologyFixture.builder("w.", dir)
+                .context(c -> c.comparisons(new ComparisonSettings(new AlertRule(0.01, 0.05, 20), Duration.ofMillis(500))))
+                .scorer();
+        driver = fx.driver;
+        topics = fx.topics;
+        evaluation = fx.evaluation();
         for (String task : List.of(EchoTask.TASK, EchoTask.SECOND_TASK)) {
             for (int i = 0; i < ITEMS; i++) {
-                benchmark.pipeInput(SampleKeys.itemKey(task, "s" + i), Fixtures.item(task, "s" + i, 1));
+                fx.item(Fixtures.item(task, "s" + i, 1));
             }
         }
-        server = LocalApi.serve(driver, artifacts);
+        server = LocalApi.serve(driver, fx.stores, fx.artifacts);
     }
 
     @AfterEach
     void stop() {
         server.stop(0);
-        driver.close();
-        registry.close();
+        fx.close();
     }
 
     void publish(String task, String checkpoint, long step, int from, int to, boolean good) {

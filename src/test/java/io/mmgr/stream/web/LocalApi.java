@@ -1,5 +1,6 @@
 package io.mmgr.stream.web;
 
+import io.mmgr.stream.contract.Stores;
 import com.sun.net.httpserver.HttpServer;
 import io.mmgr.stream.artifacts.ArtifactResolver;
 import java.io.IOException;
@@ -16,11 +17,11 @@ final class LocalApi {
     private LocalApi() {
     }
 
-    static HttpServer serve(TopologyTestDriver driver, ArtifactResolver artifacts) throws IOException {
+    static HttpServer serve(TopologyTestDriver driver, Stores registry, ArtifactResolver artifacts) throws IOException {
         HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 8);
         HostInfo self = new HostInfo("127.0.0.1", server.getAddress().getPort());
         Function<String, ReadOnlyKeyValueStore<?, ?>> stores = driver::getKeyValueStore;
-        server.createContext("/api/", new ApiHandler(new StoreQueries(stores), new Cluster(null, self), artifacts));
+        server.createContext("/api/", new ApiHandler(new StoreQueries(stores, registry), new Cluster(null, self), artifacts));
         server.start();
         return server;
     }

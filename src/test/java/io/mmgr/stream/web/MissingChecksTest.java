@@ -11,9 +11,6 @@ import io.mmgr.stream.avro.JudgeRequest;
 import io.mmgr.stream.avro.JudgeVerdict;
 import io.mmgr.stream.avro.SampleKey;
 import io.mmgr.stream.avro.SampleScore;
-import io.mmgr.stream.registry.AvroSerdes;
-import io.mmgr.stream.registry.RegistryServer;
-import io.mmgr.stream.registry.SchemaRegistryClient;
 import io.mmgr.stream.tasks.EvaluatorRegistry;
 import io.mmgr.stream.tasks.SimulatedTask;
 import io.mmgr.stream.tasks.TaskCatalog;
@@ -21,12 +18,9 @@ import io.mmgr.stream.tasks.maze.MazeGate;
 import io.mmgr.stream.tasks.maze.MazePixelEvaluator;
 import io.mmgr.stream.tasks.maze.MazeSimulation;
 import io.mmgr.stream.topology.EvaluationBridge;
-import io.mmgr.stream.topology.SampleKeys;
-import io.mmgr.stream.topology.ScorerSettings;
-import io.mmgr.stream.topology.ScoringTopology;
-import io.mmgr.stream.topology.Topics;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
+import io.mmgr.stream.topology.TopologyFixture;
+import io.mmgr.stream.contract.SampleKeys;
+import io.mmgr.stream.contract.Topics;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -62,7 +56,7 @@ class MissingChecksTest {
     @TempDir
     Path dir;
 
-    RegistryServer registry;
+    TopologyFixture fx;
     TopologyTestDriver driver;
     HttpServer server;
     Topics topics;
@@ -72,20 +66,16 @@ class MissingChecksTest {
     final HttpClient http = HttpClient.newHttpClient();
 
     void start(boolean judge) throws Exception {
-        registry = RegistryServer.start(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), null);
-        AvroSerdes serdes = new AvroSerdes(new SchemaRegistryClient(registry.url()), true);
-        ScorerSettings settings = ScorerSettings.defaults().withPrefix("m.").withJudge(judge);
-        topics = new Topics("m.", settings.partitions(), (short) 1, serdes);
         EvaluatorRegistry evaluators = new EvaluatorRegistry(Map.of(MazePixelEvaluator.ID, MazePixelEvaluator::new));
         var artifacts = new LocalArtifactResolver(List.of(dir), 1 << 24, dir.resolve("spill"));
-        driver = new TopologyTestDriver(ScoringTopology.build(settings, topics, serdes, TaskCatalog.load(), evaluators, artifacts),
-                ScoringTopology.streamsConfig(settings, "unused:9092", registry.url(), dir.resolve("state"), topics.deadLetter.name()));
-        evaluation = new EvaluationBridge(driver, topics, evaluators, artifacts);
-        scores = driver.createOutputTopic(topics.sampleScores.name(), topics.sampleScores.keySerde().deserializer(),
-                topics.sampleScores.valueSerde().deserializer());
-        judgeRequests = driver.createOutputTopic(topics.judgeRequests.name(), topics.judgeRequests.keySerde().deserializer(),
-                topics.judgeRequests.valueSerde().deserializer());
-        server = LocalApi.serve(driver, artifacts);
+        fx = TopologyFixture.builder("m.", dir).settings(s -> s.withJudge(judge))
+                .context(c -> c.tasks(TaskCatalog.load(), evaluators).artifacts(artifacts)).scorer();
+        driver = fx.driver;
+        topics = fx.topics;
+        evaluation = fx.evaluation();
+        scores = fx.output(topics.sampleScores);
+        judgeRequests = fx.output(topics.judgeRequests);
+        server = LocalApi.serve(driver, fx.stores, artifacts);
     }
 
     @AfterEach
@@ -93,11 +83,8 @@ class MissingChecksTest {
         if (server != null) {
             server.stop(0);
         }
-        if (driver != null) {
-            driver.close();
-        }
-        if (registry != null) {
-            registry.close();
+        if (fx != null) {
+            fx.close();
         }
     }
 

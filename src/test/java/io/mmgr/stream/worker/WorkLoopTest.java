@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.mmgr.stream.app.TopicAdmin;
 import io.mmgr.stream.app.TopicSnapshot;
 import io.mmgr.stream.embedded.EmbeddedKafka;
-import io.mmgr.stream.topology.Topics;
+import io.mmgr.stream.contract.Topics;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;

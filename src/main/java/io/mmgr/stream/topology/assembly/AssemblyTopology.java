@@ -1,20 +1,15 @@
 package io.mmgr.stream.topology.assembly;
 
-import io.mmgr.stream.avro.AssemblyState;
-import io.mmgr.stream.limits.InputCheck;
 import io.mmgr.stream.avro.SampleKey;
 import io.mmgr.stream.avro.SamplePlan;
 import io.mmgr.stream.avro.SampleScore;
-import io.mmgr.stream.tasks.TaskCatalog;
-import io.mmgr.stream.topology.SamplePartitioner;
-import io.mmgr.stream.topology.Topics;
+import io.mmgr.stream.contract.SamplePartitioner;
+import io.mmgr.stream.topology.ScorerContext;
+import io.mmgr.stream.contract.Topics;
 import io.mmgr.stream.topology.intake.IntakeTopology;
-import org.apache.kafka.common.serialization.Serde;
-import org.apache.kafka.common.serialization.Serializer;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.kstream.KStream;
 import org.apache.kafka.streams.kstream.Named;
-import org.apache.kafka.streams.state.Stores;
 
 /**
  * Score assembly: plans, deterministic results, judge verdicts and human labels meet per sample in a
@@ -22,16 +17,14 @@ import org.apache.kafka.streams.state.Stores;
  */
 public final class AssemblyTopology {
 
-    public static final String STORE = "sample-assembly";
-
     private AssemblyTopology() {
     }
 
-    public static KStream<SampleKey, SampleScore> build(StreamsBuilder builder, Topics topics, TaskCatalog catalog,
-                                                        KStream<SampleKey, SamplePlan> plans,
-                                                        Serde<SampleKey> keySerde, Serde<AssemblyState> stateSerde,
-                                                        InputCheck check, Serializer<SampleKey> rawKeys) {
-        builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(STORE), keySerde, stateSerde));
+    public static KStream<SampleKey, SampleScore> build(StreamsBuilder builder, ScorerContext ctx,
+                                                        KStream<SampleKey, SamplePlan> plans) {
+        Topics topics = ctx.topics();
+        String store = ctx.stores().assembly.name();
+        builder.addStateStore(ctx.stores().assembly.persistent());
 
         KStream<SampleKey, Arrival> arrivals = plans
                 .mapValues(p -> (Arrival) new Arrival.Plan(p), Named.as("assembly-plan-arrived"))
@@ -41,13 +34,13 @@ public final class AssemblyTopology {
                 .merge(builder.stream(topics.judgeVerdicts.name(), topics.judgeVerdicts.consumed("assembly-verdict-source"))
                                 .mapValues(v -> (Arrival) new Arrival.Part(Parts.of(v)), Named.as("assembly-verdict-arrived")),
                         Named.as("assembly-merge-verdicts"))
-                .merge(IntakeTopology.labels(builder, topics, check, rawKeys, STORE)
+                .merge(IntakeTopology.labels(builder, ctx)
                                 .mapValues(l -> (Arrival) new Arrival.Part(Parts.of(l)), Named.as("assembly-label-arrived")),
                         Named.as("assembly-merge-labels"));
 
-        ScoreAssembler assembler = new ScoreAssembler(catalog);
-        KStream<SampleKey, SampleScore> scores = arrivals.processValues(() -> new AssemblyProcessor(assembler, STORE),
-                Named.as("assembly-assemble"), STORE);
+        ScoreAssembler assembler = new ScoreAssembler(ctx.catalog());
+        KStream<SampleKey, SampleScore> scores = arrivals.processValues(() -> new AssemblyProcessor(assembler, store),
+                Named.as("assembly-assemble"), store);
         scores.to(topics.sampleScores.name(),
                 topics.sampleScores.produced("sample-scores-sink", new SamplePartitioner<SampleScore>()));
         return scores;

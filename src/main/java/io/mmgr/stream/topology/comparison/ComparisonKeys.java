@@ -1,7 +1,7 @@
 package io.mmgr.stream.topology.comparison;
 
 import io.mmgr.stream.avro.SampleKey;
-import io.mmgr.stream.topology.SampleKeys;
+import io.mmgr.stream.contract.SampleKeys;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Optional;

@@ -1,5 +1,6 @@
 package io.mmgr.stream.topology.comparison;
 
+import io.mmgr.stream.contract.Stores;
 import io.mmgr.stream.contract.SampleStatus;
 import io.mmgr.stream.avro.Alert;
 import io.mmgr.stream.avro.CheckpointComparison;
@@ -14,7 +15,7 @@ import io.mmgr.stream.leaderboard.AlertRule;
 import io.mmgr.stream.leaderboard.Difference;
 import io.mmgr.stream.leaderboard.ProportionTests;
 import io.mmgr.stream.topology.BenchmarkSeeds;
-import io.mmgr.stream.topology.SampleKeys;
+import io.mmgr.stream.contract.SampleKeys;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -62,18 +63,21 @@ final class ComparisonProcessor implements Processor<SampleKey, SampleOutcome, L
     private KeyValueStore<String, Alert> alerts;
     private BenchmarkSeeds seeds;
 
-    ComparisonProcessor(ComparisonSettings settings) {
+    private final Stores stores;
+
+    ComparisonProcessor(ComparisonSettings settings, Stores stores) {
+        this.stores = stores;
         this.settings = settings;
     }
 
     @Override
     public void init(ProcessorContext<LeaderboardKey, SpecificRecord> context) {
         this.context = context;
-        outcomes = context.getStateStore(ComparisonTopology.OUTCOMES_STORE);
-        checkpoints = context.getStateStore(ComparisonTopology.CHECKPOINTS_STORE);
-        results = context.getStateStore(ComparisonTopology.RESULTS_STORE);
-        alerts = context.getStateStore(ComparisonTopology.ALERTS_STORE);
-        seeds = new BenchmarkSeeds(context.getStateStore(ComparisonTopology.BENCHMARK_STORE));
+        outcomes = stores.comparisonOutcomes.in(context);
+        checkpoints = stores.comparisonCheckpoints.in(context);
+        results = stores.comparisonResults.in(context);
+        alerts = stores.comparisonAlerts.in(context);
+        seeds = new BenchmarkSeeds(context.getStateStore(stores.benchmarkItems.name()));
         context.schedule(settings.interval(), PunctuationType.WALL_CLOCK_TIME, this::compareChanged);
     }
 

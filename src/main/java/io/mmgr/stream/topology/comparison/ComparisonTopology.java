@@ -1,26 +1,22 @@
 package io.mmgr.stream.topology.comparison;
 
+import io.mmgr.stream.contract.Stores;
 import io.mmgr.stream.avro.Alert;
 import io.mmgr.stream.avro.CheckpointComparison;
 import io.mmgr.stream.avro.LeaderboardKey;
 import io.mmgr.stream.avro.SampleKey;
 import io.mmgr.stream.avro.SampleOutcome;
 import io.mmgr.stream.avro.SampleScore;
-import io.mmgr.stream.avro.ScoreAggregate;
-import io.mmgr.stream.registry.AvroSerdes;
-import io.mmgr.stream.topology.Topics;
-import io.mmgr.stream.topology.intake.IntakeTopology;
+import io.mmgr.stream.topology.ScorerContext;
+import io.mmgr.stream.contract.Topics;
 import java.util.List;
 import org.apache.avro.specific.SpecificRecord;
-import org.apache.kafka.common.serialization.Serde;
-import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.kstream.Branched;
 import org.apache.kafka.streams.kstream.KStream;
 import org.apache.kafka.streams.kstream.Named;
 import org.apache.kafka.streams.kstream.Repartitioned;
-import org.apache.kafka.streams.state.Stores;
 
 /**
  * Checkpoint comparison: every sample score's primary goes, partitioned by run x task, to a
@@ -36,32 +32,19 @@ import org.apache.kafka.streams.state.Stores;
  */
 public final class ComparisonTopology {
 
-    /** Latest primary per sample: key {@code run/task/checkpoint/sample/seed} (see {@link ComparisonKeys}). */
-    public static final String OUTCOMES_STORE = "comparison-outcomes";
-    /** Primary sums per checkpoint: key {@code run/task/checkpoint}. */
-    public static final String CHECKPOINTS_STORE = "comparison-checkpoints";
-    /** Latest comparison per checkpoint: key {@code run/task/checkpoint}. */
-    public static final String RESULTS_STORE = "checkpoint-comparisons";
-    /** Alerts raised: key {@code run/task/checkpoint/kind}. */
-    public static final String ALERTS_STORE = "comparison-alerts";
-    static final String BENCHMARK_STORE = IntakeTopology.BENCHMARK_STORE;
     public static final String REPARTITION = "comparison-by-run-task";
 
     private ComparisonTopology() {
     }
 
-    public static void build(StreamsBuilder builder, Topics topics, KStream<SampleKey, SampleScore> scores,
-                             Serde<SampleKey> sampleKey, AvroSerdes serdes, ComparisonSettings settings) {
-        Serde<SampleOutcome> outcomeSerde = serdes.forValues(SampleOutcome.class);
-        builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(OUTCOMES_STORE),
-                Serdes.String(), Serdes.Double()));
+    public static void build(StreamsBuilder builder, ScorerContext ctx, KStream<SampleKey, SampleScore> scores) {
+        Topics topics = ctx.topics();
+        Stores stores = ctx.stores();
+        builder.addStateStore(stores.comparisonOutcomes.persistent());
         // cached: every sample of a checkpoint updates its sums, the changelog gets one record per commit
-        builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(CHECKPOINTS_STORE),
-                Serdes.String(), serdes.forValues(ScoreAggregate.class)).withCachingEnabled());
-        builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(RESULTS_STORE),
-                Serdes.String(), serdes.forValues(CheckpointComparison.class)));
-        builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(ALERTS_STORE),
-                Serdes.String(), serdes.forValues(Alert.class)));
+        builder.addStateStore(stores.comparisonCheckpoints.persistent().withCachingEnabled());
+        builder.addStateStore(stores.comparisonResults.persistent());
+        builder.addStateStore(stores.comparisonAlerts.persistent());
 
         KStream<LeaderboardKey, SpecificRecord> out = scores
                 // each outcome counts for its task and for the all-tasks comparison of its checkpoint
@@ -69,11 +52,13 @@ public final class ComparisonTopology {
                     SampleOutcome o = new SampleOutcome(s.getTrainingStep(), s.getModel(), s.getStatus(), s.getPrimary());
                     return List.of(KeyValue.pair(k, o), KeyValue.pair(ComparisonKeys.allTasks(k), o));
                 }, Named.as("comparison-outcome"))
-                .repartition(Repartitioned.<SampleKey, SampleOutcome>with(sampleKey, outcomeSerde)
+                .repartition(Repartitioned.<SampleKey, SampleOutcome>with(ctx.serdes().forKeys(SampleKey.class),
+                                ctx.serdes().forValues(SampleOutcome.class))
                         .withName(REPARTITION)
                         .withStreamPartitioner(new ComparisonKeys.ByRunTask<>()))
-                .process(() -> new ComparisonProcessor(settings), Named.as("comparison-compare"),
-                        OUTCOMES_STORE, CHECKPOINTS_STORE, RESULTS_STORE, ALERTS_STORE);
+                .process(() -> new ComparisonProcessor(ctx.comparisons(), stores), Named.as("comparison-compare"),
+                        stores.comparisonOutcomes.name(), stores.comparisonCheckpoints.name(), stores.comparisonResults.name(),
+                        stores.comparisonAlerts.name());
 
         var routes = out.split(Named.as("comparison-out-"))
                 .branch((k, v) -> v instanceof Alert, Branched.as("alerts"))

@@ -1,5 +1,6 @@
 package io.mmgr.stream.topology.frechet;
 
+import io.mmgr.stream.contract.Store;
 import io.mmgr.stream.avro.DeadLetter;
 import io.mmgr.stream.avro.FrechetSample;
 import io.mmgr.stream.avro.FrechetStat;
@@ -29,7 +30,7 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * samples meet in one partition: the topic is keyed by the row).
  *
  * <p>State and record sizes: the d x d co-moment of a row (32 MB at d = 2048) never goes to Kafka. The
- * changelogged store {@value FrechetTopology#VECTORS_STORE} holds each sample's latest vector (8d bytes,
+ * changelogged store {@code frechet-vectors} ({@link io.mmgr.stream.contract.Stores#frechetVectors}) holds each sample's latest vector (8d bytes,
  * 16 KB at d = 2048, well within a record), which is all a row's statistics are made of. The running
  * statistics ({@link RunningFrechet}) live in this processor's heap, updated in O(d^2) per sample; when
  * they are not there (after a restart, a rebalance, or dropped from the bounded cache) they are rebuilt
@@ -75,15 +76,18 @@ final class FrechetProcessor implements Processor<LeaderboardKey, FrechetSample,
         }
     }
 
-    FrechetProcessor(FrechetMemory memory) {
+    private final Store<String, FrechetSample> vectorStore;
+
+    FrechetProcessor(FrechetMemory memory, Store<String, FrechetSample> vectorStore) {
         this.memory = memory;
+        this.vectorStore = vectorStore;
         this.settings = memory.settings();
     }
 
     @Override
     public void init(ProcessorContext<LeaderboardKey, FrechetOutcome> context) {
         this.context = context;
-        this.vectors = context.getStateStore(FrechetTopology.VECTORS_STORE);
+        this.vectors = vectorStore.in(context);
         context.schedule(settings.interval(), PunctuationType.WALL_CLOCK_TIME, this::publish);
     }
 

@@ -1,21 +1,15 @@
 package io.mmgr.stream.topology.frechet;
 
-import io.mmgr.stream.artifacts.ArtifactResolver;
-import io.mmgr.stream.avro.FrechetSample;
+import io.mmgr.stream.contract.Store;
 import io.mmgr.stream.avro.FrechetStat;
 import io.mmgr.stream.avro.LeaderboardKey;
-import io.mmgr.stream.topology.Topics;
-import org.apache.kafka.common.serialization.Serde;
-import org.apache.kafka.common.serialization.Serdes;
-import org.apache.kafka.common.utils.Bytes;
+import io.mmgr.stream.topology.ScorerContext;
+import io.mmgr.stream.contract.Topics;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.kstream.KStream;
 import org.apache.kafka.streams.kstream.KTable;
-import org.apache.kafka.streams.kstream.Materialized;
 import org.apache.kafka.streams.kstream.Named;
 import org.apache.kafka.streams.kstream.Repartitioned;
-import org.apache.kafka.streams.state.KeyValueStore;
-import org.apache.kafka.streams.state.Stores;
 
 /**
  * The live FID / FVD: feature vectors from intake (keyed by their leaderboard row), running statistics
@@ -25,25 +19,21 @@ import org.apache.kafka.streams.state.Stores;
  */
 public final class FrechetTopology {
 
-    /** Each sample's latest feature vector, keyed {@code run/checkpoint/task/sample#seed}; the source of every row's statistics. */
-    public static final String VECTORS_STORE = "frechet-vectors";
     /** Suffix of the internal topic that carries distances to the leaderboard's partitions. */
     public static final String STATS_REPARTITION = "frechet-stats-by-row";
-    /** Each row's latest distance. */
-    public static final String STATS_STORE = "frechet-stats";
 
     private FrechetTopology() {
     }
 
-    public static KTable<LeaderboardKey, FrechetStat> build(StreamsBuilder builder, Topics topics, ArtifactResolver artifacts,
-                                                            FrechetSettings settings, Serde<LeaderboardKey> boardKey,
-                                                            Serde<FrechetStat> statSerde) {
-        builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(VECTORS_STORE),
-                Serdes.String(), topics.frechetSamples.valueSerde()));
-        FrechetMemory memory = new FrechetMemory(artifacts, settings);
+    public static KTable<LeaderboardKey, FrechetStat> build(StreamsBuilder builder, ScorerContext ctx) {
+        Topics topics = ctx.topics();
+        Store<LeaderboardKey, FrechetStat> stats = ctx.stores().frechetStats;
+        builder.addStateStore(ctx.stores().frechetVectors.persistent());
+        FrechetMemory memory = new FrechetMemory(ctx.artifacts(), ctx.frechet());
         KStream<LeaderboardKey, FrechetOutcome> outcomes = builder
                 .stream(topics.frechetSamples.name(), topics.frechetSamples.consumed("frechet-source"))
-                .process(() -> new FrechetProcessor(memory), Named.as("frechet-update"), VECTORS_STORE);
+                .process(() -> new FrechetProcessor(memory, ctx.stores().frechetVectors), Named.as("frechet-update"),
+                        ctx.stores().frechetVectors.name());
 
         outcomes.filter((k, v) -> v.letter() != null, Named.as("frechet-has-dead-letter"))
                 .map((k, v) -> org.apache.kafka.streams.KeyValue.pair((byte[]) null, v.letter()), Named.as("frechet-dead-letter"))
@@ -52,9 +42,8 @@ public final class FrechetTopology {
         return outcomes.filter((k, v) -> v.stat() != null, Named.as("frechet-has-stat"))
                 .mapValues(FrechetOutcome::stat, Named.as("frechet-stat"))
                 // into the leaderboard's sub-topology, co-partitioned with the task rows it is joined to
-                .repartition(Repartitioned.<LeaderboardKey, FrechetStat>with(boardKey, statSerde).withName(STATS_REPARTITION))
-                .toTable(Named.as("frechet-stats-table"),
-                        Materialized.<LeaderboardKey, FrechetStat, KeyValueStore<Bytes, byte[]>>as(STATS_STORE)
-                                .withKeySerde(boardKey).withValueSerde(statSerde));
+                .repartition(Repartitioned.<LeaderboardKey, FrechetStat>with(stats.keySerde(), stats.valueSerde())
+                        .withName(STATS_REPARTITION))
+                .toTable(Named.as("frechet-stats-table"), stats.materialized());
     }
 }

@@ -4,7 +4,7 @@ import io.mmgr.stream.avro.EvaluationRequest;
 import io.mmgr.stream.avro.SampleKey;
 import io.mmgr.stream.tasks.CostClass;
 import io.mmgr.stream.tasks.EvaluatorRegistry;
-import io.mmgr.stream.topology.Topics;
+import io.mmgr.stream.contract.Topics;
 import java.util.Arrays;
 import java.util.stream.Collectors;
 import org.apache.kafka.streams.processor.RecordContext;

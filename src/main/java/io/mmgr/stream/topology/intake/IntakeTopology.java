@@ -1,34 +1,27 @@
 package io.mmgr.stream.topology.intake;
 
-import io.mmgr.stream.avro.BenchmarkItem;
 import io.mmgr.stream.avro.DeadLetter;
 import io.mmgr.stream.avro.EvaluationRequest;
 import io.mmgr.stream.avro.HumanLabel;
 import io.mmgr.stream.avro.JudgeRequest;
-import io.mmgr.stream.avro.ParkedEvent;
 import io.mmgr.stream.avro.SampleKey;
 import io.mmgr.stream.avro.SamplePlan;
-import io.mmgr.stream.limits.InputCheck;
 import io.mmgr.stream.tasks.EvaluatorRegistry;
 import io.mmgr.stream.tasks.TaskCatalog;
 import io.mmgr.stream.topology.DeadLetters;
-import io.mmgr.stream.topology.SamplePartitioner;
-import io.mmgr.stream.topology.Topics;
+import io.mmgr.stream.contract.SamplePartitioner;
+import io.mmgr.stream.topology.ScorerContext;
+import io.mmgr.stream.contract.Stores;
+import io.mmgr.stream.contract.Topics;
 import io.mmgr.stream.topology.frechet.FrechetSamples;
-import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
-import org.apache.kafka.common.serialization.Serializer;
-import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.kstream.Consumed;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.kstream.Branched;
 import org.apache.kafka.streams.kstream.KStream;
-import org.apache.kafka.streams.kstream.Materialized;
 import org.apache.kafka.streams.kstream.Named;
 import org.apache.kafka.streams.kstream.Repartitioned;
-import org.apache.kafka.streams.state.KeyValueStore;
-import org.apache.kafka.streams.state.Stores;
 
 /**
  * Intake: deserialize and validate generation events, give each its benchmark item (waiting for it
@@ -40,10 +33,6 @@ import org.apache.kafka.streams.state.Stores;
  */
 public final class IntakeTopology {
 
-    /** The global store of benchmark items, keyed {@code <task>/<sampleId>}. */
-    public static final String BENCHMARK_STORE = "benchmark-items";
-    /** Valid events waiting for their benchmark item, by offset in their generations partition (changelogged). */
-    public static final String PARKED_STORE = "intake-parked-events";
     /** Suffix of the internal topic that carries plans to assembly, keyed by sample. */
     public static final String PLANS_REPARTITION = "sample-plans";
 
@@ -51,19 +40,18 @@ public final class IntakeTopology {
     }
 
     /** Adds intake to the builder and returns the plans, keyed and partitioned by sample. */
-    public static KStream<SampleKey, SamplePlan> build(StreamsBuilder builder, Topics topics, TaskCatalog catalog,
-                                                       EvaluatorRegistry evaluators, boolean judgeEnabled,
-                                                       int partitions, Serde<SampleKey> keySerde, Serde<SamplePlan> planSerde,
-                                                       InputCheck check, ItemWait itemWait, Serde<ParkedEvent> parkedSerde) {
+    public static KStream<SampleKey, SamplePlan> build(StreamsBuilder builder, ScorerContext ctx) {
+        Topics topics = ctx.topics();
+        Stores stores = ctx.stores();
+        TaskCatalog catalog = ctx.catalog();
+        EvaluatorRegistry evaluators = ctx.evaluators();
         // read by ItemWaitProcessor by name (any processor may read a global store)
         builder.globalTable(topics.benchmarkValid.name(),
                 topics.benchmarkValid.consumed("benchmark-source"),
-                Materialized.<String, BenchmarkItem, KeyValueStore<Bytes, byte[]>>as(BENCHMARK_STORE)
-                        .withKeySerde(topics.benchmarkValid.keySerde())
-                        .withValueSerde(topics.benchmarkValid.valueSerde()));
-        builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(PARKED_STORE), Serdes.Long(), parkedSerde));
+                stores.benchmarkItems.materialized());
+        builder.addStateStore(stores.parkedEvents.persistent());
 
-        EventReader reader = new EventReader(topics.generations.valueSerde().deserializer(), new EventValidator(catalog), check);
+        EventReader reader = new EventReader(topics.generations.valueSerde().deserializer(), new EventValidator(catalog), ctx.check());
         KStream<byte[], IntakeResult> parsed = builder
                 .stream(topics.generations.name(),
                         Consumed.with(Serdes.ByteArray(), Serdes.ByteArray()).withName("intake-source"))
@@ -74,9 +62,10 @@ public final class IntakeTopology {
                 .defaultBranch(Branched.as("accepted"));
 
         KStream<byte[], IntakeResult> planned = parsedRoutes.get("intake-parsed-accepted")
-                .process(() -> new ItemWaitProcessor(BENCHMARK_STORE, PARKED_STORE, reader, itemWait, topics.benchmark.name(),
-                        topics.deadLetter.name()), Named.as("intake-await-item"), PARKED_STORE)
-                .processValues(() -> new PlanProcessor(catalog, evaluators, judgeEnabled), Named.as("intake-plan"));
+                .process(() -> new ItemWaitProcessor(stores.benchmarkItems.name(), stores.parkedEvents.name(), reader,
+                        ctx.itemWait(), topics.benchmark.name(), topics.deadLetter.name()), Named.as("intake-await-item"),
+                        stores.parkedEvents.name())
+                .processValues(() -> new PlanProcessor(catalog, evaluators, ctx.judgeEnabled()), Named.as("intake-plan"));
 
         var planRoutes = planned.split(Named.as("intake-planned-"))
                 .branch((k, v) -> v instanceof IntakeResult.Rejected, Branched.as("rejected"))
@@ -103,9 +92,10 @@ public final class IntakeTopology {
                 .to(topics.frechetSamples.name(), topics.frechetSamples.produced("intake-frechet-samples-sink"));
 
         return bySample.mapValues(IntakeResult.Planned::plan, Named.as("intake-plans"))
-                .repartition(Repartitioned.<SampleKey, SamplePlan>with(keySerde, planSerde)
+                .repartition(Repartitioned.<SampleKey, SamplePlan>with(ctx.serdes().forKeys(SampleKey.class),
+                                ctx.serdes().forValues(SamplePlan.class))
                         .withName(PLANS_REPARTITION)
-                        .withNumberOfPartitions(partitions)
+                        .withNumberOfPartitions(ctx.partitions())
                         .withStreamPartitioner(new SamplePartitioner<>()));
     }
 
@@ -115,10 +105,11 @@ public final class IntakeTopology {
      * last to the builder, so that the other sub-topologies keep their numbers (and their tasks' state
      * directories) from before it existed.
      */
-    public static void validateItems(StreamsBuilder builder, Topics topics, InputCheck check) {
+    public static void validateItems(StreamsBuilder builder, ScorerContext ctx) {
+        Topics topics = ctx.topics();
         var routes = builder.stream(topics.benchmark.name(),
                         Consumed.with(Serdes.ByteArray(), Serdes.ByteArray()).withName("intake-benchmark-source"))
-                .process(() -> new ItemIntakeProcessor(topics.benchmark.valueSerde().deserializer(), check),
+                .process(() -> new ItemIntakeProcessor(topics.benchmark.valueSerde().deserializer(), ctx.check()),
                         Named.as("intake-benchmark-check"))
                 .split(Named.as("intake-benchmark-"))
                 .branch((k, v) -> v instanceof IntakeResult.Rejected, Branched.as("rejected"))
@@ -131,14 +122,15 @@ public final class IntakeTopology {
 
     /**
      * Human labels as published, checked before assembly applies them (see {@link LabelIntakeProcessor});
-     * returns the valid ones. {@code assemblyStore}: the per-sample store the label count is read from.
+     * returns the valid ones. The label count is read from assembly's per-sample store.
      */
-    public static KStream<SampleKey, HumanLabel> labels(StreamsBuilder builder, Topics topics, InputCheck check,
-                                                        Serializer<SampleKey> rawKeys, String assemblyStore) {
+    public static KStream<SampleKey, HumanLabel> labels(StreamsBuilder builder, ScorerContext ctx) {
+        Topics topics = ctx.topics();
+        String assemblyStore = ctx.stores().assembly.name();
         var routes = builder.stream(topics.humanLabels.name(),
                         Consumed.with(topics.humanLabels.keySerde(), Serdes.ByteArray()).withName("assembly-label-source"))
-                .processValues(() -> new LabelIntakeProcessor(topics.humanLabels.valueSerde().deserializer(), rawKeys,
-                        check, assemblyStore), Named.as("intake-label-check"), assemblyStore)
+                .processValues(() -> new LabelIntakeProcessor(topics.humanLabels.valueSerde().deserializer(),
+                        ctx.uncappedSampleKeys(), ctx.check(), assemblyStore), Named.as("intake-label-check"), assemblyStore)
                 .split(Named.as("intake-label-"))
                 .branch((k, v) -> v instanceof IntakeResult.Rejected, Branched.as("rejected"))
                 .defaultBranch(Branched.as("valid"));

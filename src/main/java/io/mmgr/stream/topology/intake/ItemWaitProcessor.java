@@ -4,7 +4,7 @@ import io.mmgr.stream.avro.BenchmarkItem;
 import io.mmgr.stream.avro.GenerationEvent;
 import io.mmgr.stream.avro.ParkedEvent;
 import io.mmgr.stream.topology.DeadLetters;
-import io.mmgr.stream.topology.SampleKeys;
+import io.mmgr.stream.contract.SampleKeys;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.time.Instant;

@@ -11,7 +11,7 @@ import io.mmgr.stream.tasks.EvaluatorRegistry;
 import io.mmgr.stream.tasks.TaskCatalog;
 import io.mmgr.stream.tasks.TaskSpec;
 import io.mmgr.stream.topology.DeadLetters;
-import io.mmgr.stream.topology.SampleKeys;
+import io.mmgr.stream.contract.SampleKeys;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;

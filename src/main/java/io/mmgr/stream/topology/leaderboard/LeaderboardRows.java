@@ -1,12 +1,13 @@
 package io.mmgr.stream.topology.leaderboard;
 
+import io.mmgr.stream.contract.Stores;
 import io.mmgr.stream.avro.LeaderboardKey;
 import io.mmgr.stream.avro.LeaderboardRow;
 import io.mmgr.stream.avro.ScoreAggregate;
 import io.mmgr.stream.leaderboard.Agreement;
 import io.mmgr.stream.tasks.RubricCatalog;
 import io.mmgr.stream.topology.BenchmarkSeeds;
-import io.mmgr.stream.topology.SampleKeys;
+import io.mmgr.stream.contract.SampleKeys;
 import java.time.Instant;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
@@ -15,7 +16,7 @@ import org.apache.kafka.streams.state.KeyValueStore;
 
 /**
  * Turns task and all-tasks aggregates into published rows and keeps each row, as published, in
- * {@link LeaderboardTopology#ROWS_STORE}: the REST API reads rows from there as they are, so a row
+ * {@link Stores#leaderboardRows}: the REST API reads rows from there as they are, so a row
  * served and a row on the topic are the same record, {@code updatedAt} included. {@code updatedAt} is
  * the time the row last changed; an aggregate that changes nothing a row shows (a re-scored sample
  * with the same outcome) is neither stored again nor published. An all-tasks row expects every sample
@@ -25,22 +26,22 @@ final class LeaderboardRows implements Processor<LeaderboardKey, ScoreAggregate,
 
     private final RubricCatalog rubrics;
     private final Agreement.Policy policy;
-    private final String benchmarkStore;
+    private final Stores stores;
     private ProcessorContext<LeaderboardKey, LeaderboardRow> context;
     private KeyValueStore<LeaderboardKey, LeaderboardRow> rows;
     private BenchmarkSeeds seeds;
 
-    LeaderboardRows(RubricCatalog rubrics, Agreement.Policy policy, String benchmarkStore) {
+    LeaderboardRows(RubricCatalog rubrics, Agreement.Policy policy, Stores stores) {
         this.rubrics = rubrics;
         this.policy = policy;
-        this.benchmarkStore = benchmarkStore;
+        this.stores = stores;
     }
 
     @Override
     public void init(ProcessorContext<LeaderboardKey, LeaderboardRow> context) {
         this.context = context;
-        this.rows = context.getStateStore(LeaderboardTopology.ROWS_STORE);
-        this.seeds = new BenchmarkSeeds(context.getStateStore(benchmarkStore));
+        this.rows = stores.leaderboardRows.in(context);
+        this.seeds = new BenchmarkSeeds(context.getStateStore(stores.benchmarkItems.name()));
     }
 
     @Override

@@ -15,24 +15,20 @@ import io.mmgr.stream.leaderboard.Agreement;
 import io.mmgr.stream.tasks.JudgeRubric;
 import io.mmgr.stream.tasks.RubricCatalog;
 import io.mmgr.stream.tasks.RubricMetric;
-import io.mmgr.stream.topology.SampleKeys;
-import io.mmgr.stream.topology.Topics;
-import io.mmgr.stream.topology.intake.IntakeTopology;
+import io.mmgr.stream.contract.SampleKeys;
+import io.mmgr.stream.topology.ScorerContext;
+import io.mmgr.stream.contract.Stores;
+import io.mmgr.stream.contract.Topics;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.Map;
-import org.apache.kafka.common.serialization.Serde;
-import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.kstream.Grouped;
 import org.apache.kafka.streams.kstream.KStream;
 import org.apache.kafka.streams.kstream.KTable;
-import org.apache.kafka.streams.kstream.Materialized;
 import org.apache.kafka.streams.kstream.Named;
 import org.apache.kafka.streams.kstream.TableJoined;
-import org.apache.kafka.streams.state.KeyValueStore;
-import org.apache.kafka.streams.state.Stores;
 
 /**
  * Leaderboards aggregate the sample-score table, never the stream: a re-scored sample's new value
@@ -45,49 +41,36 @@ import org.apache.kafka.streams.state.Stores;
  */
 public final class LeaderboardTopology {
 
-    public static final String SCORES_STORE = "sample-scores";
-    public static final String ITEMS_STORE = "leaderboard-items";
-    public static final String TASK_SUMS_STORE = "leaderboard-task-sums";
-    /** Task rows with their expected counts: the store behind the per-task leaderboard. */
-    public static final String TASKS_STORE = "leaderboard-tasks";
-    public static final String CHECKPOINTS_STORE = "leaderboard-checkpoints";
-    /** Agreement counts per task x model (judge, evaluators, human labels). */
-    public static final String AGREEMENT_STORE = "leaderboard-agreement";
-    /** Task rows with their task x model agreement joined in. */
-    public static final String TASK_AGREEMENT_STORE = "leaderboard-task-agreement";
-    /** Task rows as published: agreement and the live FID / FVD joined in. */
-    public static final String TASK_ROWS_STORE = "leaderboard-task-rows";
-    /** Every row as published (task and all-tasks), with the time it last changed: what the REST API serves. */
-    public static final String ROWS_STORE = "leaderboard-rows";
-
     private LeaderboardTopology() {
     }
 
-    public static void build(StreamsBuilder builder, Topics topics, KStream<SampleKey, SampleScore> scores,
-                             Serde<SampleKey> sampleKey, Serde<ItemScoreKey> itemKey, Serde<LeaderboardKey> boardKey,
-                             Serde<SampleScore> scoreSerde, Serde<ScoreAggregate> aggregateSerde,
-                             RubricCatalog rubrics, Agreement.Policy policy, Serde<AgreementKey> agreementKey,
-                             Serde<AgreementCounts> agreementSerde, KTable<LeaderboardKey, FrechetStat> frechet) {
+    /** {@code frechet}: each task row's live FID / FVD ({@link io.mmgr.stream.topology.frechet.FrechetTopology}). */
+    public static void build(StreamsBuilder builder, ScorerContext ctx, KStream<SampleKey, SampleScore> scores,
+                             KTable<LeaderboardKey, FrechetStat> frechet) {
+        Topics topics = ctx.topics();
+        Stores stores = ctx.stores();
+        RubricCatalog rubrics = ctx.rubrics();
+        Agreement.Policy policy = ctx.agreement();
         KTable<SampleKey, SampleScore> table = scores.toTable(Named.as("leaderboard-scores-table"),
-                Materialized.<SampleKey, SampleScore, KeyValueStore<Bytes, byte[]>>as(SCORES_STORE)
-                        .withKeySerde(sampleKey).withValueSerde(scoreSerde));
+                stores.sampleScores.materialized());
 
         KTable<ItemScoreKey, ScoreAggregate> items = table
                 .groupBy((k, s) -> KeyValue.pair(SampleKeys.item(k), Aggregates.ofScore(s)),
-                        Grouped.with("leaderboard-by-item", itemKey, aggregateSerde))
+                        Grouped.with("leaderboard-by-item", stores.leaderboardItems.keySerde(), stores.leaderboardItems.valueSerde()))
                 .aggregate(Aggregates::empty, (k, v, agg) -> Aggregates.add(agg, v),
                         (k, v, agg) -> Aggregates.subtract(agg, v), Named.as("leaderboard-item-aggregate"),
-                        stored(ITEMS_STORE, itemKey, aggregateSerde));
+                        stores.leaderboardItems.materialized());
 
         KTable<LeaderboardKey, ScoreAggregate> tasks = items
                 .groupBy((k, a) -> KeyValue.pair(SampleKeys.board(k), Aggregates.ofItem(a)),
-                        Grouped.with("leaderboard-by-task", boardKey, aggregateSerde))
+                        Grouped.with("leaderboard-by-task", stores.leaderboardTaskSums.keySerde(),
+                                stores.leaderboardTaskSums.valueSerde()))
                 .aggregate(Aggregates::empty, (k, v, agg) -> Aggregates.add(agg, v),
                         (k, v, agg) -> Aggregates.subtract(agg, v), Named.as("leaderboard-task-aggregate"),
-                        stored(TASK_SUMS_STORE, boardKey, aggregateSerde))
+                        stores.leaderboardTaskSums.materialized())
                 // materialized so that the all-tasks row subtracts exactly what it once added
-                .transformValues(() -> new ExpectedSamples(IntakeTopology.BENCHMARK_STORE),
-                        stored(TASKS_STORE, boardKey, aggregateSerde), Named.as("leaderboard-task-expected"));
+                .transformValues(() -> new ExpectedSamples(stores.benchmarkItems.name()),
+                        stores.leaderboardTasks.materialized(), Named.as("leaderboard-task-expected"));
 
         // agreement per task x model, from the same table: a re-scored sample replaces its pairs
         Map<String, Map<String, RubricMetric>> metricTypes = new HashMap<>();
@@ -102,13 +85,13 @@ public final class LeaderboardTopology {
                         Named.as("leaderboard-agreement-has-pairs"))
                 .groupBy((k, s) -> KeyValue.pair(new AgreementKey(k.getTask(), s.getModel()),
                                 new AgreementCounts(Agreement.ofScore(s, metricTypes.getOrDefault(k.getTask(), Map.of())))),
-                        Grouped.with("leaderboard-agreement-by-task-model", agreementKey, agreementSerde))
+                        Grouped.with("leaderboard-agreement-by-task-model", stores.agreement.keySerde(),
+                                stores.agreement.valueSerde()))
                 .aggregate(() -> new AgreementCounts(new HashMap<>()),
                         (k, v, agg) -> new AgreementCounts(Agreement.add(agg.getPairs(), v.getPairs(), 1)),
                         (k, v, agg) -> new AgreementCounts(Agreement.add(agg.getPairs(), v.getPairs(), -1)),
                         Named.as("leaderboard-agreement-aggregate"),
-                        Materialized.<AgreementKey, AgreementCounts, KeyValueStore<Bytes, byte[]>>as(AGREEMENT_STORE)
-                                .withKeySerde(agreementKey).withValueSerde(agreementSerde));
+                        stores.agreement.materialized());
 
         // every task row of a task x model follows its agreement (a foreign-key join: a new label re-emits them all)
         KTable<LeaderboardKey, ScoreAggregate> taskRows = tasks.leftJoin(agreement,
@@ -119,26 +102,26 @@ public final class LeaderboardTopology {
                     return r;
                 },
                 TableJoined.as("leaderboard-agreement-join"),
-                stored(TASK_AGREEMENT_STORE, boardKey, aggregateSerde))
+                stores.taskAgreement.materialized())
                 // the row's live FID / FVD, same key and partitions: a new distance re-emits the row
                 .leftJoin(frechet, LeaderboardTopology::withFrechet, Named.as("leaderboard-frechet-join"),
-                        stored(TASK_ROWS_STORE, boardKey, aggregateSerde));
+                        stores.taskRows.materialized());
 
         // from the task sums beside the agreement join, not behind it: the join's two extra hops would
         // delay every all-tasks row while adding nothing it carries (agreement is per task)
         KTable<LeaderboardKey, ScoreAggregate> checkpoints = tasks
                 .groupBy((k, a) -> KeyValue.pair(SampleKeys.allTasks(k), withoutAgreement(Aggregates.ofTask(k.getTask(), a))),
-                        Grouped.with("leaderboard-by-checkpoint", boardKey, aggregateSerde))
+                        Grouped.with("leaderboard-by-checkpoint", stores.leaderboardCheckpoints.keySerde(),
+                                stores.leaderboardCheckpoints.valueSerde()))
                 .aggregate(Aggregates::empty, (k, v, agg) -> Aggregates.add(agg, v),
                         (k, v, agg) -> Aggregates.subtract(agg, v), Named.as("leaderboard-checkpoint-aggregate"),
-                        stored(CHECKPOINTS_STORE, boardKey, aggregateSerde));
+                        stores.leaderboardCheckpoints.materialized());
 
-        builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(ROWS_STORE),
-                boardKey, topics.leaderboard.valueSerde()));
+        builder.addStateStore(stores.leaderboardRows.persistent());
         taskRows.toStream(Named.as("leaderboard-task-rows"))
                 .merge(checkpoints.toStream(Named.as("leaderboard-checkpoint-rows")), Named.as("leaderboard-rows-merge"))
-                .process(() -> new LeaderboardRows(rubrics, policy, IntakeTopology.BENCHMARK_STORE), Named.as("leaderboard-row"),
-                        ROWS_STORE)
+                .process(() -> new LeaderboardRows(rubrics, policy, stores), Named.as("leaderboard-row"),
+                        stores.leaderboardRows.name())
                 .to(topics.leaderboard.name(), topics.leaderboard.produced("leaderboard-sink"));
     }
 
@@ -156,7 +139,7 @@ public final class LeaderboardTopology {
 
     /**
      * The published row; task rows carry the agreement of their task x model and its reliability flag.
-     * {@link LeaderboardRows} keeps what it makes in {@link #ROWS_STORE}, which the REST API reads.
+     * {@link LeaderboardRows} keeps what it makes in {@link Stores#leaderboardRows}, which the REST API reads.
      */
     static LeaderboardRow row(LeaderboardKey k, ScoreAggregate v, RubricCatalog rubrics, Agreement.Policy policy, Instant now) {
         LeaderboardRow row = Aggregates.toRow(k.getRunId(), k.getCheckpointId(), k.getTask(), v, now);
@@ -167,11 +150,5 @@ public final class LeaderboardTopology {
                     rubrics.find(k.getTask()).isPresent() || stats.containsKey(Agreement.JUDGE + "~" + Agreement.HUMAN)));
         }
         return row;
-    }
-
-    private static <K> Materialized<K, ScoreAggregate, KeyValueStore<Bytes, byte[]>> stored(
-            String name, Serde<K> keySerde, Serde<ScoreAggregate> valueSerde) {
-        return Materialized.<K, ScoreAggregate, KeyValueStore<Bytes, byte[]>>as(name)
-                .withKeySerde(keySerde).withValueSerde(valueSerde);
     }
 }

@@ -1,5 +1,6 @@
 package io.mmgr.stream.topology.status;
 
+import io.mmgr.stream.contract.Stores;
 import io.mmgr.stream.avro.Alert;
 import io.mmgr.stream.avro.CheckpointComparison;
 import io.mmgr.stream.avro.CheckpointDone;
@@ -48,20 +49,23 @@ final class CheckpointStatusProcessor implements Processor<CheckpointKey, Specif
     private final Map<String, Long> open = new TreeMap<>();
     private boolean restored;
 
-    CheckpointStatusProcessor(CheckpointStatusSettings settings) {
+    private final Stores stores;
+
+    CheckpointStatusProcessor(CheckpointStatusSettings settings, Stores stores) {
         this.settings = settings;
+        this.stores = stores;
     }
 
     @Override
     public void init(ProcessorContext<CheckpointKey, CheckpointStatus> context) {
         this.context = context;
-        rows = context.getStateStore(CheckpointStatusTopology.ROWS_STORE);
-        comparisons = context.getStateStore(CheckpointStatusTopology.COMPARISONS_STORE);
-        alerts = context.getStateStore(CheckpointStatusTopology.ALERTS_STORE);
-        markers = context.getStateStore(CheckpointStatusTopology.MARKERS_STORE);
-        deadlines = context.getStateStore(CheckpointStatusTopology.DEADLINES_STORE);
-        answers = context.getStateStore(CheckpointStatusTopology.ANSWERS_STORE);
-        seeds = new BenchmarkSeeds(context.getStateStore(CheckpointStatusTopology.BENCHMARK_STORE));
+        rows = stores.statusRows.in(context);
+        comparisons = stores.statusComparisons.in(context);
+        alerts = stores.statusAlerts.in(context);
+        markers = stores.statusMarkers.in(context);
+        deadlines = stores.statusDeadlines.in(context);
+        answers = stores.statusAnswers.in(context);
+        seeds = new BenchmarkSeeds(context.getStateStore(stores.benchmarkItems.name()));
         context.schedule(settings.interval(), PunctuationType.WALL_CLOCK_TIME, this::answer);
     }
 

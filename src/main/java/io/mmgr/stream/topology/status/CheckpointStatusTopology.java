@@ -1,13 +1,13 @@
 package io.mmgr.stream.topology.status;
 
+import io.mmgr.stream.contract.Stores;
 import io.mmgr.stream.avro.CheckpointDone;
 import io.mmgr.stream.avro.CheckpointKey;
 import io.mmgr.stream.avro.DeadLetter;
 import io.mmgr.stream.avro.LeaderboardKey;
-import io.mmgr.stream.registry.AvroSerdes;
-import io.mmgr.stream.topology.Topic;
-import io.mmgr.stream.topology.Topics;
-import io.mmgr.stream.topology.intake.IntakeTopology;
+import io.mmgr.stream.topology.ScorerContext;
+import io.mmgr.stream.contract.Topic;
+import io.mmgr.stream.contract.Topics;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
@@ -17,7 +17,6 @@ import org.apache.kafka.streams.kstream.Consumed;
 import org.apache.kafka.streams.kstream.KStream;
 import org.apache.kafka.streams.kstream.Named;
 import org.apache.kafka.streams.kstream.Repartitioned;
-import org.apache.kafka.streams.state.Stores;
 
 /**
  * Checkpoint status: a training job marks a checkpoint done (the checkpoint-done topic), and the scorer
@@ -31,43 +30,26 @@ import org.apache.kafka.streams.state.Stores;
  */
 public final class CheckpointStatusTopology {
 
-    /** Latest leaderboard row: key {@code run/checkpoint/task} (see {@link StatusKeys}). */
-    public static final String ROWS_STORE = "checkpoint-status-rows";
-    /** Latest comparison: key {@code run/checkpoint/task}. */
-    public static final String COMPARISONS_STORE = "checkpoint-status-comparisons";
-    /** Alerts: key {@code run/checkpoint/task/kind/baseline}. */
-    public static final String ALERTS_STORE = "checkpoint-status-alerts";
-    /** Latest done marker: key {@code run/checkpoint}. */
-    public static final String MARKERS_STORE = "checkpoint-status-markers";
-    /** When the latest marker times out (the scorer's wall clock, epoch ms): key {@code run/checkpoint}. */
-    public static final String DEADLINES_STORE = "checkpoint-status-deadlines";
-    /** The latest answer: key {@code run/checkpoint}. */
-    public static final String ANSWERS_STORE = "checkpoint-status-answers";
-    static final String BENCHMARK_STORE = IntakeTopology.BENCHMARK_STORE;
-
     private CheckpointStatusTopology() {
     }
 
     /**
      * Adds the sub-flow. It reads the benchmark through the global store intake builds
-     * ({@link IntakeTopology#BENCHMARK_STORE}), so it is added after intake.
+     * ({@link Stores#benchmarkItems}), so it is added after intake. Its stores are keyed
+     * {@code run/checkpoint[/task...]} (see {@link StatusKeys}).
      */
-    public static void build(StreamsBuilder builder, Topics topics, AvroSerdes serdes, int partitions,
-                             CheckpointStatusSettings settings) {
+    public static void build(StreamsBuilder builder, ScorerContext ctx) {
+        Topics topics = ctx.topics();
+        int partitions = ctx.partitions();
+        Stores stores = ctx.stores();
         Serde<CheckpointKey> checkpointKey = topics.checkpointStatus.keySerde();
         // cached: a burst of rows for one checkpoint reaches the changelog once per commit
-        builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(ROWS_STORE),
-                Serdes.String(), topics.leaderboard.valueSerde()).withCachingEnabled());
-        builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(COMPARISONS_STORE),
-                Serdes.String(), topics.comparisons.valueSerde()).withCachingEnabled());
-        builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(ALERTS_STORE),
-                Serdes.String(), topics.alerts.valueSerde()));
-        builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(MARKERS_STORE),
-                Serdes.String(), serdes.forValues(CheckpointDone.class)));
-        builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(DEADLINES_STORE),
-                Serdes.String(), Serdes.Long()));
-        builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(ANSWERS_STORE),
-                Serdes.String(), topics.checkpointStatus.valueSerde()));
+        builder.addStateStore(stores.statusRows.persistent().withCachingEnabled());
+        builder.addStateStore(stores.statusComparisons.persistent().withCachingEnabled());
+        builder.addStateStore(stores.statusAlerts.persistent());
+        builder.addStateStore(stores.statusMarkers.persistent());
+        builder.addStateStore(stores.statusDeadlines.persistent());
+        builder.addStateStore(stores.statusAnswers.persistent());
 
         KStream<CheckpointKey, SpecificRecord> rows = byCheckpoint(builder, topics.leaderboard, "rows", checkpointKey, partitions);
         KStream<CheckpointKey, SpecificRecord> comparisons = byCheckpoint(builder, topics.comparisons, "comparisons", checkpointKey,
@@ -90,7 +72,7 @@ public final class CheckpointStatusTopology {
                     CheckpointDone d = (CheckpointDone) v;
                     return org.apache.kafka.streams.KeyValue.pair(new CheckpointKey(d.getRunId(), d.getCheckpointId()), d);
                 }, Named.as("checkpoint-status-marker-key"))
-                .repartition(Repartitioned.<CheckpointKey, CheckpointDone>with(checkpointKey, serdes.forValues(CheckpointDone.class))
+                .repartition(Repartitioned.<CheckpointKey, CheckpointDone>with(checkpointKey, stores.statusMarkers.valueSerde())
                         .withName("checkpoint-status-markers")
                         .withNumberOfPartitions(partitions)
                         .withStreamPartitioner(new StatusKeys.ByCheckpoint<>()))
@@ -99,8 +81,9 @@ public final class CheckpointStatusTopology {
         rows.merge(comparisons, Named.as("checkpoint-status-merge-comparisons"))
                 .merge(alerts, Named.as("checkpoint-status-merge-alerts"))
                 .merge(markers, Named.as("checkpoint-status-merge-markers"))
-                .process(() -> new CheckpointStatusProcessor(settings), Named.as("checkpoint-status-answer"),
-                        ROWS_STORE, COMPARISONS_STORE, ALERTS_STORE, MARKERS_STORE, DEADLINES_STORE, ANSWERS_STORE)
+                .process(() -> new CheckpointStatusProcessor(ctx.status(), stores), Named.as("checkpoint-status-answer"),
+                        stores.statusRows.name(), stores.statusComparisons.name(), stores.statusAlerts.name(),
+                        stores.statusMarkers.name(), stores.statusDeadlines.name(), stores.statusAnswers.name())
                 .to(topics.checkpointStatus.name(), topics.checkpointStatus.produced("checkpoint-status-sink"));
     }
 

@@ -6,7 +6,7 @@ import io.mmgr.stream.avro.CheckpointDone;
 import io.mmgr.stream.avro.CheckpointStatus;
 import io.mmgr.stream.avro.CheckpointTaskStatus;
 import io.mmgr.stream.avro.LeaderboardRow;
-import io.mmgr.stream.topology.SampleKeys;
+import io.mmgr.stream.contract.SampleKeys;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;

@@ -8,19 +8,13 @@ import io.mmgr.stream.avro.BenchmarkItem;
 import io.mmgr.stream.avro.DeadLetter;
 import io.mmgr.stream.avro.GenerationEvent;
 import io.mmgr.stream.avro.SampleScore;
-import io.mmgr.stream.registry.AvroSerdes;
-import io.mmgr.stream.registry.RegistryServer;
-import io.mmgr.stream.registry.SchemaRegistryClient;
 import io.mmgr.stream.tasks.CostClass;
 import io.mmgr.stream.tasks.EvaluatorRegistry;
 import io.mmgr.stream.tasks.TaskCatalog;
 import io.mmgr.stream.topology.EvaluationBridge;
-import io.mmgr.stream.topology.SampleKeys;
-import io.mmgr.stream.topology.ScorerSettings;
-import io.mmgr.stream.topology.ScoringTopology;
-import io.mmgr.stream.topology.Topics;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
+import io.mmgr.stream.topology.TopologyFixture;
+import io.mmgr.stream.contract.SampleKeys;
+import io.mmgr.stream.contract.Topics;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -28,12 +22,8 @@ import java.time.Instant;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
-import org.apache.kafka.streams.TopologyTestDriver;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -53,60 +43,50 @@ class SudokuStreamTest {
         byte[] png = Files.readAllBytes(solution);
         Files.write(corrupt, Arrays.copyOf(png, png.length / 2));
 
-        try (RegistryServer registry = RegistryServer.start(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), null)) {
-            AvroSerdes serdes = new AvroSerdes(new SchemaRegistryClient(registry.url()), true);
-            ScorerSettings settings = ScorerSettings.defaults().withPrefix("t.").withJudge(false);
-            Topics topics = new Topics("t.", settings.partitions(), (short) 1, serdes);
-            EvaluatorRegistry evaluators = new EvaluatorRegistry(Map.of(SudokuOcrEvaluator.ID, SudokuOcrEvaluator::new));
-            var artifacts = new LocalArtifactResolver(List.of(dir), 1 << 24, dir.resolve("spill"));
-            var topology = ScoringTopology.build(settings, topics, serdes, TaskCatalog.load(), evaluators, artifacts);
-            var props = ScoringTopology.streamsConfig(settings, "unused:9092", registry.url(), dir.resolve("state"),
-                    topics.deadLetter.name());
-            try (TopologyTestDriver driver = new TopologyTestDriver(topology, props)) {
-                EvaluationBridge evaluation = new EvaluationBridge(driver, topics, evaluators, artifacts);
-                TestInputTopic<String, BenchmarkItem> benchmark = driver.createInputTopic(topics.benchmark.name(),
-                        new StringSerializer(), topics.benchmark.valueSerde().serializer());
-                TestInputTopic<byte[], byte[]> generations = driver.createInputTopic(topics.generations.name(),
-                        new ByteArraySerializer(), new ByteArraySerializer());
-                TestOutputTopic<?, SampleScore> scores = driver.createOutputTopic(topics.sampleScores.name(),
-                        topics.sampleScores.keySerde().deserializer(), topics.sampleScores.valueSerde().deserializer());
-                TestOutputTopic<byte[], DeadLetter> dead = driver.createOutputTopic(topics.deadLetter.name(),
-                        new ByteArrayDeserializer(), topics.deadLetter.valueSerde().deserializer());
+        EvaluatorRegistry evaluators = new EvaluatorRegistry(Map.of(SudokuOcrEvaluator.ID, SudokuOcrEvaluator::new));
+        var artifacts = new LocalArtifactResolver(List.of(dir), 1 << 24, dir.resolve("spill"));
+        try (TopologyFixture fx = TopologyFixture.builder("t.", dir).settings(s -> s.withJudge(false))
+                .context(c -> c.tasks(TaskCatalog.load(), evaluators).artifacts(artifacts)).scorer()) {
+            Topics topics = fx.topics;
+            EvaluationBridge evaluation = fx.evaluation();
+            TestInputTopic<String, BenchmarkItem> benchmark = fx.input(topics.benchmark);
+            TestInputTopic<byte[], byte[]> generations = fx.rawInput(topics.generations);
+            TestOutputTopic<?, SampleScore> scores = fx.output(topics.sampleScores);
+            TestOutputTopic<byte[], DeadLetter> dead = fx.deadLetters();
 
-                benchmark.pipeInput(SampleKeys.itemKey("sudoku", item.getSampleId()), item);
-                var serializer = topics.generations.valueSerde().serializer();
-                for (GenerationEvent e : List.of(event(item, 0, solution), event(item, 1, corrupt), event(item, 2, null))) {
-                    generations.pipeInput("k".getBytes(StandardCharsets.UTF_8), serializer.serialize(topics.generations.name(), e));
-                }
-                assertThat(evaluation.drain()).as("requests evaluated").isEqualTo(2);
-                assertThat(evaluation.evaluated(CostClass.IMAGE)).as("images go to the image queue").isEqualTo(2);
-
-                List<SampleScore> out = scores.readValuesToList();
-                assertThat(out).hasSize(2);
-                SampleScore good = out.stream().filter(s -> s.getSeed() == 0).findFirst().orElseThrow();
-                assertThat(good.getPrimary()).isEqualTo(1.0);
-                assertThat(good.getPrimarySource()).isEqualTo("ocr");
-                assertThat(good.getStatus()).isEqualTo("PARTIAL");
-                assertThat(good.getMissingChecks()).as("the judge's checks, no judge configured").containsExactly(
-                        "judge.clues_changed=0", "judge.constraint_violation=0", "judge.completion_accuracy=1");
-                assertThat(good.getMetrics()).containsEntry("sudoku-ocr.completion_accuracy", 1.0)
-                        .containsEntry("sudoku-ocr.clues_changed", 0.0).containsEntry("sudoku-ocr.constraint_violation", 0.0);
-                SampleScore bad = out.stream().filter(s -> s.getSeed() == 1).findFirst().orElseThrow();
-                assertThat(bad.getStatus()).isEqualTo("FAILED");
-                assertThat(bad.getErrors().get("sudoku-ocr")).startsWith("sudoku output image: image is truncated or corrupt");
-
-                List<DeadLetter> letters = new java.util.ArrayList<>(dead.readValuesToList());
-                letters.addAll(evaluation.deadLetters());
-                assertThat(letters).hasSize(2);
-                assertThat(letters).anySatisfy(l -> {
-                    assertThat(l.getStage()).isEqualTo("evaluate:sudoku-ocr");
-                    assertThat(l.getReason()).startsWith("sudoku output image: image is truncated or corrupt");
-                });
-                assertThat(letters).anySatisfy(l -> {
-                    assertThat(l.getStage()).isEqualTo("intake");
-                    assertThat(l.getReason()).contains("sudoku generation has no artifact with role 'output'");
-                });
+            benchmark.pipeInput(SampleKeys.itemKey("sudoku", item.getSampleId()), item);
+            var serializer = topics.generations.valueSerde().serializer();
+            for (GenerationEvent e : List.of(event(item, 0, solution), event(item, 1, corrupt), event(item, 2, null))) {
+                generations.pipeInput("k".getBytes(StandardCharsets.UTF_8), serializer.serialize(topics.generations.name(), e));
             }
+            assertThat(evaluation.drain()).as("requests evaluated").isEqualTo(2);
+            assertThat(evaluation.evaluated(CostClass.IMAGE)).as("images go to the image queue").isEqualTo(2);
+
+            List<SampleScore> out = scores.readValuesToList();
+            assertThat(out).hasSize(2);
+            SampleScore good = out.stream().filter(s -> s.getSeed() == 0).findFirst().orElseThrow();
+            assertThat(good.getPrimary()).isEqualTo(1.0);
+            assertThat(good.getPrimarySource()).isEqualTo("ocr");
+            assertThat(good.getStatus()).isEqualTo("PARTIAL");
+            assertThat(good.getMissingChecks()).as("the judge's checks, no judge configured").containsExactly(
+                    "judge.clues_changed=0", "judge.constraint_violation=0", "judge.completion_accuracy=1");
+            assertThat(good.getMetrics()).containsEntry("sudoku-ocr.completion_accuracy", 1.0)
+                    .containsEntry("sudoku-ocr.clues_changed", 0.0).containsEntry("sudoku-ocr.constraint_violation", 0.0);
+            SampleScore bad = out.stream().filter(s -> s.getSeed() == 1).findFirst().orElseThrow();
+            assertThat(bad.getStatus()).isEqualTo("FAILED");
+            assertThat(bad.getErrors().get("sudoku-ocr")).startsWith("sudoku output image: image is truncated or corrupt");
+
+            List<DeadLetter> letters = new java.util.ArrayList<>(dead.readValuesToList());
+            letters.addAll(evaluation.deadLetters());
+            assertThat(letters).hasSize(2);
+            assertThat(letters).anySatisfy(l -> {
+                assertThat(l.getStage()).isEqualTo("evaluate:sudoku-ocr");
+                assertThat(l.getReason()).startsWith("sudoku output image: image is truncated or corrupt");
+            });
+            assertThat(letters).anySatisfy(l -> {
+                assertThat(l.getStage()).isEqualTo("intake");
+                assertThat(l.getReason()).contains("sudoku generation has no artifact with role 'output'");
+            });
         }
     }
 

@@ -10,7 +10,6 @@ import io.mmgr.stream.avro.GroundTruth;
 import io.mmgr.stream.avro.LeaderboardKey;
 import io.mmgr.stream.avro.SampleKey;
 import io.mmgr.stream.avro.SampleOutcome;
-import io.mmgr.stream.avro.ScoreAggregate;
 import io.mmgr.stream.leaderboard.AlertRule;
 import io.mmgr.stream.leaderboard.Difference;
 import io.mmgr.stream.registry.AvroSerdes;
@@ -18,8 +17,6 @@ import io.mmgr.stream.registry.InMemorySchemaRegistry;
 import java.time.Duration;
 import java.util.List;
 import org.apache.avro.specific.SpecificRecord;
-import org.apache.kafka.common.serialization.Serde;
-import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.processor.api.MockProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.state.KeyValueStore;
@@ -49,12 +46,13 @@ class ComparisonProcessorTest {
         registry = new InMemorySchemaRegistry().withoutCompatibilityChecks();
         AvroSerdes serdes = new AvroSerdes(registry, true);
         context = new MockProcessorContext<>();
-        store(ComparisonTopology.OUTCOMES_STORE, Serdes.Double());
-        store(ComparisonTopology.CHECKPOINTS_STORE, serdes.forValues(ScoreAggregate.class));
-        store(ComparisonTopology.RESULTS_STORE, serdes.forValues(CheckpointComparison.class));
-        store(ComparisonTopology.ALERTS_STORE, serdes.forValues(Alert.class));
-        benchmark = store(ComparisonTopology.BENCHMARK_STORE, serdes.forValues(BenchmarkItem.class));
-        processor = new ComparisonProcessor(new ComparisonSettings(AlertRule.DEFAULT, Duration.ofSeconds(1)));
+        io.mmgr.stream.contract.Stores stores = new io.mmgr.stream.contract.Stores(serdes);
+        store(stores.comparisonOutcomes);
+        store(stores.comparisonCheckpoints);
+        store(stores.comparisonResults);
+        store(stores.comparisonAlerts);
+        benchmark = store(stores.benchmarkItems);
+        processor = new ComparisonProcessor(new ComparisonSettings(AlertRule.DEFAULT, Duration.ofSeconds(1)), stores);
         processor.init(context);
     }
 
@@ -63,8 +61,8 @@ class ComparisonProcessorTest {
         registry.close();
     }
 
-    private <V> KeyValueStore<String, V> store(String name, Serde<V> serde) {
-        KeyValueStore<String, V> store = Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(name), Serdes.String(), serde)
+    private <V> KeyValueStore<String, V> store(io.mmgr.stream.contract.Store<String, V> s) {
+        KeyValueStore<String, V> store = Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(s.name()), s.keySerde(), s.valueSerde())
                 .withLoggingDisabled().build();
         store.init(context.getStateStoreContext(), store);
         context.addStateStore(store);

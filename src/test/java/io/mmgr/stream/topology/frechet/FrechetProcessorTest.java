@@ -1,9 +1,9 @@
 package io.mmgr.stream.topology.frechet;
 
+import io.mmgr.stream.topology.TopologyFixture;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
-import io.mmgr.stream.artifacts.LocalArtifactResolver;
 import io.mmgr.stream.avro.ArtifactRef;
 import io.mmgr.stream.avro.DeadLetter;
 import io.mmgr.stream.avro.FrechetSample;
@@ -13,29 +13,17 @@ import io.mmgr.stream.frechet.FrechetFixtures;
 import io.mmgr.stream.frechet.FrechetReference;
 import io.mmgr.stream.frechet.Moments;
 import io.mmgr.stream.frechet.ReferenceStatistics;
-import io.mmgr.stream.registry.AvroSerdes;
-import io.mmgr.stream.registry.RegistryServer;
-import io.mmgr.stream.registry.SchemaRegistryClient;
-import io.mmgr.stream.topology.Topics;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.streams.StreamsBuilder;
-import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
 import org.apache.kafka.streams.TopologyTestDriver;
 import org.apache.kafka.streams.kstream.Produced;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -51,11 +39,10 @@ class FrechetProcessorTest {
 
     static final int D = 8;
 
-    static RegistryServer registry;
-
     @TempDir
     Path dir;
 
+    TopologyFixture fx;
     TopologyTestDriver driver;
     TestInputTopic<LeaderboardKey, FrechetSample> samples;
     TestOutputTopic<LeaderboardKey, FrechetStat> stats;
@@ -63,41 +50,23 @@ class FrechetProcessorTest {
     ArtifactRef reference;
     FrechetReference prepared;
 
-    @BeforeAll
-    static void startRegistry() throws Exception {
-        registry = RegistryServer.start(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), null);
-    }
-
-    @AfterAll
-    static void stopRegistry() {
-        registry.close();
-    }
-
     @AfterEach
     void close() {
-        if (driver != null) {
-            driver.close();
+        if (fx != null) {
+            fx.close();
         }
     }
 
     void start(long cacheBytes) throws Exception {
-        AvroSerdes serdes = new AvroSerdes(new SchemaRegistryClient(registry.url()), true);
-        Topics topics = new Topics("p.", 1, (short) 1, serdes);
-        StreamsBuilder builder = new StreamsBuilder();
         FrechetSettings settings = new FrechetSettings(Duration.ofSeconds(1), Duration.ofSeconds(5), 64, cacheBytes, 2);
-        var boardKey = serdes.forKeys(LeaderboardKey.class);
-        var statSerde = serdes.forValues(FrechetStat.class);
-        FrechetTopology.build(builder, topics, new LocalArtifactResolver(List.of(dir), 1 << 20, dir), settings, boardKey, statSerde)
-                .toStream().to("stats-out", Produced.with(boardKey, statSerde));
-        Properties p = new Properties();
-        p.put(StreamsConfig.APPLICATION_ID_CONFIG, "frechet-test");
-        p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
-        p.put(StreamsConfig.STATE_DIR_CONFIG, dir.resolve("state").toString());
-        driver = new TopologyTestDriver(builder.build(), p);
-        samples = driver.createInputTopic(topics.frechetSamples.name(), topics.frechetSamples.keySerde().serializer(),
-                topics.frechetSamples.valueSerde().serializer());
-        stats = driver.createOutputTopic("stats-out", boardKey.deserializer(), statSerde.deserializer());
-        letters = driver.createOutputTopic(topics.deadLetter.name(), new ByteArrayDeserializer(), topics.deadLetter.valueSerde().deserializer());
+        fx = TopologyFixture.builder("p.", dir).settings(s -> s.withPartitions(1)).context(c -> c.frechet(settings))
+                .subFlows((builder, ctx) -> FrechetTopology.build(builder, ctx).toStream()
+                        .to("stats-out", Produced.with(ctx.stores().frechetStats.keySerde(), ctx.stores().frechetStats.valueSerde())));
+        driver = fx.driver;
+        samples = fx.input(fx.topics.frechetSamples);
+        stats = driver.createOutputTopic("stats-out", fx.stores.frechetStats.keySerde().deserializer(),
+                fx.stores.frechetStats.valueSerde().deserializer());
+        letters = fx.deadLetters();
         List<double[]> referenceVectors = FrechetFixtures.vectors(100, D, 1, 0);
         reference = FrechetFixtures.writeReference(dir.resolve("ref.json"), referenceVectors);
         Moments m = new Moments(D);

@@ -1,5 +1,7 @@
 package io.mmgr.stream.topology.status;
 
+import io.mmgr.stream.tasks.EvaluatorRegistry;
+import io.mmgr.stream.tasks.TaskCatalog;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.mmgr.stream.avro.Alert;
@@ -17,34 +19,19 @@ import io.mmgr.stream.avro.LeaderboardRow;
 import io.mmgr.stream.avro.ScoreAggregate;
 import io.mmgr.stream.leaderboard.Aggregates;
 import io.mmgr.stream.leaderboard.Wilson;
-import io.mmgr.stream.registry.AvroSerdes;
-import io.mmgr.stream.registry.RegistryServer;
-import io.mmgr.stream.registry.SchemaRegistryClient;
-import io.mmgr.stream.topology.SampleKeys;
-import io.mmgr.stream.topology.ScorerSettings;
-import io.mmgr.stream.topology.ScoringTopology;
-import io.mmgr.stream.topology.Topics;
-import io.mmgr.stream.topology.intake.IntakeTopology;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
+import io.mmgr.stream.contract.SampleKeys;
+import io.mmgr.stream.topology.TopologyFixture;
+import io.mmgr.stream.contract.Topics;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.common.serialization.StringSerializer;
-import org.apache.kafka.common.utils.Bytes;
-import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
 import org.apache.kafka.streams.TopologyTestDriver;
-import org.apache.kafka.streams.kstream.Materialized;
-import org.apache.kafka.streams.state.KeyValueStore;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -62,11 +49,11 @@ class CheckpointStatusTopologyTest {
     static final String RUN = "run-s";
     static final String M2W = "mind2web";
     static final String CLICK = "screenspot";
-    static RegistryServer registry;
 
     @TempDir
     Path stateDir;
 
+    TopologyFixture fx;
     TopologyTestDriver driver;
     Topics topics;
     TestInputTopic<String, BenchmarkItem> benchmark;
@@ -78,42 +65,27 @@ class CheckpointStatusTopologyTest {
     TestOutputTopic<CheckpointKey, CheckpointStatus> statuses;
     TestOutputTopic<byte[], DeadLetter> deadLetters;
 
-    @BeforeAll
-    static void startRegistry() throws Exception {
-        registry = RegistryServer.start(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), null);
-    }
-
-    @AfterAll
-    static void stopRegistry() {
-        registry.close();
-    }
-
     @BeforeEach
     void start() {
-        AvroSerdes serdes = new AvroSerdes(new SchemaRegistryClient(registry.url()), true);
-        ScorerSettings settings = ScorerSettings.defaults().withPrefix("s.").withPartitions(3);
-        topics = new Topics("s.", settings.partitions(), (short) 1, serdes);
-        StreamsBuilder builder = new StreamsBuilder();
-        // the global benchmark store intake builds in the whole topology
-        builder.globalTable(topics.benchmark.name(), topics.benchmark.consumed("benchmark-source"),
-                Materialized.<String, BenchmarkItem, KeyValueStore<Bytes, byte[]>>as(IntakeTopology.BENCHMARK_STORE)
-                        .withKeySerde(topics.benchmark.keySerde()).withValueSerde(topics.benchmark.valueSerde()));
-        CheckpointStatusTopology.build(builder, topics, serdes, settings.partitions(),
-                CheckpointStatusSettings.of(Map.of(CheckpointStatusSettings.TIMEOUT_KEY, "60000",
-                        CheckpointStatusSettings.INTERVAL_KEY, "500")));
-        driver = new TopologyTestDriver(builder.build(),
-                ScoringTopology.streamsConfig(settings, "unused:9092", registry.url(), stateDir, topics.deadLetter.name()),
-                Instant.parse("2026-12-01T10:00:00Z"));
-        benchmark = driver.createInputTopic(topics.benchmark.name(), new StringSerializer(), topics.benchmark.valueSerde().serializer());
+        fx = TopologyFixture.builder("s.", stateDir).settings(s -> s.withPartitions(3))
+                .startingAt(Instant.parse("2026-12-01T10:00:00Z"))
+                .context(c -> c.tasks(TaskCatalog.load(), EvaluatorRegistry.load()).status(CheckpointStatusSettings.of(Map.of(CheckpointStatusSettings.TIMEOUT_KEY, "60000",
+                        CheckpointStatusSettings.INTERVAL_KEY, "500"))))
+                .subFlows((builder, ctx) -> {
+                    // the global benchmark store intake builds in the whole topology
+                    TopologyFixture.benchmarkTable(builder, ctx);
+                    CheckpointStatusTopology.build(builder, ctx);
+                });
+        driver = fx.driver;
+        topics = fx.topics;
+        benchmark = fx.input(topics.benchmark);
         rows = input(topics.leaderboard);
         comparisons = input(topics.comparisons);
         alerts = input(topics.alerts);
         markers = input(topics.checkpointDone);
-        rawMarkers = driver.createInputTopic(topics.checkpointDone.name(), new ByteArraySerializer(), new ByteArraySerializer());
-        statuses = driver.createOutputTopic(topics.checkpointStatus.name(), topics.checkpointStatus.keySerde().deserializer(),
-                topics.checkpointStatus.valueSerde().deserializer());
-        deadLetters = driver.createOutputTopic(topics.deadLetter.name(), new org.apache.kafka.common.serialization.ByteArrayDeserializer(),
-                topics.deadLetter.valueSerde().deserializer());
+        rawMarkers = fx.rawInput(topics.checkpointDone);
+        statuses = fx.output(topics.checkpointStatus);
+        deadLetters = fx.deadLetters();
         // three Mind2Web episodes with one seed each, two ScreenSpot items with two seeds each: 3 + 4 samples expected
         for (int i = 0; i < 3; i++) {
             benchmark.pipeInput(SampleKeys.itemKey(M2W, "ep" + i), item(M2W, "ep" + i, 1));
@@ -125,11 +97,11 @@ class CheckpointStatusTopologyTest {
 
     @AfterEach
     void close() {
-        driver.close();
+        fx.close();
     }
 
-    <K, V> TestInputTopic<K, V> input(io.mmgr.stream.topology.Topic<K, V> t) {
-        return driver.createInputTopic(t.name(), t.keySerde().serializer(), t.valueSerde().serializer());
+    <K, V> TestInputTopic<K, V> input(io.mmgr.stream.contract.Topic<K, V> t) {
+        return fx.input(t);
     }
 
     static BenchmarkItem item(String task, String sample, int seeds) {

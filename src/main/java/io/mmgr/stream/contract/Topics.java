@@ -1,4 +1,4 @@
-package io.mmgr.stream.topology;
+package io.mmgr.stream.contract;
 
 import io.mmgr.stream.avro.Alert;
 import io.mmgr.stream.avro.BenchmarkItem;
@@ -93,7 +93,7 @@ public final class Topics {
         alerts = new Topic<>(prefix + "alerts", boardKey, serdes.forValues(Alert.class));
         comparisons = new Topic<>(prefix + "comparisons", boardKey, serdes.forValues(CheckpointComparison.class));
         // the original key, cut: a dead letter must fit whatever key its record had
-        deadLetter = new Topic<>(prefix + "dead-letter", Serdes.serdeFrom((topic, key) -> DeadLetters.recordKey(key),
+        deadLetter = new Topic<>(prefix + "dead-letter", Serdes.serdeFrom((topic, key) -> DeadLetterKey.of(key),
                 Serdes.ByteArray().deserializer()), serdes.forValues(DeadLetter.class));
         Serde<CheckpointKey> checkpointKey = serdes.forKeys(CheckpointKey.class);
         checkpointDone = new Topic<>(prefix + "checkpoint-done", checkpointKey, serdes.forValues(CheckpointDone.class));

@@ -1,4 +1,4 @@
-package io.mmgr.stream.topology;
+package io.mmgr.stream.contract;
 
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.streams.kstream.Consumed;

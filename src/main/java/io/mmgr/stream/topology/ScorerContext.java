@@ -1,0 +1,154 @@
+package io.mmgr.stream.topology;
+
+import io.mmgr.stream.contract.Topics;
+import io.mmgr.stream.contract.Stores;
+import io.mmgr.stream.artifacts.ArtifactResolver;
+import io.mmgr.stream.avro.SampleKey;
+import io.mmgr.stream.leaderboard.Agreement;
+import io.mmgr.stream.limits.InputCheck;
+import io.mmgr.stream.limits.InputLimits;
+import io.mmgr.stream.registry.AvroSerdes;
+import io.mmgr.stream.tasks.EvaluatorRegistry;
+import io.mmgr.stream.tasks.RubricCatalog;
+import io.mmgr.stream.tasks.TaskCatalog;
+import io.mmgr.stream.topology.comparison.ComparisonSettings;
+import io.mmgr.stream.topology.frechet.FrechetSettings;
+import io.mmgr.stream.topology.intake.ItemWait;
+import io.mmgr.stream.topology.status.CheckpointStatusSettings;
+import java.util.Objects;
+import org.apache.kafka.common.serialization.Serializer;
+
+/**
+ * Everything a sub-flow builder needs besides the builder and the streams it is handed: the typed topic
+ * and store registries, the serdes (each builder asks for the types it uses), the task plug-ins and the settings of
+ * every sub-flow. Made once by whoever composes the scorer (the app, a test), so that no builder loads or
+ * parses a dependency of its own.
+ *
+ * @param partitions   partitions of the sample-keyed topics and of the repartitions by checkpoint
+ * @param judgeEnabled whether judge parts are planned
+ */
+public record ScorerContext(Topics topics, Stores stores, AvroSerdes serdes, TaskCatalog catalog,
+                            EvaluatorRegistry evaluators, ArtifactResolver artifacts, InputCheck check,
+                            ItemWait itemWait, RubricCatalog rubrics, Agreement.Policy agreement,
+                            ComparisonSettings comparisons, CheckpointStatusSettings status, FrechetSettings frechet,
+                            int partitions, boolean judgeEnabled) {
+
+    public ScorerContext {
+        Objects.requireNonNull(topics, "topics");
+        Objects.requireNonNull(stores, "stores");
+        Objects.requireNonNull(serdes, "serdes");
+        Objects.requireNonNull(catalog, "catalog");
+        Objects.requireNonNull(evaluators, "evaluators");
+        Objects.requireNonNull(artifacts, "artifacts");
+        Objects.requireNonNull(check, "check");
+        Objects.requireNonNull(itemWait, "itemWait");
+        Objects.requireNonNull(rubrics, "rubrics");
+        Objects.requireNonNull(agreement, "agreement");
+        Objects.requireNonNull(comparisons, "comparisons");
+        Objects.requireNonNull(status, "status");
+        Objects.requireNonNull(frechet, "frechet");
+        if (partitions < 1) {
+            throw new IllegalArgumentException("partitions must be at least 1");
+        }
+    }
+
+    /**
+     * Sample keys serialized without the size cap: to measure a record's key as it was, not to write it
+     * (a label's copy in its dead letter).
+     */
+    public Serializer<SampleKey> uncappedSampleKeys() {
+        return serdes.withSizeCap(AvroSerdes.SizeCap.NONE).forKeys(SampleKey.class).serializer();
+    }
+
+    /**
+     * A context whose stores are typed by {@code serdes} and whose settings come from {@code settings} (its
+     * {@code mmgr.*} entries: input limits, item wait, agreement policy, checkpoint status; its partitions and
+     * judge switch), the comparison and Fréchet defaults, and the plug-ins still to be given.
+     */
+    public static Builder from(ScorerSettings settings, Topics topics, AvroSerdes serdes) {
+        Builder b = new Builder();
+        b.topics = topics;
+        b.serdes = serdes;
+        b.stores = new Stores(serdes);
+        b.check = new InputCheck(InputLimits.of(settings.kafkaOverrides()));
+        b.itemWait = ItemWait.of(settings.kafkaOverrides());
+        b.agreement = Agreement.Policy.of(settings.kafkaOverrides());
+        b.status = CheckpointStatusSettings.of(settings.kafkaOverrides());
+        b.partitions = settings.partitions();
+        b.judgeEnabled = settings.judgeEnabled();
+        return b;
+    }
+
+    /** Builds a context; the plug-ins (catalog, evaluators, artifacts, rubrics) have no default. */
+    public static final class Builder {
+        private Topics topics;
+        private Stores stores;
+        private AvroSerdes serdes;
+        private TaskCatalog catalog;
+        private EvaluatorRegistry evaluators;
+        private ArtifactResolver artifacts;
+        private InputCheck check;
+        private ItemWait itemWait;
+        private RubricCatalog rubrics;
+        private Agreement.Policy agreement;
+        private ComparisonSettings comparisons = ComparisonSettings.DEFAULT;
+        private CheckpointStatusSettings status;
+        private FrechetSettings frechet = FrechetSettings.DEFAULT;
+        private int partitions;
+        private boolean judgeEnabled;
+
+        private Builder() {
+        }
+
+        public Builder tasks(TaskCatalog catalog, EvaluatorRegistry evaluators) {
+            this.catalog = catalog;
+            this.evaluators = evaluators;
+            return this;
+        }
+
+        public Builder artifacts(ArtifactResolver artifacts) {
+            this.artifacts = artifacts;
+            return this;
+        }
+
+        public Builder rubrics(RubricCatalog rubrics) {
+            this.rubrics = rubrics;
+            return this;
+        }
+
+        public Builder check(InputCheck check) {
+            this.check = check;
+            return this;
+        }
+
+        public Builder itemWait(ItemWait itemWait) {
+            this.itemWait = itemWait;
+            return this;
+        }
+
+        public Builder agreement(Agreement.Policy agreement) {
+            this.agreement = agreement;
+            return this;
+        }
+
+        public Builder comparisons(ComparisonSettings comparisons) {
+            this.comparisons = comparisons;
+            return this;
+        }
+
+        public Builder status(CheckpointStatusSettings status) {
+            this.status = status;
+            return this;
+        }
+
+        public Builder frechet(FrechetSettings frechet) {
+            this.frechet = frechet;
+            return this;
+        }
+
+        public ScorerContext build() {
+            return new ScorerContext(topics, stores, serdes, catalog, evaluators, artifacts, check, itemWait, rubrics, agreement,
+                    comparisons, status, frechet, partitions, judgeEnabled);
+        }
+    }
+}

@@ -1,0 +1,120 @@
+package io.mmgr.stream.topology.assembly;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.mmgr.stream.avro.AssemblyState;
+import io.mmgr.stream.avro.DeterministicResult;
+import io.mmgr.stream.avro.HumanLabel;
+import io.mmgr.stream.avro.SampleKey;
+import io.mmgr.stream.avro.SamplePlan;
+import io.mmgr.stream.avro.SampleScore;
+import io.mmgr.stream.contract.Topic;
+import io.mmgr.stream.topology.EchoTask;
+import io.mmgr.stream.topology.ScorerContext;
+import io.mmgr.stream.topology.TopologyFixture;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.streams.TestInputTopic;
+import org.apache.kafka.streams.TestOutputTopic;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Assembly on its own ({@link AssemblyTopology#build} called directly): plans come from a test topic as
+ * intake would send them, deterministic results and labels from their topics; the echo task's gate
+ * (echo.ok = 1) decides the primary, so every expected score is known here.
+ */
+@Tag("topology")
+class AssemblyTopologyTest {
+
+    static final SampleKey KEY = new SampleKey("run", "c1", EchoTask.TASK, "s1", 0);
+
+    @TempDir
+    Path dir;
+
+    TopologyFixture fx;
+    TestInputTopic<SampleKey, SamplePlan> plans;
+    TestInputTopic<SampleKey, DeterministicResult> results;
+    TestInputTopic<SampleKey, HumanLabel> labels;
+    TestOutputTopic<SampleKey, SampleScore> scores;
+
+    /** Intake's plans, as a topic of this test. */
+    static Topic<SampleKey, SamplePlan> planTopic(ScorerContext ctx) {
+        return new Topic<>("t.test-plans", ctx.serdes().forKeys(SampleKey.class), ctx.serdes().forValues(SamplePlan.class));
+    }
+
+    @BeforeEach
+    void start() {
+        fx = TopologyFixture.builder("t.", dir).subFlows((builder, ctx) -> {
+            Topic<SampleKey, SamplePlan> t = planTopic(ctx);
+            AssemblyTopology.build(builder, ctx, builder.stream(t.name(), t.consumed("test-plans-source")));
+        });
+        plans = fx.input(planTopic(fx.context));
+        results = fx.input(fx.topics.cvResults);
+        labels = fx.input(fx.topics.humanLabels);
+        scores = fx.output(fx.topics.sampleScores);
+    }
+
+    @AfterEach
+    void close() {
+        fx.close();
+    }
+
+    static SamplePlan plan(String generation) {
+        return SamplePlan.newBuilder().setGenerationId(generation).setModel("m").setTrainingStep(100).setModality("ui")
+                .setProducedAt(Instant.ofEpochMilli(1_700_000_000_000L)).setPlannedParts(List.of(EchoTask.EVALUATOR)).build();
+    }
+
+    static DeterministicResult echo(String generation, double ok) {
+        return DeterministicResult.newBuilder().setGenerationId(generation).setEvaluator(EchoTask.EVALUATOR)
+                .setEvaluatorVersion("1").setMetrics(new HashMap<>(Map.of("ok", ok)))
+                .setEvaluatedAt(Instant.ofEpochMilli(1_700_000_002_000L)).build();
+    }
+
+    @Test
+    void aPartBeforeItsPlanWaitsAndTheScoreFollowsTheLatestPartOfTheCurrentGeneration() {
+        results.pipeInput(KEY, echo("g1", 1));
+        assertThat(scores.isEmpty()).as("no plan yet: nothing to score").isTrue();
+
+        plans.pipeInput(KEY, plan("g1"));
+        SampleScore first = scores.readValue();
+        assertThat(first.getStatus()).isEqualTo("COMPLETE");
+        assertThat(first.getGenerationId()).isEqualTo("g1");
+        assertThat(first.getPrimary()).isEqualTo(1.0);
+        assertThat(first.getMetrics()).containsEntry("echo.ok", 1.0);
+        assertThat(first.getPartsUsed()).containsExactly("echo@echo@1");
+        assertThat(first.getTrainingStep()).isEqualTo(100);
+
+        results.pipeInput(KEY, echo("g0", 0));
+        assertThat(scores.isEmpty()).as("a part of another generation changes nothing").isTrue();
+
+        results.pipeInput(KEY, echo("g1", 0));
+        SampleScore replaced = scores.readValue();
+        assertThat(replaced.getPrimary()).as("the replaced part decides").isEqualTo(0.0);
+        assertThat(replaced.getFailedChecks()).containsExactly("echo.ok=1");
+
+        AssemblyState state = fx.store(fx.stores.assembly).get(KEY);
+        assertThat(state.getPlan().getGenerationId()).isEqualTo("g1");
+    }
+
+    @Test
+    void aHumanLabelIsCheckedAndAddedToTheScore() {
+        plans.pipeInput(KEY, plan("g1"));
+        results.pipeInput(KEY, echo("g1", 1));
+        scores.readValuesToList();
+
+        labels.pipeInput(KEY, HumanLabel.newBuilder().setAnnotator("ann-1").setMetrics(Map.of("agree", 1.0))
+                .setLabeledAt(Instant.ofEpochMilli(1_700_000_003_000L)).build());
+        SampleScore labelled = scores.readValue();
+        assertThat(labelled.getMetrics().keySet()).as("the annotator's metrics join the score")
+                .anyMatch(k -> k.startsWith("human:ann-1"));
+        assertThat(labelled.getPrimary()).as("a label does not change the echo gate").isEqualTo(1.0);
+        assertThat(fx.deadLetters().isEmpty()).isTrue();
+    }
+}
