@@ -61,7 +61,9 @@ class JudgeCacheStartupTest {
         // 20,000 entries of earlier work, each its own record batch (so a fetch of one byte returns one record)
         // one request per record is slow beside another test JVM: allow it time, and make sure every one was written
         try (KafkaProducer<byte[], byte[]> p = new KafkaProducer<>(Map.of("bootstrap.servers", k.kafka.bootstrapServers(),
-                "batch.size", 0, "linger.ms", 0, "delivery.timeout.ms", 600_000), new ByteArraySerializer(), new ByteArraySerializer())) {
+                "batch.size", 0, "linger.ms", 0, "delivery.timeout.ms", 600_000,
+                // one request per record: many in flight (order does not matter for filler), or writing it is most of the test
+                "enable.idempotence", false, "max.in.flight.requests.per.connection", 200), new ByteArraySerializer(), new ByteArraySerializer())) {
             String t = topics.judgeCache.name();
             java.util.List<java.util.concurrent.Future<org.apache.kafka.clients.producer.RecordMetadata>> sent = new java.util.ArrayList<>();
             for (int i = 0; i < FILLER; i++) {
