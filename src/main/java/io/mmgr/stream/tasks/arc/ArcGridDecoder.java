@@ -70,6 +70,7 @@ public final class ArcGridDecoder {
     private ArcGridDecoder() {
     }
 
+
     /**
      * @param image    the generated image
      * @param region   where to look (the answer region of a full puzzle canvas), or null for all of it
@@ -116,25 +117,12 @@ public final class ArcGridDecoder {
         } else {
             extents.add(new Extent(0, 0, w, h));
         }
-        boolean[] edgeX = new boolean[w * h];
-        boolean[] edgeY = new boolean[w * h];
-        for (int y = 0; y < h; y++) {
-            int o = y * w;
-            for (int x = 1; x < w - 1; x++) {
-                edgeX[o + x] = l1(px[o + x - 1], px[o + x + 1]) > EDGE_THRESHOLD;
-            }
-        }
-        for (int y = 1; y < h - 1; y++) {
-            int o = y * w;
-            for (int x = 0; x < w; x++) {
-                edgeY[o + x] = l1(px[o - w + x], px[o + w + x]) > EDGE_THRESHOLD;
-            }
-        }
+        EdgeMaps edges = new EdgeMaps(img);
         // the first extent (in order of likelihood) whose lattice explains its edges is the grid; when
         // none does, the one leaving the least edge mass unexplained
         Reading best = null;
         for (int i = 0; i < extents.size(); i++) {
-            Reading r = read(img, extents.get(i), edgeX, edgeY, expected);
+            Reading r = read(img, extents.get(i), edges, expected);
             if (r == null) {
                 continue;
             }
@@ -145,7 +133,7 @@ public final class ArcGridDecoder {
                     // like a margin. When the whole image reads as a lattice the marked part lies on,
                     // both readings explain the pixels: the ground truth's size decides, as for any tie,
                     // and otherwise an equal pitch (the "margin" is whole cells) does
-                    Reading all = read(img, whole, edgeX, edgeY, expected);
+                    Reading all = read(img, whole, edges, expected);
                     if (all != null && all.unexplained() <= AxisFit.MAX_UNEXPLAINED * 2 && onLattice(r, all)) {
                         boolean allFits = all.matches(expected);
                         boolean partFits = r.matches(expected);
@@ -185,7 +173,7 @@ public final class ArcGridDecoder {
         }
     }
 
-    private static Reading read(RgbImage img, Extent e, boolean[] edgeX, boolean[] edgeY, int[] expected) {
+    private static Reading read(RgbImage img, Extent e, EdgeMaps edges, int[] expected) {
         int w = img.width();
         int h = img.height();
         double lenX = e.x1 - e.x0;
@@ -198,26 +186,11 @@ public final class ArcGridDecoder {
         int ax1 = Math.min(w, e.x1 + 3);
         int ay0 = Math.max(0, e.y0 - 3);
         int ay1 = Math.min(h, e.y1 + 3);
-        double[] profX = new double[w];
-        double[] profY = new double[h];
-        for (int y = e.y0; y < e.y1; y++) {
-            int o = y * w;
-            for (int x = ax0; x < ax1; x++) {
-                if (edgeX[o + x]) {
-                    profX[x]++;
-                }
-            }
-        }
-        for (int y = ay0; y < ay1; y++) {
-            int o = y * w;
-            for (int x = e.x0; x < e.x1; x++) {
-                if (edgeY[o + x]) {
-                    profY[y]++;
-                }
-            }
-        }
-        List<AxisFit.Peak> peaksX = AxisFit.peaks(profX, Math.max(3, 0.3 * lenY / ArcGrid.MAX_SIDE));
-        List<AxisFit.Peak> peaksY = AxisFit.peaks(profY, Math.max(3, 0.3 * lenX / ArcGrid.MAX_SIDE));
+        double[] profX = edges.profileX(ax0, ax1, e.y0, e.y1);
+        double[] profY = edges.profileY(e.x0, e.x1, ay0, ay1);
+        // profile index i holds the step at i - 0.5
+        List<AxisFit.Peak> peaksX = AxisFit.peaks(profX, Math.max(3, 0.3 * lenY / ArcGrid.MAX_SIDE), -0.5);
+        List<AxisFit.Peak> peaksY = AxisFit.peaks(profY, Math.max(3, 0.3 * lenX / ArcGrid.MAX_SIDE), -0.5);
         // outer boundaries sit on the extent's edges (between pixels, hence the half pixel). Lines a fifth
         // of the pitch thick with a border are not handled yet: both sides of each line are edges, and the
         // border's inner side lies off the lattice (AxisFit can take a line half-width, once one is measured)
@@ -228,10 +201,10 @@ public final class ArcGridDecoder {
             return null;
         }
         // grid lines: with them every boundary is drawn, so readings that split cells are rejected
-        boolean line = GridLines.lines(img, edgeX, edgeY, cy.get(0), cx.get(0));
+        boolean line = GridLines.lines(img, edges.edgeX, edges.edgeY, cy.get(0), cx.get(0));
         if (line) {
-            List<AxisFit.Hypothesis> lx = GridLines.agreeing(img, edgeX, edgeY, cx, cy.get(0), true);
-            List<AxisFit.Hypothesis> ly = GridLines.agreeing(img, edgeX, edgeY, cy, cx.get(0), false);
+            List<AxisFit.Hypothesis> lx = GridLines.agreeing(img, edges.edgeX, edges.edgeY, cx, cy.get(0), true);
+            List<AxisFit.Hypothesis> ly = GridLines.agreeing(img, edges.edgeX, edges.edgeY, cy, cx.get(0), false);
             cx = lx.isEmpty() ? cx : lx;
             cy = ly.isEmpty() ? cy : ly;
         }
@@ -255,6 +228,7 @@ public final class ArcGridDecoder {
         boolean ambiguous = readings.size() > 1 && squareness(readings.get(1)) == squareness(first);
         return new Reading(first.rows(), first.cols(), line, ambiguous);
     }
+
 
     /** Whether two readings have the same pitch, each way, within the boundary tolerance over the grid. */
     private static boolean samePitch(Reading a, Reading b) {

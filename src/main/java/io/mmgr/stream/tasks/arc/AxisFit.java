@@ -52,6 +52,11 @@ final class AxisFit {
 
     /** Peaks of a profile: runs above {@code threshold}, split at deep valleys, as (centroid, mass). */
     static List<Peak> peaks(double[] profile, double threshold) {
+        return peaks(profile, threshold, 0);
+    }
+
+    /** As {@link #peaks(double[], double)}, profile index i standing for position i + {@code offset}. */
+    static List<Peak> peaks(double[] profile, double threshold, double offset) {
         int n = profile.length;
         double[] s = new double[n];
         for (int i = 0; i < n; i++) {
@@ -72,6 +77,9 @@ final class AxisFit {
             }
             split(profile, s, i, j, out);
             i = j;
+        }
+        if (offset != 0) {
+            out.replaceAll(p -> new Peak(p.centre() + offset, p.mass()));
         }
         return out;
     }
