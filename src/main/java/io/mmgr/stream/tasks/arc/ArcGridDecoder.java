@@ -36,6 +36,10 @@ public final class ArcGridDecoder {
     static final double ASPECT_TOLERANCE = 1.8;
     /** Unexplained edge share (rows and columns together) by which a coarser reading explains the edges better. */
     static final double AS_WELL = 0.01;
+    /** Counts of one axis this close (ratio) compete on how tightly they fit. */
+    static final double NEAR_COUNT = 1.5;
+    /** Mean edge offset (px) by which another count fits an axis's edges more tightly. */
+    static final double TIGHTER = 0.3;
     /** Smallest cell the decoder resolves, in pixels. */
     static final double MIN_PITCH = 3.0;
 
@@ -69,6 +73,7 @@ public final class ArcGridDecoder {
 
     private ArcGridDecoder() {
     }
+
 
 
     /**
@@ -189,8 +194,8 @@ public final class ArcGridDecoder {
         double[] profX = edges.profileX(ax0, ax1, e.y0, e.y1);
         double[] profY = edges.profileY(e.x0, e.x1, ay0, ay1);
         // profile index i holds the step at i - 0.5
-        List<AxisFit.Peak> peaksX = AxisFit.peaks(profX, Math.max(3, 0.3 * lenY / ArcGrid.MAX_SIDE), -0.5);
-        List<AxisFit.Peak> peaksY = AxisFit.peaks(profY, Math.max(3, 0.3 * lenX / ArcGrid.MAX_SIDE), -0.5);
+        List<AxisFit.Peak> peaksX = AxisFit.peaks(profX, peakFloor(lenY), -0.5);
+        List<AxisFit.Peak> peaksY = AxisFit.peaks(profY, peakFloor(lenX), -0.5);
         // outer boundaries sit on the extent's edges (between pixels, hence the half pixel). Lines a fifth
         // of the pitch thick with a border are not handled yet: both sides of each line are edges, and the
         // border's inner side lies off the lattice (AxisFit can take a line half-width, once one is measured)
@@ -218,9 +223,11 @@ public final class ArcGridDecoder {
         // one column finer than a line-free picture may still pass as consistent (few edges fall off
         // it) but leaves more of them unexplained than the drawn lattice, whereas a finer lattice that
         // is right explains at least as much (JPEG ringing, both sides of a line)
+        // judged against a fixed copy: the list itself is reordered while it is sorted
+        List<Reading> all = List.copyOf(readings);
         Comparator<Reading> order = Comparator
                 .comparingDouble((Reading r) -> squareness(r))
-                .thenComparingInt(r -> outdone(r, readings) ? 1 : 0)
+                .thenComparingInt(r -> outdone(r, all) ? 1 : 0)
                 .thenComparingInt(r -> r.matches(expected) ? 0 : 1)
                 .thenComparingInt(r -> r.rows().count() * r.cols().count());
         readings.sort(order);
@@ -229,6 +236,15 @@ public final class ArcGridDecoder {
         return new Reading(first.rows(), first.cols(), line, ambiguous);
     }
 
+
+    /**
+     * The smoothed profile height a peak needs, for a grid {@code across} pixels the other way: 3, or 0.3
+     * of a cell of a 30-cell side; in a strip (1x30 of 4 px cells) under what a sharp edge along most
+     * of it reaches after smoothing (half its length), or it would show no edges at all.
+     */
+    private static double peakFloor(double across) {
+        return Math.max(Math.min(3, 0.4 * across), 0.3 * across / ArcGrid.MAX_SIDE);
+    }
 
     /** Whether two readings have the same pitch, each way, within the boundary tolerance over the grid. */
     private static boolean samePitch(Reading a, Reading b) {
@@ -245,6 +261,10 @@ public final class ArcGridDecoder {
             }
         }
         return false;
+    }
+
+    private static boolean divides(int a, int b) {
+        return Math.max(a, b) % Math.min(a, b) == 0;
     }
 
     /** Whether every boundary of {@code part} lies on a boundary of {@code all}, each way. */
@@ -298,7 +318,35 @@ public final class ArcGridDecoder {
             }
             consistent.add(best);
         }
-        return consistent;
+        return tightest(consistent);
+    }
+
+    /**
+     * Drops counts whose boundaries sit markedly further from the edges than another count's: within the
+     * tolerance a count one off the drawn one can still pass (17 rows of 6.3 px read as 16 of 6.7 px
+     * leave every edge within 2 px), but the drawn lattice puts them a few tenths of a pixel away. Only
+     * counts close to each other (under {@link #NEAR_COUNT} apart, neither dividing the other) compete:
+     * a multiple puts the drawn edges on the same boundaries, and a much finer lattice has a boundary
+     * near every stray mark (JPEG ringing), hence fits them more tightly without being any likelier.
+     */
+    static List<AxisFit.Hypothesis> tightest(List<AxisFit.Hypothesis> consistent) {
+        List<AxisFit.Hypothesis> out = new ArrayList<>();
+        for (AxisFit.Hypothesis h : consistent) {
+            boolean beaten = false;
+            for (AxisFit.Hypothesis g : consistent) {
+                boolean near = Math.max(g.count(), h.count()) < NEAR_COUNT * Math.min(g.count(), h.count())
+                        && !divides(g.count(), h.count());
+                if (near && g.residual() + TIGHTER < h.residual() && g.residual() < 0.5 * h.residual()
+                        && g.unexplained() <= h.unexplained() + AS_WELL) {
+                    beaten = true;
+                    break;
+                }
+            }
+            if (!beaten) {
+                out.add(h);
+            }
+        }
+        return out;
     }
 
     /** Each cell's core (a quarter of the pitch in from every boundary) votes for a symbol. */

@@ -29,9 +29,13 @@ final class AxisFit {
     static final double MAX_UNEXPLAINED = 0.04;
 
     /** One count's fit. {@code coverage} is filled in by the decoder for the counts it considers. */
-    record Hypothesis(int count, double start, double pitch, double unexplained, double lineHalf) {
+    record Hypothesis(int count, double start, double pitch, double unexplained, double lineHalf, double residual) {
         Hypothesis(int count, double start, double pitch, double unexplained) {
-            this(count, start, pitch, unexplained, 0);
+            this(count, start, pitch, unexplained, 0, 0);
+        }
+
+        Hypothesis(int count, double start, double pitch, double unexplained, double lineHalf) {
+            this(count, start, pitch, unexplained, lineHalf, 0);
         }
 
         double boundary(int k) {
@@ -188,14 +192,20 @@ final class AxisFit {
         }
         double total = 0;
         double unexplained = 0;
+        double off = 0;
         for (Peak pk : peaks) {
             total += pk.mass();
             int k = (int) Math.round((pk.centre() - s) / p);
             k = Math.max(0, Math.min(count, k));
-            if (Math.abs(pk.centre() - h.boundary(k)) > tol) {
+            double d = Math.abs(pk.centre() - h.boundary(k));
+            if (d > tol) {
                 unexplained += pk.mass();
+            } else {
+                off += pk.mass() * Math.max(0, d - lineHalf);
             }
         }
-        return new Hypothesis(count, s, p, total == 0 ? 0 : unexplained / total, lineHalf);
+        double explained = total - unexplained;
+        return new Hypothesis(count, s, p, total == 0 ? 0 : unexplained / total, lineHalf,
+                explained == 0 ? 0 : off / explained);
     }
 }
