@@ -40,6 +40,8 @@ public final class ArcGridDecoder {
     static final double NEAR_COUNT = 1.5;
     /** Mean edge offset (px) by which another count fits an axis's edges more tightly. */
     static final double TIGHTER = 0.3;
+    /** Share of a cell core's pixels one colour must hold for a bordered reading to stand. */
+    static final double UNIFORM = 0.9;
     /** Smallest cell the decoder resolves, in pixels. */
     static final double MIN_PITCH = 3.0;
 
@@ -196,28 +198,60 @@ public final class ArcGridDecoder {
         // profile index i holds the step at i - 0.5
         List<AxisFit.Peak> peaksX = AxisFit.peaks(profX, peakFloor(lenY), -0.5);
         List<AxisFit.Peak> peaksY = AxisFit.peaks(profY, peakFloor(lenX), -0.5);
-        // outer boundaries sit on the extent's edges (between pixels, hence the half pixel). Lines a fifth
-        // of the pitch thick with a border are not handled yet: both sides of each line are edges, and the
-        // border's inner side lies off the lattice (AxisFit can take a line half-width, once one is measured)
-        double half = 0;
-        List<AxisFit.Hypothesis> cx = candidates(peaksX, e.x0 - 0.5 + half, e.x1 - 0.5 - half, lenX - 2 * half, half);
-        List<AxisFit.Hypothesis> cy = candidates(peaksY, e.y0 - 0.5 + half, e.y1 - 0.5 - half, lenY - 2 * half, half);
-        if (cx.isEmpty() || cy.isEmpty()) {
-            return null;
+        // outer boundaries sit on the extent's edges (between pixels, hence the half pixel)
+        List<AxisFit.Hypothesis> cx = candidates(peaksX, e.x0 - 0.5, e.x1 - 0.5, lenX, 0);
+        List<AxisFit.Hypothesis> cy = candidates(peaksY, e.y0 - 0.5, e.y1 - 0.5, lenY, 0);
+        Reading plain = null;
+        if (!cx.isEmpty() && !cy.isEmpty()) {
+            // grid lines: with them every boundary is drawn, so readings that split cells are rejected
+            boolean line = GridLines.lines(img, edges.edgeX, edges.edgeY, cy.get(0), cx.get(0));
+            if (line) {
+                List<AxisFit.Hypothesis> lx = GridLines.agreeing(img, edges.edgeX, edges.edgeY, cx, cy.get(0), true);
+                List<AxisFit.Hypothesis> ly = GridLines.agreeing(img, edges.edgeX, edges.edgeY, cy, cx.get(0), false);
+                cx = lx.isEmpty() ? cx : lx;
+                cy = ly.isEmpty() ? cy : ly;
+            }
+            plain = choose(cx, cy, line, expected, null);
         }
-        // grid lines: with them every boundary is drawn, so readings that split cells are rejected
-        boolean line = GridLines.lines(img, edges.edgeX, edges.edgeY, cy.get(0), cx.get(0));
-        if (line) {
-            List<AxisFit.Hypothesis> lx = GridLines.agreeing(img, edges.edgeX, edges.edgeY, cx, cy.get(0), true);
-            List<AxisFit.Hypothesis> ly = GridLines.agreeing(img, edges.edgeX, edges.edgeY, cy, cx.get(0), false);
-            cx = lx.isEmpty() ? cx : lx;
-            cy = ly.isEmpty() ? cy : ly;
+        // under a thick border the outer boundaries are the centres of its lines; such a reading stands
+        // only if every inner boundary shows a line as thick, every cell's core is one colour, and it
+        // explains the edges as well as the reading from the extent's edges
+        Border.Band band = Border.find(img, e.x0, e.y0, e.x1, e.y1);
+        if (band.width() > 0) {
+            double half = band.width() / 2.0;
+            List<AxisFit.Hypothesis> bx = Border.confirmed(img, e.x0, e.y0, e.x1, e.y1, band,
+                    candidates(peaksX, e.x0 - 0.5 + half, e.x1 - 0.5 - half, lenX - 2 * half, half), true);
+            List<AxisFit.Hypothesis> by = Border.confirmed(img, e.x0, e.y0, e.x1, e.y1, band,
+                    candidates(peaksY, e.y0 - 0.5 + half, e.y1 - 0.5 - half, lenY - 2 * half, half), false);
+            // a border with no line inside it is not told from cells of its colour round the grid
+            Reading bordered = bx.isEmpty() || by.isEmpty() ? null : choose(bx, by, true, expected, img);
+            if (bordered != null && bordered.rows().count() == 1 && bordered.cols().count() == 1) {
+                bordered = null;
+            }
+            if (bordered != null && (plain == null || bordered.unexplained() <= plain.unexplained() + AS_WELL)) {
+                return bordered;
+            }
         }
+        return plain;
+    }
+
+    /**
+     * The likeliest reading of the candidates each way, or null when none is left. With an image, only
+     * readings whose every cell core is {@link #UNIFORM} one colour count.
+     */
+    private static Reading choose(List<AxisFit.Hypothesis> cx, List<AxisFit.Hypothesis> cy, boolean line,
+                                  int[] expected, RgbImage uniformIn) {
         List<Reading> readings = new ArrayList<>();
         for (AxisFit.Hypothesis x : cx) {
             for (AxisFit.Hypothesis y : cy) {
-                readings.add(new Reading(y, x, line, false));
+                Reading r = new Reading(y, x, line, false);
+                if (uniformIn == null || sample(uniformIn, r, null).minAgreement() >= UNIFORM) {
+                    readings.add(r);
+                }
             }
+        }
+        if (readings.isEmpty()) {
+            return null;
         }
         // the expected size breaks no tie for a reading that a coarser one explains better: a lattice
         // one column finer than a line-free picture may still pass as consistent (few edges fall off
@@ -296,7 +330,9 @@ public final class ArcGridDecoder {
     private static List<AxisFit.Hypothesis> candidates(List<AxisFit.Peak> peaks, double start, double end, double len,
                                                        double lineHalf) {
         List<AxisFit.Hypothesis> fits = new ArrayList<>();
-        int maxCount = (int) Math.min(ArcGrid.MAX_SIDE, Math.floor(len / MIN_PITCH));
+        // a cell is wider than its lines (a band as wide as the cells is a row of cells of its colour):
+        // lines take at most 40% of the pitch
+        int maxCount = (int) Math.min(ArcGrid.MAX_SIDE, Math.floor(len / Math.max(MIN_PITCH, 5 * lineHalf)));
         for (int n = 1; n <= maxCount; n++) {
             fits.add(AxisFit.fit(peaks, start, end, n, lineHalf));
         }

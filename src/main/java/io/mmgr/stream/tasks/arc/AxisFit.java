@@ -154,16 +154,20 @@ final class AxisFit {
                 if (k < 0 || k > count) {
                     continue;
                 }
-                double d = Math.abs(pk.centre() - (s + k * p));
-                if (d > 0.35 * p) {
+                double signed = pk.centre() - (s + k * p);
+                double d = Math.abs(signed);
+                if (d > 0.35 * p + lineHalf) {
                     continue;
                 }
+                // a side of a thick line stands for the line's centre, half a width in; one side alone
+                // (the other merged into a cell of the line's colour) must not pull the fit off centre
+                double x = d >= lineHalf / 2 ? pk.centre() - Math.signum(signed) * lineHalf : pk.centre();
                 double w = pk.mass();
                 sw += w;
                 sk += w * k;
-                sx += w * pk.centre();
+                sx += w * x;
                 skk += w * k * k;
-                skx += w * k * pk.centre();
+                skx += w * k * x;
                 kMin = Math.min(kMin, k);
                 kMax = Math.max(kMax, k);
             }
