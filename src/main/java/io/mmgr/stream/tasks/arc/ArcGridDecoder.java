@@ -38,10 +38,7 @@ public final class ArcGridDecoder {
     static final double AS_WELL = 0.01;
     /** Counts of one axis this close (ratio) compete on how tightly they fit. */
     static final double NEAR_COUNT = 1.5;
-    /**
-     * Mean edge offset (px) by which another count fits an axis's edges more tightly (it must also halve
-     * it): a line-free 28x5 whose one inner edge sits 5 px in also passes as 28x6, 0.15 px less tightly.
-     */
+    /** Mean edge offset (px) by which another count fits an axis's edges more tightly. */
     static final double TIGHTER = 0.1;
     /** Share of a cell core's pixels one colour must hold for a bordered reading to stand. */
     static final double UNIFORM = 0.9;
@@ -206,11 +203,18 @@ public final class ArcGridDecoder {
         List<AxisFit.Hypothesis> cy = candidates(peaksY, e.y0 - 0.5, e.y1 - 0.5, lenY, 0);
         Reading plain = null;
         if (!cx.isEmpty() && !cy.isEmpty()) {
-            // grid lines: with them every boundary is drawn, so readings that split cells are rejected
-            boolean line = GridLines.lines(img, edges.edgeX, edges.edgeY, cy.get(0), cx.get(0));
+            // grid lines: with them every boundary is drawn, so readings that split cells are rejected.
+            // JPEG rings beside a thin line on a flat cell, within its 8x8 block: the drawn lattice can
+            // leave that unexplained while finer ones, splitting cells, explain it. So the lines are
+            // looked for on the coarsest fair fit each way as well, and it stands in for an axis none
+            // of whose consistent counts agrees with the lines
+            AxisFit.Hypothesis fx = coarsestFair(peaksX, e.x0 - 0.5, e.x1 - 0.5, lenX, cx.get(0));
+            AxisFit.Hypothesis fy = coarsestFair(peaksY, e.y0 - 0.5, e.y1 - 0.5, lenY, cy.get(0));
+            boolean line = GridLines.lines(img, edges.edgeX, edges.edgeY, cy.get(0), cx.get(0))
+                    || GridLines.lines(img, edges.edgeX, edges.edgeY, fy, fx);
             if (line) {
-                List<AxisFit.Hypothesis> lx = GridLines.agreeing(img, edges.edgeX, edges.edgeY, cx, cy.get(0), true);
-                List<AxisFit.Hypothesis> ly = GridLines.agreeing(img, edges.edgeX, edges.edgeY, cy, cx.get(0), false);
+                List<AxisFit.Hypothesis> lx = agreeing(img, edges, cx, fx, fy, true);
+                List<AxisFit.Hypothesis> ly = agreeing(img, edges, cy, fy, fx, false);
                 cx = lx.isEmpty() ? cx : lx;
                 cy = ly.isEmpty() ? cy : ly;
             }
@@ -236,6 +240,31 @@ public final class ArcGridDecoder {
             }
         }
         return plain;
+    }
+
+    /** The consistent counts that agree with the lines, or else the coarsest fair fit if it agrees. */
+    private static List<AxisFit.Hypothesis> agreeing(RgbImage img, EdgeMaps edges, List<AxisFit.Hypothesis> consistent,
+                                                     AxisFit.Hypothesis fair, AxisFit.Hypothesis across, boolean xAxis) {
+        List<AxisFit.Hypothesis> out = GridLines.agreeing(img, edges.edgeX, edges.edgeY, consistent, across, xAxis);
+        if (out.isEmpty() && fair.count() < consistent.get(0).count()) {
+            out = GridLines.agreeing(img, edges.edgeX, edges.edgeY, List.of(fair), across, xAxis);
+        }
+        return out;
+    }
+
+    /** The coarsest count leaving at most 2.5 {@link AxisFit#MAX_UNEXPLAINED} of the edges unexplained. */
+    private static AxisFit.Hypothesis coarsestFair(List<AxisFit.Peak> peaks, double start, double end, double len,
+                                                   AxisFit.Hypothesis coarsestConsistent) {
+        for (int n = 1; n < coarsestConsistent.count(); n++) {
+            if (len / n < MIN_PITCH) {
+                break;
+            }
+            AxisFit.Hypothesis f = AxisFit.fit(peaks, start, end, n, 0);
+            if (f.unexplained() <= 2.5 * AxisFit.MAX_UNEXPLAINED) {
+                return f;
+            }
+        }
+        return coarsestConsistent;
     }
 
     /**
