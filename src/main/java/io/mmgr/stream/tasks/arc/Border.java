@@ -8,11 +8,12 @@ import java.util.List;
  * Thick grid lines with an outer border (lines a fifth of the pitch, say): every line, the border's four
  * sides included, is a band of one colour a few pixels wide running the whole length of the grid. Both
  * sides of such a line are edges, and the border's inner side lies off the lattice of cell edges, so the
- * lattice is fitted to the lines' centres instead. The border's width is the narrowest of the four
- * sides' bands (cells of its colour along a side widen that side's band); a count is kept only if a
- * band of that width and colour also runs the full length at each of its inner boundaries. That check
- * is what keeps a line-free grid whose edge cells happen to share a colour (black cells all round) from
- * passing for a bordered one: its inner boundaries are not all full-length bands of that colour.
+ * lattice is fitted to the lines' centres instead. The lines' width is the narrowest full-length band
+ * of the border's colour, at the sides or inside (cells of its colour along a side or beside a line
+ * widen that band); a count is kept only if a band of that colour also runs the full length at each of
+ * its inner boundaries. That check, and the decoder's (every cell core one colour, the edges explained
+ * as well as by the plain reading), keep a line-free grid whose edge cells share a colour (black cells
+ * all round) from passing for a bordered one.
  */
 final class Border {
 
