@@ -305,11 +305,12 @@ public final class ArcGridDecoder {
 
     /**
      * The smoothed profile height a peak needs, for a grid {@code across} pixels the other way: 3, or 0.3
-     * of a cell of a 30-cell side; in a strip (1x30 of 4 px cells) under what a sharp edge along most
-     * of it reaches after smoothing (half its length), or it would show no edges at all.
+     * of a cell of a 30-cell side. A strip (1x30 of 4 px cells) lowers it, to its width less three pixels
+     * (its border lines and a blended one), or it would show no edges at all; a strip of 6 px keeps 3, so
+     * that JPEG noise in its 4 px cells does not bridge the lines' peaks.
      */
     private static double peakFloor(double across) {
-        return Math.max(Math.min(3, 0.4 * across), 0.3 * across / ArcGrid.MAX_SIDE);
+        return Math.max(Math.min(3, Math.max(1, across - 3)), 0.3 * across / ArcGrid.MAX_SIDE);
     }
 
     /** Whether two readings have the same pitch, each way, within the boundary tolerance over the grid. */
