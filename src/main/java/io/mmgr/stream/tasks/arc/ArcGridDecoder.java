@@ -36,6 +36,12 @@ public final class ArcGridDecoder {
     static final double ASPECT_TOLERANCE = 1.8;
     /** Unexplained edge share (rows and columns together) by which a coarser reading explains the edges better. */
     static final double AS_WELL = 0.01;
+    /** Counts of one axis this close (ratio) compete on how tightly they fit. */
+    static final double NEAR_COUNT = 1.5;
+    /** Mean edge offset (px) by which another count fits an axis's edges more tightly. */
+    static final double TIGHTER = 0.1;
+    /** Share of a cell core's pixels one colour must hold for a bordered reading to stand. */
+    static final double UNIFORM = 0.9;
     /** Smallest cell the decoder resolves, in pixels. */
     static final double MIN_PITCH = 3.0;
 
@@ -69,6 +75,8 @@ public final class ArcGridDecoder {
 
     private ArcGridDecoder() {
     }
+
+
 
     /**
      * @param image    the generated image
@@ -116,25 +124,12 @@ public final class ArcGridDecoder {
         } else {
             extents.add(new Extent(0, 0, w, h));
         }
-        boolean[] edgeX = new boolean[w * h];
-        boolean[] edgeY = new boolean[w * h];
-        for (int y = 0; y < h; y++) {
-            int o = y * w;
-            for (int x = 1; x < w - 1; x++) {
-                edgeX[o + x] = l1(px[o + x - 1], px[o + x + 1]) > EDGE_THRESHOLD;
-            }
-        }
-        for (int y = 1; y < h - 1; y++) {
-            int o = y * w;
-            for (int x = 0; x < w; x++) {
-                edgeY[o + x] = l1(px[o - w + x], px[o + w + x]) > EDGE_THRESHOLD;
-            }
-        }
+        EdgeMaps edges = new EdgeMaps(img);
         // the first extent (in order of likelihood) whose lattice explains its edges is the grid; when
         // none does, the one leaving the least edge mass unexplained
         Reading best = null;
         for (int i = 0; i < extents.size(); i++) {
-            Reading r = read(img, extents.get(i), edgeX, edgeY, expected);
+            Reading r = read(img, extents.get(i), edges, expected);
             if (r == null) {
                 continue;
             }
@@ -145,7 +140,7 @@ public final class ArcGridDecoder {
                     // like a margin. When the whole image reads as a lattice the marked part lies on,
                     // both readings explain the pixels: the ground truth's size decides, as for any tie,
                     // and otherwise an equal pitch (the "margin" is whole cells) does
-                    Reading all = read(img, whole, edgeX, edgeY, expected);
+                    Reading all = read(img, whole, edges, expected);
                     if (all != null && all.unexplained() <= AxisFit.MAX_UNEXPLAINED * 2 && onLattice(r, all)) {
                         boolean allFits = all.matches(expected);
                         boolean partFits = r.matches(expected);
@@ -185,7 +180,7 @@ public final class ArcGridDecoder {
         }
     }
 
-    private static Reading read(RgbImage img, Extent e, boolean[] edgeX, boolean[] edgeY, int[] expected) {
+    private static Reading read(RgbImage img, Extent e, EdgeMaps edges, int[] expected) {
         int w = img.width();
         int h = img.height();
         double lenX = e.x1 - e.x0;
@@ -198,62 +193,124 @@ public final class ArcGridDecoder {
         int ax1 = Math.min(w, e.x1 + 3);
         int ay0 = Math.max(0, e.y0 - 3);
         int ay1 = Math.min(h, e.y1 + 3);
-        double[] profX = new double[w];
-        double[] profY = new double[h];
-        for (int y = e.y0; y < e.y1; y++) {
-            int o = y * w;
-            for (int x = ax0; x < ax1; x++) {
-                if (edgeX[o + x]) {
-                    profX[x]++;
-                }
+        double[] profX = edges.profileX(ax0, ax1, e.y0, e.y1);
+        double[] profY = edges.profileY(e.x0, e.x1, ay0, ay1);
+        // profile index i holds the step at i - 0.5
+        List<AxisFit.Peak> peaksX = AxisFit.peaks(profX, peakFloor(lenY), -0.5);
+        List<AxisFit.Peak> peaksY = AxisFit.peaks(profY, peakFloor(lenX), -0.5);
+        // outer boundaries sit on the extent's edges (between pixels, hence the half pixel)
+        List<AxisFit.Hypothesis> cx = candidates(peaksX, e.x0 - 0.5, e.x1 - 0.5, lenX, 0);
+        List<AxisFit.Hypothesis> cy = candidates(peaksY, e.y0 - 0.5, e.y1 - 0.5, lenY, 0);
+        Reading plain = null;
+        if (!cx.isEmpty() && !cy.isEmpty()) {
+            // grid lines: with them every boundary is drawn, so readings that split cells are rejected.
+            // JPEG rings beside a thin line on a flat cell, within its 8x8 block: the drawn lattice can
+            // leave that unexplained while finer ones, splitting cells, explain it. So the lines are
+            // looked for on the coarsest fair fit each way as well, and it stands in for an axis none
+            // of whose consistent counts agrees with the lines
+            AxisFit.Hypothesis fx = coarsestFair(peaksX, e.x0 - 0.5, e.x1 - 0.5, lenX, cx.get(0));
+            AxisFit.Hypothesis fy = coarsestFair(peaksY, e.y0 - 0.5, e.y1 - 0.5, lenY, cy.get(0));
+            boolean line = GridLines.lines(img, edges.edgeX, edges.edgeY, cy.get(0), cx.get(0))
+                    || GridLines.lines(img, edges.edgeX, edges.edgeY, fy, fx);
+            if (line) {
+                List<AxisFit.Hypothesis> lx = agreeing(img, edges, cx, fx, fy, true);
+                List<AxisFit.Hypothesis> ly = agreeing(img, edges, cy, fy, fx, false);
+                cx = lx.isEmpty() ? cx : lx;
+                cy = ly.isEmpty() ? cy : ly;
+            }
+            plain = choose(cx, cy, line, expected, null);
+        }
+        // under a thick border the outer boundaries are the centres of its lines; such a reading stands
+        // only if every inner boundary shows a line as thick, every cell's core is one colour, and it
+        // explains the edges as well as the reading from the extent's edges
+        Border.Band band = Border.find(img, e.x0, e.y0, e.x1, e.y1);
+        if (band.width() > 0) {
+            double half = band.width() / 2.0;
+            List<AxisFit.Hypothesis> bx = Border.confirmed(img, e.x0, e.y0, e.x1, e.y1, band,
+                    candidates(peaksX, e.x0 - 0.5 + half, e.x1 - 0.5 - half, lenX - 2 * half, half), true);
+            List<AxisFit.Hypothesis> by = Border.confirmed(img, e.x0, e.y0, e.x1, e.y1, band,
+                    candidates(peaksY, e.y0 - 0.5 + half, e.y1 - 0.5 - half, lenY - 2 * half, half), false);
+            // a border with no line inside it is not told from cells of its colour round the grid
+            Reading bordered = bx.isEmpty() || by.isEmpty() ? null : choose(bx, by, true, expected, img);
+            if (bordered != null && bordered.rows().count() == 1 && bordered.cols().count() == 1) {
+                bordered = null;
+            }
+            if (bordered != null && (plain == null || bordered.unexplained() <= plain.unexplained() + AS_WELL)) {
+                return bordered;
             }
         }
-        for (int y = ay0; y < ay1; y++) {
-            int o = y * w;
-            for (int x = e.x0; x < e.x1; x++) {
-                if (edgeY[o + x]) {
-                    profY[y]++;
-                }
+        return plain;
+    }
+
+    /** The consistent counts that agree with the lines, or else the coarsest fair fit if it agrees. */
+    private static List<AxisFit.Hypothesis> agreeing(RgbImage img, EdgeMaps edges, List<AxisFit.Hypothesis> consistent,
+                                                     AxisFit.Hypothesis fair, AxisFit.Hypothesis across, boolean xAxis) {
+        List<AxisFit.Hypothesis> out = GridLines.agreeing(img, edges.edgeX, edges.edgeY, consistent, across, xAxis);
+        if (out.isEmpty() && fair.count() < consistent.get(0).count()) {
+            out = GridLines.agreeing(img, edges.edgeX, edges.edgeY, List.of(fair), across, xAxis);
+        }
+        return out;
+    }
+
+    /** The coarsest count leaving at most 2.5 {@link AxisFit#MAX_UNEXPLAINED} of the edges unexplained. */
+    private static AxisFit.Hypothesis coarsestFair(List<AxisFit.Peak> peaks, double start, double end, double len,
+                                                   AxisFit.Hypothesis coarsestConsistent) {
+        for (int n = 1; n < coarsestConsistent.count(); n++) {
+            if (len / n < MIN_PITCH) {
+                break;
+            }
+            AxisFit.Hypothesis f = AxisFit.fit(peaks, start, end, n, 0);
+            if (f.unexplained() <= 2.5 * AxisFit.MAX_UNEXPLAINED) {
+                return f;
             }
         }
-        List<AxisFit.Peak> peaksX = AxisFit.peaks(profX, Math.max(3, 0.3 * lenY / ArcGrid.MAX_SIDE));
-        List<AxisFit.Peak> peaksY = AxisFit.peaks(profY, Math.max(3, 0.3 * lenX / ArcGrid.MAX_SIDE));
-        // outer boundaries sit on the extent's edges (between pixels, hence the half pixel). Lines a fifth
-        // of the pitch thick with a border are not handled yet: both sides of each line are edges, and the
-        // border's inner side lies off the lattice (AxisFit can take a line half-width, once one is measured)
-        double half = 0;
-        List<AxisFit.Hypothesis> cx = candidates(peaksX, e.x0 - 0.5 + half, e.x1 - 0.5 - half, lenX - 2 * half, half);
-        List<AxisFit.Hypothesis> cy = candidates(peaksY, e.y0 - 0.5 + half, e.y1 - 0.5 - half, lenY - 2 * half, half);
-        if (cx.isEmpty() || cy.isEmpty()) {
-            return null;
-        }
-        // grid lines: with them every boundary is drawn, so readings that split cells are rejected
-        boolean line = GridLines.lines(img, edgeX, edgeY, cy.get(0), cx.get(0));
-        if (line) {
-            List<AxisFit.Hypothesis> lx = GridLines.agreeing(img, edgeX, edgeY, cx, cy.get(0), true);
-            List<AxisFit.Hypothesis> ly = GridLines.agreeing(img, edgeX, edgeY, cy, cx.get(0), false);
-            cx = lx.isEmpty() ? cx : lx;
-            cy = ly.isEmpty() ? cy : ly;
-        }
+        return coarsestConsistent;
+    }
+
+    /**
+     * The likeliest reading of the candidates each way, or null when none is left. With an image, only
+     * readings whose every cell core is {@link #UNIFORM} one colour count.
+     */
+    private static Reading choose(List<AxisFit.Hypothesis> cx, List<AxisFit.Hypothesis> cy, boolean line,
+                                  int[] expected, RgbImage uniformIn) {
         List<Reading> readings = new ArrayList<>();
         for (AxisFit.Hypothesis x : cx) {
             for (AxisFit.Hypothesis y : cy) {
-                readings.add(new Reading(y, x, line, false));
+                Reading r = new Reading(y, x, line, false);
+                if (uniformIn == null || sample(uniformIn, r, null).minAgreement() >= UNIFORM) {
+                    readings.add(r);
+                }
             }
+        }
+        if (readings.isEmpty()) {
+            return null;
         }
         // the expected size breaks no tie for a reading that a coarser one explains better: a lattice
         // one column finer than a line-free picture may still pass as consistent (few edges fall off
         // it) but leaves more of them unexplained than the drawn lattice, whereas a finer lattice that
         // is right explains at least as much (JPEG ringing, both sides of a line)
+        // judged against a fixed copy: the list itself is reordered while it is sorted
+        List<Reading> all = List.copyOf(readings);
         Comparator<Reading> order = Comparator
                 .comparingDouble((Reading r) -> squareness(r))
-                .thenComparingInt(r -> outdone(r, readings) ? 1 : 0)
+                .thenComparingInt(r -> outdone(r, all) ? 1 : 0)
                 .thenComparingInt(r -> r.matches(expected) ? 0 : 1)
                 .thenComparingInt(r -> r.rows().count() * r.cols().count());
         readings.sort(order);
         Reading first = readings.get(0);
         boolean ambiguous = readings.size() > 1 && squareness(readings.get(1)) == squareness(first);
         return new Reading(first.rows(), first.cols(), line, ambiguous);
+    }
+
+
+    /**
+     * The smoothed profile height a peak needs, for a grid {@code across} pixels the other way: 3, or 0.3
+     * of a cell of a 30-cell side. A strip (1x30 of 4 px cells) lowers it, to its width less three pixels
+     * (its border lines and a blended one), or it would show no edges at all; a strip of 6 px keeps 3, so
+     * that JPEG noise in its 4 px cells does not bridge the lines' peaks.
+     */
+    private static double peakFloor(double across) {
+        return Math.max(Math.min(3, Math.max(1, across - 3)), 0.3 * across / ArcGrid.MAX_SIDE);
     }
 
     /** Whether two readings have the same pitch, each way, within the boundary tolerance over the grid. */
@@ -271,6 +328,10 @@ public final class ArcGridDecoder {
             }
         }
         return false;
+    }
+
+    private static boolean divides(int a, int b) {
+        return Math.max(a, b) % Math.min(a, b) == 0;
     }
 
     /** Whether every boundary of {@code part} lies on a boundary of {@code all}, each way. */
@@ -302,7 +363,9 @@ public final class ArcGridDecoder {
     private static List<AxisFit.Hypothesis> candidates(List<AxisFit.Peak> peaks, double start, double end, double len,
                                                        double lineHalf) {
         List<AxisFit.Hypothesis> fits = new ArrayList<>();
-        int maxCount = (int) Math.min(ArcGrid.MAX_SIDE, Math.floor(len / MIN_PITCH));
+        // a cell is wider than its lines (a band as wide as the cells is a row of cells of its colour):
+        // lines take at most 40% of the pitch
+        int maxCount = (int) Math.min(ArcGrid.MAX_SIDE, Math.floor(len / Math.max(MIN_PITCH, 5 * lineHalf)));
         for (int n = 1; n <= maxCount; n++) {
             fits.add(AxisFit.fit(peaks, start, end, n, lineHalf));
         }
@@ -324,7 +387,35 @@ public final class ArcGridDecoder {
             }
             consistent.add(best);
         }
-        return consistent;
+        return tightest(consistent);
+    }
+
+    /**
+     * Drops counts whose boundaries sit markedly further from the edges than another count's: within the
+     * tolerance a count one off the drawn one can still pass (17 rows of 6.3 px read as 16 of 6.7 px
+     * leave every edge within 2 px), but the drawn lattice puts them a few tenths of a pixel away. Only
+     * counts close to each other (under {@link #NEAR_COUNT} apart, neither dividing the other) compete:
+     * a multiple puts the drawn edges on the same boundaries, and a much finer lattice has a boundary
+     * near every stray mark (JPEG ringing), hence fits them more tightly without being any likelier.
+     */
+    static List<AxisFit.Hypothesis> tightest(List<AxisFit.Hypothesis> consistent) {
+        List<AxisFit.Hypothesis> out = new ArrayList<>();
+        for (AxisFit.Hypothesis h : consistent) {
+            boolean beaten = false;
+            for (AxisFit.Hypothesis g : consistent) {
+                boolean near = Math.max(g.count(), h.count()) < NEAR_COUNT * Math.min(g.count(), h.count())
+                        && !divides(g.count(), h.count());
+                if (near && g.residual() + TIGHTER < h.residual() && g.residual() < 0.5 * h.residual()
+                        && g.unexplained() <= h.unexplained() + AS_WELL) {
+                    beaten = true;
+                    break;
+                }
+            }
+            if (!beaten) {
+                out.add(h);
+            }
+        }
+        return out;
     }
 
     /** Each cell's core (a quarter of the pitch in from every boundary) votes for a symbol. */

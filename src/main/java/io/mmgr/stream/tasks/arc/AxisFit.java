@@ -29,9 +29,13 @@ final class AxisFit {
     static final double MAX_UNEXPLAINED = 0.04;
 
     /** One count's fit. {@code coverage} is filled in by the decoder for the counts it considers. */
-    record Hypothesis(int count, double start, double pitch, double unexplained, double lineHalf) {
+    record Hypothesis(int count, double start, double pitch, double unexplained, double lineHalf, double residual) {
         Hypothesis(int count, double start, double pitch, double unexplained) {
-            this(count, start, pitch, unexplained, 0);
+            this(count, start, pitch, unexplained, 0, 0);
+        }
+
+        Hypothesis(int count, double start, double pitch, double unexplained, double lineHalf) {
+            this(count, start, pitch, unexplained, lineHalf, 0);
         }
 
         double boundary(int k) {
@@ -52,6 +56,11 @@ final class AxisFit {
 
     /** Peaks of a profile: runs above {@code threshold}, split at deep valleys, as (centroid, mass). */
     static List<Peak> peaks(double[] profile, double threshold) {
+        return peaks(profile, threshold, 0);
+    }
+
+    /** As {@link #peaks(double[], double)}, profile index i standing for position i + {@code offset}. */
+    static List<Peak> peaks(double[] profile, double threshold, double offset) {
         int n = profile.length;
         double[] s = new double[n];
         for (int i = 0; i < n; i++) {
@@ -72,6 +81,9 @@ final class AxisFit {
             }
             split(profile, s, i, j, out);
             i = j;
+        }
+        if (offset != 0) {
+            out.replaceAll(p -> new Peak(p.centre() + offset, p.mass()));
         }
         return out;
     }
@@ -142,16 +154,20 @@ final class AxisFit {
                 if (k < 0 || k > count) {
                     continue;
                 }
-                double d = Math.abs(pk.centre() - (s + k * p));
-                if (d > 0.35 * p) {
+                double signed = pk.centre() - (s + k * p);
+                double d = Math.abs(signed);
+                if (d > 0.35 * p + lineHalf) {
                     continue;
                 }
+                // a side of a thick line stands for the line's centre, half a width in; one side alone
+                // (the other merged into a cell of the line's colour) must not pull the fit off centre
+                double x = d >= lineHalf / 2 ? pk.centre() - Math.signum(signed) * lineHalf : pk.centre();
                 double w = pk.mass();
                 sw += w;
                 sk += w * k;
-                sx += w * pk.centre();
+                sx += w * x;
                 skk += w * k * k;
-                skx += w * k * pk.centre();
+                skx += w * k * x;
                 kMin = Math.min(kMin, k);
                 kMax = Math.max(kMax, k);
             }
@@ -180,14 +196,20 @@ final class AxisFit {
         }
         double total = 0;
         double unexplained = 0;
+        double off = 0;
         for (Peak pk : peaks) {
             total += pk.mass();
             int k = (int) Math.round((pk.centre() - s) / p);
             k = Math.max(0, Math.min(count, k));
-            if (Math.abs(pk.centre() - h.boundary(k)) > tol) {
+            double d = Math.abs(pk.centre() - h.boundary(k));
+            if (d > tol) {
                 unexplained += pk.mass();
+            } else {
+                off += pk.mass() * Math.max(0, d - lineHalf);
             }
         }
-        return new Hypothesis(count, s, p, total == 0 ? 0 : unexplained / total, lineHalf);
+        double explained = total - unexplained;
+        return new Hypothesis(count, s, p, total == 0 ? 0 : unexplained / total, lineHalf,
+                explained == 0 ? 0 : off / explained);
     }
 }
