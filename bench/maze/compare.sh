@@ -5,6 +5,9 @@
 # checks that both read every case the same way and as its known verdict.
 #
 #   bench/maze/compare.sh [RUNS]        (default 3 runs of each per corpus)
+#   MAZE_THREADS=1 bench/maze/compare.sh  (Java on one worker; by default it scores one case per
+#                                          core, while the Python script scores one case at a time,
+#                                          with whatever threads OpenCV and FFmpeg use inside a call)
 #
 # Needs the packaged application (mvn -q -B -DskipTests package) and Debian's python3-opencv and
 # python3-numpy. Corpora go to target/maze-bench (480 and 120 still answers, 24 videos), generated
@@ -36,7 +39,8 @@ for name in img480 img120 vid24; do
       before=$(load)
       t0=$(now)
       if [[ $impl == java ]]; then
-        "$home/bin/mmgr" eval maze --batch "$cases" > "$out/$name.$impl.jsonl" || true
+        "$home/bin/mmgr" eval maze --batch "$cases" ${MAZE_THREADS:+--threads "$MAZE_THREADS"} \
+          > "$out/$name.$impl.jsonl" || true
       else
         "$py" "$home/bench/maze/maze_eval.py" "$cases" > "$out/$name.$impl.jsonl" || true
       fi
@@ -45,7 +49,7 @@ for name in img480 img120 vid24; do
     done
   done
   "$py" - "$name" "$cases" "$out/$name.java.jsonl" "$out/$name.python.jsonl" "$out/$name.times" <<'EOF'
-import json, statistics, sys
+import json, os, statistics, sys
 name, cases, java, python, times = sys.argv[1:]
 cases = [json.loads(l) for l in open(cases)]
 j = [json.loads(l) for l in open(java)]
@@ -60,7 +64,8 @@ rows = [l.split() for l in open(times)]
 t = {k: [int(r[1]) / 1000.0 for r in rows if r[0] == k] for k in ("java", "python")}
 loads = [float(x) for r in rows for x in r[2:]]
 mj, mp = statistics.median(t["java"]), statistics.median(t["python"])
-print(f"{name}: {len(cases)} cases; java {', '.join('%.2f' % x for x in t['java'])} s (median {mj:.2f}); "
+threads = os.environ.get("MAZE_THREADS") or "one per core"
+print(f"{name}: {len(cases)} cases; java ({threads} threads) {', '.join('%.2f' % x for x in t['java'])} s (median {mj:.2f}); "
       f"python {', '.join('%.2f' % x for x in t['python'])} s (median {mp:.2f}); ratio {mp / mj:.1f}x; "
       f"load average {min(loads):.2f}-{max(loads):.2f}")
 print(f"  verdicts java = python {same_verdict}/{len(cases)}, java = known {as_known}/{len(cases)}, "

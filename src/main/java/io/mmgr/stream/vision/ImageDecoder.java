@@ -1,12 +1,20 @@
 package io.mmgr.stream.vision;
 
+import java.awt.Transparency;
+import java.awt.color.ColorSpace;
 import java.awt.image.BufferedImage;
+import java.awt.image.ComponentColorModel;
+import java.awt.image.DataBuffer;
+import java.awt.image.DataBufferByte;
+import java.awt.image.Raster;
+import java.awt.image.WritableRaster;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.util.Iterator;
 import javax.imageio.ImageIO;
 import javax.imageio.ImageReadParam;
 import javax.imageio.ImageReader;
+import javax.imageio.ImageTypeSpecifier;
 import javax.imageio.stream.ImageInputStream;
 
 /**
@@ -80,6 +88,12 @@ public final class ImageDecoder {
                 if (step > 1) {
                     param.setSourceSubsampling(step, step, 0, 0);
                 }
+                if (step == 1) {
+                    RgbImage rgb = readRgbOrder(reader, param, w, h);
+                    if (rgb != null) {
+                        return rgb;
+                    }
+                }
                 BufferedImage image = reader.read(0, param);
                 return RgbImage.of(image);
             } finally {
@@ -91,6 +105,34 @@ public final class ImageDecoder {
             // ImageIO reports truncated streams as IIOException or, for some codecs, runtime exceptions
             throw new MediaException("image is truncated or corrupt: " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * Colour JPEGs decoded into an RGB-ordered byte image: the JPEG reader hands over each decoded
+     * line in R, G, B order and copies it into the destination with one array copy only when the
+     * destination's bands are in that order; into its default BGR image it copies sample by
+     * sample (JDK ByteInterleavedRaster.setDataElements), which cost more than the decoding itself.
+     * The native decoder converts YCbCr to RGB the same way for both, so the pixels are the same.
+     * Null for anything but a plain 3-channel image (grey, CMYK, ...), which takes the usual way.
+     */
+    private static RgbImage readRgbOrder(ImageReader reader, ImageReadParam param, int w, int h) throws IOException {
+        ImageTypeSpecifier raw = reader.getImageTypes(0).next();
+        if (raw == null || raw.getBufferedImageType() != BufferedImage.TYPE_3BYTE_BGR
+                || !reader.getFormatName().equalsIgnoreCase("jpeg")) {
+            return null;
+        }
+        ComponentColorModel model = new ComponentColorModel(ColorSpace.getInstance(ColorSpace.CS_sRGB),
+                false, false, Transparency.OPAQUE, DataBuffer.TYPE_BYTE);
+        WritableRaster raster = Raster.createInterleavedRaster(DataBuffer.TYPE_BYTE, w, h, 3 * w, 3,
+                new int[] {0, 1, 2}, null);
+        param.setDestination(new BufferedImage(model, raster, false, null));
+        reader.read(0, param);
+        byte[] b = ((DataBufferByte) raster.getDataBuffer()).getData();
+        int[] out = new int[w * h];
+        for (int i = 0, j = 0; i < out.length; i++, j += 3) {
+            out[i] = ((b[j] & 0xFF) << 16) | ((b[j + 1] & 0xFF) << 8) | (b[j + 2] & 0xFF);
+        }
+        return new RgbImage(w, h, out);
     }
 
     private static void checkDeclared(int w, int h, Limits limits) throws MediaException {

@@ -344,25 +344,36 @@ public final class Mask {
         return components(0, true);
     }
 
+    /**
+     * Labels the 8-connected components breadth first. Markers and paths cover a small share of the
+     * grid, so the work is kept to the set pixels: the components are queued one after another in
+     * one array of that size and the kept ones copied out from it, and the labels live in a
+     * per-thread buffer that is cleared again at exactly the pixels that were labelled (one video
+     * frame asks for three of these).
+     */
     private Mask components(int minArea, boolean largestOnly) {
-        int[] label = new int[bits.length];
-        int[] queue = new int[bits.length];
+        int n = count();
         byte[] out = new byte[bits.length];
-        int next = 0;
-        int bestLabel = 0;
+        if (n == 0) {
+            return new Mask(width, height, out);
+        }
+        boolean[] seen = seenBuffer(bits.length);
+        int[] queue = new int[n];
+        // component k is queue[starts[k] .. starts[k + 1])
+        int[] starts = new int[17];
+        int components = 0;
+        int best = 0;
         int bestArea = 0;
-        int[] areas = new int[16];
-        for (int i = 0; i < bits.length; i++) {
-            if (bits[i] == 0 || label[i] != 0) {
+        int tail = 0;
+        for (int i = 0; i < bits.length && tail < n; i++) {
+            if (bits[i] == 0 || seen[i]) {
                 continue;
             }
-            next++;
-            int head = 0;
-            int tail = 0;
-            label[i] = next;
+            int first = tail;
+            seen[i] = true;
             queue[tail++] = i;
-            while (head < tail) {
-                int p = queue[head++];
+            for (int head = first; head < tail; head++) {
+                int p = queue[head];
                 int px = p % width;
                 int py = p / width;
                 for (int dy = -1; dy <= 1; dy++) {
@@ -376,29 +387,46 @@ public final class Mask {
                             continue;
                         }
                         int q = ny * width + nx;
-                        if (bits[q] != 0 && label[q] == 0) {
-                            label[q] = next;
+                        if (bits[q] != 0 && !seen[q]) {
+                            seen[q] = true;
                             queue[tail++] = q;
                         }
                     }
                 }
             }
-            if (next >= areas.length) {
-                areas = Arrays.copyOf(areas, areas.length * 2);
+            if (components + 2 > starts.length) {
+                starts = Arrays.copyOf(starts, starts.length * 2);
             }
-            areas[next] = tail;
-            if (tail > bestArea) {
-                bestArea = tail;
-                bestLabel = next;
+            starts[components++] = first;
+            starts[components] = tail;
+            // the first of the largest wins a tie
+            if (tail - first > bestArea) {
+                bestArea = tail - first;
+                best = components - 1;
             }
         }
-        for (int i = 0; i < bits.length; i++) {
-            int l = label[i];
-            if (l != 0 && (largestOnly ? l == bestLabel : areas[l] >= minArea)) {
-                out[i] = 1;
+        for (int k = 0; k < components; k++) {
+            if (largestOnly ? k == best : starts[k + 1] - starts[k] >= minArea) {
+                for (int j = starts[k]; j < starts[k + 1]; j++) {
+                    out[queue[j]] = 1;
+                }
             }
+        }
+        for (int j = 0; j < tail; j++) {
+            seen[queue[j]] = false;
         }
         return new Mask(width, height, out);
+    }
+
+    /** All false on return to the caller, who must clear what it sets before it returns. */
+    private static final ThreadLocal<boolean[][]> SEEN = ThreadLocal.withInitial(() -> new boolean[][] {new boolean[0]});
+
+    private static boolean[] seenBuffer(int size) {
+        boolean[][] holder = SEEN.get();
+        if (holder[0].length < size) {
+            holder[0] = new boolean[size];
+        }
+        return holder[0];
     }
 
     /**
