@@ -1,5 +1,6 @@
 package io.mmgr.stream.topology.comparison;
 
+import io.mmgr.stream.contract.ComparisonKeys;
 import io.mmgr.stream.contract.Stores;
 import io.mmgr.stream.contract.SampleStatus;
 import io.mmgr.stream.avro.Alert;
@@ -14,7 +15,7 @@ import io.mmgr.stream.leaderboard.Aggregates;
 import io.mmgr.stream.leaderboard.AlertRule;
 import io.mmgr.stream.leaderboard.Difference;
 import io.mmgr.stream.leaderboard.ProportionTests;
-import io.mmgr.stream.topology.BenchmarkSeeds;
+import io.mmgr.stream.contract.BenchmarkSeeds;
 import io.mmgr.stream.contract.SampleKeys;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;

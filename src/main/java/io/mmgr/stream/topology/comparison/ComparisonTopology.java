@@ -1,5 +1,6 @@
 package io.mmgr.stream.topology.comparison;
 
+import io.mmgr.stream.contract.ComparisonKeys;
 import io.mmgr.stream.contract.Stores;
 import io.mmgr.stream.avro.Alert;
 import io.mmgr.stream.avro.CheckpointComparison;

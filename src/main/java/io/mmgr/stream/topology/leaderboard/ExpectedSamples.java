@@ -2,7 +2,7 @@ package io.mmgr.stream.topology.leaderboard;
 
 import io.mmgr.stream.avro.LeaderboardKey;
 import io.mmgr.stream.avro.ScoreAggregate;
-import io.mmgr.stream.topology.BenchmarkSeeds;
+import io.mmgr.stream.contract.BenchmarkSeeds;
 import org.apache.kafka.streams.kstream.ValueTransformerWithKey;
 import org.apache.kafka.streams.processor.ProcessorContext;
 

@@ -6,7 +6,7 @@ import io.mmgr.stream.avro.LeaderboardRow;
 import io.mmgr.stream.avro.ScoreAggregate;
 import io.mmgr.stream.leaderboard.Agreement;
 import io.mmgr.stream.tasks.RubricCatalog;
-import io.mmgr.stream.topology.BenchmarkSeeds;
+import io.mmgr.stream.contract.BenchmarkSeeds;
 import io.mmgr.stream.contract.SampleKeys;
 import java.time.Instant;
 import org.apache.kafka.streams.processor.api.Processor;

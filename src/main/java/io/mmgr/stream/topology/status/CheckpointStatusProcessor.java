@@ -7,7 +7,7 @@ import io.mmgr.stream.avro.CheckpointDone;
 import io.mmgr.stream.avro.CheckpointKey;
 import io.mmgr.stream.avro.CheckpointStatus;
 import io.mmgr.stream.avro.LeaderboardRow;
-import io.mmgr.stream.topology.BenchmarkSeeds;
+import io.mmgr.stream.contract.BenchmarkSeeds;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;

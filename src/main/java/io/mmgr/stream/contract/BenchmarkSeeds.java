@@ -1,4 +1,4 @@
-package io.mmgr.stream.topology;
+package io.mmgr.stream.contract;
 
 import io.mmgr.stream.avro.BenchmarkItem;
 import java.util.HashMap;

@@ -1,7 +1,6 @@
-package io.mmgr.stream.topology.comparison;
+package io.mmgr.stream.contract;
 
 import io.mmgr.stream.avro.SampleKey;
-import io.mmgr.stream.contract.SampleKeys;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Optional;
@@ -17,7 +16,7 @@ import org.apache.kafka.streams.processor.StreamPartitioner;
  */
 public final class ComparisonKeys {
 
-    static final char SEP = '\u0000';
+    public static final char SEP = '\u0000';
 
     private ComparisonKeys() {
     }
@@ -30,11 +29,11 @@ public final class ComparisonKeys {
         return runTask(run, task) + checkpoint;
     }
 
-    static String samplesOf(String checkpointKey) {
+    public static String samplesOf(String checkpointKey) {
         return checkpointKey + SEP;
     }
 
-    static String sample(SampleKey k) {
+    public static String sample(SampleKey k) {
         return samplesOf(checkpoint(k.getRunId(), k.getTask(), k.getCheckpointId())) + k.getSampleId() + SEP + k.getSeed();
     }
 
@@ -42,19 +41,19 @@ public final class ComparisonKeys {
      * The key under which a sample counts for its checkpoint's all-tasks comparison: task {@code *},
      * sample {@code <task>/<sampleId>}, so that checkpoints pair on the same task's same sample.
      */
-    static SampleKey allTasks(SampleKey k) {
+    public static SampleKey allTasks(SampleKey k) {
         return new SampleKey(k.getRunId(), k.getCheckpointId(), SampleKeys.ALL_TASKS, k.getTask() + "/" + k.getSampleId(),
                 k.getSeed());
     }
 
     /** The task of a sample id made by {@link #allTasks}. */
-    static String taskOfAllTasksSample(String sampleId) {
+    public static String taskOfAllTasksSample(String sampleId) {
         int slash = sampleId.indexOf('/');
         return slash < 0 ? sampleId : sampleId.substring(0, slash);
     }
 
     /** Alert store key. */
-    static String alert(String checkpointKey, String kind) {
+    public static String alert(String checkpointKey, String kind) {
         return checkpointKey + SEP + kind;
     }
 
@@ -69,7 +68,7 @@ public final class ComparisonKeys {
     }
 
     /** Partitions the outcomes flowing into the comparison by run x task. */
-    static final class ByRunTask<V> implements StreamPartitioner<SampleKey, V> {
+    public static final class ByRunTask<V> implements StreamPartitioner<SampleKey, V> {
         @Override
         public Optional<Set<Integer>> partitions(String topic, SampleKey key, V value, int numPartitions) {
             return Optional.of(Set.of(partition(key.getRunId(), key.getTask(), numPartitions)));
