@@ -3,7 +3,6 @@ package io.mmgr.stream.cli;
 import io.mmgr.stream.artifacts.LocalArtifactResolver;
 import io.mmgr.stream.avro.BenchmarkItem;
 import io.mmgr.stream.avro.GenerationEvent;
-import io.mmgr.stream.json.JsonAvro;
 import io.mmgr.stream.tasks.DeterministicEvaluator;
 import io.mmgr.stream.tasks.EvaluationContext;
 import io.mmgr.stream.tasks.EvaluationException;
@@ -11,7 +10,6 @@ import io.mmgr.stream.tasks.EvaluationOutcome;
 import io.mmgr.stream.tasks.EvaluatorRegistry;
 import io.mmgr.stream.tasks.TaskCatalog;
 import io.mmgr.stream.tasks.TaskSpec;
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -39,8 +37,8 @@ public final class EvalNavCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        BenchmarkItem item = read(itemFile, BenchmarkItem.class);
-        GenerationEvent event = read(eventFile, GenerationEvent.class);
+        BenchmarkItem item = EvalInputs.read(itemFile, BenchmarkItem.class);
+        GenerationEvent event = EvalInputs.read(eventFile, GenerationEvent.class);
         TaskSpec spec = TaskCatalog.load().find(event.getTask())
                 .filter(s -> s.family().equals("nav"))
                 .orElseThrow(() -> new CliInputException("task '" + event.getTask() + "' is not a navigation task"));
@@ -73,13 +71,4 @@ public final class EvalNavCommand implements Callable<Integer> {
         return failures == 0 ? 0 : 1;
     }
 
-    private static <T extends org.apache.avro.specific.SpecificRecord> T read(Path file, Class<T> type) {
-        try {
-            return JsonAvro.read(Files.readString(file), type);
-        } catch (IOException e) {
-            throw new CliInputException(file + ": cannot read: " + e.getMessage());
-        } catch (RuntimeException e) {
-            throw new CliInputException(file + ": " + e.getMessage());
-        }
-    }
 }
