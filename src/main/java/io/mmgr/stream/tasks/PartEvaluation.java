@@ -13,11 +13,12 @@ import java.util.HashMap;
  * with the reason (never an exception, so a sample fails instead of the queue). The evaluation worker
  * wraps this with its dead letters; {@link SampleScorer} uses it as it is.
  *
- * @param result what the evaluation produced
- * @param error  why it failed (null when it succeeded): an {@link EvaluationException} for bad input,
+ * @param result  what the evaluation produced
+ * @param outcome the evaluator's own metrics and diagnostics, in its order (null when it failed)
+ * @param error   why it failed (null when it succeeded): an {@link EvaluationException} for bad input,
  *               anything else for an evaluator that broke
  */
-public record PartEvaluation(DeterministicResult result, Throwable error) {
+public record PartEvaluation(DeterministicResult result, EvaluationOutcome outcome, Throwable error) {
 
     public boolean failed() {
         return error != null;
@@ -36,13 +37,13 @@ public record PartEvaluation(DeterministicResult result, Throwable error) {
                     .setDiagnostics(new HashMap<>(outcome.diagnostics()))
                     .setDurationMicros(micros(start))
                     .setEvaluatedAt(Instant.now())
-                    .build(), null);
+                    .build(), outcome, null);
         } catch (EvaluationException e) {
-            return new PartEvaluation(failed(request, e.getMessage(), evaluator.version(), micros(start)), e);
+            return new PartEvaluation(failed(request, e.getMessage(), evaluator.version(), micros(start)), null, e);
         } catch (RuntimeException | Error e) {
             // an Error too (a native library that will not load, the heap): the sample fails, the queue goes on
             return new PartEvaluation(failed(request, "evaluator failed unexpectedly: " + Reasons.describe(e),
-                    evaluator.version(), micros(start)), e);
+                    evaluator.version(), micros(start)), null, e);
         }
     }
 
