@@ -28,8 +28,7 @@ record FamilySample(EvaluationOutcome outcome, GateResult gate, String error) {
         if (r.rejected()) {
             return new FamilySample(null, null, r.rejection());
         }
-        PartEvaluation run = r.evaluations().stream().filter(e -> e.result().getEvaluator().equals(evaluator))
-                .findFirst().orElse(null);
+        PartEvaluation run = r.evaluation(evaluator).orElse(null);
         if (run == null) {
             return new FamilySample(null, null, r.unavailable().getOrDefault(evaluator, evaluator + " did not run"));
         }

@@ -68,6 +68,11 @@ public final class SampleScorer {
         public boolean rejected() {
             return rejection != null;
         }
+
+        /** The evaluation of this evaluator, if it was planned. */
+        public Optional<PartEvaluation> evaluation(String evaluator) {
+            return evaluations.stream().filter(e -> e.result().getEvaluator().equals(evaluator)).findFirst();
+        }
     }
 
     /**
