@@ -53,7 +53,7 @@ public final class EvalArcCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        SampleScorer scorer = SampleScorer.load();
+        SampleScorer scorer = FamilySample.scorer(ArcGridEvaluator.ID, ArcGridEvaluator::new);
         ArtifactResolver resolver = EvalInputs.resolver();
         if (batch != null) {
             int failures = 0;

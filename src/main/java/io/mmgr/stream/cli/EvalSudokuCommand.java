@@ -10,6 +10,7 @@ import io.mmgr.stream.tasks.EvaluationException;
 import io.mmgr.stream.tasks.EvaluationOutcome;
 import io.mmgr.stream.tasks.SampleScorer;
 import io.mmgr.stream.tasks.sudoku.SudokuMetrics;
+import io.mmgr.stream.tasks.sudoku.SudokuOcrEvaluator;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -60,7 +61,7 @@ public final class EvalSudokuCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         ArtifactResolver resolver = EvalInputs.resolver();
-        SampleScorer scorer = SampleScorer.load();
+        SampleScorer scorer = FamilySample.scorer(SudokuMetrics.OCR_EVALUATOR, SudokuOcrEvaluator::new);
         if (batch != null) {
             return runBatch(scorer, resolver);
         }

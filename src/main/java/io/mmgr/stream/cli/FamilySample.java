@@ -3,10 +3,15 @@ package io.mmgr.stream.cli;
 import io.mmgr.stream.artifacts.ArtifactResolver;
 import io.mmgr.stream.avro.BenchmarkItem;
 import io.mmgr.stream.avro.GenerationEvent;
+import io.mmgr.stream.tasks.DeterministicEvaluator;
 import io.mmgr.stream.tasks.EvaluationOutcome;
+import io.mmgr.stream.tasks.EvaluatorRegistry;
 import io.mmgr.stream.tasks.GateResult;
 import io.mmgr.stream.tasks.PartEvaluation;
 import io.mmgr.stream.tasks.SampleScorer;
+import io.mmgr.stream.tasks.TaskCatalog;
+import java.util.Map;
+import java.util.function.Supplier;
 
 /**
  * What a family's {@code eval} command prints of one sample it built from its flags: the sample went
@@ -21,6 +26,14 @@ record FamilySample(EvaluationOutcome outcome, GateResult gate, String error) {
 
     /** Identifiers of the event and item an adapter builds: intake refuses blank ones and any '/'. */
     static final String CLI = "cli";
+
+    /**
+     * A scorer of every task with only this family's evaluator: the family's task plans nothing else,
+     * and the command does not pay for instantiating every evaluator in the build (OCR engines, decoders).
+     */
+    static SampleScorer scorer(String evaluator, Supplier<DeterministicEvaluator> factory) {
+        return new SampleScorer(TaskCatalog.load(), new EvaluatorRegistry(Map.of(evaluator, factory)));
+    }
 
     static FamilySample score(SampleScorer scorer, GenerationEvent event, BenchmarkItem item, ArtifactResolver artifacts,
                               String evaluator) {
