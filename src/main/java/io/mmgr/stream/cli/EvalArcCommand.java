@@ -54,7 +54,7 @@ public final class EvalArcCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         SampleScorer scorer = FamilySample.scorer(ArcGridEvaluator.ID, ArcGridEvaluator::new);
-        ArtifactResolver resolver = EvalInputs.resolver();
+        ArtifactResolver resolver = EvalInputs.files();
         if (batch != null) {
             int failures = 0;
             for (JsonlInput.Line line : JsonlInput.read(batch)) {

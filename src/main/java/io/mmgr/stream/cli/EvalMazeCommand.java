@@ -62,7 +62,7 @@ public final class EvalMazeCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        ArtifactResolver resolver = EvalInputs.resolver();
+        ArtifactResolver resolver = EvalInputs.files();
         if (batch != null) {
             return batch(resolver);
         }

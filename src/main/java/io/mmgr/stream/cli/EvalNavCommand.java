@@ -36,7 +36,7 @@ public final class EvalNavCommand implements Callable<Integer> {
         TaskSpec spec = scorer.catalog().find(event.getTask())
                 .filter(s -> s.family().equals("nav"))
                 .orElseThrow(() -> new CliInputException("task '" + event.getTask() + "' is not a navigation task"));
-        SampleScorer.Result result = scorer.score(event, item, EvalInputs.resolver());
+        SampleScorer.Result result = scorer.score(event, item, EvalInputs.files());
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("task", event.getTask());
         if (result.rejected()) {

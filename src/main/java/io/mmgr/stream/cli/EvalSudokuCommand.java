@@ -60,7 +60,7 @@ public final class EvalSudokuCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        ArtifactResolver resolver = EvalInputs.resolver();
+        ArtifactResolver resolver = EvalInputs.files();
         SampleScorer scorer = FamilySample.scorer(SudokuMetrics.OCR_EVALUATOR, SudokuOcrEvaluator::new);
         if (batch != null) {
             return runBatch(scorer, resolver);
