@@ -1,14 +1,14 @@
 package io.mmgr.stream.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.mmgr.stream.artifacts.LocalArtifactResolver;
+import io.mmgr.stream.artifacts.ArtifactResolver;
 import io.mmgr.stream.avro.ArtifactRef;
 import io.mmgr.stream.avro.BenchmarkItem;
 import io.mmgr.stream.avro.GenerationEvent;
 import io.mmgr.stream.avro.GroundTruth;
-import io.mmgr.stream.tasks.EvaluationContext;
 import io.mmgr.stream.tasks.EvaluationException;
 import io.mmgr.stream.tasks.EvaluationOutcome;
+import io.mmgr.stream.tasks.SampleScorer;
 import io.mmgr.stream.tasks.arc.ArcMetrics;
 import io.mmgr.stream.tasks.arc.ArcGridEvaluator;
 import io.mmgr.stream.tasks.arc.ArcTask;
@@ -27,7 +27,8 @@ import picocli.CommandLine.Option;
 
 /**
  * {@code mmgr eval arc}: the arc-grid evaluator on local files. One JSON object per case with
- * {@code grid_integrity}, {@code cell_accuracy}, {@code valid_solution} and the decoded grid.
+ * {@code grid_integrity}, {@code cell_accuracy}, {@code valid_solution} and the decoded grid. Its flags
+ * (or a batch line) are an input adapter: they build the event and item {@link SampleScorer} scores.
  */
 @Command(name = "arc", mixinStandardHelpOptions = true,
         description = "Read the answer grid from an ARC output image and compare it with the task's test output.",
@@ -52,9 +53,8 @@ public final class EvalArcCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        ArcGridEvaluator evaluator = new ArcGridEvaluator();
-        LocalArtifactResolver resolver = new LocalArtifactResolver(List.of(Path.of("/")),
-                LocalArtifactResolver.DEFAULT_MAX_BYTES, Files.createTempDirectory("mmgr-eval"));
+        SampleScorer scorer = FamilySample.scorer(ArcGridEvaluator.ID, ArcGridEvaluator::new);
+        ArtifactResolver resolver = EvalInputs.files();
         if (batch != null) {
             int failures = 0;
             for (JsonlInput.Line line : JsonlInput.read(batch)) {
@@ -68,7 +68,7 @@ public final class EvalArcCommand implements Callable<Integer> {
                     Path o = Path.of(JsonlInput.requiredText(line, c, "output"));
                     List<Double> region = JsonlInput.numbers(line, c, "answer_region");
                     List<Integer> r = region == null ? null : region.stream().map(Double::intValue).toList();
-                    result.putAll(score(evaluator, resolver, t, index, o, r));
+                    result.putAll(score(scorer, resolver, t, index, o, r));
                 } catch (EvaluationException | CliInputException | IOException | IllegalArgumentException e) {
                     failures++;
                     result.put("error", e.getMessage());
@@ -81,7 +81,7 @@ public final class EvalArcCommand implements Callable<Integer> {
             throw new CliInputException("--task and --output are required (or --batch)");
         }
         try {
-            System.out.println(JsonOutput.line(score(evaluator, resolver, task, testIndex, output, answerRegion)));
+            System.out.println(JsonOutput.line(score(scorer, resolver, task, testIndex, output, answerRegion)));
             return 0;
         } catch (EvaluationException | IOException | IllegalArgumentException e) {
             System.out.println(JsonOutput.line(Map.of("error", e.getMessage())));
@@ -89,7 +89,12 @@ public final class EvalArcCommand implements Callable<Integer> {
         }
     }
 
-    static Map<String, Object> score(ArcGridEvaluator evaluator, LocalArtifactResolver resolver, Path taskFile,
+    /**
+     * One case, as the event and item the stream would get for it, through {@link SampleScorer}.
+     *
+     * @throws EvaluationException with the precheck's or the evaluator's reason
+     */
+    static Map<String, Object> score(SampleScorer scorer, ArtifactResolver resolver, Path taskFile,
                                      int testIndex, Path output, List<Integer> region)
             throws EvaluationException, IOException {
         ArcTask task = ArcTask.read(taskFile);
@@ -119,22 +124,22 @@ public final class EvalArcCommand implements Callable<Integer> {
         }
         BenchmarkItem item = BenchmarkItem.newBuilder()
                 .setTask(ArcMetrics.TASK)
-                .setSampleId("cli:" + task.id() + "-" + testIndex)
+                .setSampleId(FamilySample.CLI)
                 .setGroundTruth(gt.build())
                 .build();
         GenerationEvent event = GenerationEvent.newBuilder()
-                .setRunId("cli").setModel("").setCheckpointId("cli").setTrainingStep(0)
+                .setRunId(FamilySample.CLI).setModel(FamilySample.CLI).setCheckpointId(FamilySample.CLI).setTrainingStep(0)
                 .setTask(ArcMetrics.TASK).setSampleId(item.getSampleId())
                 .setModality(type.startsWith("video/") ? "video" : "image")
                 .setArtifacts(List.of(ArtifactRef.newBuilder().setRole("output")
                         .setUri(output.toAbsolutePath().normalize().toUri().toString()).setMediaType(type).build()))
                 .setProducedAt(Instant.now())
                 .build();
-        var problem = evaluator.precheck(event, item);
-        if (problem.isPresent()) {
-            throw new EvaluationException(problem.get());
+        FamilySample sample = FamilySample.score(scorer, event, item, resolver, ArcGridEvaluator.ID);
+        if (sample.error() != null) {
+            throw new EvaluationException(sample.error());
         }
-        EvaluationOutcome outcome = evaluator.evaluate(new EvaluationContext(event, item, resolver));
+        EvaluationOutcome outcome = sample.outcome();
         Map<String, Object> out = new LinkedHashMap<>(outcome.metrics());
         String decoded = outcome.diagnostics().get("decoded_grid");
         out.put("decoded_grid", decoded == null || decoded.equals("none") ? null : JsonOutput.parse(decoded));

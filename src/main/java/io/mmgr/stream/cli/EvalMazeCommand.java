@@ -1,16 +1,14 @@
 package io.mmgr.stream.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.mmgr.stream.artifacts.LocalArtifactResolver;
+import io.mmgr.stream.artifacts.ArtifactResolver;
 import io.mmgr.stream.avro.ArtifactRef;
 import io.mmgr.stream.avro.BenchmarkItem;
 import io.mmgr.stream.avro.GenerationEvent;
 import io.mmgr.stream.avro.GroundTruth;
-import io.mmgr.stream.tasks.EvaluationContext;
 import io.mmgr.stream.tasks.EvaluationException;
 import io.mmgr.stream.tasks.EvaluationOutcome;
-import io.mmgr.stream.tasks.GateVariant;
-import io.mmgr.stream.tasks.maze.MazeGate;
+import io.mmgr.stream.tasks.SampleScorer;
 import io.mmgr.stream.tasks.maze.MazePixelEvaluator;
 import java.io.BufferedReader;
 import java.nio.charset.StandardCharsets;
@@ -30,8 +28,9 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * {@code mmgr eval maze}: the maze-pixel evaluator on local files, one JSON object per case. The
- * {@code overall} is the maze gate's pixel variant over the same metrics.
+ * {@code mmgr eval maze}: the maze-pixel evaluator on local files, one JSON object per case. Its flags
+ * (or a batch line) are an input adapter: they build the event and item {@link SampleScorer} scores,
+ * and the {@code overall} is the gate's primary without a judge (the maze gate's pixel variant).
  */
 @Command(name = "maze", mixinStandardHelpOptions = true,
         description = "Score maze outputs (image or video) with the deterministic pixel pipeline.")
@@ -63,18 +62,17 @@ public final class EvalMazeCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        LocalArtifactResolver resolver = new LocalArtifactResolver(List.of(Path.of("/")),
-                LocalArtifactResolver.DEFAULT_MAX_BYTES, Files.createTempDirectory("mmgr-eval"));
+        ArtifactResolver resolver = EvalInputs.files();
         if (batch != null) {
             return batch(resolver);
         }
-        MazePixelEvaluator evaluator = new MazePixelEvaluator();
         if (problem == null || solution == null || rows == null || cols == null || output == null) {
             System.err.println("error: --problem, --solution, --rows, --cols and --output are required (or --batch)");
             return 2;
         }
         try {
-            System.out.println(JsonOutput.line(score(evaluator, resolver, problem, solution, rows, cols, output, model)));
+            System.out.println(JsonOutput.line(score(scorer(), resolver, problem, solution, rows, cols,
+                    output, model)));
             return 0;
         } catch (EvaluationException e) {
             System.out.println(JsonOutput.line(Map.of("error", e.getMessage())));
@@ -83,13 +81,13 @@ public final class EvalMazeCommand implements Callable<Integer> {
     }
 
     /**
-     * Scores the cases on a pool of one worker per core (each with its own evaluator and reference
-     * cache) and prints the results in input order; at most a few cases per worker are in flight, so
+     * Scores the cases on a pool of one worker per core (each with its own scorer, so its own evaluator
+     * and reference cache) and prints the results in input order; at most a few cases per worker are in flight, so
      * memory stays bounded however long the file is.
      */
-    private int batch(LocalArtifactResolver resolver) throws Exception {
+    private int batch(ArtifactResolver resolver) throws Exception {
         int n = threads != null ? Math.max(1, threads) : Runtime.getRuntime().availableProcessors();
-        ThreadLocal<MazePixelEvaluator> evaluators = ThreadLocal.withInitial(MazePixelEvaluator::new);
+        ThreadLocal<SampleScorer> scorers = ThreadLocal.withInitial(EvalMazeCommand::scorer);
         ExecutorService pool = Executors.newFixedThreadPool(n, r -> {
             Thread t = new Thread(r, "eval-maze");
             t.setDaemon(true);
@@ -107,7 +105,7 @@ public final class EvalMazeCommand implements Callable<Integer> {
                 }
                 String text = line;
                 int number = lineNo;
-                inFlight.add(pool.submit(() -> scoreLine(evaluators.get(), resolver, text, number)));
+                inFlight.add(pool.submit(() -> scoreLine(scorers.get(), resolver, text, number)));
                 if (inFlight.size() >= 4 * n) {
                     failures += print(inFlight.poll().get());
                 }
@@ -121,18 +119,22 @@ public final class EvalMazeCommand implements Callable<Integer> {
         return failures == 0 ? 0 : 1;
     }
 
+    private static SampleScorer scorer() {
+        return FamilySample.scorer(MazePixelEvaluator.ID, MazePixelEvaluator::new);
+    }
+
     private static int print(String[] result) {
         System.out.println(result[0]);
         return result[1] == null ? 0 : 1;
     }
 
     /** One case: its JSON line and, when it failed, the reason. */
-    private String[] scoreLine(MazePixelEvaluator evaluator, LocalArtifactResolver resolver, String line, int number) {
+    private String[] scoreLine(SampleScorer scorer, ArtifactResolver resolver, String line, int number) {
         Map<String, Object> result = new LinkedHashMap<>();
         try {
             JsonNode c = JsonOutput.MAPPER.readTree(line);
             result.put("id", c.path("id").asText("line-" + number));
-            result.putAll(score(evaluator, resolver, path(c, "problem"), path(c, "solution"),
+            result.putAll(score(scorer, resolver, path(c, "problem"), path(c, "solution"),
                     c.path("rows").asInt(), c.path("cols").asInt(), path(c, "output"), c.path("model").asText(model)));
             return new String[] {JsonOutput.line(result), null};
         } catch (EvaluationException | RuntimeException | java.io.IOException e) {
@@ -148,33 +150,43 @@ public final class EvalMazeCommand implements Callable<Integer> {
         return Path.of(c.get(field).asText());
     }
 
-    static Map<String, Object> score(MazePixelEvaluator evaluator, LocalArtifactResolver resolver, Path problem,
+    /**
+     * One case, as the event and item the stream would get for it, through {@link SampleScorer}; the
+     * {@code overall} is the gate's primary without a judge (its pixel variant).
+     *
+     * @throws EvaluationException with the precheck's or the evaluator's reason
+     */
+    static Map<String, Object> score(SampleScorer scorer, ArtifactResolver resolver, Path problem,
                                      Path solution, int rows, int cols, Path output, String model)
             throws EvaluationException {
         String outType = mediaType(output);
         BenchmarkItem item = BenchmarkItem.newBuilder()
                 .setTask("maze")
-                .setSampleId("cli:" + problem.getFileName())
+                .setSampleId(FamilySample.CLI)
                 .setArtifacts(List.of(ref("problem", problem), ref("solution", solution)))
                 .setGroundTruth(GroundTruth.newBuilder().setMazeRows(rows).setMazeCols(cols).build())
                 .build();
         String modality = outType.startsWith("video/") ? "video" : "image";
         GenerationEvent event = GenerationEvent.newBuilder()
-                .setRunId("cli").setModel(model).setCheckpointId("cli").setTrainingStep(0)
+                .setRunId(FamilySample.CLI).setModel(model.isBlank() ? FamilySample.CLI : model)
+                .setCheckpointId(FamilySample.CLI).setTrainingStep(0)
                 .setTask("maze").setSampleId(item.getSampleId()).setModality(modality)
                 .setArtifacts(List.of(ref("output", output)))
                 .setProducedAt(Instant.now())
                 .build();
-        EvaluationOutcome outcome = evaluator.evaluate(new EvaluationContext(event, item, resolver));
-        GateVariant.Outcome gate = MazeGate.pixelOverall(modality, outcome.metrics());
+        FamilySample sample = FamilySample.score(scorer, event, item, resolver, MazePixelEvaluator.ID);
+        if (sample.error() != null) {
+            throw new EvaluationException(sample.error());
+        }
+        EvaluationOutcome outcome = sample.outcome();
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("modality", modality);
         out.put("maze_changed", outcome.metrics().get("maze_changed"));
         out.put("cross_wall", outcome.metrics().get("cross_wall"));
         out.put("target_achievement", outcome.metrics().get("target_achievement"));
         out.put("action_reflection", outcome.metrics().get("action_reflection"));
-        out.put("overall", gate.value());
-        out.put("failed_checks", gate.failed());
+        out.put("overall", sample.gate().primary());
+        out.put("failed_checks", sample.gate().failedChecks());
         out.putAll(outcome.metrics());
         return out;
     }

@@ -1,30 +1,21 @@
 package io.mmgr.stream.cli;
 
-import io.mmgr.stream.artifacts.LocalArtifactResolver;
 import io.mmgr.stream.avro.BenchmarkItem;
 import io.mmgr.stream.avro.GenerationEvent;
-import io.mmgr.stream.json.JsonAvro;
-import io.mmgr.stream.tasks.DeterministicEvaluator;
-import io.mmgr.stream.tasks.EvaluationContext;
-import io.mmgr.stream.tasks.EvaluationException;
-import io.mmgr.stream.tasks.EvaluationOutcome;
-import io.mmgr.stream.tasks.EvaluatorRegistry;
-import io.mmgr.stream.tasks.TaskCatalog;
+import io.mmgr.stream.tasks.PartEvaluation;
+import io.mmgr.stream.tasks.SampleScorer;
 import io.mmgr.stream.tasks.TaskSpec;
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
  * {@code mmgr eval nav}: one navigation generation (a generation event and its benchmark item, as JSON)
- * through the task's deterministic evaluators (nav-geometry and geo-align or view-syn), offline.
+ * through {@link SampleScorer}, printed per deterministic evaluator (nav-geometry and geo-align or
+ * view-syn). An event the stream would reject prints its reason alone.
  */
 @Command(name = "nav", mixinStandardHelpOptions = true,
         description = "Score a navigation generation (trajectories, top-down video, frames) with nav-geometry "
@@ -38,48 +29,39 @@ public final class EvalNavCommand implements Callable<Integer> {
     Path eventFile;
 
     @Override
-    public Integer call() throws Exception {
-        BenchmarkItem item = read(itemFile, BenchmarkItem.class);
-        GenerationEvent event = read(eventFile, GenerationEvent.class);
-        TaskSpec spec = TaskCatalog.load().find(event.getTask())
+    public Integer call() {
+        BenchmarkItem item = EvalInputs.read(itemFile, BenchmarkItem.class);
+        GenerationEvent event = EvalInputs.read(eventFile, GenerationEvent.class);
+        SampleScorer scorer = SampleScorer.load();
+        TaskSpec spec = scorer.catalog().find(event.getTask())
                 .filter(s -> s.family().equals("nav"))
                 .orElseThrow(() -> new CliInputException("task '" + event.getTask() + "' is not a navigation task"));
-        EvaluatorRegistry registry = EvaluatorRegistry.load();
-        LocalArtifactResolver resolver = new LocalArtifactResolver(List.of(Path.of("/")),
-                LocalArtifactResolver.DEFAULT_MAX_BYTES, Files.createTempDirectory("mmgr-eval"));
+        SampleScorer.Result result = scorer.score(event, item, EvalInputs.files());
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("task", event.getTask());
+        if (result.rejected()) {
+            // the stream would dead-letter the event: no part is scored
+            out.put("error", result.rejection());
+            System.out.println(JsonOutput.line(out));
+            return 1;
+        }
         int failures = 0;
         for (String id : spec.evaluators()) {
-            DeterministicEvaluator e = registry.newInstance(id).orElseThrow();
             Map<String, Object> part = new LinkedHashMap<>();
-            Optional<String> problem = e.precheck(event, item);
-            if (problem.isPresent()) {
-                part.put("error", problem.get());
+            PartEvaluation run = result.evaluation(id).orElse(null);
+            if (run == null) {
+                part.put("error", result.unavailable().get(id));
+                failures++;
+            } else if (run.failed()) {
+                part.put("error", run.result().getError());
                 failures++;
             } else {
-                try {
-                    EvaluationOutcome o = e.evaluate(new EvaluationContext(event, item, resolver));
-                    part.putAll(o.metrics());
-                    part.put("diagnostics", o.diagnostics());
-                } catch (EvaluationException ex) {
-                    part.put("error", ex.getMessage());
-                    failures++;
-                }
+                part.putAll(run.outcome().metrics());
+                part.put("diagnostics", run.outcome().diagnostics());
             }
             out.put(id, part);
         }
         System.out.println(JsonOutput.line(out));
         return failures == 0 ? 0 : 1;
-    }
-
-    private static <T extends org.apache.avro.specific.SpecificRecord> T read(Path file, Class<T> type) {
-        try {
-            return JsonAvro.read(Files.readString(file), type);
-        } catch (IOException e) {
-            throw new CliInputException(file + ": cannot read: " + e.getMessage());
-        } catch (RuntimeException e) {
-            throw new CliInputException(file + ": " + e.getMessage());
-        }
     }
 }

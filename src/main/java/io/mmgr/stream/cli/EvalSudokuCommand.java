@@ -1,16 +1,14 @@
 package io.mmgr.stream.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.mmgr.stream.artifacts.LocalArtifactResolver;
+import io.mmgr.stream.artifacts.ArtifactResolver;
 import io.mmgr.stream.avro.ArtifactRef;
 import io.mmgr.stream.avro.BenchmarkItem;
 import io.mmgr.stream.avro.GenerationEvent;
 import io.mmgr.stream.avro.GroundTruth;
-import io.mmgr.stream.tasks.EvaluationContext;
 import io.mmgr.stream.tasks.EvaluationException;
 import io.mmgr.stream.tasks.EvaluationOutcome;
-import io.mmgr.stream.tasks.GateVariant;
-import io.mmgr.stream.tasks.sudoku.SudokuGate;
+import io.mmgr.stream.tasks.SampleScorer;
 import io.mmgr.stream.tasks.sudoku.SudokuMetrics;
 import io.mmgr.stream.tasks.sudoku.SudokuOcrEvaluator;
 import java.io.BufferedReader;
@@ -27,9 +25,10 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * {@code mmgr eval sudoku}: the sudoku-ocr evaluator on local files, one JSON object per case. The
- * {@code overall} is the Sudoku gate's OCR variant over the same metrics. A batch runs in one JVM
- * with one OCR engine.
+ * {@code mmgr eval sudoku}: the sudoku-ocr evaluator on local files, one JSON object per case: its flags
+ * (or a batch line) are an input adapter that builds the event and item {@link SampleScorer} scores, as
+ * {@code eval --event --item} does. The {@code overall} is the gate's primary without a judge (its OCR
+ * variant). A batch runs in one JVM with one OCR engine.
  */
 @Command(name = "sudoku", mixinStandardHelpOptions = true,
         description = "Score Sudoku outputs (image or video) with the deterministic OCR pipeline.",
@@ -61,26 +60,24 @@ public final class EvalSudokuCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        LocalArtifactResolver resolver = new LocalArtifactResolver(List.of(Path.of("/")),
-                LocalArtifactResolver.DEFAULT_MAX_BYTES, Files.createTempDirectory("mmgr-eval"));
-        try (SudokuOcrEvaluator evaluator = new SudokuOcrEvaluator()) {
-            if (batch != null) {
-                return runBatch(evaluator, resolver);
-            }
-            if (size == null || givens == null || solution == null || output == null) {
-                throw new CliInputException("--size, --givens, --solution and --output are required (or --batch)");
-            }
-            try {
-                System.out.println(JsonOutput.line(score(evaluator, resolver, "cli", size, givens, solution, output, model)));
-                return 0;
-            } catch (EvaluationException e) {
-                System.out.println(JsonOutput.line(Map.of("error", e.getMessage())));
-                return 1;
-            }
+        ArtifactResolver resolver = EvalInputs.files();
+        SampleScorer scorer = FamilySample.scorer(SudokuMetrics.OCR_EVALUATOR, SudokuOcrEvaluator::new);
+        if (batch != null) {
+            return runBatch(scorer, resolver);
+        }
+        if (size == null || givens == null || solution == null || output == null) {
+            throw new CliInputException("--size, --givens, --solution and --output are required (or --batch)");
+        }
+        try {
+            System.out.println(JsonOutput.line(score(scorer, resolver, size, givens, solution, output, model)));
+            return 0;
+        } catch (EvaluationException e) {
+            System.out.println(JsonOutput.line(Map.of("error", e.getMessage())));
+            return 1;
         }
     }
 
-    private int runBatch(SudokuOcrEvaluator evaluator, LocalArtifactResolver resolver) throws IOException {
+    private int runBatch(SampleScorer scorer, ArtifactResolver resolver) throws IOException {
         int failures = 0;
         try (BufferedReader in = Files.newBufferedReader(batch, StandardCharsets.UTF_8)) {
             String line;
@@ -95,7 +92,7 @@ public final class EvalSudokuCommand implements Callable<Integer> {
                     JsonNode c = JsonOutput.parse(line);
                     String id = c.path("id").asText("line-" + n);
                     result.put("id", id);
-                    result.putAll(score(evaluator, resolver, id, required(c, "size").asInt(),
+                    result.putAll(score(scorer, resolver, required(c, "size").asInt(),
                             required(c, "givens").asText(), required(c, "solution").asText(),
                             Path.of(required(c, "output").asText()), c.path("model").asText(model)));
                 } catch (EvaluationException | RuntimeException e) {
@@ -116,31 +113,40 @@ public final class EvalSudokuCommand implements Callable<Integer> {
         return c.get(field);
     }
 
-    static Map<String, Object> score(SudokuOcrEvaluator evaluator, LocalArtifactResolver resolver, String id,
-                                     int size, String givens, String solution, Path output, String model)
-            throws EvaluationException {
+    /**
+     * One case, as the event and item the stream would get for it, through {@link SampleScorer}; the
+     * {@code overall} is the gate's primary (its OCR variant, no judge being involved).
+     *
+     * @throws EvaluationException with the precheck's or the evaluator's reason
+     */
+    static Map<String, Object> score(SampleScorer scorer, ArtifactResolver resolver, int size, String givens,
+                                     String solution, Path output, String model) throws EvaluationException {
         String outType = EvalMazeCommand.mediaType(output);
         BenchmarkItem item = BenchmarkItem.newBuilder()
                 .setTask(SudokuMetrics.TASK)
-                .setSampleId(id)
+                .setSampleId(FamilySample.CLI)
                 .setGroundTruth(GroundTruth.newBuilder().setGridSize(size).setGivens(givens).setAnswer(solution).build())
                 .build();
         String modality = outType.startsWith("video/") ? "video" : "image";
         GenerationEvent event = GenerationEvent.newBuilder()
-                .setRunId("cli").setModel(model).setCheckpointId("cli").setTrainingStep(0)
-                .setTask(SudokuMetrics.TASK).setSampleId(id).setModality(modality)
+                .setRunId(FamilySample.CLI).setModel(model.isBlank() ? FamilySample.CLI : model)
+                .setCheckpointId(FamilySample.CLI).setTrainingStep(0)
+                .setTask(SudokuMetrics.TASK).setSampleId(FamilySample.CLI).setModality(modality)
                 .setArtifacts(List.of(ArtifactRef.newBuilder().setRole("output")
                         .setUri(output.toAbsolutePath().normalize().toUri().toString())
                         .setMediaType(outType).build()))
                 .setProducedAt(Instant.now())
                 .build();
-        EvaluationOutcome outcome = evaluator.evaluate(new EvaluationContext(event, item, resolver));
-        GateVariant.Outcome gate = SudokuGate.ocrOverall(modality, outcome.metrics());
+        FamilySample sample = FamilySample.score(scorer, event, item, resolver, SudokuMetrics.OCR_EVALUATOR);
+        if (sample.error() != null) {
+            throw new EvaluationException(sample.error());
+        }
+        EvaluationOutcome outcome = sample.outcome();
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("modality", modality);
         out.putAll(outcome.metrics());
-        out.put("overall", gate.value());
-        out.put("failed_checks", gate.failed());
+        out.put("overall", sample.gate().primary());
+        out.put("failed_checks", sample.gate().failedChecks());
         Map<String, Object> diagnostics = new LinkedHashMap<>();
         outcome.diagnostics().forEach((k, v) -> {
             if (k.equals("grid")) {

@@ -6,13 +6,10 @@ import io.mmgr.stream.avro.DeterministicResult;
 import io.mmgr.stream.avro.EvaluationRequest;
 import io.mmgr.stream.avro.SampleKey;
 import io.mmgr.stream.tasks.DeterministicEvaluator;
-import io.mmgr.stream.tasks.EvaluationContext;
 import io.mmgr.stream.tasks.EvaluationException;
-import io.mmgr.stream.tasks.EvaluationOutcome;
+import io.mmgr.stream.tasks.PartEvaluation;
 import io.mmgr.stream.topology.DeadLetters;
 import io.mmgr.stream.contract.SampleKeys;
-import java.time.Instant;
-import java.util.HashMap;
 import java.util.Optional;
 import org.apache.kafka.streams.processor.api.RecordMetadata;
 import org.slf4j.Logger;
@@ -60,45 +57,26 @@ public final class Evaluations {
             return failed(key, request, "evaluator '" + id + "' is not installed in this build", "?", null,
                     source, rawKey, rawValue, 0);
         }
-        long start = System.nanoTime();
-        try {
-            EvaluationOutcome outcome = evaluator.get().evaluate(new EvaluationContext(request.getEvent(), request.getItem(), artifacts));
-            return new Outcome(DeterministicResult.newBuilder()
-                    .setGenerationId(request.getGenerationId())
-                    .setEvaluator(id)
-                    .setEvaluatorVersion(evaluator.get().version())
-                    .setMetrics(new HashMap<>(outcome.metrics()))
-                    .setDiagnostics(new HashMap<>(outcome.diagnostics()))
-                    .setDurationMicros(micros(start))
-                    .setEvaluatedAt(Instant.now())
-                    .build(), null);
-        } catch (EvaluationException e) {
-            return failed(key, request, e.getMessage(), evaluator.get().version(), e, source, rawKey, rawValue, micros(start));
-        } catch (RuntimeException | Error e) {
-            // an Error too (a native library that will not load, the heap): the sample fails, the queue goes on
-            LOG.warn("evaluator {} failed on {}", id, SampleKeys.ref(key), e);
-            return failed(key, request, "evaluator failed unexpectedly: " + DeadLetters.describe(e),
-                    evaluator.get().version(), e, source, rawKey, rawValue, micros(start));
+        PartEvaluation run = PartEvaluation.run(evaluator.get(), request, artifacts);
+        if (!run.failed()) {
+            return new Outcome(run.result(), null);
         }
+        if (!(run.error() instanceof EvaluationException)) {
+            LOG.warn("evaluator {} failed on {}", id, SampleKeys.ref(key), run.error());
+        }
+        return new Outcome(run.result(), letter(key, request, run.result().getError(), run.error(), source, rawKey, rawValue));
     }
 
     /** A FAILED result with the reason, and its dead letter. */
     public static Outcome failed(SampleKey key, EvaluationRequest request, String reason, String version, Throwable error,
                                  Source source, byte[] rawKey, byte[] rawValue, long micros) {
-        DeterministicResult result = DeterministicResult.newBuilder()
-                .setGenerationId(request.getGenerationId())
-                .setEvaluator(request.getEvaluator())
-                .setEvaluatorVersion(version)
-                .setError(reason)
-                .setDurationMicros(micros)
-                .setEvaluatedAt(Instant.now())
-                .build();
-        DeadLetter letter = DeadLetters.of(Optional.<RecordMetadata>ofNullable(source), "evaluate:" + request.getEvaluator(), reason, error,
-                rawKey, rawValue, SampleKeys.ref(key));
-        return new Outcome(result, letter);
+        return new Outcome(PartEvaluation.failed(request, reason, version, micros),
+                letter(key, request, reason, error, source, rawKey, rawValue));
     }
 
-    private static long micros(long startNanos) {
-        return (System.nanoTime() - startNanos) / 1000;
+    private static DeadLetter letter(SampleKey key, EvaluationRequest request, String reason, Throwable error,
+                                     Source source, byte[] rawKey, byte[] rawValue) {
+        return DeadLetters.of(Optional.<RecordMetadata>ofNullable(source), "evaluate:" + request.getEvaluator(), reason, error,
+                rawKey, rawValue, SampleKeys.ref(key));
     }
 }

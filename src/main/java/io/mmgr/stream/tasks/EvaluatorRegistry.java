@@ -8,6 +8,7 @@ import java.util.Optional;
 import java.util.ServiceLoader;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
@@ -42,6 +43,17 @@ public final class EvaluatorRegistry {
 
     public Optional<DeterministicEvaluator> newInstance(String id) {
         return Optional.ofNullable(factories.get(id)).map(Supplier::get);
+    }
+
+    /**
+     * One instance of each evaluator, made on first use and kept, for one thread at a time (evaluators
+     * may hold engines): empty for an evaluator not in this build.
+     */
+    public Function<String, Optional<DeterministicEvaluator>> instances() {
+        Map<String, DeterministicEvaluator> made = new java.util.HashMap<>();
+        return id -> factories.containsKey(id)
+                ? Optional.of(made.computeIfAbsent(id, k -> factories.get(k).get()))
+                : Optional.empty();
     }
 
     /** The cost class the evaluator declares for this event; LIGHT for an evaluator not in this build (nothing runs). */

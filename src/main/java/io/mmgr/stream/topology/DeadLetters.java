@@ -3,6 +3,7 @@ package io.mmgr.stream.topology;
 import io.mmgr.stream.contract.DeadLetterKey;
 import io.mmgr.stream.avro.DeadLetter;
 import io.mmgr.stream.limits.InputCheck;
+import io.mmgr.stream.tasks.Reasons;
 import java.nio.ByteBuffer;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -25,7 +26,7 @@ public final class DeadLetters {
     /** Original value bytes kept. */
     public static final int KEPT_VALUE_BYTES = 64 << 10;
     /** Characters of a reason kept. */
-    public static final int MAX_REASON_CHARS = 2_000;
+    public static final int MAX_REASON_CHARS = Reasons.MAX_CHARS;
     /** Characters of a sample reference, stage, topic or class name kept. */
     public static final int MAX_NAME_CHARS = 512;
     /** Upper bound of a serialized dead letter (kept bytes, cut strings, wire header, field overhead). */
@@ -140,15 +141,7 @@ public final class DeadLetters {
 
     /** {@code s} cut to {@code max} characters, marked with the length it had. */
     public static String cut(String s, int max) {
-        if (s == null || s.length() <= max) {
-            return s;
-        }
-        String mark = "…[" + s.length() + " chars]";
-        int keep = Math.max(0, max - mark.length());
-        if (keep > 0 && Character.isHighSurrogate(s.charAt(keep - 1))) {
-            keep--;
-        }
-        return s.substring(0, keep) + mark;
+        return Reasons.cut(s, max);
     }
 
     /** A sample reference built from identifiers cut to 64 characters each (identifiers may be over their limits). */
@@ -183,15 +176,6 @@ public final class DeadLetters {
 
     /** The innermost message, without stack traces or class noise, for a user-facing reason (cut to its cap). */
     public static String describe(Throwable t) {
-        Throwable root = t;
-        StringBuilder sb = new StringBuilder(cut(t.getMessage() == null ? t.getClass().getSimpleName() : t.getMessage(),
-                MAX_REASON_CHARS));
-        while (root.getCause() != null && root.getCause() != root && sb.length() < MAX_REASON_CHARS) {
-            root = root.getCause();
-            if (root.getMessage() != null && !sb.toString().contains(root.getMessage())) {
-                sb.append(": ").append(cut(root.getMessage(), MAX_REASON_CHARS));
-            }
-        }
-        return cut(sb.toString(), MAX_REASON_CHARS);
+        return Reasons.describe(t);
     }
 }

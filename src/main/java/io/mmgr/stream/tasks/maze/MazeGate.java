@@ -58,11 +58,4 @@ public final class MazeGate implements TaskGate {
         gates.put("overall_pixel", pixel.value());
         return GateResult.of(input, primary, gates, VLM, PIXEL);
     }
-
-    /** The pixel variant alone on bare maze-pixel metrics (the {@code eval maze} command's {@code overall}). */
-    public static GateVariant.Outcome pixelOverall(String modality, Map<String, Double> bareMetrics) {
-        Map<String, Double> keyed = new LinkedHashMap<>();
-        bareMetrics.forEach((k, v) -> keyed.put(P + k, v));
-        return PIXEL.evaluate(new GateInput("maze", modality, keyed, java.util.Set.of(PIXEL_PART)));
-    }
 }

@@ -40,16 +40,6 @@ public final class SudokuGate implements TaskGate {
                 Check.isOne(part + "." + COMPLETION_ACCURACY));
     }
 
-    /**
-     * The OCR variant over one evaluation's bare metrics (as {@link SudokuOcrEvaluator} reports them),
-     * for offline scoring where no judge is involved.
-     */
-    public static GateVariant.Outcome ocrOverall(String modality, Map<String, Double> bareMetrics) {
-        Map<String, Double> keyed = new LinkedHashMap<>();
-        bareMetrics.forEach((k, v) -> keyed.put(OCR_EVALUATOR + "." + k, v));
-        return OCR_GATE.evaluate(new GateInput(SudokuMetrics.TASK, modality, keyed, java.util.Set.of(OCR_EVALUATOR)));
-    }
-
     @Override
     public GateResult evaluate(GateInput input) {
         GateVariant.Outcome vlm = VLM_GATE.evaluate(input);

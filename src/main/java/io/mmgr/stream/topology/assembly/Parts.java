@@ -6,6 +6,7 @@ import io.mmgr.stream.avro.DeterministicResult;
 import io.mmgr.stream.avro.HumanLabel;
 import io.mmgr.stream.avro.JudgeVerdict;
 import io.mmgr.stream.avro.PartResult;
+import io.mmgr.stream.tasks.PartEvaluation;
 import io.mmgr.stream.tasks.TaskSpec;
 import java.time.Instant;
 import java.util.HashMap;
@@ -19,17 +20,7 @@ public final class Parts {
     }
 
     public static PartResult of(DeterministicResult r) {
-        return PartResult.newBuilder()
-                .setPart(r.getEvaluator())
-                .setKind("cv")
-                .setSource(r.getEvaluator() + "@" + r.getEvaluatorVersion())
-                .setGenerationId(r.getGenerationId())
-                .setStatus((r.getError() == null ? PartStatus.OK : PartStatus.ERROR).name())
-                .setMetrics(new HashMap<>(r.getMetrics()))
-                .setDetail(new HashMap<>(r.getDiagnostics()))
-                .setError(r.getError())
-                .setArrivedAt(Instant.now())
-                .build();
+        return PartEvaluation.part(r);
     }
 
     /**

@@ -7,10 +7,9 @@ import io.mmgr.stream.avro.PartResult;
 import io.mmgr.stream.avro.SampleKey;
 import io.mmgr.stream.avro.SamplePlan;
 import io.mmgr.stream.avro.SampleScore;
-import io.mmgr.stream.tasks.GateInput;
+import io.mmgr.stream.tasks.GatedSample;
 import io.mmgr.stream.tasks.GateResult;
 import io.mmgr.stream.tasks.TaskCatalog;
-import io.mmgr.stream.tasks.TaskSpec;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -18,12 +17,10 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.TreeMap;
 
 /**
@@ -115,37 +112,17 @@ public final class ScoreAssembler {
             }
         });
 
-        Map<String, Double> metrics = new TreeMap<>();
-        Map<String, String> errors = new TreeMap<>();
-        Map<String, String> justifications = new TreeMap<>();
-        Set<String> usable = new HashSet<>();
-        List<String> used = new ArrayList<>();
-        for (PartResult part : arrived.values()) {
-            if (PartStatus.OK.is(part.getStatus())) {
-                usable.add(part.getPart());
-                used.add(part.getPart() + "@" + part.getSource());
-                part.getMetrics().forEach((m, v) -> metrics.put(part.getPart() + "." + m, v));
-                if (TaskSpec.JUDGE_PART.equals(part.getPart())) {
-                    justifications.putAll(part.getDetail());
-                }
-            } else {
-                errors.put(part.getPart(), part.getError() == null ? part.getStatus() : part.getError());
-            }
-        }
-        Map<String, Double> gateMetrics = new HashMap<>(metrics);
+        GatedSample gated = GatedSample.of(key.getTask(), catalog.find(key.getTask()), plan.getModality(), arrived.values(),
+                plan.getUnavailableParts(), waiting);
+        GateResult gate = gated.gate();
+        // human labels are reported beside the parts' metrics; the gate never sees them
+        Map<String, Double> metrics = new TreeMap<>(gated.metrics());
+        List<String> used = new ArrayList<>(gated.used());
         for (PartResult part : humans.values()) {
             part.getMetrics().forEach((m, v) -> metrics.put(part.getPart() + "." + m, v));
             used.add(part.getPart());
         }
-
-        GateResult gate = catalog.find(key.getTask())
-                .map(spec -> spec.gate().evaluate(new GateInput(key.getTask(), plan.getModality(), gateMetrics, usable)))
-                .orElse(new GateResult(null, null, Map.of(), List.of(), List.of("no gate for task " + key.getTask())));
-
-        SampleStatus status = waiting ? SampleStatus.PENDING
-                : !errors.isEmpty() ? SampleStatus.FAILED
-                : !plan.getUnavailableParts().isEmpty() ? SampleStatus.PARTIAL
-                : SampleStatus.COMPLETE;
+        SampleStatus status = gated.status();
         if (!waiting) {
             pending.keySet().retainAll(plan.getUnavailableParts().keySet());
         }
@@ -168,8 +145,8 @@ public final class ScoreAssembler {
                 .setMissingChecks(gate.missingChecks())
                 .setPartsUsed(used)
                 .setPending(new HashMap<>(pending))
-                .setErrors(new HashMap<>(errors))
-                .setJustifications(new HashMap<>(justifications))
+                .setErrors(new HashMap<>(gated.errors()))
+                .setJustifications(new HashMap<>(gated.justifications()))
                 .setProducedAt(plan.getProducedAt())
                 .setScoredAt(now)
                 .setArtifacts(plan.getArtifacts())

@@ -1,5 +1,6 @@
 package io.mmgr.stream.topology.intake;
 
+import io.mmgr.stream.tasks.EventValidator;
 import io.mmgr.stream.avro.GenerationEvent;
 import io.mmgr.stream.limits.InputCheck;
 import io.mmgr.stream.topology.DeadLetters;

@@ -1,5 +1,6 @@
 package io.mmgr.stream.topology.intake;
 
+import io.mmgr.stream.tasks.EventValidator;
 import io.mmgr.stream.avro.DeadLetter;
 import io.mmgr.stream.avro.EvaluationRequest;
 import io.mmgr.stream.avro.HumanLabel;

@@ -8,42 +8,40 @@ import io.mmgr.stream.avro.SampleKey;
 import io.mmgr.stream.avro.SamplePlan;
 import io.mmgr.stream.tasks.DeterministicEvaluator;
 import io.mmgr.stream.tasks.EvaluatorRegistry;
+import io.mmgr.stream.tasks.PartPlan;
 import io.mmgr.stream.tasks.TaskCatalog;
 import io.mmgr.stream.tasks.TaskSpec;
-import io.mmgr.stream.topology.DeadLetters;
 import io.mmgr.stream.contract.SampleKeys;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.function.Function;
 import org.apache.kafka.streams.processor.api.FixedKeyProcessor;
 import org.apache.kafka.streams.processor.api.FixedKeyProcessorContext;
 import org.apache.kafka.streams.processor.api.FixedKeyRecord;
 
 /**
- * Decides which parts a sample needs (the task's deterministic evaluators that are installed, and
- * its judge rubric when a judge is configured) and what cannot arrive, so that a user without a
- * judge still gets every deterministic score. Receives events with their item (from
+ * Decides which parts a sample needs and what cannot arrive ({@link PartPlan}, the rule {@code eval}
+ * uses too), so that a user without a judge still gets every deterministic score. Receives events with their item (from
  * {@link ItemWaitProcessor}); rejections made before it pass through.
  */
 final class PlanProcessor implements FixedKeyProcessor<byte[], IntakeResult, IntakeResult> {
 
     private final TaskCatalog catalog;
-    private final EvaluatorRegistry evaluators;
     private final boolean judgeEnabled;
-    private final Map<String, DeterministicEvaluator> prechecks = new HashMap<>();
+    /** Prechecks run on this processor's stream thread, with instances of its own. */
+    private final Function<String, Optional<DeterministicEvaluator>> prechecks;
     private FixedKeyProcessorContext<byte[], IntakeResult> context;
 
     PlanProcessor(TaskCatalog catalog, EvaluatorRegistry evaluators, boolean judgeEnabled) {
         this.catalog = catalog;
-        this.evaluators = evaluators;
+        this.prechecks = evaluators.instances();
         this.judgeEnabled = judgeEnabled;
     }
 
@@ -69,32 +67,11 @@ final class PlanProcessor implements FixedKeyProcessor<byte[], IntakeResult, Int
             throw new IllegalStateException("planned without its benchmark item: " + ref);
         }
         TaskSpec spec = catalog.find(event.getTask()).orElseThrow();
-        List<String> planned = new ArrayList<>();
-        Map<String, String> unavailable = new TreeMap<>();
-        for (String id : spec.evaluators()) {
-            Optional<DeterministicEvaluator> evaluator = precheckInstance(id);
-            if (evaluator.isEmpty()) {
-                unavailable.put(id, "evaluator '" + id + "' is not installed in this build");
-                continue;
-            }
-            Optional<String> problem;
-            try {
-                problem = evaluator.get().precheck(event, item);
-            } catch (RuntimeException e) {
-                problem = Optional.of("precheck failed: " + DeadLetters.describe(e));
-            }
-            if (problem.isPresent()) {
-                return EventReader.reject(a.raw(), id + ": " + problem.get(), null, ref);
-            }
-            planned.add(id);
+        PartPlan parts = PartPlan.of(spec, prechecks, event, item, judgeEnabled);
+        if (parts.rejected()) {
+            return EventReader.reject(a.raw(), parts.rejection(), null, ref);
         }
-        if (spec.judged()) {
-            if (judgeEnabled) {
-                planned.add(TaskSpec.JUDGE_PART);
-            } else {
-                unavailable.put(TaskSpec.JUDGE_PART, "no judge configured");
-            }
-        }
+        List<String> planned = parts.planned();
         SampleKey key = SampleKeys.of(event);
         SamplePlan plan = SamplePlan.newBuilder()
                 .setGenerationId(a.generationId())
@@ -103,7 +80,7 @@ final class PlanProcessor implements FixedKeyProcessor<byte[], IntakeResult, Int
                 .setModality(event.getModality())
                 .setProducedAt(event.getProducedAt())
                 .setPlannedParts(planned)
-                .setUnavailableParts(unavailable)
+                .setUnavailableParts(new TreeMap<>(parts.unavailable()))
                 .setArtifacts(event.getArtifacts().isEmpty() ? null : event.getArtifacts())
                 .build();
         List<EvaluationRequest> evaluations = new ArrayList<>();
@@ -123,13 +100,6 @@ final class PlanProcessor implements FixedKeyProcessor<byte[], IntakeResult, Int
                         .build())
                 : List.of();
         return new IntakeResult.Planned(key, plan, evaluations, judge);
-    }
-
-    private Optional<DeterministicEvaluator> precheckInstance(String id) {
-        if (!evaluators.contains(id)) {
-            return Optional.empty();
-        }
-        return Optional.of(prechecks.computeIfAbsent(id, k -> evaluators.newInstance(k).orElseThrow()));
     }
 
     /** Idempotency key of a judge request: the same sample, rubric and generation never bill twice. */

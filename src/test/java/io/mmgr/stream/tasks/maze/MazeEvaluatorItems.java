@@ -72,8 +72,13 @@ final class MazeEvaluatorItems {
 
     /** The task gate on the maze-pixel part alone (no judge), as the sample's primary score is computed. */
     static GateResult gate(String modality, EvaluationOutcome outcome) {
+        return gate(modality, outcome.metrics());
+    }
+
+    /** The same over the evaluator's bare metrics. */
+    static GateResult gate(String modality, Map<String, Double> bareMetrics) {
         Map<String, Double> keyed = new HashMap<>();
-        outcome.metrics().forEach((k, v) -> keyed.put(MazePixelEvaluator.ID + "." + k, v));
+        bareMetrics.forEach((k, v) -> keyed.put(MazePixelEvaluator.ID + "." + k, v));
         GateResult r = new MazeGate().evaluate(new GateInput(MazeTasks.TASK, modality, keyed, Set.of(MazePixelEvaluator.ID)));
         assertThat(r.primarySource()).isEqualTo("pixel");
         return r;

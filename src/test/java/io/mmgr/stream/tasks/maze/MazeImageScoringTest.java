@@ -94,7 +94,7 @@ class MazeImageScoringTest {
             assertThat(m.pathPrecision()).isLessThan(0.6);
         }
         // the gate: only the correct answer passes
-        Double overall = MazeGate.pixelOverall("image", m.asMap()).value();
+        Double overall = MazeEvaluatorItems.gate("image", m.asMap()).primary();
         assertThat(overall).isEqualTo(fault == Fault.CORRECT ? 1.0 : 0.0);
     }
 

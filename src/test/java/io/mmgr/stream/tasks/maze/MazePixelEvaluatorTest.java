@@ -71,13 +71,13 @@ class MazePixelEvaluatorTest {
                 "target_offset_px", "start_moved", "target_moved", "crossing_ratio", "cross_wall", "path_iou", "path_precision", "path_recall",
                 "target_achievement", "path_has_loop", "path_length_ratio", "excessive_reflection",
                 "action_reflection", "frames_analyzed");
-        assertThat(MazeGate.pixelOverall("image", ok.metrics()).value()).isEqualTo(1.0);
+        assertThat(MazeEvaluatorItems.gate("image", ok.metrics()).primary()).isEqualTo(1.0);
 
         Path bad = dir.resolve("cross.png");
         Scenario cross = Scenario.of(Fault.WALL_CROSSING, problem, new java.util.Random(1))
                 .orElse(Scenario.of(Fault.INCOMPLETE, problem, new java.util.Random(1)).orElseThrow());
         Files.write(bad, OutputRenderer.encode(OutputRenderer.image(cross, OutputStyle.CLEAN), OutputStyle.CLEAN));
-        assertThat(MazeGate.pixelOverall("image", evaluate(bad, "image/png", "x").metrics()).value()).isEqualTo(0.0);
+        assertThat(MazeEvaluatorItems.gate("image", evaluate(bad, "image/png", "x").metrics()).primary()).isEqualTo(0.0);
     }
 
     @Test

@@ -44,7 +44,7 @@ class MazeSimulationTest {
                         .setArtifacts(a.artifacts()).setProducedAt(Instant.EPOCH).build();
                 assertThat(evaluator.precheck(e, item)).isEmpty();
                 EvaluationOutcome o = evaluator.evaluate(new EvaluationContext(e, item, resolver));
-                Double overall = MazeGate.pixelOverall(a.modality(), o.metrics()).value();
+                Double overall = MazeEvaluatorItems.gate(a.modality(), o.metrics()).primary();
                 if (skill == 1.0) {
                     assertThat(a.fault()).isEqualTo("none");
                     assertThat(overall).as("%s answered right as %s", item.getSampleId(), a.modality()).isEqualTo(1.0);

@@ -58,8 +58,8 @@ final class MazeStyleAgreement {
         } catch (MediaException e) {
             throw new IllegalStateException(c.id() + ": " + e.getMessage(), e);
         }
-        var gate = MazeGate.pixelOverall(c.video() ? "video" : "image", m.asMap());
-        return new Outcome(c, true, null, gate.value() != null && gate.value() == 1.0, gate.failed());
+        var gate = MazeEvaluatorItems.gate(c.video() ? "video" : "image", m.asMap());
+        return new Outcome(c, true, null, gate.primary() != null && gate.primary() == 1.0, gate.failedChecks());
     }
 
     private static MazeMetrics video(MazeAnswerCorpus.Case c, MazeReference ref, Path dir) throws MediaException {

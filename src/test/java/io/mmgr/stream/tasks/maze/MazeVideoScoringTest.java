@@ -91,7 +91,7 @@ class MazeVideoScoringTest {
             assertThat(m.pathIou()).isGreaterThan(0.6);
             assertThat(m.pathRecall()).isGreaterThan(0.8);
         }
-        Double overall = MazeGate.pixelOverall("video", m.asMap()).value();
+        Double overall = MazeEvaluatorItems.gate("video", m.asMap()).primary();
         assertThat(overall).isEqualTo(fault == Fault.CORRECT ? 1.0 : 0.0);
     }
 

@@ -61,7 +61,7 @@ class SudokuImageScoringTest {
         assertThat(score.constraintViolation()).isCloseTo(sc.constraintViolation(), within(1e-12));
         assertThat(score.completionAccuracy()).isCloseTo(sc.completionAccuracy(), within(1e-12));
         assertThat(score.actionReflection()).isNull();
-        assertThat(SudokuGate.ocrOverall("image", score.metrics()).value()).isEqualTo(sc.overall());
+        assertThat(OcrGate.primary("image", score.metrics())).isEqualTo(sc.overall());
     }
 
     static Stream<Arguments> faces() {
@@ -89,6 +89,6 @@ class SudokuImageScoringTest {
         SudokuScore score = SudokuImageScorer.score(puzzle, image, ocr);
 
         assertThat(score.grid()).isEqualTo(puzzle.solutionString());
-        assertThat(SudokuGate.ocrOverall("image", score.metrics()).value()).isEqualTo(1.0);
+        assertThat(OcrGate.primary("image", score.metrics())).isEqualTo(1.0);
     }
 }

@@ -91,7 +91,7 @@ class SudokuOcrEvaluatorTest {
                 .containsEntry("grid", nine.getGroundTruth().getAnswer()).containsEntry("cells_ocr", "81");
         // each digit is printed nine times: copies of a glyph read before reuse its reading
         assertThat(Integer.parseInt(solved.diagnostics().get("ocr_calls"))).isBetween(9, 40);
-        assertThat(SudokuGate.ocrOverall("image", solved.metrics()).value()).isEqualTo(1.0);
+        assertThat(OcrGate.primary("image", solved.metrics())).isEqualTo(1.0);
 
         EvaluationOutcome posed = evaluate(nine, artifact(nine, "problem"), "image/png", "m");
         assertThat(posed.metrics()).containsEntry("completion_accuracy", 0.0).containsEntry("clues_changed", 0.0)
@@ -110,7 +110,7 @@ class SudokuOcrEvaluatorTest {
 
         assertThat(o.metrics().get("constraint_violation")).isCloseTo(sc.constraintViolation(), within(1e-12));
         assertThat(o.metrics().get("completion_accuracy")).isCloseTo(sc.completionAccuracy(), within(1e-12));
-        assertThat(SudokuGate.ocrOverall("image", o.metrics()).value()).isEqualTo(0.0);
+        assertThat(OcrGate.primary("image", o.metrics())).isEqualTo(0.0);
     }
 
     @Test

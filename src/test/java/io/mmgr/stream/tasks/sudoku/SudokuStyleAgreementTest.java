@@ -80,7 +80,7 @@ class SudokuStyleAgreementTest {
                             boolean agrees = score.cluesChanged() == sc.cluesChanged()
                                     && Math.abs(score.constraintViolation() - sc.constraintViolation()) < 1e-12
                                     && Math.abs(score.completionAccuracy() - sc.completionAccuracy()) < 1e-12
-                                    && SudokuGate.ocrOverall("image", score.metrics()).value() == sc.overall();
+                                    && OcrGate.primary("image", score.metrics()) == sc.overall();
                             if (agrees) {
                                 table.agree(look.name());
                             } else {

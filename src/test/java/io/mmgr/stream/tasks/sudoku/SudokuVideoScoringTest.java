@@ -98,7 +98,7 @@ class SudokuVideoScoringTest {
         assertThat(score.completionAccuracy()).isCloseTo(ca, within(1e-12));
         assertThat(score.actionReflection()).isEqualTo(script.actionReflection());
         double overall = !script.clueEverChanged() && cv == 0 && ca == 1 ? 1.0 : 0.0;
-        assertThat(SudokuGate.ocrOverall("video", score.metrics()).value()).isEqualTo(overall);
+        assertThat(OcrGate.primary("video", score.metrics())).isEqualTo(overall);
         // only cells whose pixels changed are read again: one OCR per digit that appeared, not per frame
         int ocrCalls = Integer.parseInt(score.diagnostics().get("cells_ocr"));
         assertThat(ocrCalls).isLessThanOrEqualTo(script.contentChanges());

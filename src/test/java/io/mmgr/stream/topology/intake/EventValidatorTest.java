@@ -1,5 +1,6 @@
 package io.mmgr.stream.topology.intake;
 
+import io.mmgr.stream.tasks.EventValidator;
 import static io.mmgr.stream.topology.intake.IntakeRules.artifact;
 import static io.mmgr.stream.topology.intake.IntakeRules.event;
 import static org.assertj.core.api.Assertions.assertThat;

@@ -1,9 +1,7 @@
-package io.mmgr.stream.topology.intake;
+package io.mmgr.stream.tasks;
 
 import io.mmgr.stream.avro.ArtifactRef;
 import io.mmgr.stream.avro.GenerationEvent;
-import io.mmgr.stream.tasks.TaskCatalog;
-import io.mmgr.stream.tasks.TaskSpec;
 import java.util.Optional;
 import java.util.regex.Pattern;
 
@@ -21,7 +19,7 @@ public final class EventValidator {
     }
 
     /** Whether {@code s} may be an identifier: no '/', not starting with a space. */
-    static boolean isId(String s) {
+    public static boolean isId(String s) {
         return ID.matcher(s).matches();
     }
 
