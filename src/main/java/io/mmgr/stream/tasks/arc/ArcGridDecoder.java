@@ -235,6 +235,18 @@ public final class ArcGridDecoder {
             if (bordered != null && bordered.rows().count() == 1 && bordered.cols().count() == 1) {
                 bordered = null;
             }
+            if (bordered == null) {
+                // the lines may be merged with cells of their colour all round: their width follows
+                // from the cells of other colours
+                List<AxisFit.Hypothesis> ix = Border.fromInterior(img, e.x0, e.y0, e.x1, e.y1, band, peaksX, true);
+                List<AxisFit.Hypothesis> iy = Border.fromInterior(img, e.x0, e.y0, e.x1, e.y1, band, peaksY, false);
+                List<AxisFit.Hypothesis> sx = Border.sameWidth(ix, iy);
+                List<AxisFit.Hypothesis> sy = Border.sameWidth(iy, ix);
+                bordered = sx.isEmpty() || sy.isEmpty() ? null : choose(sx, sy, true, expected, img);
+                if (bordered != null && bordered.rows().count() == 1 && bordered.cols().count() == 1) {
+                    bordered = null;
+                }
+            }
             if (bordered != null && (plain == null || bordered.unexplained() <= plain.unexplained() + AS_WELL)) {
                 return bordered;
             }

@@ -173,6 +173,30 @@ class ArcGridDecoderTest {
     }
 
     @Test
+    void thickLinesMergedWithCellsOfTheirColourAllRoundStillFixTheLattice() throws Exception {
+        // mostly black cells under black lines: the narrowest black band is a line, a cell and a line
+        int[][] five = new int[5][5];
+        five[1][1] = five[1][3] = five[3][1] = five[3][3] = 1;
+        int[][] seven = new int[7][7];
+        seven[2][4] = 3;
+        seven[5][1] = 6;
+        seven[0][6] = 2;
+        for (int[][] cells : List.of(five, seven)) {
+            RgbImage img = THICK_JPEG.render(cells);
+            assertThat(ArcGridDecoder.decode(img, null, null).cells()).isDeepEqualTo(cells);
+            assertThat(ArcGridDecoder.decode(img, null, new int[] {cells.length, cells.length}).cells())
+                    .isDeepEqualTo(cells);
+        }
+        // without lines, one 2x1 block of colour on black cells would fit lines 15 px wide across and
+        // 10 px down (11x3 cells): lines are one width both ways, so the drawn 15x8 stands
+        ArcLook noLines = new ArcLook("no-lines", 450, 450, 0, 0, false, 0, 0xFFFFFF, ArcPalette.ARC_PRIZE, true, 1,
+                ArcLook.Decor.NONE, io.mmgr.stream.vision.Degradation.NONE);
+        int[][] block = new int[15][8];
+        block[11][3] = block[11][4] = 6;
+        assertThat(ArcGridDecoder.decode(noLines.render(block), null, new int[] {15, 8}).cells()).isDeepEqualTo(block);
+    }
+
+    @Test
     void aColourOutsideThePaletteIsUnreadable() throws Exception {
         int[][] cells = {{1, 1, 2}, {3, 4, 5}};
         RgbImage img = ArcRenderer.grid(cells, new ArcStyle(20, 1, 0x555555, true, 12, 0xEEEEEE, ArcPalette.CLASSIC));
