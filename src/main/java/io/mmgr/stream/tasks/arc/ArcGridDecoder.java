@@ -235,11 +235,54 @@ public final class ArcGridDecoder {
             if (bordered != null && bordered.rows().count() == 1 && bordered.cols().count() == 1) {
                 bordered = null;
             }
+            if (bordered == null) {
+                // the lines may be merged with cells of their colour all round: their width follows
+                // from the cells of other colours
+                List<AxisFit.Hypothesis> ix = Border.fromInterior(img, e.x0, e.y0, e.x1, e.y1, band, peaksX, true);
+                List<AxisFit.Hypothesis> iy = Border.fromInterior(img, e.x0, e.y0, e.x1, e.y1, band, peaksY, false);
+                List<AxisFit.Hypothesis> sx = Border.sameWidth(ix, iy);
+                List<AxisFit.Hypothesis> sy = Border.sameWidth(iy, ix);
+                bordered = sx.isEmpty() || sy.isEmpty() ? null : choose(sx, sy, true, expected, img);
+                if (bordered != null && bordered.rows().count() == 1 && bordered.cols().count() == 1) {
+                    bordered = null;
+                }
+            }
             if (bordered != null && (plain == null || bordered.unexplained() <= plain.unexplained() + AS_WELL)) {
                 return bordered;
             }
         }
-        return plain;
+        return plain == null || squareness(plain) == 0 ? plain : squareStrip(img, e, plain, peaksX, peaksY);
+    }
+
+    /**
+     * A strip of one or two cells with thick lines (a fifth of a 16 px pitch, say) keeps only 2 px of each
+     * line solid under JPEG, too little for a {@link Border}, and both sides of each line are edges: its
+     * short axis then reads as a few cells of a line's width, far from square. Cells are square, so the
+     * long axis's pitch fixes the short axis's count; what is left of its length over those cells is the
+     * border's line, and the lattice is fitted to the lines' centres. That reading replaces the plain one
+     * only if it explains the edges and every cell core is one colour.
+     */
+    private static Reading squareStrip(RgbImage img, Extent e, Reading plain, List<AxisFit.Peak> peaksX,
+                                       List<AxisFit.Peak> peaksY) {
+        boolean shortX = plain.cols().pitch() < plain.rows().pitch();
+        double pitch = shortX ? plain.rows().pitch() : plain.cols().pitch();
+        int from = shortX ? e.x0 : e.y0;
+        double len = shortX ? e.x1 - e.x0 : e.y1 - e.y0;
+        int n = (int) Math.round(len / pitch);
+        AxisFit.Hypothesis current = shortX ? plain.cols() : plain.rows();
+        if (n < 1 || n >= current.count()) {
+            return plain;
+        }
+        // lines take at most 40% of the pitch
+        double half = Math.min(0.2 * pitch, Math.max(0, (len - n * pitch) / 2));
+        AxisFit.Hypothesis h = AxisFit.fit(shortX ? peaksX : peaksY, from - 0.5 + half, from + len - 0.5 - half, n,
+                half);
+        if (h.unexplained() > AxisFit.MAX_UNEXPLAINED) {
+            return plain;
+        }
+        Reading square = shortX ? new Reading(plain.rows(), h, plain.lines(), plain.ambiguous())
+                : new Reading(h, plain.cols(), plain.lines(), plain.ambiguous());
+        return squareness(square) == 0 && sample(img, square, null).minAgreement() >= UNIFORM ? square : plain;
     }
 
     /** The consistent counts that agree with the lines, or else the coarsest fair fit if it agrees. */

@@ -142,6 +142,60 @@ class ArcGridDecoderTest {
         assertThat(ArcGridDecoder.decode(lines.render(upscaled), null, new int[] {3, 3}).cells()).isDeepEqualTo(upscaled);
     }
 
+    /** Black lines a fifth of the pitch with a border, JPEG 80: in a 1- or 2-cell strip each line is ~3 px. */
+    private static final ArcLook THICK_JPEG = new ArcLook("thick-jpeg80", 512, 512, -0.2, 0x000000, true, 0.05,
+            0xFFFFFF, ArcPalette.CLASSIC, true, 1, ArcLook.Decor.NONE, io.mmgr.stream.vision.Degradation.jpeg(80));
+
+    @Test
+    void thickLinedStripsReadAsSquareCellsWithoutASizeHint() throws Exception {
+        java.util.Random random = new java.util.Random(13);
+        int[][] sizes = {{28, 2}, {2, 28}, {1, 30}, {30, 1}, {26, 1}, {2, 26}};
+        List<String> misses = new ArrayList<>();
+        for (int[] size : sizes) {
+            for (int k = 0; k < 3; k++) {
+                int[][] cells = new int[size[0]][size[1]];
+                for (int[] row : cells) {
+                    // no black cells: they would merge with the lines and widen them
+                    Arrays.setAll(row, c -> 1 + random.nextInt(9));
+                }
+                String what = size[0] + "x" + size[1] + " #" + k;
+                try {
+                    ArcGridDecoder.Decoded d = ArcGridDecoder.decode(THICK_JPEG.render(cells), null, null);
+                    if (!Arrays.deepEquals(d.cells(), cells)) {
+                        misses.add(what + " read " + d.rows() + "x" + d.cols() + " " + d.cellsText());
+                    }
+                } catch (ArcDecodeException e) {
+                    misses.add(what + ": " + e.getMessage());
+                }
+            }
+        }
+        assertThat(misses).isEmpty();
+    }
+
+    @Test
+    void thickLinesMergedWithCellsOfTheirColourAllRoundStillFixTheLattice() throws Exception {
+        // mostly black cells under black lines: the narrowest black band is a line, a cell and a line
+        int[][] five = new int[5][5];
+        five[1][1] = five[1][3] = five[3][1] = five[3][3] = 1;
+        int[][] seven = new int[7][7];
+        seven[2][4] = 3;
+        seven[5][1] = 6;
+        seven[0][6] = 2;
+        for (int[][] cells : List.of(five, seven)) {
+            RgbImage img = THICK_JPEG.render(cells);
+            assertThat(ArcGridDecoder.decode(img, null, null).cells()).isDeepEqualTo(cells);
+            assertThat(ArcGridDecoder.decode(img, null, new int[] {cells.length, cells.length}).cells())
+                    .isDeepEqualTo(cells);
+        }
+        // without lines, one 2x1 block of colour on black cells would fit lines 15 px wide across and
+        // 10 px down (11x3 cells): lines are one width both ways, so the drawn 15x8 stands
+        ArcLook noLines = new ArcLook("no-lines", 450, 450, 0, 0, false, 0, 0xFFFFFF, ArcPalette.ARC_PRIZE, true, 1,
+                ArcLook.Decor.NONE, io.mmgr.stream.vision.Degradation.NONE);
+        int[][] block = new int[15][8];
+        block[11][3] = block[11][4] = 6;
+        assertThat(ArcGridDecoder.decode(noLines.render(block), null, new int[] {15, 8}).cells()).isDeepEqualTo(block);
+    }
+
     @Test
     void aColourOutsideThePaletteIsUnreadable() throws Exception {
         int[][] cells = {{1, 1, 2}, {3, 4, 5}};
