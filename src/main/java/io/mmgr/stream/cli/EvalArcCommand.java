@@ -2,7 +2,6 @@ package io.mmgr.stream.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.mmgr.stream.artifacts.ArtifactResolver;
-import io.mmgr.stream.avro.ArtifactRef;
 import io.mmgr.stream.avro.BenchmarkItem;
 import io.mmgr.stream.avro.GenerationEvent;
 import io.mmgr.stream.avro.GroundTruth;
@@ -17,7 +16,6 @@ import io.mmgr.stream.vision.MediaException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -127,18 +125,8 @@ public final class EvalArcCommand implements Callable<Integer> {
                 .setSampleId(FamilySample.CLI)
                 .setGroundTruth(gt.build())
                 .build();
-        GenerationEvent event = GenerationEvent.newBuilder()
-                .setRunId(FamilySample.CLI).setModel(FamilySample.CLI).setCheckpointId(FamilySample.CLI).setTrainingStep(0)
-                .setTask(ArcMetrics.TASK).setSampleId(item.getSampleId())
-                .setModality(type.startsWith("video/") ? "video" : "image")
-                .setArtifacts(List.of(ArtifactRef.newBuilder().setRole("output")
-                        .setUri(output.toAbsolutePath().normalize().toUri().toString()).setMediaType(type).build()))
-                .setProducedAt(Instant.now())
-                .build();
+        GenerationEvent event = FamilySample.event(ArcMetrics.TASK, FamilySample.CLI, output);
         FamilySample sample = FamilySample.score(scorer, event, item, resolver, ArcGridEvaluator.ID);
-        if (sample.error() != null) {
-            throw new EvaluationException(sample.error());
-        }
         EvaluationOutcome outcome = sample.outcome();
         Map<String, Object> out = new LinkedHashMap<>(outcome.metrics());
         String decoded = outcome.diagnostics().get("decoded_grid");

@@ -38,12 +38,7 @@ final class EvalInputs {
      * the paths given), without the cost of the full resolver (its HTTP client takes ~0.4 s to build).
      */
     static ArtifactResolver files() {
-        try {
-            return new LocalArtifactResolver(List.of(Path.of("/")), LocalArtifactResolver.DEFAULT_MAX_BYTES,
-                    Files.createTempDirectory("mmgr-eval"));
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot create a temporary directory for artifacts", e);
-        }
+        return new LocalArtifactResolver(List.of(Path.of("/")), LocalArtifactResolver.DEFAULT_MAX_BYTES, spillDir());
     }
 
     /**
@@ -51,9 +46,13 @@ final class EvalInputs {
      * are the user's own), inline data, and no downloads.
      */
     static ArtifactResolver resolver() {
+        return CompositeArtifactResolver.standard(List.of(Path.of("/")), LocalArtifactResolver.DEFAULT_MAX_BYTES,
+                spillDir(), List.of(), HttpArtifactResolver.DEFAULT_TIMEOUT);
+    }
+
+    private static Path spillDir() {
         try {
-            return CompositeArtifactResolver.standard(List.of(Path.of("/")), LocalArtifactResolver.DEFAULT_MAX_BYTES,
-                    Files.createTempDirectory("mmgr-eval"), List.of(), HttpArtifactResolver.DEFAULT_TIMEOUT);
+            return Files.createTempDirectory("mmgr-eval");
         } catch (IOException e) {
             throw new UncheckedIOException("cannot create a temporary directory for artifacts", e);
         }

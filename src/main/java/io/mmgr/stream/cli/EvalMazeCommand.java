@@ -14,7 +14,6 @@ import java.io.BufferedReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -159,25 +158,15 @@ public final class EvalMazeCommand implements Callable<Integer> {
     static Map<String, Object> score(SampleScorer scorer, ArtifactResolver resolver, Path problem,
                                      Path solution, int rows, int cols, Path output, String model)
             throws EvaluationException {
-        String outType = mediaType(output);
         BenchmarkItem item = BenchmarkItem.newBuilder()
                 .setTask("maze")
                 .setSampleId(FamilySample.CLI)
                 .setArtifacts(List.of(ref("problem", problem), ref("solution", solution)))
                 .setGroundTruth(GroundTruth.newBuilder().setMazeRows(rows).setMazeCols(cols).build())
                 .build();
-        String modality = outType.startsWith("video/") ? "video" : "image";
-        GenerationEvent event = GenerationEvent.newBuilder()
-                .setRunId(FamilySample.CLI).setModel(model.isBlank() ? FamilySample.CLI : model)
-                .setCheckpointId(FamilySample.CLI).setTrainingStep(0)
-                .setTask("maze").setSampleId(item.getSampleId()).setModality(modality)
-                .setArtifacts(List.of(ref("output", output)))
-                .setProducedAt(Instant.now())
-                .build();
+        String modality = FamilySample.modality(output);
+        GenerationEvent event = FamilySample.event("maze", model, output);
         FamilySample sample = FamilySample.score(scorer, event, item, resolver, MazePixelEvaluator.ID);
-        if (sample.error() != null) {
-            throw new EvaluationException(sample.error());
-        }
         EvaluationOutcome outcome = sample.outcome();
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("modality", modality);

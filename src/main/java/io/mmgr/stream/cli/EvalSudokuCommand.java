@@ -2,7 +2,6 @@ package io.mmgr.stream.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.mmgr.stream.artifacts.ArtifactResolver;
-import io.mmgr.stream.avro.ArtifactRef;
 import io.mmgr.stream.avro.BenchmarkItem;
 import io.mmgr.stream.avro.GenerationEvent;
 import io.mmgr.stream.avro.GroundTruth;
@@ -16,9 +15,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Instant;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -121,26 +118,14 @@ public final class EvalSudokuCommand implements Callable<Integer> {
      */
     static Map<String, Object> score(SampleScorer scorer, ArtifactResolver resolver, int size, String givens,
                                      String solution, Path output, String model) throws EvaluationException {
-        String outType = EvalMazeCommand.mediaType(output);
         BenchmarkItem item = BenchmarkItem.newBuilder()
                 .setTask(SudokuMetrics.TASK)
                 .setSampleId(FamilySample.CLI)
                 .setGroundTruth(GroundTruth.newBuilder().setGridSize(size).setGivens(givens).setAnswer(solution).build())
                 .build();
-        String modality = outType.startsWith("video/") ? "video" : "image";
-        GenerationEvent event = GenerationEvent.newBuilder()
-                .setRunId(FamilySample.CLI).setModel(model.isBlank() ? FamilySample.CLI : model)
-                .setCheckpointId(FamilySample.CLI).setTrainingStep(0)
-                .setTask(SudokuMetrics.TASK).setSampleId(FamilySample.CLI).setModality(modality)
-                .setArtifacts(List.of(ArtifactRef.newBuilder().setRole("output")
-                        .setUri(output.toAbsolutePath().normalize().toUri().toString())
-                        .setMediaType(outType).build()))
-                .setProducedAt(Instant.now())
-                .build();
+        String modality = FamilySample.modality(output);
+        GenerationEvent event = FamilySample.event(SudokuMetrics.TASK, model, output);
         FamilySample sample = FamilySample.score(scorer, event, item, resolver, SudokuMetrics.OCR_EVALUATOR);
-        if (sample.error() != null) {
-            throw new EvaluationException(sample.error());
-        }
         EvaluationOutcome outcome = sample.outcome();
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("modality", modality);

@@ -1,28 +1,32 @@
 package io.mmgr.stream.cli;
 
 import io.mmgr.stream.artifacts.ArtifactResolver;
+import io.mmgr.stream.avro.ArtifactRef;
 import io.mmgr.stream.avro.BenchmarkItem;
 import io.mmgr.stream.avro.GenerationEvent;
 import io.mmgr.stream.tasks.DeterministicEvaluator;
+import io.mmgr.stream.tasks.EvaluationException;
 import io.mmgr.stream.tasks.EvaluationOutcome;
 import io.mmgr.stream.tasks.EvaluatorRegistry;
 import io.mmgr.stream.tasks.GateResult;
 import io.mmgr.stream.tasks.PartEvaluation;
 import io.mmgr.stream.tasks.SampleScorer;
 import io.mmgr.stream.tasks.TaskCatalog;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
 
 /**
  * What a family's {@code eval} command prints of one sample it built from its flags: the sample went
  * through {@link SampleScorer} like any other, and the command shows one evaluator's own metrics (bare
- * names, in its order) beside the gate's primary, or the one reason it could not be scored.
+ * names, in its order) beside the gate's primary.
  *
- * @param outcome the evaluator's metrics and diagnostics (null with an error)
- * @param gate    the task's gate as a judge-less stream computes it (null with an error)
- * @param error   the precheck's or the evaluator's reason, or null
+ * @param outcome the evaluator's metrics and diagnostics
+ * @param gate    the task's gate as a judge-less stream computes it
  */
-record FamilySample(EvaluationOutcome outcome, GateResult gate, String error) {
+record FamilySample(EvaluationOutcome outcome, GateResult gate) {
 
     /** Identifiers of the event and item an adapter builds: intake refuses blank ones and any '/'. */
     static final String CLI = "cli";
@@ -35,19 +39,46 @@ record FamilySample(EvaluationOutcome outcome, GateResult gate, String error) {
         return new SampleScorer(TaskCatalog.load(), new EvaluatorRegistry(Map.of(evaluator, factory)));
     }
 
+    /**
+     * The event an adapter builds for one output file: run, checkpoint and sample {@value #CLI}, the
+     * modality from the file's media type, the model given or {@value #CLI} (intake refuses a blank one).
+     */
+    static GenerationEvent event(String task, String model, Path output) {
+        String type = EvalMazeCommand.mediaType(output);
+        return GenerationEvent.newBuilder()
+                .setRunId(CLI).setModel(model == null || model.isBlank() ? CLI : model)
+                .setCheckpointId(CLI).setTrainingStep(0)
+                .setTask(task).setSampleId(CLI).setModality(modality(output))
+                .setArtifacts(List.of(ArtifactRef.newBuilder().setRole("output")
+                        .setUri(output.toAbsolutePath().normalize().toUri().toString()).setMediaType(type).build()))
+                .setProducedAt(Instant.now())
+                .build();
+    }
+
+    /** video for a video file, else image. */
+    static String modality(Path output) {
+        return EvalMazeCommand.mediaType(output).startsWith("video/") ? "video" : "image";
+    }
+
+    /**
+     * Scores the sample and returns {@code evaluator}'s part with the gate.
+     *
+     * @throws EvaluationException with the reason intake would reject the event, the evaluator is
+     *                             unavailable, or it failed
+     */
     static FamilySample score(SampleScorer scorer, GenerationEvent event, BenchmarkItem item, ArtifactResolver artifacts,
-                              String evaluator) {
+                              String evaluator) throws EvaluationException {
         SampleScorer.Result r = scorer.score(event, item, artifacts);
         if (r.rejected()) {
-            return new FamilySample(null, null, r.rejection());
+            throw new EvaluationException(r.rejection());
         }
         PartEvaluation run = r.evaluation(evaluator).orElse(null);
         if (run == null) {
-            return new FamilySample(null, null, r.unavailable().getOrDefault(evaluator, evaluator + " did not run"));
+            throw new EvaluationException(r.unavailable().getOrDefault(evaluator, evaluator + " did not run"));
         }
         if (run.failed()) {
-            return new FamilySample(null, null, run.result().getError());
+            throw new EvaluationException(run.result().getError());
         }
-        return new FamilySample(run.outcome(), r.sample().gate(), null);
+        return new FamilySample(run.outcome(), r.sample().gate());
     }
 }
