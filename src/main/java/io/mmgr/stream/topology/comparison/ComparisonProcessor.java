@@ -322,6 +322,7 @@ final class ComparisonProcessor implements Processor<SampleKey, SampleOutcome, L
                 .setRate(d.rate()).setBaselineRate(d.baselineRate()).setDifference(d.difference())
                 .setCiLow(d.ciLow()).setCiHigh(d.ciHigh()).setPValue(d.pValue())
                 .setSignificantDrop(settings.rule().isSignificantDrop(d))
+                .setBaselineSamplesWithPrimary(nb)
                 .build();
     }
 

@@ -6,6 +6,7 @@ import io.mmgr.stream.avro.CheckpointComparison;
 import io.mmgr.stream.avro.CheckpointDone;
 import io.mmgr.stream.avro.CheckpointKey;
 import io.mmgr.stream.avro.CheckpointStatus;
+import io.mmgr.stream.avro.ComparisonResult;
 import io.mmgr.stream.avro.LeaderboardRow;
 import io.mmgr.stream.contract.BenchmarkSeeds;
 import java.time.Instant;
@@ -30,6 +31,11 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * changed. A wall-clock punctuation then answers the markers whose checkpoint changed or whose deadline
  * passed: COMPLETE when every expected sample is scored and the parts agree, TIMED_OUT at the deadline,
  * and again whenever a late part changes the answer.
+ *
+ * <p>A comparison with the previous checkpoint is only as final as that checkpoint: when the job marked it
+ * done too, the answer waits for its answer and for the comparison computed on its final row (up to this
+ * marker's deadline, then the comparison as it stands, marked partial). Otherwise a job that submits two
+ * checkpoints and then waits for both would be told the second one compares with a third of the first.
  */
 final class CheckpointStatusProcessor implements Processor<CheckpointKey, SpecificRecord, CheckpointKey, CheckpointStatus> {
 
@@ -133,7 +139,7 @@ final class CheckpointStatusProcessor implements Processor<CheckpointKey, Specif
         boolean answered = last != null && last.getDoneId().equals(done.getDoneId());
         CheckpointVerdict v = verdict(ck, done);
         String status;
-        if (v.complete() && v.settled()) {
+        if (v.complete() && v.settled() && (now >= deadline || baselinesSettled(ck, v))) {
             status = CheckpointVerdict.COMPLETE;
         } else if (now >= deadline) {
             status = CheckpointVerdict.TIMED_OUT;
@@ -150,6 +156,38 @@ final class CheckpointStatusProcessor implements Processor<CheckpointKey, Specif
         next.setUpdatedAt(at);
         answers.put(ck, next);
         context.forward(new Record<>(StatusKeys.parse(ck), next, now));
+        // a later checkpoint of the run may have been waiting for this answer
+        String run = StatusKeys.runOf(ck);
+        open.keySet().stream().filter(k -> k.startsWith(run)).forEach(dirty::add);
+    }
+
+    /**
+     * Each comparison with a previous checkpoint that has a marker was computed on that checkpoint's row
+     * as it stands, and that marker has its answer.
+     */
+    private boolean baselinesSettled(String ck, CheckpointVerdict v) {
+        String run = StatusKeys.runOf(ck);
+        for (CheckpointComparison c : v.comparisons()) {
+            ComparisonResult previous = c.getVsPrevious();
+            if (previous == null) {
+                continue;
+            }
+            String baseline = run + previous.getBaselineCheckpointId() + StatusKeys.SEP;
+            CheckpointDone marker = markers.get(baseline);
+            if (marker == null) {
+                continue; // nobody asked about the baseline: it is as final as it gets
+            }
+            CheckpointStatus answer = answers.get(baseline);
+            if (answer == null || !answer.getDoneId().equals(marker.getDoneId())) {
+                return false;
+            }
+            LeaderboardRow row = rows.get(baseline + c.getTask());
+            Long counted = previous.getBaselineSamplesWithPrimary();
+            if (row != null && counted != null && counted != row.getPrimaryCount()) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private CheckpointVerdict verdict(String ck, CheckpointDone done) {

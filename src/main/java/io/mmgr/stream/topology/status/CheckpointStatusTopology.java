@@ -24,6 +24,8 @@ import org.apache.kafka.streams.kstream.Repartitioned;
  * deadline passes. The answer is assembled from what the scorer already published about the checkpoint
  * — its leaderboard rows, comparisons and alerts, read back from their topics and gathered by run x
  * checkpoint — so it says exactly what a dashboard says, and is rewritten when a late part changes it.
+ * A run's checkpoints share a partition: an answer that compares with the previous checkpoint waits
+ * for that checkpoint's own answer, when it has a marker.
  *
  * <p>State is one row and one comparison per run x checkpoint x task (as the leaderboard holds), the
  * alerts raised, and one marker, deadline and answer per checkpoint.
@@ -75,7 +77,7 @@ public final class CheckpointStatusTopology {
                 .repartition(Repartitioned.<CheckpointKey, CheckpointDone>with(checkpointKey, stores.statusMarkers.valueSerde())
                         .withName("checkpoint-status-markers")
                         .withNumberOfPartitions(partitions)
-                        .withStreamPartitioner(new StatusKeys.ByCheckpoint<>()))
+                        .withStreamPartitioner(new StatusKeys.ByRun<>()))
                 .mapValues(v -> (SpecificRecord) v, Named.as("checkpoint-status-marker-input"));
 
         rows.merge(comparisons, Named.as("checkpoint-status-merge-comparisons"))
@@ -87,7 +89,7 @@ public final class CheckpointStatusTopology {
                 .to(topics.checkpointStatus.name(), topics.checkpointStatus.produced("checkpoint-status-sink"));
     }
 
-    /** A published topic read back, keyed and partitioned by run x checkpoint. */
+    /** A published topic read back, keyed by run x checkpoint and partitioned by run. */
     private static <V extends SpecificRecord> KStream<CheckpointKey, SpecificRecord> byCheckpoint(
             StreamsBuilder builder, Topic<LeaderboardKey, V> topic, String what, Serde<CheckpointKey> checkpointKey, int partitions) {
         return builder.stream(topic.name(), topic.consumed("checkpoint-status-" + what + "-source"))
@@ -96,7 +98,7 @@ public final class CheckpointStatusTopology {
                 .repartition(Repartitioned.<CheckpointKey, V>with(checkpointKey, topic.valueSerde())
                         .withName("checkpoint-status-" + what)
                         .withNumberOfPartitions(partitions)
-                        .withStreamPartitioner(new StatusKeys.ByCheckpoint<>()))
+                        .withStreamPartitioner(new StatusKeys.ByRun<>()))
                 .mapValues(v -> (SpecificRecord) v, Named.as("checkpoint-status-" + what + "-input"));
     }
 }

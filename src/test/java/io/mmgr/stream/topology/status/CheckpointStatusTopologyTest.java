@@ -133,11 +133,17 @@ class CheckpointStatusTopologyTest {
     }
 
     static CheckpointComparison comparison(String ckpt, String task, LeaderboardRow row, String previous) {
+        return comparison(ckpt, task, row, previous, null);
+    }
+
+    /** @param baselineSamples the previous checkpoint's samples with a primary it was computed on (null: not said) */
+    static CheckpointComparison comparison(String ckpt, String task, LeaderboardRow row, String previous, Long baselineSamples) {
         ComparisonResult vs = previous == null ? null : ComparisonResult.newBuilder()
                 .setBaselineCheckpointId(previous).setBaselineStep(step(previous)).setMethod("paired").setSamples(row.getPrimaryCount())
                 .setPartial(false).setNote("paired on all " + row.getPrimaryCount() + " samples")
                 .setRate(row.getPrimaryRate()).setBaselineRate(0.5).setDifference(row.getPrimaryRate() - 0.5)
-                .setCiLow(-0.1).setCiHigh(0.4).setPValue(0.2).setSignificantDrop(false).build();
+                .setCiLow(-0.1).setCiHigh(0.4).setPValue(0.2).setSignificantDrop(false)
+                .setBaselineSamplesWithPrimary(baselineSamples).build();
         return CheckpointComparison.newBuilder().setRunId(RUN).setTask(task).setCheckpointId(ckpt).setTrainingStep(step(ckpt))
                 .setSamplesWithPrimary(row.getPrimaryCount()).setSamplesExpected(row.getSamplesExpected())
                 .setRate(row.getPrimaryRate()).setVsPrevious(vs).setVsBest(null)
@@ -239,6 +245,73 @@ class CheckpointStatusTopologyTest {
         publish(clickRow);
         tick(1000);
         assertThat(statuses.isEmpty()).isTrue();
+    }
+
+    /** Both checkpoints' rows, task and all-tasks, with their comparisons. */
+    void scored(String ckpt, String previous, Long baselineSamples, Double... m2w) {
+        LeaderboardRow r = row(ckpt, M2W, 3, m2w);
+        LeaderboardRow all = allTasks(ckpt, m2w);
+        publish(r);
+        publish(all);
+        publish(comparison(ckpt, M2W, r, previous, baselineSamples));
+        publish(comparison(ckpt, SampleKeys.ALL_TASKS, all, previous, baselineSamples));
+    }
+
+    @Test
+    void anAnswerComparingWithAMarkedPreviousCheckpointWaitsForItsAnswerAndForTheComparisonOnItsFinalRow() {
+        String first = "ckpt-100";
+        String second = "ckpt-200";
+        mark(first, "done-100", null, null, List.of(M2W));
+        mark(second, "done-200", null, null, List.of(M2W));
+        // the second checkpoint is scored first, compared with the one sample of the first scored so far
+        publish(row(first, M2W, 3, 0.0));
+        publish(allTasks(first, new Double[] {0.0}));
+        scored(second, first, 1L, 1.0, 1.0, 1.0);
+        tick(1000);
+        tick(1000);
+        assertThat(statuses.isEmpty()).as("ckpt-200 is all scored, but ckpt-100 (marked done) is not").isTrue();
+
+        scored(first, null, null, 0.0, 1.0, 0.0);
+        tick(1000);
+        assertThat(statuses.readKeyValuesToList()).extracting(kv -> kv.key.getCheckpointId()).containsExactly(first);
+        tick(1000);
+        assertThat(statuses.isEmpty()).as("ckpt-200's comparison still counts 1 of ckpt-100's 3 samples").isTrue();
+
+        scored(second, first, 3L, 1.0, 1.0, 1.0);
+        tick(1000);
+        CheckpointStatus s = statuses.readValue();
+        assertThat(s.getCheckpointId()).isEqualTo(second);
+        assertThat(s.getStatus()).isEqualTo("COMPLETE");
+        assertThat(s.getOverall().getVsPrevious().getBaselineSamplesWithPrimary()).isEqualTo(3L);
+        assertThat(task(s, M2W).getVsPrevious().getBaselineSamplesWithPrimary()).isEqualTo(3L);
+        assertThat(statuses.isEmpty()).isTrue();
+    }
+
+    @Test
+    void aPreviousCheckpointStillScoringAtTheDeadlineLeavesTheAnswerCompleteWithThePartialComparison() {
+        String first = "ckpt-100";
+        String second = "ckpt-200";
+        mark(first, "done-100", null, null, List.of(M2W));
+        publish(row(first, M2W, 3, 0.0));
+        scored(second, first, 1L, 1.0, 1.0, 1.0);
+        mark(second, "done-200", null, 5000L, List.of(M2W));
+        tick(4000);
+        assertThat(statuses.isEmpty()).isTrue();
+        tick(1500);
+        CheckpointStatus s = statuses.readValue();
+        assertThat(s.getCheckpointId()).isEqualTo(second);
+        assertThat(s.getStatus()).as("its own samples are all scored").isEqualTo("COMPLETE");
+        assertThat(s.getOverall().getVsPrevious().getBaselineSamplesWithPrimary()).isEqualTo(1L);
+        assertThat(statuses.isEmpty()).as("ckpt-100 has not been answered").isTrue();
+    }
+
+    @Test
+    void aPreviousCheckpointNobodyMarkedDoneDoesNotHoldTheAnswer() {
+        publish(row("ckpt-100", M2W, 3, 0.0));
+        scored("ckpt-200", "ckpt-100", 1L, 1.0, 1.0, 1.0);
+        mark("ckpt-200", "done-200", null, null, List.of(M2W));
+        tick(1000);
+        assertThat(statuses.readValue().getStatus()).isEqualTo("COMPLETE");
     }
 
     @Test
