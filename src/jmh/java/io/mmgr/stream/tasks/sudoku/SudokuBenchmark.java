@@ -1,7 +1,6 @@
 package io.mmgr.stream.tasks.sudoku;
 
 import io.mmgr.stream.vision.ImageEncoder;
-import io.mmgr.stream.vision.DigitOcr;
 import io.mmgr.stream.vision.ImageDecoder;
 import io.mmgr.stream.vision.RgbImage;
 import io.mmgr.stream.vision.VideoDecoder;

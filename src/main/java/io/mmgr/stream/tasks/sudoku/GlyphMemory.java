@@ -1,6 +1,5 @@
 package io.mmgr.stream.tasks.sudoku;
 
-import io.mmgr.stream.vision.Glyph;
 import java.util.ArrayList;
 import java.util.List;
 

@@ -1,11 +1,7 @@
 package io.mmgr.stream.tasks.sudoku;
 
-import io.mmgr.stream.vision.DigitOcr;
-import io.mmgr.stream.vision.Glyph;
-import io.mmgr.stream.vision.GlyphExtractor;
 import io.mmgr.stream.vision.GridException;
 import io.mmgr.stream.vision.GridGeometry;
-import io.mmgr.stream.vision.GridLocator;
 import io.mmgr.stream.vision.InkImage;
 import io.mmgr.stream.vision.Rect;
 import io.mmgr.stream.vision.RgbImage;

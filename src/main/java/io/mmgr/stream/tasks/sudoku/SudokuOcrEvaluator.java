@@ -11,7 +11,6 @@ import io.mmgr.stream.tasks.EvaluationContext;
 import io.mmgr.stream.tasks.EvaluationException;
 import io.mmgr.stream.tasks.EvaluationOutcome;
 import io.mmgr.stream.tasks.FrameBudget;
-import io.mmgr.stream.vision.DigitOcr;
 import io.mmgr.stream.vision.GridException;
 import io.mmgr.stream.vision.ImageDecoder;
 import io.mmgr.stream.vision.MediaException;

@@ -1,6 +1,5 @@
 package io.mmgr.stream.tasks.sudoku;
 
-import io.mmgr.stream.vision.DigitOcr;
 import io.mmgr.stream.vision.GridException;
 import io.mmgr.stream.vision.RgbImage;
 import java.util.LinkedHashMap;

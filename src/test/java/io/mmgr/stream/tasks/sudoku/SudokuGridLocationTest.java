@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.mmgr.stream.vision.GridException;
 import io.mmgr.stream.vision.GridGeometry;
-import io.mmgr.stream.vision.GridLocator;
 import io.mmgr.stream.vision.InkImage;
 import io.mmgr.stream.vision.RgbImage;
 import java.awt.Color;

@@ -3,7 +3,6 @@ package io.mmgr.stream.tasks.sudoku;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.mmgr.stream.tasks.StyleAgreement;
-import io.mmgr.stream.vision.DigitOcr;
 import io.mmgr.stream.vision.GridException;
 import io.mmgr.stream.vision.RgbImage;
 import java.util.ArrayList;

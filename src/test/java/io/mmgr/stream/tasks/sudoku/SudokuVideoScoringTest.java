@@ -3,7 +3,6 @@ package io.mmgr.stream.tasks.sudoku;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
-import io.mmgr.stream.vision.DigitOcr;
 import io.mmgr.stream.vision.VideoDecoder;
 import java.nio.file.Files;
 import java.nio.file.Path;

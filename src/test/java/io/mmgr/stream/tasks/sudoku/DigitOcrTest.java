@@ -1,4 +1,9 @@
-package io.mmgr.stream.vision;
+package io.mmgr.stream.tasks.sudoku;
+
+import io.mmgr.stream.vision.InkImage;
+import io.mmgr.stream.vision.Rect;
+import io.mmgr.stream.vision.OcrException;
+import io.mmgr.stream.vision.RgbImage;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -1,4 +1,7 @@
-package io.mmgr.stream.vision;
+package io.mmgr.stream.tasks.sudoku;
+
+import io.mmgr.stream.vision.InkImage;
+import io.mmgr.stream.vision.Rect;
 
 /**
  * Decides whether a cell-sized region holds a mark and cuts it out as a {@link Glyph}. The threshold

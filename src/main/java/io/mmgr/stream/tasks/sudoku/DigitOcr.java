@@ -1,4 +1,6 @@
-package io.mmgr.stream.vision;
+package io.mmgr.stream.tasks.sudoku;
+
+import io.mmgr.stream.vision.OcrException;
 
 import static org.bytedeco.tesseract.global.tesseract.OEM_LSTM_ONLY;
 import static org.bytedeco.tesseract.global.tesseract.PSM_RAW_LINE;

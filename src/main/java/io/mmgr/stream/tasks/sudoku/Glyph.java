@@ -1,4 +1,4 @@
-package io.mmgr.stream.vision;
+package io.mmgr.stream.tasks.sudoku;
 
 /**
  * One isolated character cut from an image: ink strength 0..255 per pixel, contrast-normalised so

@@ -1,4 +1,9 @@
-package io.mmgr.stream.vision;
+package io.mmgr.stream.tasks.sudoku;
+
+import io.mmgr.stream.vision.GridException;
+import io.mmgr.stream.vision.GridGeometry;
+import io.mmgr.stream.vision.InkImage;
+import io.mmgr.stream.vision.Mask;
 
 import java.util.ArrayList;
 import java.util.List;
