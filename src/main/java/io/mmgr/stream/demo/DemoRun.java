@@ -11,6 +11,7 @@ import io.mmgr.stream.leaderboard.AlertRule;
 import io.mmgr.stream.registry.AvroSerdes;
 import io.mmgr.stream.registry.SchemaRegistryClient;
 import io.mmgr.stream.tasks.SimulatedTask;
+import io.mmgr.stream.tasks.TaskFamily;
 import io.mmgr.stream.contract.SampleKeys;
 import io.mmgr.stream.topology.ScorerSettings;
 import io.mmgr.stream.contract.Topics;
@@ -28,7 +29,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
-import java.util.ServiceLoader;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
@@ -135,9 +135,11 @@ public final class DemoRun implements AutoCloseable {
     /** The simulated families, filtered by the settings. */
     static List<SimulatedTask> simulations(List<String> families) {
         List<SimulatedTask> out = new ArrayList<>();
-        for (SimulatedTask t : ServiceLoader.load(SimulatedTask.class)) {
-            if (families.isEmpty() || families.contains(t.family())) {
-                out.add(t);
+        for (TaskFamily family : TaskFamily.installed()) {
+            for (SimulatedTask t : family.simulations()) {
+                if (families.isEmpty() || families.contains(t.family())) {
+                    out.add(t);
+                }
             }
         }
         if (out.isEmpty()) {

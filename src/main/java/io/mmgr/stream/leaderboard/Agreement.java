@@ -20,7 +20,7 @@ import java.util.TreeMap;
  */
 public final class Agreement {
 
-    public static final String JUDGE = "judge";
+    public static final String JUDGE = io.mmgr.stream.tasks.AgreementPrior.JUDGE;
     public static final String HUMAN = "human";
     public static final String RELIABLE = "reliable";
     public static final String DISCOUNT = "discount";

@@ -6,7 +6,7 @@ import java.util.Optional;
 
 /**
  * A deterministic (non-judge) evaluator: computer vision, geometry or rule-based metrics.
- * Implementations are plain Java (no Kafka), found with {@link java.util.ServiceLoader}; the stream,
+ * Implementations are plain Java (no Kafka), listed by their {@link TaskFamily}; the stream,
  * the {@code eval} commands and the tests all call the same code. One instance serves one stream
  * thread at a time; keep per-call state on the stack.
  *

@@ -5,14 +5,13 @@ import io.mmgr.stream.avro.GenerationEvent;
 import java.util.Collection;
 import java.util.Map;
 import java.util.Optional;
-import java.util.ServiceLoader;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
- * The deterministic evaluators on the class path, by id. Evaluators may hold per-thread engines
+ * The deterministic evaluators of the installed task families, by id. Evaluators may hold per-thread engines
  * (OCR, decoders); {@link #newInstance(String)} gives each stream thread its own.
  */
 public final class EvaluatorRegistry {
@@ -27,11 +26,12 @@ public final class EvaluatorRegistry {
 
     public static EvaluatorRegistry load() {
         Map<String, Supplier<DeterministicEvaluator>> found = new TreeMap<>();
-        for (ServiceLoader.Provider<DeterministicEvaluator> provider
-                : ServiceLoader.load(DeterministicEvaluator.class).stream().toList()) {
-            DeterministicEvaluator probe = provider.get();
-            if (found.put(probe.id(), provider::get) != null) {
-                throw new IllegalStateException("evaluator '" + probe.id() + "' is defined twice");
+        for (TaskFamily family : TaskFamily.installed()) {
+            for (Supplier<DeterministicEvaluator> factory : family.evaluators()) {
+                DeterministicEvaluator probe = factory.get();
+                if (found.put(probe.id(), factory) != null) {
+                    throw new IllegalStateException("evaluator '" + probe.id() + "' is defined twice");
+                }
             }
         }
         return new EvaluatorRegistry(found);

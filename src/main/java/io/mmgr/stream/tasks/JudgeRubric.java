@@ -8,8 +8,7 @@ import java.util.Map;
 /**
  * A task's judge rubric: the structured, task-specific evaluation prompt the seed describes (with
  * image and video variants), the answer it expects, and how an answer becomes metrics. Rubrics are
- * plain Java; the judge worker does the calling. Implementations are found with
- * {@link java.util.ServiceLoader} through {@link RubricProvider}.
+ * plain Java; the judge worker does the calling. Each {@link TaskFamily} lists its rubrics.
  */
 public interface JudgeRubric {
 

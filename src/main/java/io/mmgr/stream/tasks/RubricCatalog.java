@@ -5,10 +5,9 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.ServiceLoader;
 import java.util.TreeMap;
 
-/** Every judge rubric on the class path, by id. */
+/** Every judge rubric of the installed task families, by id. */
 public final class RubricCatalog {
 
     private final Map<String, JudgeRubric> rubrics;
@@ -25,8 +24,8 @@ public final class RubricCatalog {
 
     public static RubricCatalog load() {
         List<JudgeRubric> all = new java.util.ArrayList<>();
-        for (RubricProvider p : ServiceLoader.load(RubricProvider.class)) {
-            all.addAll(p.rubrics());
+        for (TaskFamily family : TaskFamily.installed()) {
+            all.addAll(family.rubrics());
         }
         return new RubricCatalog(all);
     }

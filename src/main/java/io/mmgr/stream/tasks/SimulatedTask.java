@@ -11,8 +11,8 @@ import java.util.Random;
 /**
  * A simulated model for one task family, for the demo and for tests: generates a small benchmark
  * with known ground truth, and answers its items the way a model at a given skill would, with real
- * outputs (images, videos, trajectories) carrying real faults. Found with {@link java.util.ServiceLoader};
- * register implementations in {@code META-INF/services/io.mmgr.stream.tasks.SimulatedTask}.
+ * outputs (images, videos, trajectories) carrying real faults. Its {@link TaskFamily} lists it
+ * ({@link TaskFamily#simulations()}).
  */
 public interface SimulatedTask {
 

@@ -4,7 +4,6 @@ import java.util.Collection;
 import java.util.Collections;
 import java.util.Map;
 import java.util.Optional;
-import java.util.ServiceLoader;
 import java.util.TreeMap;
 
 /** Every task the scorer knows, from the {@link TaskFamily} services on the class path. */
@@ -24,7 +23,7 @@ public final class TaskCatalog {
 
     public static TaskCatalog load() {
         var specs = new java.util.ArrayList<TaskSpec>();
-        for (TaskFamily family : ServiceLoader.load(TaskFamily.class)) {
+        for (TaskFamily family : TaskFamily.installed()) {
             specs.addAll(family.tasks());
         }
         return new TaskCatalog(specs);

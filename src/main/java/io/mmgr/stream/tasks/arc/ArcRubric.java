@@ -7,7 +7,6 @@ import io.mmgr.stream.tasks.EvaluationException;
 import io.mmgr.stream.tasks.JudgeRubric;
 import io.mmgr.stream.tasks.RubricInputs;
 import io.mmgr.stream.tasks.RubricMetric;
-import io.mmgr.stream.tasks.RubricProvider;
 import io.mmgr.stream.tasks.TemplateRubric;
 import java.util.List;
 import java.util.Optional;
@@ -69,13 +68,5 @@ public final class ArcRubric extends TemplateRubric {
     static String render(List<List<Integer>> grid) {
         return grid.stream().map(row -> row.stream().map(String::valueOf).collect(Collectors.joining(" ")))
                 .collect(Collectors.joining("\n"));
-    }
-
-    /** ServiceLoader entry. */
-    public static final class Provider implements RubricProvider {
-        @Override
-        public List<JudgeRubric> rubrics() {
-            return List.of(new ArcRubric());
-        }
     }
 }

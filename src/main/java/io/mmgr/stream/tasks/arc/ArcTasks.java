@@ -1,5 +1,10 @@
 package io.mmgr.stream.tasks.arc;
 
+import java.util.Map;
+import io.mmgr.stream.tasks.AgreementPrior;
+import io.mmgr.stream.tasks.JudgeRubric;
+import io.mmgr.stream.tasks.DeterministicEvaluator;
+import java.util.function.Supplier;
 import io.mmgr.stream.tasks.TaskFamily;
 import io.mmgr.stream.tasks.TaskSpec;
 import java.util.List;
@@ -13,5 +18,21 @@ public final class ArcTasks implements TaskFamily {
     public List<TaskSpec> tasks() {
         return List.of(new TaskSpec(ArcMetrics.TASK, "arc", "mmgr", Set.of("image", "video"),
                 List.of(ArcMetrics.GRID_EVALUATOR), Optional.of(ArcMetrics.RUBRIC), new ArcGate()));
+    }
+
+    @Override
+    public List<Supplier<DeterministicEvaluator>> evaluators() {
+        return List.of(ArcGridEvaluator::new);
+    }
+
+    @Override
+    public List<JudgeRubric> rubrics() {
+        return List.of(new ArcRubric());
+    }
+
+    /** Table 5: the judge against human raters. */
+    @Override
+    public List<AgreementPrior> agreementPriors() {
+        return List.of(new AgreementPrior(ArcMetrics.TASK, AgreementPrior.JUDGE, Map.of("Veo-3", 0.9490)));
     }
 }

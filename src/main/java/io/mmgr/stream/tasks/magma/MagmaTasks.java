@@ -1,5 +1,8 @@
 package io.mmgr.stream.tasks.magma;
 
+import io.mmgr.stream.tasks.SimulatedTask;
+import io.mmgr.stream.tasks.DeterministicEvaluator;
+import java.util.function.Supplier;
 import io.mmgr.stream.tasks.Check;
 import io.mmgr.stream.tasks.GateVariant;
 import io.mmgr.stream.tasks.TaskFamily;
@@ -72,5 +75,16 @@ public final class MagmaTasks implements TaskFamily {
         Check protocol = Check.isZero(RobotTrialsEvaluator.ID + ".trial_count_mismatch");
         return new MagmaGate(RobotTrialsEvaluator.ID, "success_rate", List.of(protocol),
                 List.of(GateVariant.of("trial_protocol", protocol)));
+    }
+
+    @Override
+    public List<Supplier<DeterministicEvaluator>> evaluators() {
+        return List.of(MagmaUiEvaluator::new, AitwEvaluator::new, ClickEvaluator::new, RobotTrialsEvaluator::new,
+                VisualWebBenchEvaluator::new);
+    }
+
+    @Override
+    public List<SimulatedTask> simulations() {
+        return List.of(new MagmaSimulation());
     }
 }

@@ -6,7 +6,6 @@ import io.mmgr.stream.tasks.EvaluationException;
 import io.mmgr.stream.tasks.JudgeRubric;
 import io.mmgr.stream.tasks.RubricInputs;
 import io.mmgr.stream.tasks.RubricMetric;
-import io.mmgr.stream.tasks.RubricProvider;
 import io.mmgr.stream.tasks.TemplateRubric;
 import java.util.List;
 import java.util.Set;
@@ -50,13 +49,5 @@ public final class MathRubric extends TemplateRubric {
             in.generation("generation", output(event));
         }
         return in;
-    }
-
-    /** ServiceLoader entry. */
-    public static final class Provider implements RubricProvider {
-        @Override
-        public List<JudgeRubric> rubrics() {
-            return List.of(new MathRubric());
-        }
     }
 }

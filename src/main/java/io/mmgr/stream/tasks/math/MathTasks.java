@@ -1,5 +1,6 @@
 package io.mmgr.stream.tasks.math;
 
+import io.mmgr.stream.tasks.JudgeRubric;
 import io.mmgr.stream.tasks.TaskFamily;
 import io.mmgr.stream.tasks.TaskSpec;
 import java.util.List;
@@ -16,5 +17,10 @@ public final class MathTasks implements TaskFamily {
     public List<TaskSpec> tasks() {
         return List.of(new TaskSpec(MathMetrics.TASK, "math", "mmgr", Set.of("image", "video", "text"),
                 List.of(), Optional.of(MathMetrics.RUBRIC), new MathGate()));
+    }
+
+    @Override
+    public List<JudgeRubric> rubrics() {
+        return List.of(new MathRubric());
     }
 }

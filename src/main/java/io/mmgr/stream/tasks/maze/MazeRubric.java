@@ -7,7 +7,6 @@ import io.mmgr.stream.tasks.EvaluationException;
 import io.mmgr.stream.tasks.JudgeRubric;
 import io.mmgr.stream.tasks.RubricInputs;
 import io.mmgr.stream.tasks.RubricMetric;
-import io.mmgr.stream.tasks.RubricProvider;
 import io.mmgr.stream.tasks.TemplateRubric;
 import java.util.List;
 import java.util.Set;
@@ -47,13 +46,5 @@ public final class MazeRubric extends TemplateRubric {
                 .generation("generation", output(event));
         artifact(item, "problem").ifPresent(p -> in.media("problem", "unsolved maze given to the model", p));
         return in;
-    }
-
-    /** ServiceLoader entry. */
-    public static final class Provider implements RubricProvider {
-        @Override
-        public List<JudgeRubric> rubrics() {
-            return List.of(new MazeRubric());
-        }
     }
 }

@@ -1,5 +1,11 @@
 package io.mmgr.stream.tasks.maze;
 
+import java.util.Map;
+import io.mmgr.stream.tasks.SimulatedTask;
+import io.mmgr.stream.tasks.AgreementPrior;
+import io.mmgr.stream.tasks.JudgeRubric;
+import io.mmgr.stream.tasks.DeterministicEvaluator;
+import java.util.function.Supplier;
 import io.mmgr.stream.tasks.TaskFamily;
 import io.mmgr.stream.tasks.TaskSpec;
 import java.util.List;
@@ -20,5 +26,26 @@ public final class MazeTasks implements TaskFamily {
     @Override
     public List<TaskSpec> tasks() {
         return List.of(spec());
+    }
+
+    @Override
+    public List<Supplier<DeterministicEvaluator>> evaluators() {
+        return List.of(MazePixelEvaluator::new);
+    }
+
+    @Override
+    public List<JudgeRubric> rubrics() {
+        return List.of(new MazeRubric());
+    }
+
+    /** Table 5: the pixel pipeline against human raters. */
+    @Override
+    public List<AgreementPrior> agreementPriors() {
+        return List.of(new AgreementPrior(TASK, MazeGate.PIXEL_PART, Map.of("Sora-2", 1.0, "Veo-3", 0.9556, "Wan-2.2", 1.0)));
+    }
+
+    @Override
+    public List<SimulatedTask> simulations() {
+        return List.of(new MazeSimulation());
     }
 }

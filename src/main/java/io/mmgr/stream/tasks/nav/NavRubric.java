@@ -7,7 +7,6 @@ import io.mmgr.stream.tasks.EvaluationException;
 import io.mmgr.stream.tasks.JudgeRubric;
 import io.mmgr.stream.tasks.RubricInputs;
 import io.mmgr.stream.tasks.RubricMetric;
-import io.mmgr.stream.tasks.RubricProvider;
 import io.mmgr.stream.tasks.TemplateRubric;
 import java.util.List;
 import java.util.Set;
@@ -34,7 +33,7 @@ public final class NavRubric extends TemplateRubric {
             RubricMetric.binary(NavMetrics.SCENE_CONSISTENCY, 1.0,
                     "1 if the environment stays static: nothing appears, disappears, deforms or shifts across frames."));
 
-    private NavRubric(String task) {
+    NavRubric(String task) {
         super(task, "v1", METRICS, Set.of("image", "video"));
     }
 
@@ -50,14 +49,5 @@ public final class NavRubric extends TemplateRubric {
             }
         }
         return in;
-    }
-
-    /** ServiceLoader entry: one rubric per navigation task (rubric id = task id). */
-    public static final class Provider implements RubricProvider {
-        @Override
-        public List<JudgeRubric> rubrics() {
-            return List.of(new NavRubric(NavMetrics.LAST_MILE), new NavRubric(NavMetrics.TOP_DOWN),
-                    new NavRubric(NavMetrics.REAL_WORLD_3D), new NavRubric(NavMetrics.SLAG));
-        }
     }
 }

@@ -1,5 +1,10 @@
 package io.mmgr.stream.tasks.nav;
 
+import java.util.Map;
+import io.mmgr.stream.tasks.AgreementPrior;
+import io.mmgr.stream.tasks.JudgeRubric;
+import io.mmgr.stream.tasks.DeterministicEvaluator;
+import java.util.function.Supplier;
 import static io.mmgr.stream.tasks.nav.NavMetrics.GEOMETRY_EVALUATOR;
 import static io.mmgr.stream.tasks.nav.NavMetrics.GEO_ALIGN_EVALUATOR;
 import static io.mmgr.stream.tasks.nav.NavMetrics.VIEW_SYN_EVALUATOR;
@@ -31,5 +36,30 @@ public final class NavTasks implements TaskFamily {
         // rubric id = task id
         return new TaskSpec(task, "nav", "mmgr", MODALITIES, List.of(GEOMETRY_EVALUATOR, diagnosticEvaluator),
                 Optional.of(task), gate);
+    }
+
+    @Override
+    public List<Supplier<DeterministicEvaluator>> evaluators() {
+        return List.of(NavGeometryEvaluator::new, GeoAlignEvaluator::new, ViewSynEvaluator::new);
+    }
+
+    @Override
+    public List<JudgeRubric> rubrics() {
+        return List.of(new NavRubric(NavMetrics.LAST_MILE), new NavRubric(NavMetrics.TOP_DOWN),
+                new NavRubric(NavMetrics.REAL_WORLD_3D), new NavRubric(NavMetrics.SLAG));
+    }
+
+    /** Table 5: the judge against human raters, for Veo-3 and Nano-banana Pro. */
+    @Override
+    public List<AgreementPrior> agreementPriors() {
+        return List.of(
+                judge(NavMetrics.REAL_WORLD_3D, 0.7533, 0.2167),
+                judge(NavMetrics.LAST_MILE, 0.5350, 0.3000),
+                judge(NavMetrics.TOP_DOWN, 0.7915, 0.5169),
+                judge(NavMetrics.SLAG, 0.8845, 0.6239));
+    }
+
+    private static AgreementPrior judge(String task, double veo3, double nanoBananaPro) {
+        return new AgreementPrior(task, AgreementPrior.JUDGE, Map.of("Veo-3", veo3, "Nano-banana Pro", nanoBananaPro));
     }
 }

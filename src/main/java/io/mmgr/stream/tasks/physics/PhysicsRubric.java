@@ -6,7 +6,6 @@ import io.mmgr.stream.tasks.EvaluationException;
 import io.mmgr.stream.tasks.JudgeRubric;
 import io.mmgr.stream.tasks.RubricInputs;
 import io.mmgr.stream.tasks.RubricMetric;
-import io.mmgr.stream.tasks.RubricProvider;
 import io.mmgr.stream.tasks.TemplateRubric;
 import java.util.List;
 import java.util.Set;
@@ -32,7 +31,7 @@ public final class PhysicsRubric extends TemplateRubric {
                     "1 if the video matches the prompt: the key objects and setting are present and the described "
                             + "action occurs; 0 if there are significant mismatches."));
 
-    private PhysicsRubric(String task) {
+    PhysicsRubric(String task) {
         super(task, "v1", METRICS, Set.of("video"));
     }
 
@@ -45,13 +44,5 @@ public final class PhysicsRubric extends TemplateRubric {
                 .text("prompt", item.getPrompt().strip())
                 .text("physicsFocus", orNone(item.getGroundTruth().getPhysicsFocus()))
                 .generation("generation", output(event));
-    }
-
-    /** ServiceLoader entry: Physical Concepts and Sports (rubric id = task id). */
-    public static final class Provider implements RubricProvider {
-        @Override
-        public List<JudgeRubric> rubrics() {
-            return List.of(new PhysicsRubric(PhysicsMetrics.PHYSICAL_CONCEPTS), new PhysicsRubric(PhysicsMetrics.SPORTS));
-        }
     }
 }

@@ -1,5 +1,8 @@
 package io.mmgr.stream.tasks.physics;
 
+import java.util.Map;
+import io.mmgr.stream.tasks.AgreementPrior;
+import io.mmgr.stream.tasks.JudgeRubric;
 import io.mmgr.stream.tasks.TaskFamily;
 import io.mmgr.stream.tasks.TaskSpec;
 import java.util.List;
@@ -23,5 +26,17 @@ public final class PhysicsTasks implements TaskFamily {
     private static TaskSpec spec(String task, PhysicsGate gate) {
         // rubric id = task id
         return new TaskSpec(task, "physics", "mmgr", Set.of("video"), List.of(), Optional.of(task), gate);
+    }
+
+    @Override
+    public List<JudgeRubric> rubrics() {
+        return List.of(new PhysicsRubric(PhysicsMetrics.PHYSICAL_CONCEPTS), new PhysicsRubric(PhysicsMetrics.SPORTS));
+    }
+
+    /** Table 5's "Physics (VLM)" row covers both tasks. */
+    @Override
+    public List<AgreementPrior> agreementPriors() {
+        return List.of(new AgreementPrior(PhysicsMetrics.PHYSICAL_CONCEPTS, AgreementPrior.JUDGE, Map.of("Veo-3", 0.6531)),
+                new AgreementPrior(PhysicsMetrics.SPORTS, AgreementPrior.JUDGE, Map.of("Veo-3", 0.6531)));
     }
 }

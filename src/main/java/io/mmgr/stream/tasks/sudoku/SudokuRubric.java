@@ -7,7 +7,6 @@ import io.mmgr.stream.tasks.EvaluationException;
 import io.mmgr.stream.tasks.JudgeRubric;
 import io.mmgr.stream.tasks.RubricInputs;
 import io.mmgr.stream.tasks.RubricMetric;
-import io.mmgr.stream.tasks.RubricProvider;
 import io.mmgr.stream.tasks.TemplateRubric;
 import java.util.List;
 import java.util.Set;
@@ -74,13 +73,5 @@ public final class SudokuRubric extends TemplateRubric {
             b.append(String.join(" ", cells.substring(r * size, (r + 1) * size).split(""))).append('\n');
         }
         return b.toString().strip();
-    }
-
-    /** ServiceLoader entry. */
-    public static final class Provider implements RubricProvider {
-        @Override
-        public List<JudgeRubric> rubrics() {
-            return List.of(new SudokuRubric());
-        }
     }
 }

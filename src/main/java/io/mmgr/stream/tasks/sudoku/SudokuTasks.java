@@ -1,5 +1,10 @@
 package io.mmgr.stream.tasks.sudoku;
 
+import java.util.Map;
+import io.mmgr.stream.tasks.AgreementPrior;
+import io.mmgr.stream.tasks.JudgeRubric;
+import io.mmgr.stream.tasks.DeterministicEvaluator;
+import java.util.function.Supplier;
 import io.mmgr.stream.tasks.TaskFamily;
 import io.mmgr.stream.tasks.TaskSpec;
 import java.util.List;
@@ -13,5 +18,22 @@ public final class SudokuTasks implements TaskFamily {
     public List<TaskSpec> tasks() {
         return List.of(new TaskSpec(SudokuMetrics.TASK, "sudoku", "mmgr", Set.of("image", "video"),
                 List.of(SudokuMetrics.OCR_EVALUATOR), Optional.of(SudokuMetrics.RUBRIC), new SudokuGate()));
+    }
+
+    @Override
+    public List<Supplier<DeterministicEvaluator>> evaluators() {
+        return List.of(SudokuOcrEvaluator::new);
+    }
+
+    @Override
+    public List<JudgeRubric> rubrics() {
+        return List.of(new SudokuRubric());
+    }
+
+    /** Table 5: the OCR pipeline against human raters. */
+    @Override
+    public List<AgreementPrior> agreementPriors() {
+        return List.of(new AgreementPrior(SudokuMetrics.TASK, SudokuMetrics.OCR_EVALUATOR,
+                Map.of("Sora-2", 1.0, "Veo-3", 1.0, "Wan-2.2", 1.0)));
     }
 }
