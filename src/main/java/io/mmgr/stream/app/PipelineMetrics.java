@@ -43,7 +43,7 @@ public final class PipelineMetrics implements AutoCloseable {
     public PipelineMetrics(MeterRegistry registry, Map<String, Object> clientConfig, String applicationId, Topics topics) {
         this.registry = registry;
         this.topics = topics;
-        for (io.mmgr.stream.tasks.CostClass c : io.mmgr.stream.tasks.CostClass.values()) {
+        for (io.mmgr.stream.contract.CostClass c : io.mmgr.stream.contract.CostClass.values()) {
             stageOfTopic.put(topics.evaluationRequests(c).name(), "intake");
         }
         stageOfTopic.put(topics.cvResults.name(), "evaluation");

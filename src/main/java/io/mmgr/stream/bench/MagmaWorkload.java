@@ -1,94 +1,21 @@
 package io.mmgr.stream.bench;
 
-import io.mmgr.stream.avro.BenchmarkItem;
-import io.mmgr.stream.avro.GenerationEvent;
-import io.mmgr.stream.avro.GenerationInputs;
-import io.mmgr.stream.avro.GroundTruth;
-import io.mmgr.stream.avro.UiAction;
-import java.time.Instant;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.SplittableRandom;
+import io.mmgr.stream.tasks.magma.Mind2WebEpisodes;
 
-/**
- * Synthetic Mind2Web episodes for load tests: items with {@code steps} gold steps, and predictions
- * that get a step right with a given probability (a seeded generator, so runs repeat).
- */
-public final class MagmaWorkload implements Workload {
-
-    public static final String TASK = "mind2web";
-
-    private final int items;
-    private final int steps;
-    private final SplittableRandom random;
-    private final String idPrefix;
+/** The light load: the Magma family's synthetic Mind2Web episodes (tasks/magma keeps the generator, so it needs no bench code). */
+public final class MagmaWorkload extends Mind2WebEpisodes implements Workload {
 
     public MagmaWorkload(int items, int steps, long seed) {
-        this(items, steps, seed, "load-ep-");
+        super(items, steps, seed);
     }
 
     /** @param idPrefix sample ids are this prefix and the item number */
     public MagmaWorkload(int items, int steps, long seed, String idPrefix) {
-        this.items = items;
-        this.steps = steps;
-        this.random = new SplittableRandom(seed);
-        this.idPrefix = idPrefix;
+        super(items, steps, seed, idPrefix);
     }
 
     @Override
     public String description() {
-        return "light: Mind2Web episodes of " + steps + " UI steps";
-    }
-
-    /** The n-th event with 70 % of its steps right. */
-    @Override
-    public GenerationEvent event(String runId, long n) {
-        return event(runId, n, 0.7);
-    }
-
-    @Override
-    public List<BenchmarkItem> items() {
-        List<BenchmarkItem> out = new ArrayList<>();
-        for (int i = 0; i < items; i++) {
-            out.add(BenchmarkItem.newBuilder().setTask(TASK).setSampleId(idPrefix + i).setBenchmark("magma")
-                    .setGroundTruth(GroundTruth.newBuilder().setUiSteps(gold(i)).build()).build());
-        }
-        return out;
-    }
-
-    /** The gold steps of item {@code item}. */
-    public List<UiAction> gold(int item) {
-        List<UiAction> out = new ArrayList<>();
-        for (int s = 0; s < steps; s++) {
-            double x = 40.0 * s;
-            out.add(UiAction.newBuilder().setElement("el-" + item + "-" + s).setBbox(List.of(x, 0.0, x + 30, 20.0))
-                    .setOp(s % 2 == 0 ? "CLICK" : "TYPE").setValue(s % 2 == 0 ? null : "query " + item).build());
-        }
-        return out;
-    }
-
-    /** The n-th event of a run: item n mod items, checkpoint n / items (so every checkpoint covers the benchmark). */
-    public GenerationEvent event(String runId, long n, double stepAccuracy) {
-        int item = (int) (n % items);
-        long checkpoint = n / items;
-        List<UiAction> pred = predicted(item, stepAccuracy, random);
-        return GenerationEvent.newBuilder().setRunId(runId).setModel("load-model").setCheckpointId("ckpt-" + checkpoint)
-                .setTrainingStep(checkpoint * 1000).setTask(TASK).setSampleId(idPrefix + item).setModality("ui")
-                .setInputs(GenerationInputs.newBuilder().setUiActions(pred).build()).setProducedAt(Instant.now()).build();
-    }
-
-    /** A predicted episode: each gold step taken on the right element with probability {@code stepAccuracy}. */
-    public List<UiAction> predicted(int item, double stepAccuracy, SplittableRandom random) {
-        List<UiAction> pred = new ArrayList<>();
-        for (UiAction g : gold(item)) {
-            boolean right = random.nextDouble() < stepAccuracy;
-            pred.add(UiAction.newBuilder().setElement(right ? g.getElement() : "other").setOp(g.getOp())
-                    .setValue(g.getValue()).build());
-        }
-        return pred;
-    }
-
-    public int steps() {
-        return steps;
+        return "light: Mind2Web episodes of " + steps() + " UI steps";
     }
 }

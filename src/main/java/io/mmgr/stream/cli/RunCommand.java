@@ -268,9 +268,9 @@ public final class RunCommand implements Callable<Integer> {
     }
 
     /** {@code light=2, image=2, video=1}, in class order. */
-    static String describe(Map<io.mmgr.stream.tasks.CostClass, ?> perClass) {
+    static String describe(Map<io.mmgr.stream.contract.CostClass, ?> perClass) {
         StringBuilder b = new StringBuilder();
-        for (io.mmgr.stream.tasks.CostClass c : io.mmgr.stream.tasks.CostClass.values()) {
+        for (io.mmgr.stream.contract.CostClass c : io.mmgr.stream.contract.CostClass.values()) {
             b.append(b.length() == 0 ? "" : ", ").append(c.label()).append('=').append(perClass.get(c));
         }
         return b.toString();

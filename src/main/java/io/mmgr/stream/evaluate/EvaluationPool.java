@@ -1,6 +1,6 @@
 package io.mmgr.stream.evaluate;
 
-import io.mmgr.stream.tasks.CostClass;
+import io.mmgr.stream.contract.CostClass;
 import io.mmgr.stream.tasks.DeterministicEvaluator;
 import io.mmgr.stream.tasks.EvaluatorRegistry;
 import java.time.Duration;

@@ -1,6 +1,6 @@
 package io.mmgr.stream.evaluate;
 
-import io.mmgr.stream.tasks.CostClass;
+import io.mmgr.stream.contract.CostClass;
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
 import java.util.EnumMap;

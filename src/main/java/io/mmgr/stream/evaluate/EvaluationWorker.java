@@ -9,7 +9,7 @@ import io.mmgr.stream.avro.DeadLetter;
 import io.mmgr.stream.avro.DeterministicResult;
 import io.mmgr.stream.avro.EvaluationRequest;
 import io.mmgr.stream.avro.SampleKey;
-import io.mmgr.stream.tasks.CostClass;
+import io.mmgr.stream.contract.CostClass;
 import io.mmgr.stream.tasks.EvaluatorRegistry;
 import io.mmgr.stream.topology.DeadLetters;
 import io.mmgr.stream.contract.SampleKeys;

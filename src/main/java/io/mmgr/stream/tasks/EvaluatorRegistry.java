@@ -1,5 +1,6 @@
 package io.mmgr.stream.tasks;
 
+import io.mmgr.stream.contract.CostClass;
 import io.mmgr.stream.avro.BenchmarkItem;
 import io.mmgr.stream.avro.GenerationEvent;
 import java.util.Collection;

@@ -2,7 +2,7 @@ package io.mmgr.stream.evaluate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.mmgr.stream.tasks.CostClass;
+import io.mmgr.stream.contract.CostClass;
 import io.mmgr.stream.tasks.EvaluatorRegistry;
 import java.time.Duration;
 import java.util.List;

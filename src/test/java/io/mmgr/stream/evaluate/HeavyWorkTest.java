@@ -12,7 +12,7 @@ import io.mmgr.stream.avro.SampleScore;
 import io.mmgr.stream.bench.MagmaWorkload;
 import io.mmgr.stream.it.LogCapture;
 import io.mmgr.stream.it.ScorerHarness;
-import io.mmgr.stream.tasks.CostClass;
+import io.mmgr.stream.contract.CostClass;
 import io.mmgr.stream.tasks.maze.MazePixelEvaluator;
 import io.mmgr.stream.tasks.maze.MazeVideos;
 import io.mmgr.stream.contract.SampleKeys;

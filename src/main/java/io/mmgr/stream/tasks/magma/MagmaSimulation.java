@@ -5,7 +5,6 @@ import io.mmgr.stream.avro.GenerationInputs;
 import io.mmgr.stream.avro.GroundTruth;
 import io.mmgr.stream.avro.RobotTrial;
 import io.mmgr.stream.avro.UiAction;
-import io.mmgr.stream.bench.MagmaWorkload;
 import io.mmgr.stream.tasks.SimulatedTask;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -15,7 +14,7 @@ import java.util.SplittableRandom;
 
 /**
  * A simulated Magma agent: Mind2Web episodes (each step right with a probability that rises with
- * skill, from {@link MagmaWorkload}), ScreenSpot clicks (inside the target box or beside it) and
+ * skill, from {@link Mind2WebEpisodes}), ScreenSpot clicks (inside the target box or beside it) and
  * LIBERO-Spatial tasks of 50 trials (the protocol), each trial a success with probability skill.
  */
 public final class MagmaSimulation implements SimulatedTask {
@@ -25,7 +24,7 @@ public final class MagmaSimulation implements SimulatedTask {
     static final String SCREENSPOT = "screenspot";
     static final String LIBERO = "libero-spatial";
 
-    private MagmaWorkload episodes;
+    private Mind2WebEpisodes episodes;
 
     @Override
     public String family() {
@@ -34,7 +33,7 @@ public final class MagmaSimulation implements SimulatedTask {
 
     @Override
     public List<BenchmarkItem> benchmark(int items, long seed, Path dir) {
-        episodes = new MagmaWorkload(items, STEPS, seed, "episode-");
+        episodes = new Mind2WebEpisodes(items, STEPS, seed, "episode-");
         List<BenchmarkItem> out = new ArrayList<>(episodes.items());
         for (int i = 0; i < items; i++) {
             double x = 40 + 25 * (i % 20);
@@ -54,7 +53,7 @@ public final class MagmaSimulation implements SimulatedTask {
     @Override
     public Answer answer(BenchmarkItem item, int seed, double skill, Random random, Path dir) {
         switch (item.getTask()) {
-            case MagmaWorkload.TASK -> {
+            case Mind2WebEpisodes.TASK -> {
                 int n = Integer.parseInt(item.getSampleId().substring(item.getSampleId().lastIndexOf('-') + 1));
                 // a step's accuracy rises with skill; an episode succeeds only when every step does
                 double stepAccuracy = 0.55 + 0.45 * skill;
@@ -85,10 +84,10 @@ public final class MagmaSimulation implements SimulatedTask {
     }
 
     /** Gold steps come from the item itself, so an answer needs no state from {@link #benchmark}. */
-    private MagmaWorkload workload(BenchmarkItem item) {
+    private Mind2WebEpisodes workload(BenchmarkItem item) {
         if (episodes == null) {
             int steps = item.getGroundTruth().getUiSteps().size();
-            episodes = new MagmaWorkload(Integer.MAX_VALUE, steps, 0, "episode-");
+            episodes = new Mind2WebEpisodes(Integer.MAX_VALUE, steps, 0, "episode-");
         }
         return episodes;
     }

@@ -2,7 +2,7 @@ package io.mmgr.stream.topology.intake;
 
 import io.mmgr.stream.avro.EvaluationRequest;
 import io.mmgr.stream.avro.SampleKey;
-import io.mmgr.stream.tasks.CostClass;
+import io.mmgr.stream.contract.CostClass;
 import io.mmgr.stream.tasks.EvaluatorRegistry;
 import io.mmgr.stream.contract.Topics;
 import java.util.Arrays;

@@ -8,7 +8,7 @@ import io.mmgr.stream.avro.BenchmarkItem;
 import io.mmgr.stream.avro.DeadLetter;
 import io.mmgr.stream.avro.GenerationEvent;
 import io.mmgr.stream.avro.SampleScore;
-import io.mmgr.stream.tasks.CostClass;
+import io.mmgr.stream.contract.CostClass;
 import io.mmgr.stream.tasks.EvaluatorRegistry;
 import io.mmgr.stream.tasks.TaskCatalog;
 import io.mmgr.stream.topology.EvaluationBridge;

@@ -1,4 +1,4 @@
-package io.mmgr.stream.tasks;
+package io.mmgr.stream.contract;
 
 import io.mmgr.stream.avro.ArtifactRef;
 import java.util.Locale;
