@@ -18,7 +18,8 @@ import java.util.stream.IntStream;
  * {@code magma-aitw}: one AITW episode scored by action matching (see {@link AitwActionMatching}).
  * The gold steps carry their screen's annotation boxes ({@code screenBoxes}); predicted steps need
  * an op, and a {@code DUAL_POINT} needs its normalized touch point. Missing steps are not matched;
- * extra steps are not scored.
+ * extra steps are not scored; an empty predicted step (no field set) is one the model did not produce,
+ * and is not matched. The episode's result is the outcome's detail, for {@code eval aitw}'s counts.
  */
 public final class AitwEvaluator implements DeterministicEvaluator {
 
@@ -68,6 +69,6 @@ public final class AitwEvaluator implements DeterministicEvaluator {
         diagnostics.put("unmatched_steps", IntStream.range(0, r.matched().size())
                 .filter(i -> !r.matched().get(i))
                 .mapToObj(Integer::toString).collect(Collectors.joining(",")));
-        return new EvaluationOutcome(metrics, diagnostics);
+        return new EvaluationOutcome(metrics, diagnostics, r);
     }
 }

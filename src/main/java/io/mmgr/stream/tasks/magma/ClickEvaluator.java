@@ -14,7 +14,8 @@ import java.util.Optional;
 /**
  * {@code magma-click}: one ScreenSpot instruction. The prediction is {@code inputs.uiActions[0].point};
  * the gold is {@code groundTruth.targetBox} and {@code elementKind}. The per-kind metric of the other
- * kind is null (not applicable), so leaderboard means per kind count only samples of that kind.
+ * kind is null (not applicable), so leaderboard means per kind count only samples of that kind. The
+ * scored click is the outcome's detail, for {@code eval screenspot}'s counts.
  */
 public final class ClickEvaluator implements DeterministicEvaluator {
 
@@ -50,7 +51,8 @@ public final class ClickEvaluator implements DeterministicEvaluator {
         Box target = MagmaRecords.screenSpotTarget(context.item());
         ClickAccuracy.Kind kind = MagmaRecords.screenSpotKind(context.item());
         Point click = MagmaRecords.screenSpotClick(context.event());
-        double correct = ClickAccuracy.correct(click, target) ? 1.0 : 0.0;
+        ClickAccuracy.Click scored = ClickAccuracy.score(click, target, kind);
+        double correct = scored.correct() ? 1.0 : 0.0;
 
         Map<String, Double> metrics = new LinkedHashMap<>();
         metrics.put("click_correct", correct);
@@ -62,6 +64,6 @@ public final class ClickEvaluator implements DeterministicEvaluator {
         if (actions > 1) {
             diagnostics.put("ignored_actions", Integer.toString(actions - 1));
         }
-        return new EvaluationOutcome(metrics, diagnostics);
+        return new EvaluationOutcome(metrics, diagnostics, scored);
     }
 }

@@ -14,7 +14,8 @@ import java.util.Optional;
 /**
  * {@code robot-trials}: one robot task's trials (LIBERO, SimplerEnv). The success rate is computed
  * over the trials that arrived; a count that differs from the protocol is flagged, not rejected, so
- * a short run still shows up, marked as not comparable.
+ * a short run still shows up, marked as not comparable. The result is the outcome's detail, for the
+ * per-suite roll-up of {@code eval robot}.
  */
 public final class RobotTrialsEvaluator implements DeterministicEvaluator {
 
@@ -49,6 +50,6 @@ public final class RobotTrialsEvaluator implements DeterministicEvaluator {
         metrics.put("trials", (double) r.trials());
         metrics.put("protocol_trials", (double) r.protocolTrials());
         metrics.put("trial_count_mismatch", r.trialCountMismatch() ? 1.0 : 0.0);
-        return new EvaluationOutcome(metrics, Map.of("successes", Integer.toString(r.successes())));
+        return new EvaluationOutcome(metrics, Map.of("successes", Integer.toString(r.successes())), r);
     }
 }
