@@ -8,6 +8,7 @@ import io.mmgr.stream.avro.GroundTruth;
 import io.mmgr.stream.avro.RobotTrial;
 import io.mmgr.stream.tasks.EvaluationException;
 import io.mmgr.stream.tasks.SampleScorer;
+import io.mmgr.stream.tasks.magma.RobotRollup;
 import io.mmgr.stream.tasks.magma.RobotTrialMetrics;
 import io.mmgr.stream.tasks.magma.RobotTrialsEvaluator;
 import java.nio.file.Path;
@@ -92,12 +93,10 @@ public final class EvalRobotCommand implements Callable<Integer> {
         SampleScorer scorer = FamilySample.scorer(RobotTrialsEvaluator.ID, RobotTrialsEvaluator::new);
 
         List<Map<String, Object>> perTask = new ArrayList<>();
-        Map<String, int[]> perSuite = new LinkedHashMap<>(); // suite -> tasks, trials, successes
-        int allTrials = 0;
-        int allSuccesses = 0;
-        int mismatched = 0;
+        List<RobotRollup.TaskResult> results = new ArrayList<>();
         for (TaskTrials t : tasks.values()) {
             RobotTrialMetrics.Result r = score(scorer, t);
+            results.add(new RobotRollup.TaskResult(t.suite, t.task, r));
             Map<String, Object> row = new LinkedHashMap<>();
             row.put("suite", t.suite);
             row.put("task", t.task);
@@ -106,27 +105,21 @@ public final class EvalRobotCommand implements Callable<Integer> {
             row.put("protocol_trials", r.protocolTrials());
             row.put("trial_count_mismatch", r.trialCountMismatch());
             perTask.add(row);
-            int[] agg = perSuite.computeIfAbsent(t.suite, k -> new int[3]);
-            agg[0]++;
-            agg[1] += r.trials();
-            agg[2] += r.successes();
-            allTrials += r.trials();
-            allSuccesses += r.successes();
-            mismatched += r.trialCountMismatch() ? 1 : 0;
         }
+        RobotRollup.Rollup rollup = RobotRollup.of(results);
 
         Map<String, Object> out = new LinkedHashMap<>();
-        out.put("success_rate", allSuccesses / (double) allTrials);
-        out.put("tasks", tasks.size());
-        out.put("trials", allTrials);
-        out.put("successes", allSuccesses);
-        out.put("mismatched_tasks", mismatched);
+        out.put("success_rate", rollup.overall().successRate());
+        out.put("tasks", rollup.overall().tasks());
+        out.put("trials", rollup.overall().trials());
+        out.put("successes", rollup.overall().successes());
+        out.put("mismatched_tasks", rollup.mismatched());
         Map<String, Object> suites = new LinkedHashMap<>();
-        perSuite.forEach((suite, agg) -> {
+        rollup.suites().forEach((suite, totals) -> {
             Map<String, Object> row = new LinkedHashMap<>();
-            row.put("success_rate", agg[2] / (double) agg[1]);
-            row.put("tasks", agg[0]);
-            row.put("trials", agg[1]);
+            row.put("success_rate", totals.successRate());
+            row.put("tasks", totals.tasks());
+            row.put("trials", totals.trials());
             suites.put(suite, row);
         });
         out.put("suites", suites);
