@@ -1,5 +1,6 @@
 package io.mmgr.stream.tasks.magma;
 
+import io.mmgr.stream.contract.MetricKey;
 import io.mmgr.stream.tasks.Check;
 import io.mmgr.stream.tasks.GateVariant;
 import io.mmgr.stream.tasks.TaskFamily;
@@ -43,16 +44,15 @@ public final class MagmaTasks implements TaskFamily {
     }
 
     static MagmaGate mind2webGate() {
-        String p = MagmaUiEvaluator.ID + ".";
+        String p = MagmaUiEvaluator.ID;
         return new MagmaGate(MagmaUiEvaluator.ID, "step_success_rate",
-                List.of(Check.isOne(p + "element_selection_accuracy"), Check.isOne(p + "operation_f1")),
-                List.of(GateVariant.of("task_success", Check.isOne(p + "task_success"))));
+                List.of(Check.isOne(MetricKey.of(p, "element_selection_accuracy")), Check.isOne(MetricKey.of(p, "operation_f1"))),
+                List.of(GateVariant.of("task_success", Check.isOne(MetricKey.of(p, "task_success")))));
     }
 
     static MagmaGate aitwGate() {
-        String p = AitwEvaluator.ID + ".";
         return new MagmaGate(AitwEvaluator.ID, "step_success_rate", List.of(),
-                List.of(GateVariant.of("task_success", Check.isOne(p + "task_success"))));
+                List.of(GateVariant.of("task_success", Check.isOne(MetricKey.of(AitwEvaluator.ID, "task_success")))));
     }
 
     static MagmaGate screenSpotGate() {
@@ -69,7 +69,7 @@ public final class MagmaTasks implements TaskFamily {
     }
 
     static MagmaGate robotGate() {
-        Check protocol = Check.isZero(RobotTrialsEvaluator.ID + ".trial_count_mismatch");
+        Check protocol = Check.isZero(MetricKey.of(RobotTrialsEvaluator.ID, "trial_count_mismatch"));
         return new MagmaGate(RobotTrialsEvaluator.ID, "success_rate", List.of(protocol),
                 List.of(GateVariant.of("trial_protocol", protocol)));
     }
