@@ -56,11 +56,11 @@ public final class AitwEvaluator implements DeterministicEvaluator {
         AitwActionMatching.EpisodeResult r = AitwActionMatching.scoreEpisode(predicted, gold);
 
         Map<String, Double> metrics = new LinkedHashMap<>();
-        metrics.put("action_match_accuracy", r.accuracy());
+        metrics.put(MagmaMetrics.ACTION_MATCH_ACCURACY, r.accuracy());
         // Magma's name for the same fraction of matched steps
-        metrics.put("step_success_rate", r.accuracy());
-        metrics.put("task_success", r.taskSuccess() ? 1.0 : 0.0);
-        metrics.put("steps", (double) r.matched().size());
+        metrics.put(MagmaMetrics.STEP_SUCCESS_RATE, r.accuracy());
+        metrics.put(MagmaMetrics.TASK_SUCCESS, r.taskSuccess() ? 1.0 : 0.0);
+        metrics.put(MagmaMetrics.STEPS, (double) r.matched().size());
 
         Map<String, String> diagnostics = new LinkedHashMap<>();
         diagnostics.put("predicted_steps", Integer.toString(r.predictedSteps()));

@@ -55,9 +55,9 @@ public final class ClickEvaluator implements DeterministicEvaluator {
         double correct = scored.correct() ? 1.0 : 0.0;
 
         Map<String, Double> metrics = new LinkedHashMap<>();
-        metrics.put("click_correct", correct);
-        metrics.put("click_correct_text", kind == ClickAccuracy.Kind.TEXT ? correct : null);
-        metrics.put("click_correct_icon", kind == ClickAccuracy.Kind.ICON ? correct : null);
+        metrics.put(MagmaMetrics.CLICK_CORRECT, correct);
+        metrics.put(MagmaMetrics.CLICK_CORRECT_TEXT, kind == ClickAccuracy.Kind.TEXT ? correct : null);
+        metrics.put(MagmaMetrics.CLICK_CORRECT_ICON, kind == ClickAccuracy.Kind.ICON ? correct : null);
         Map<String, String> diagnostics = new LinkedHashMap<>();
         diagnostics.put("element_kind", kind.label());
         int actions = context.event().getInputs().getUiActions().size();

@@ -57,11 +57,11 @@ public final class MagmaUiEvaluator implements DeterministicEvaluator {
         UiStepMetrics.EpisodeResult r = UiStepMetrics.scoreEpisode(predicted, gold);
 
         Map<String, Double> metrics = new LinkedHashMap<>();
-        metrics.put("element_selection_accuracy", r.elementSelectionAccuracy());
-        metrics.put("operation_f1", r.operationF1());
-        metrics.put("step_success_rate", r.stepSuccessRate());
-        metrics.put("task_success", r.taskSuccess() ? 1.0 : 0.0);
-        metrics.put("steps", (double) r.steps().size());
+        metrics.put(MagmaMetrics.ELEMENT_SELECTION_ACCURACY, r.elementSelectionAccuracy());
+        metrics.put(MagmaMetrics.OPERATION_F1, r.operationF1());
+        metrics.put(MagmaMetrics.STEP_SUCCESS_RATE, r.stepSuccessRate());
+        metrics.put(MagmaMetrics.TASK_SUCCESS, r.taskSuccess() ? 1.0 : 0.0);
+        metrics.put(MagmaMetrics.STEPS, (double) r.steps().size());
 
         Map<String, String> diagnostics = new LinkedHashMap<>();
         diagnostics.put("predicted_steps", Integer.toString(r.predictedSteps()));
