@@ -1,10 +1,10 @@
 package io.mmgr.stream.tasks.magma;
 
-import io.mmgr.stream.contract.MetricKey;
 import io.mmgr.stream.tasks.Check;
 import io.mmgr.stream.tasks.GateVariant;
 import io.mmgr.stream.tasks.TaskFamily;
 import io.mmgr.stream.tasks.TaskSpec;
+import io.mmgr.stream.contract.MetricKey;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
