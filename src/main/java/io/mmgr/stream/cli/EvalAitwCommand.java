@@ -1,8 +1,11 @@
 package io.mmgr.stream.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.mmgr.stream.avro.UiAction;
+import io.mmgr.stream.tasks.SampleScorer;
 import io.mmgr.stream.tasks.magma.AitwActionMatching;
-import io.mmgr.stream.tasks.magma.Point;
+import io.mmgr.stream.tasks.magma.AitwEvaluator;
+import io.mmgr.stream.tasks.magma.MagmaRecords;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -13,7 +16,10 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-/** {@code mmgr eval aitw --steps FILE.jsonl}: AITW action matching with the stream's own code. */
+/**
+ * {@code mmgr eval aitw --steps FILE.jsonl}: AITW action matching. The file's lines are an input adapter:
+ * each episode becomes the event and item the stream would get, scored by {@link SampleScorer}.
+ */
 @Command(name = "aitw", mixinStandardHelpOptions = true,
         description = "Score AITW episodes by action matching (google-research android_in_the_wild rules).",
         footer = {"",
@@ -41,40 +47,42 @@ public final class EvalAitwCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        EpisodeSteps<AitwActionMatching.GoldStep, AitwActionMatching.Action> grouped = new EpisodeSteps<>();
+        // each line is checked with the stream's own step rules, so a bad one is named by its number
+        EpisodeSteps<UiAction, UiAction> grouped = new EpisodeSteps<>();
         for (JsonlInput.Line line : JsonlInput.read(steps)) {
             JsonNode n = line.node();
             String episode = JsonlInput.requiredText(line, n, "episode");
             int step = JsonlInput.requiredInt(line, n, "step");
             JsonNode g = JsonlInput.object(line, n, "gold");
-            AitwActionMatching.Action goldAction = action(line, g, "gold");
-            List<AitwActionMatching.ScreenBox> boxes = new ArrayList<>();
+            UiAction.Builder goldAction = action(line, g);
+            JsonlInput.convert(line, "gold", () -> MagmaRecords.aitwAction(goldAction.build()));
+            List<List<Double>> boxes = new ArrayList<>();
             JsonNode sb = g.get("screenBoxes");
             if (sb != null && !sb.isNull()) {
                 if (!sb.isArray()) {
                     throw line.error("gold: 'screenBoxes' must be an array of [y, x, height, width]");
                 }
                 for (JsonNode b : sb) {
-                    List<Double> yxhw = JsonlInput.numberArray(line, b, "screenBoxes");
-                    boxes.add(JsonlInput.convert(line, "gold", () -> AitwActionMatching.ScreenBox.of(yxhw)));
+                    boxes.add(JsonlInput.numberArray(line, b, "screenBoxes"));
                 }
+                goldAction.setScreenBoxes(boxes);
             }
-            AitwActionMatching.GoldStep gold = JsonlInput.convert(line, "gold",
-                    () -> new AitwActionMatching.GoldStep(goldAction, boxes));
-            AitwActionMatching.Action prediction = null;
-            JsonNode p = n.get("pred");
-            if (p != null && !p.isNull()) {
-                if (!p.isObject()) {
-                    throw line.error("'pred' must be an object");
-                }
-                prediction = action(line, p, "pred");
+            UiAction gold = goldAction.build();
+            JsonlInput.convert(line, "gold", () -> MagmaRecords.aitwGoldStep(gold));
+            UiAction prediction = UiEpisodes.notPredicted();
+            JsonNode p = UiEpisodes.pred(line, n);
+            if (p != null) {
+                UiAction checked = action(line, p).build();
+                JsonlInput.convert(line, "pred", () -> MagmaRecords.aitwAction(checked));
+                prediction = checked;
             }
             grouped.add(line, episode, step, gold, prediction);
         }
 
+        SampleScorer scorer = FamilySample.scorer(AitwEvaluator.ID, AitwEvaluator::new);
         List<AitwActionMatching.EpisodeResult> results = new ArrayList<>();
-        for (EpisodeSteps.Episode<AitwActionMatching.GoldStep, AitwActionMatching.Action> e : grouped.episodes()) {
-            results.add(AitwActionMatching.scoreEpisode(e.predictions(), e.gold()));
+        for (EpisodeSteps.Episode<UiAction, UiAction> e : grouped.episodes()) {
+            results.add(UiEpisodes.score(scorer, "aitw", e, AitwEvaluator.ID, AitwActionMatching.EpisodeResult.class));
         }
         AitwActionMatching.Summary s = AitwActionMatching.summarize(results);
 
@@ -90,11 +98,10 @@ public final class EvalAitwCommand implements Callable<Integer> {
         return 0;
     }
 
-    private static AitwActionMatching.Action action(JsonlInput.Line line, JsonNode obj, String where) {
-        List<Double> point = JsonlInput.numbers(line, obj, "point");
-        List<Double> lift = JsonlInput.numbers(line, obj, "liftPoint");
-        String op = JsonlInput.text(line, obj, "op");
-        return JsonlInput.convert(line, where, () -> new AitwActionMatching.Action(op,
-                point == null ? null : Point.of(point), lift == null ? null : Point.of(lift)).requireNormalized());
+    /** The action fields of a gold or predicted step (a typed value is not compared, as the reference). */
+    private static UiAction.Builder action(JsonlInput.Line line, JsonNode obj) {
+        return UiAction.newBuilder().setPoint(JsonlInput.numbers(line, obj, "point"))
+                .setLiftPoint(JsonlInput.numbers(line, obj, "liftPoint"))
+                .setOp(JsonlInput.text(line, obj, "op"));
     }
 }

@@ -120,11 +120,7 @@ public final class EvalArcCommand implements Callable<Integer> {
                 }
             }
         }
-        BenchmarkItem item = BenchmarkItem.newBuilder()
-                .setTask(ArcMetrics.TASK)
-                .setSampleId(FamilySample.CLI)
-                .setGroundTruth(gt.build())
-                .build();
+        BenchmarkItem item = FamilySample.item(ArcMetrics.TASK, gt.build());
         GenerationEvent event = FamilySample.event(ArcMetrics.TASK, FamilySample.CLI, output);
         FamilySample sample = FamilySample.score(scorer, event, item, resolver, ArcGridEvaluator.ID);
         EvaluationOutcome outcome = sample.outcome();

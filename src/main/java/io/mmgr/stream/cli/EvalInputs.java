@@ -1,6 +1,8 @@
 package io.mmgr.stream.cli;
 
+import io.mmgr.stream.artifacts.ArtifactException;
 import io.mmgr.stream.artifacts.ArtifactResolver;
+import io.mmgr.stream.avro.ArtifactRef;
 import io.mmgr.stream.artifacts.CompositeArtifactResolver;
 import io.mmgr.stream.artifacts.HttpArtifactResolver;
 import io.mmgr.stream.artifacts.LocalArtifactResolver;
@@ -39,6 +41,24 @@ final class EvalInputs {
      */
     static ArtifactResolver files() {
         return new LocalArtifactResolver(List.of(Path.of("/")), LocalArtifactResolver.DEFAULT_MAX_BYTES, spillDir());
+    }
+
+    /**
+     * For samples that travel as precomputed inputs (steps, trials, text): their events name no artifact,
+     * so there is nothing to read (and no spill directory to make per sample).
+     */
+    static ArtifactResolver none() {
+        return new ArtifactResolver() {
+            @Override
+            public byte[] read(ArtifactRef ref) throws ArtifactException {
+                throw new ArtifactException("this sample has no artifacts: " + ref.getUri());
+            }
+
+            @Override
+            public Path file(ArtifactRef ref) throws ArtifactException {
+                throw new ArtifactException("this sample has no artifacts: " + ref.getUri());
+            }
+        };
     }
 
     /**

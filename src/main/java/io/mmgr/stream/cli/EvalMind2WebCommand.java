@@ -1,8 +1,10 @@
 package io.mmgr.stream.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.mmgr.stream.tasks.magma.Box;
-import io.mmgr.stream.tasks.magma.Point;
+import io.mmgr.stream.avro.UiAction;
+import io.mmgr.stream.tasks.SampleScorer;
+import io.mmgr.stream.tasks.magma.MagmaRecords;
+import io.mmgr.stream.tasks.magma.MagmaUiEvaluator;
 import io.mmgr.stream.tasks.magma.UiStepMetrics;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -14,7 +16,11 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-/** {@code mmgr eval mind2web --steps FILE.jsonl}: Mind2Web step metrics with the stream's own code. */
+/**
+ * {@code mmgr eval mind2web --steps FILE.jsonl}: Mind2Web step metrics. The file's lines are an input
+ * adapter: each episode becomes the event and item the stream would get, scored by {@link SampleScorer};
+ * the summary aggregates the episodes' results as Mind2Web reports them.
+ */
 @Command(name = "mind2web", mixinStandardHelpOptions = true,
         description = "Score Mind2Web episodes: element selection accuracy, operation F1, step and task success.",
         footer = {"",
@@ -39,33 +45,33 @@ public final class EvalMind2WebCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        EpisodeSteps<UiStepMetrics.Gold, UiStepMetrics.Prediction> grouped = new EpisodeSteps<>();
+        // each line is checked with the stream's own step rules, so a bad one is named by its number
+        EpisodeSteps<UiAction, UiAction> grouped = new EpisodeSteps<>();
         for (JsonlInput.Line line : JsonlInput.read(steps)) {
             JsonNode n = line.node();
             String episode = JsonlInput.requiredText(line, n, "episode");
             int step = JsonlInput.requiredInt(line, n, "step");
             JsonNode g = JsonlInput.object(line, n, "gold");
-            List<Double> bbox = JsonlInput.numbers(line, g, "bbox");
-            UiStepMetrics.Gold gold = JsonlInput.convert(line, "gold", () -> new UiStepMetrics.Gold(
-                    JsonlInput.text(line, g, "element"), bbox == null ? null : Box.of(bbox),
-                    JsonlInput.text(line, g, "op"), JsonlInput.text(line, g, "value")));
-            UiStepMetrics.Prediction prediction = null;
-            JsonNode p = n.get("pred");
-            if (p != null && !p.isNull()) {
-                if (!p.isObject()) {
-                    throw line.error("'pred' must be an object");
-                }
-                List<Double> point = JsonlInput.numbers(line, p, "point");
-                prediction = JsonlInput.convert(line, "pred", () -> new UiStepMetrics.Prediction(
-                        JsonlInput.text(line, p, "element"), point == null ? null : Point.of(point),
-                        JsonlInput.text(line, p, "op"), JsonlInput.text(line, p, "value")));
+            UiAction gold = UiAction.newBuilder().setBbox(JsonlInput.numbers(line, g, "bbox"))
+                    .setElement(JsonlInput.text(line, g, "element"))
+                    .setOp(JsonlInput.text(line, g, "op")).setValue(JsonlInput.text(line, g, "value")).build();
+            JsonlInput.convert(line, "gold", () -> MagmaRecords.mind2webGoldStep(gold));
+            UiAction prediction = UiEpisodes.notPredicted();
+            JsonNode p = UiEpisodes.pred(line, n);
+            if (p != null) {
+                prediction = UiAction.newBuilder().setPoint(JsonlInput.numbers(line, p, "point"))
+                        .setElement(JsonlInput.text(line, p, "element"))
+                        .setOp(JsonlInput.text(line, p, "op")).setValue(JsonlInput.text(line, p, "value")).build();
+                UiAction checked = prediction;
+                JsonlInput.convert(line, "pred", () -> MagmaRecords.mind2webPrediction(checked));
             }
             grouped.add(line, episode, step, gold, prediction);
         }
 
+        SampleScorer scorer = FamilySample.scorer(MagmaUiEvaluator.ID, MagmaUiEvaluator::new);
         List<UiStepMetrics.EpisodeResult> results = new ArrayList<>();
-        for (EpisodeSteps.Episode<UiStepMetrics.Gold, UiStepMetrics.Prediction> e : grouped.episodes()) {
-            results.add(UiStepMetrics.scoreEpisode(e.predictions(), e.gold()));
+        for (EpisodeSteps.Episode<UiAction, UiAction> e : grouped.episodes()) {
+            results.add(UiEpisodes.score(scorer, "mind2web", e, MagmaUiEvaluator.ID, UiStepMetrics.EpisodeResult.class));
         }
         UiStepMetrics.Summary s = UiStepMetrics.summarize(results);
 

@@ -1,7 +1,16 @@
 package io.mmgr.stream.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.mmgr.stream.avro.BenchmarkItem;
+import io.mmgr.stream.avro.GenerationEvent;
+import io.mmgr.stream.avro.GenerationInputs;
+import io.mmgr.stream.avro.GroundTruth;
+import io.mmgr.stream.avro.RobotTrial;
+import io.mmgr.stream.tasks.EvaluationException;
+import io.mmgr.stream.tasks.SampleScorer;
+import io.mmgr.stream.tasks.magma.RobotRollup;
 import io.mmgr.stream.tasks.magma.RobotTrialMetrics;
+import io.mmgr.stream.tasks.magma.RobotTrialsEvaluator;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -13,7 +22,11 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-/** {@code mmgr eval robot --trials FILE.jsonl}: robot success rates per task with the stream's own code. */
+/**
+ * {@code mmgr eval robot --trials FILE.jsonl}: robot success rates. The file's lines are an input adapter:
+ * each task's trials become the event and item the stream would get (the task is the suite), scored by
+ * {@link SampleScorer}.
+ */
 @Command(name = "robot", mixinStandardHelpOptions = true,
         description = "Score robot manipulation trials (LIBERO, SimplerEnv): success rate per task, protocol check.",
         footer = {"",
@@ -42,7 +55,7 @@ public final class EvalRobotCommand implements Callable<Integer> {
         final String task;
         final JsonlInput.Line firstLine;
         Integer protocolTrials;
-        final List<RobotTrialMetrics.Trial> trials = new ArrayList<>();
+        final List<RobotTrial> trials = new ArrayList<>();
 
         TaskTrials(String suite, String task, JsonlInput.Line firstLine, Integer protocolTrials) {
             this.suite = suite;
@@ -70,20 +83,20 @@ public final class EvalRobotCommand implements Callable<Integer> {
             if (t.protocolTrials == null) {
                 t.protocolTrials = protocol;
             }
-            if (t.trials.stream().anyMatch(x -> x.index() == trial)) {
+            // the stream refuses repeated trials too; here the line that repeats one is named
+            if (t.trials.stream().anyMatch(x -> x.getTrial() == trial)) {
                 throw line.error("trial " + trial + " of task '" + task + "' appears twice");
             }
-            t.trials.add(new RobotTrialMetrics.Trial(trial, success));
+            t.trials.add(RobotTrial.newBuilder().setTrial(trial).setSuccess(success).build());
         }
 
+        SampleScorer scorer = FamilySample.scorer(RobotTrialsEvaluator.ID, RobotTrialsEvaluator::new);
+
         List<Map<String, Object>> perTask = new ArrayList<>();
-        Map<String, int[]> perSuite = new LinkedHashMap<>(); // suite -> tasks, trials, successes
-        int allTrials = 0;
-        int allSuccesses = 0;
-        int mismatched = 0;
+        List<RobotRollup.TaskResult> results = new ArrayList<>();
         for (TaskTrials t : tasks.values()) {
-            RobotTrialMetrics.Result r = JsonlInput.convert(t.firstLine, "task '" + t.task + "'",
-                    () -> RobotTrialMetrics.score(t.trials, RobotTrialMetrics.protocolTrials(t.suite, t.protocolTrials)));
+            RobotTrialMetrics.Result r = score(scorer, t);
+            results.add(new RobotRollup.TaskResult(t.suite, t.task, r));
             Map<String, Object> row = new LinkedHashMap<>();
             row.put("suite", t.suite);
             row.put("task", t.task);
@@ -92,27 +105,21 @@ public final class EvalRobotCommand implements Callable<Integer> {
             row.put("protocol_trials", r.protocolTrials());
             row.put("trial_count_mismatch", r.trialCountMismatch());
             perTask.add(row);
-            int[] agg = perSuite.computeIfAbsent(t.suite, k -> new int[3]);
-            agg[0]++;
-            agg[1] += r.trials();
-            agg[2] += r.successes();
-            allTrials += r.trials();
-            allSuccesses += r.successes();
-            mismatched += r.trialCountMismatch() ? 1 : 0;
         }
+        RobotRollup.Rollup rollup = RobotRollup.of(results);
 
         Map<String, Object> out = new LinkedHashMap<>();
-        out.put("success_rate", allSuccesses / (double) allTrials);
-        out.put("tasks", tasks.size());
-        out.put("trials", allTrials);
-        out.put("successes", allSuccesses);
-        out.put("mismatched_tasks", mismatched);
+        out.put("success_rate", rollup.overall().successRate());
+        out.put("tasks", rollup.overall().tasks());
+        out.put("trials", rollup.overall().trials());
+        out.put("successes", rollup.overall().successes());
+        out.put("mismatched_tasks", rollup.mismatched());
         Map<String, Object> suites = new LinkedHashMap<>();
-        perSuite.forEach((suite, agg) -> {
+        rollup.suites().forEach((suite, totals) -> {
             Map<String, Object> row = new LinkedHashMap<>();
-            row.put("success_rate", agg[2] / (double) agg[1]);
-            row.put("tasks", agg[0]);
-            row.put("trials", agg[1]);
+            row.put("success_rate", totals.successRate());
+            row.put("tasks", totals.tasks());
+            row.put("trials", totals.trials());
             suites.put(suite, row);
         });
         out.put("suites", suites);
@@ -120,5 +127,17 @@ public final class EvalRobotCommand implements Callable<Integer> {
         spec.commandLine().getOut().println(JsonOutput.line(out));
         spec.commandLine().getOut().flush();
         return 0;
+    }
+
+    /** One task's trials as the sample the stream would get (task = the suite), through {@link SampleScorer}. */
+    private static RobotTrialMetrics.Result score(SampleScorer scorer, TaskTrials t) {
+        GenerationEvent event = FamilySample.event(t.suite, "robot", GenerationInputs.newBuilder().setTrials(t.trials).build());
+        BenchmarkItem item = FamilySample.item(t.suite, GroundTruth.newBuilder().setProtocolTrials(t.protocolTrials).build());
+        try {
+            return FamilySample.score(scorer, event, item, EvalInputs.none(), RobotTrialsEvaluator.ID)
+                    .detail(RobotTrialMetrics.Result.class);
+        } catch (EvaluationException e) {
+            throw t.firstLine.error("task '" + t.task + "': " + e.getMessage());
+        }
     }
 }

@@ -1,9 +1,15 @@
 package io.mmgr.stream.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.mmgr.stream.tasks.magma.Box;
+import io.mmgr.stream.avro.BenchmarkItem;
+import io.mmgr.stream.avro.GenerationEvent;
+import io.mmgr.stream.avro.GenerationInputs;
+import io.mmgr.stream.avro.GroundTruth;
+import io.mmgr.stream.avro.UiAction;
+import io.mmgr.stream.tasks.EvaluationException;
+import io.mmgr.stream.tasks.SampleScorer;
 import io.mmgr.stream.tasks.magma.ClickAccuracy;
-import io.mmgr.stream.tasks.magma.Point;
+import io.mmgr.stream.tasks.magma.ClickEvaluator;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -14,7 +20,10 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-/** {@code mmgr eval screenspot --clicks FILE.jsonl}: ScreenSpot click accuracy with the stream's own code. */
+/**
+ * {@code mmgr eval screenspot --clicks FILE.jsonl}: ScreenSpot click accuracy. Each line is an input
+ * adapter for one sample, scored by {@link SampleScorer}; the summary counts the scored clicks.
+ */
 @Command(name = "screenspot", mixinStandardHelpOptions = true,
         description = "Score ScreenSpot clicks: a click is correct inside the target box (edges inclusive).",
         footer = {"",
@@ -25,6 +34,8 @@ import picocli.CommandLine.Option;
                 "click_accuracy_icon (null without clicks of that kind), and the counts."})
 public final class EvalScreenSpotCommand implements Callable<Integer> {
 
+    private static final String TASK = "screenspot";
+
     @Option(names = "--clicks", required = true, paramLabel = "FILE.jsonl", description = "targets and clicks, one per line")
     Path clicks;
 
@@ -33,14 +44,24 @@ public final class EvalScreenSpotCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        SampleScorer scorer = FamilySample.scorer(ClickEvaluator.ID, ClickEvaluator::new);
         List<ClickAccuracy.Click> scored = new ArrayList<>();
         for (JsonlInput.Line line : JsonlInput.read(clicks)) {
+            // one line is one sample: the click in inputs.uiActions[0], the target and its kind in the item
             JsonNode n = line.node();
             String kind = JsonlInput.text(line, n, "kind");
             List<Double> bbox = JsonlInput.numbers(line, n, "bbox");
             List<Double> point = JsonlInput.numbers(line, n, "point");
-            scored.add(JsonlInput.convert(line, "click", () -> ClickAccuracy.score(
-                    Point.of(point), Box.of(bbox), ClickAccuracy.Kind.parse(kind))));
+            GenerationEvent event = FamilySample.event(TASK, "ui", GenerationInputs.newBuilder()
+                    .setUiActions(List.of(UiAction.newBuilder().setPoint(point).build())).build());
+            BenchmarkItem item = FamilySample.item(TASK, GroundTruth.newBuilder()
+                    .setTargetBox(bbox).setElementKind(kind).build());
+            try {
+                scored.add(FamilySample.score(scorer, event, item, EvalInputs.none(), ClickEvaluator.ID)
+                        .detail(ClickAccuracy.Click.class));
+            } catch (EvaluationException e) {
+                throw line.error("click: " + e.getMessage());
+            }
         }
         ClickAccuracy.Summary s = ClickAccuracy.summarize(scored);
 

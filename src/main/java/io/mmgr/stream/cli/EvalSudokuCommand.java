@@ -118,11 +118,8 @@ public final class EvalSudokuCommand implements Callable<Integer> {
      */
     static Map<String, Object> score(SampleScorer scorer, ArtifactResolver resolver, int size, String givens,
                                      String solution, Path output, String model) throws EvaluationException {
-        BenchmarkItem item = BenchmarkItem.newBuilder()
-                .setTask(SudokuMetrics.TASK)
-                .setSampleId(FamilySample.CLI)
-                .setGroundTruth(GroundTruth.newBuilder().setGridSize(size).setGivens(givens).setAnswer(solution).build())
-                .build();
+        BenchmarkItem item = FamilySample.item(SudokuMetrics.TASK,
+                GroundTruth.newBuilder().setGridSize(size).setGivens(givens).setAnswer(solution).build());
         String modality = FamilySample.modality(output);
         GenerationEvent event = FamilySample.event(SudokuMetrics.TASK, model, output);
         FamilySample sample = FamilySample.score(scorer, event, item, resolver, SudokuMetrics.OCR_EVALUATOR);

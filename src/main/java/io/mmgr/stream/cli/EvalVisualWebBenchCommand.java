@@ -1,7 +1,13 @@
 package io.mmgr.stream.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.mmgr.stream.avro.GenerationInputs;
+import io.mmgr.stream.avro.GroundTruth;
+import io.mmgr.stream.tasks.EvaluationException;
+import io.mmgr.stream.tasks.PartEvaluation;
+import io.mmgr.stream.tasks.SampleScorer;
 import io.mmgr.stream.tasks.magma.VisualWebBench;
+import io.mmgr.stream.tasks.magma.VisualWebBenchEvaluator;
 import io.mmgr.stream.tasks.magma.VisualWebBench.Subtask;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -18,7 +24,8 @@ import picocli.CommandLine.Option;
 
 /**
  * {@code mmgr eval visualwebbench --predictions FILE.jsonl}: the seven VisualWebBench tasks scored as the
- * official {@code utils/eval_utils.py} does, with the stream's own code ({@link VisualWebBench}).
+ * official {@code utils/eval_utils.py} does. Each line is an input adapter for one sample, scored by
+ * {@link SampleScorer}; the columns aggregate the samples' results as the official code does ({@link VisualWebBench}).
  */
 @Command(name = "visualwebbench", mixinStandardHelpOptions = true,
         description = "Score VisualWebBench predictions exactly as its official eval_utils.py (rouge 1.0.1), 0-100.",
@@ -44,6 +51,7 @@ public final class EvalVisualWebBenchCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         PrintWriter err = spec.commandLine().getErr();
+        SampleScorer scorer = FamilySample.scorer(VisualWebBenchEvaluator.ID, VisualWebBenchEvaluator::new);
         Map<Subtask, List<VisualWebBench.SampleResult>> results = new EnumMap<>(Subtask.class);
         Map<Subtask, Map<String, Integer>> seen = new EnumMap<>(Subtask.class);
         for (JsonlInput.Line line : JsonlInput.read(predictions)) {
@@ -57,9 +65,8 @@ public final class EvalVisualWebBenchCommand implements Callable<Integer> {
                 throw line.error(task.id() + " sample '" + id + "' already appears on line " + earlier);
             }
             String prediction = prediction(line, n);
-            VisualWebBench.Gold gold = gold(line, n, task);
-            VisualWebBench.SampleResult r = JsonlInput.convert(line, "sample '" + id + "'",
-                    () -> VisualWebBench.score(task, prediction, gold));
+            GroundTruth gold = gold(line, n, task);
+            VisualWebBench.SampleResult r = score(scorer, line, id, task, prediction, gold);
             if (r.failure() != null) {
                 err.println(task.id() + ": line " + line.number() + " (id '" + id + "'): " + r.failure());
             }
@@ -92,6 +99,28 @@ public final class EvalVisualWebBenchCommand implements Callable<Integer> {
         return raises ? 1 : 0;
     }
 
+    /**
+     * One line as the sample the stream would get, through {@link SampleScorer}. A prediction the rouge package
+     * refuses fails the sample there; here it is a result too, since it fails the official task as a whole.
+     */
+    private static VisualWebBench.SampleResult score(SampleScorer scorer, JsonlInput.Line line, String id,
+                                                     Subtask task, String prediction, GroundTruth gold) {
+        String taskId = VisualWebBenchEvaluator.taskId(task);
+        SampleScorer.Result scored = scorer.score(
+                FamilySample.event(taskId, "text", GenerationInputs.newBuilder().setText(prediction).build()),
+                FamilySample.item(taskId, gold), EvalInputs.none());
+        PartEvaluation run;
+        try {
+            run = FamilySample.evaluation(scored, VisualWebBenchEvaluator.ID);
+        } catch (EvaluationException e) {
+            throw line.error("sample '" + id + "': " + e.getMessage());
+        }
+        if (run.failed()) {
+            return new VisualWebBench.SampleResult(Map.of(), Map.of(), null, run.result().getError());
+        }
+        return run.outcome().detail(VisualWebBench.SampleResult.class).orElseThrow();
+    }
+
     private static String prediction(JsonlInput.Line line, JsonNode n) {
         JsonNode v = JsonlInput.required(line, n, "prediction");
         if (!v.isTextual()) {
@@ -100,14 +129,14 @@ public final class EvalVisualWebBenchCommand implements Callable<Integer> {
         return v.textValue();
     }
 
-    private static VisualWebBench.Gold gold(JsonlInput.Line line, JsonNode n, Subtask task) {
+    private static GroundTruth gold(JsonlInput.Line line, JsonNode n, Subtask task) {
         JsonNode v = JsonlInput.required(line, n, "answer");
         switch (task.answerKind()) {
             case TEXT -> {
                 if (!v.isTextual()) {
                     throw line.error("'answer' of " + task.id() + " must be a string");
                 }
-                return new VisualWebBench.Gold.Text(v.textValue());
+                return GroundTruth.newBuilder().setAnswer(v.textValue()).build();
             }
             case TEXT_LIST -> {
                 if (!v.isArray()) {
@@ -120,13 +149,13 @@ public final class EvalVisualWebBenchCommand implements Callable<Integer> {
                     }
                     golds.add(g.textValue());
                 }
-                return new VisualWebBench.Gold.Texts(golds);
+                return GroundTruth.newBuilder().setAnswers(golds).build();
             }
             default -> {
                 if (!v.isIntegralNumber() || !v.canConvertToInt()) {
                     throw line.error("'answer' of " + task.id() + " must be an option index 0-7");
                 }
-                return new VisualWebBench.Gold.Choice(v.intValue());
+                return GroundTruth.newBuilder().setChoiceIndex(v.intValue()).build();
             }
         }
     }

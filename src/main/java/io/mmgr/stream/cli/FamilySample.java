@@ -4,6 +4,8 @@ import io.mmgr.stream.artifacts.ArtifactResolver;
 import io.mmgr.stream.avro.ArtifactRef;
 import io.mmgr.stream.avro.BenchmarkItem;
 import io.mmgr.stream.avro.GenerationEvent;
+import io.mmgr.stream.avro.GenerationInputs;
+import io.mmgr.stream.avro.GroundTruth;
 import io.mmgr.stream.tasks.DeterministicEvaluator;
 import io.mmgr.stream.tasks.EvaluationException;
 import io.mmgr.stream.tasks.EvaluationOutcome;
@@ -45,14 +47,28 @@ record FamilySample(EvaluationOutcome outcome, GateResult gate) {
      */
     static GenerationEvent event(String task, String model, Path output) {
         String type = EvalMazeCommand.mediaType(output);
+        return builder(task, model, modality(output))
+                .setArtifacts(List.of(ArtifactRef.newBuilder().setRole("output")
+                        .setUri(output.toAbsolutePath().normalize().toUri().toString()).setMediaType(type).build()))
+                .build();
+    }
+
+    /** The event of a sample that travels as precomputed inputs (steps, trials, text), no artifact. */
+    static GenerationEvent event(String task, String modality, GenerationInputs inputs) {
+        return builder(task, null, modality).setInputs(inputs).build();
+    }
+
+    /** The benchmark item of that sample: same task and sample id, so intake would join them. */
+    static BenchmarkItem item(String task, GroundTruth groundTruth) {
+        return BenchmarkItem.newBuilder().setTask(task).setSampleId(CLI).setGroundTruth(groundTruth).build();
+    }
+
+    private static GenerationEvent.Builder builder(String task, String model, String modality) {
         return GenerationEvent.newBuilder()
                 .setRunId(CLI).setModel(model == null || model.isBlank() ? CLI : model)
                 .setCheckpointId(CLI).setTrainingStep(0)
-                .setTask(task).setSampleId(CLI).setModality(modality(output))
-                .setArtifacts(List.of(ArtifactRef.newBuilder().setRole("output")
-                        .setUri(output.toAbsolutePath().normalize().toUri().toString()).setMediaType(type).build()))
-                .setProducedAt(Instant.now())
-                .build();
+                .setTask(task).setSampleId(CLI).setModality(modality)
+                .setProducedAt(Instant.now());
     }
 
     /** video for a video file, else image. */
@@ -69,16 +85,30 @@ record FamilySample(EvaluationOutcome outcome, GateResult gate) {
     static FamilySample score(SampleScorer scorer, GenerationEvent event, BenchmarkItem item, ArtifactResolver artifacts,
                               String evaluator) throws EvaluationException {
         SampleScorer.Result r = scorer.score(event, item, artifacts);
-        if (r.rejected()) {
-            throw new EvaluationException(r.rejection());
-        }
-        PartEvaluation run = r.evaluation(evaluator).orElse(null);
-        if (run == null) {
-            throw new EvaluationException(r.unavailable().getOrDefault(evaluator, evaluator + " did not run"));
-        }
+        PartEvaluation run = evaluation(r, evaluator);
         if (run.failed()) {
             throw new EvaluationException(run.result().getError());
         }
         return new FamilySample(run.outcome(), r.sample().gate());
+    }
+
+    /**
+     * {@code evaluator}'s run in a scored sample, failed or not (a failure can be a result: a task the
+     * official code fails as a whole).
+     *
+     * @throws EvaluationException with the reason intake would reject the event, or the evaluator is unavailable
+     */
+    static PartEvaluation evaluation(SampleScorer.Result r, String evaluator) throws EvaluationException {
+        if (r.rejected()) {
+            throw new EvaluationException(r.rejection());
+        }
+        return r.evaluation(evaluator).orElseThrow(() ->
+                new EvaluationException(r.unavailable().getOrDefault(evaluator, evaluator + " did not run")));
+    }
+
+    /** The evaluator's typed result behind its metrics (what a benchmark's set-level figures are computed from). */
+    <T> T detail(Class<T> type) {
+        return outcome.detail(type).orElseThrow(() -> new IllegalStateException(
+                "the evaluator attached no " + type.getSimpleName() + " to its outcome"));
     }
 }

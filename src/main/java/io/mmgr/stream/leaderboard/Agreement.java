@@ -1,5 +1,6 @@
 package io.mmgr.stream.leaderboard;
 
+import io.mmgr.stream.contract.MetricKey;
 import io.mmgr.stream.contract.SampleStatus;
 import io.mmgr.stream.avro.AgreementStat;
 import io.mmgr.stream.avro.PairCounts;
@@ -57,9 +58,9 @@ public final class Agreement {
         }
         Map<String, Map<String, Double>> byPart = new TreeMap<>();
         s.getMetrics().forEach((key, value) -> {
-            int dot = key.lastIndexOf('.');
-            if (dot > 0 && value != null) {
-                byPart.computeIfAbsent(key.substring(0, dot), k -> new HashMap<>()).put(key.substring(dot + 1), value);
+            if (value != null) {
+                MetricKey.tryParse(key).ifPresent(k ->
+                        byPart.computeIfAbsent(k.part(), p -> new HashMap<>()).put(k.name(), value));
             }
         });
         for (String a : byPart.keySet()) {

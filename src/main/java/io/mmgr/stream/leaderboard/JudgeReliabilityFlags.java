@@ -2,6 +2,7 @@ package io.mmgr.stream.leaderboard;
 
 import io.mmgr.stream.avro.AgreementStat;
 import io.mmgr.stream.avro.LeaderboardRow;
+import io.mmgr.stream.contract.MetricKey;
 import java.util.List;
 import java.util.Locale;
 
@@ -34,7 +35,8 @@ public final class JudgeReliabilityFlags implements ReliabilityFlags.Source {
 
     /** Whether any of the row's metrics is the judge's. */
     static boolean judged(LeaderboardRow row) {
-        return row.getMetrics().keySet().stream().anyMatch(k -> k.startsWith(Agreement.JUDGE + "."));
+        return row.getMetrics().keySet().stream()
+                .anyMatch(k -> MetricKey.tryParse(k).filter(key -> key.isOf(Agreement.JUDGE)).isPresent());
     }
 
     /** The agreement behind the flag: live pairs with their figures, or the basis Agreement recorded (Table 5, too few pairs). */

@@ -1,5 +1,6 @@
 package io.mmgr.stream.tasks;
 
+import io.mmgr.stream.contract.MetricKey;
 import java.util.function.DoublePredicate;
 
 /**
@@ -7,7 +8,7 @@ import java.util.function.DoublePredicate;
  * Fractional metrics enter at their strict endpoints (seed: "violation = 0, accuracy = perfect/1.0"),
  * so equality checks are exact.
  *
- * @param metric      {@code <part>.<metric>} key in {@link GateInput#metrics()}
+ * @param metric      {@code <part>.<metric>} key in {@link GateInput#metrics()} (a {@link MetricKey}'s wire form)
  * @param expectation human-readable condition, e.g. {@code =0}, {@code >0.8}
  */
 public record Check(String metric, String expectation, DoublePredicate condition) {
@@ -22,6 +23,18 @@ public record Check(String metric, String expectation, DoublePredicate condition
 
     public static Check above(String metric, double threshold) {
         return new Check(metric, ">" + threshold, v -> v > threshold);
+    }
+
+    public static Check isOne(MetricKey key) {
+        return isOne(key.toString());
+    }
+
+    public static Check isZero(MetricKey key) {
+        return isZero(key.toString());
+    }
+
+    public static Check above(MetricKey key, double threshold) {
+        return above(key.toString(), threshold);
     }
 
     /** {@code judge.cross_wall=0} */

@@ -1,5 +1,6 @@
 package io.mmgr.stream.tasks;
 
+import io.mmgr.stream.contract.MetricKey;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -42,7 +43,7 @@ public record GateVariant(String name, List<Check> checks) {
     public List<String> absent(GateInput input) {
         List<String> absent = new ArrayList<>();
         for (Check check : checks) {
-            if (input.parts().stream().noneMatch(part -> check.metric().startsWith(part + "."))) {
+            if (input.parts().stream().noneMatch(part -> MetricKey.tryParse(check.metric()).filter(k -> k.isOf(part)).isPresent())) {
                 absent.add(check.label());
             }
         }

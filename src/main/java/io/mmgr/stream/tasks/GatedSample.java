@@ -1,6 +1,7 @@
 package io.mmgr.stream.tasks;
 
 import io.mmgr.stream.avro.PartResult;
+import io.mmgr.stream.contract.MetricKey;
 import io.mmgr.stream.contract.PartStatus;
 import io.mmgr.stream.contract.SampleStatus;
 import java.util.ArrayList;
@@ -54,7 +55,7 @@ public record GatedSample(SampleStatus status, Map<String, Double> metrics, Map<
             if (PartStatus.OK.is(part.getStatus())) {
                 usable.add(part.getPart());
                 used.add(part.getPart() + "@" + part.getSource());
-                part.getMetrics().forEach((m, v) -> metrics.put(part.getPart() + "." + m, v));
+                part.getMetrics().forEach((m, v) -> metrics.put(MetricKey.wire(part.getPart(), m), v));
                 if (TaskSpec.JUDGE_PART.equals(part.getPart())) {
                     justifications.putAll(part.getDetail());
                 }

@@ -6,6 +6,12 @@ import static org.assertj.core.api.Assertions.within;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.mmgr.stream.avro.BenchmarkItem;
+import io.mmgr.stream.avro.GenerationEvent;
+import io.mmgr.stream.avro.GenerationInputs;
+import io.mmgr.stream.avro.GroundTruth;
+import io.mmgr.stream.avro.UiAction;
+import io.mmgr.stream.tasks.magma.AitwEvaluator;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -15,6 +21,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -301,6 +308,36 @@ class EvalMagmaCommandsTest {
                 .toString());
         assertThat(pixels.code()).isEqualTo(2);
         assertThat(pixels.err()).contains("line 1").contains("normalized");
+    }
+
+    @Test
+    void aSkippedStepScoresAsTheStreamScoresAnEmptyStep() throws Exception {
+        String tap = "{\"op\":\"DUAL_POINT\",\"point\":[0.5,0.5]}";
+        String back = "{\"op\":\"PRESS_BACK\"}";
+        // step 1 has no prediction: unmatched, and step 2 is still compared with gold step 2
+        Run r = run("eval", "aitw", "--steps", write("skip.jsonl", List.of(
+                aitwLine("e1", 0, tap, tap), aitwLine("e1", 1, back, null), aitwLine("e1", 2, back, back))).toString());
+        assertThat(r.code()).as(r.err()).isZero();
+        assertThat(r.json().get("action_match_accuracy").doubleValue()).isEqualTo(2.0 / 3);
+        assertThat(r.json().get("matched_steps").intValue()).isEqualTo(2);
+        assertThat(r.json().get("task_success_rate").doubleValue()).isZero();
+
+        // the same episode as an event and item for the stream: the skipped step is an empty action
+        UiAction tapAction = UiAction.newBuilder().setOp("DUAL_POINT").setPoint(List.of(0.5, 0.5)).build();
+        UiAction backAction = UiAction.newBuilder().setOp("PRESS_BACK").build();
+        GenerationEvent event = FamilySample.event("aitw", "ui", GenerationInputs.newBuilder()
+                .setUiActions(List.of(tapAction, UiAction.newBuilder().build(), backAction)).build());
+        BenchmarkItem item = FamilySample.item("aitw", GroundTruth.newBuilder()
+                .setUiSteps(List.of(tapAction, backAction, backAction)).build());
+        Map<String, Object> stream = EvalCommand.print(FamilySample.scorer(AitwEvaluator.ID, AitwEvaluator::new), event, item);
+        assertThat(stream.get("status")).isEqualTo("COMPLETE");
+        assertThat(stream.get("primary")).isEqualTo(2.0 / 3);
+
+        // an empty object is not a skipped step in the file: it is a prediction without an element or point
+        Run empty = run("eval", "mind2web", "--steps", write("empty.jsonl", List.of(
+                "{\"episode\":\"e1\",\"step\":0,\"gold\":{\"element\":\"a\",\"op\":\"CLICK\"},\"pred\":{}}")).toString());
+        assertThat(empty.code()).isEqualTo(2);
+        assertThat(empty.err()).contains("line 1").contains("pred: a predicted step needs an element id or a point");
     }
 
     // ---- robot -------------------------------------------------------------------------------

@@ -3,6 +3,7 @@ package io.mmgr.stream.tasks.arc;
 import static io.mmgr.stream.tasks.arc.ArcMetrics.GRID_EVALUATOR;
 import static io.mmgr.stream.tasks.arc.ArcMetrics.VALID_SOLUTION;
 
+import io.mmgr.stream.contract.MetricKey;
 import io.mmgr.stream.tasks.Check;
 import io.mmgr.stream.tasks.GateInput;
 import io.mmgr.stream.tasks.GateResult;
@@ -29,9 +30,9 @@ public final class ArcGate implements TaskGate {
     public static final String OVERALL_VLM = "overall_vlm";
 
     private static final GateVariant GRID_GATE =
-            GateVariant.of(GRID, Check.isOne(GRID_EVALUATOR + "." + VALID_SOLUTION));
+            GateVariant.of(GRID, Check.isOne(MetricKey.of(GRID_EVALUATOR, VALID_SOLUTION)));
     private static final GateVariant VLM_GATE =
-            GateVariant.of(VLM, Check.isOne(TaskSpec.JUDGE_PART + "." + VALID_SOLUTION));
+            GateVariant.of(VLM, Check.isOne(MetricKey.of(TaskSpec.JUDGE_PART, VALID_SOLUTION)));
 
     @Override
     public GateResult evaluate(GateInput input) {

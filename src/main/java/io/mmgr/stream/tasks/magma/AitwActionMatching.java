@@ -29,13 +29,6 @@ import java.util.Set;
  */
 public final class AitwActionMatching {
 
-    /** Taps this close (fraction of the screen) match even outside a common box. */
-    public static final double TAP_DISTANCE_THRESHOLD = 0.14;
-    /** Fraction by which annotation boxes grow, in width and in height. */
-    public static final double ANNOTATION_AUGMENT_FRACTION = 1.4;
-    /** A dual-point action whose touch and lift are at most this far apart is a tap. */
-    public static final double SWIPE_DISTANCE_THRESHOLD = 0.04;
-
     public static final String DUAL_POINT = "DUAL_POINT";
     /** AITW's action types ({@code android_in_the_wild/action_type.py}). */
     public static final Set<String> ACTION_TYPES = Set.of("TYPE", DUAL_POINT, "PRESS_BACK", "PRESS_HOME",
@@ -113,8 +106,8 @@ public final class AitwActionMatching {
 
         /** The box as the reference's {@code _resize_annotation_bounding_boxes} grows it. */
         public ScreenBox enlarged() {
-            double heightChange = ANNOTATION_AUGMENT_FRACTION * height;
-            double widthChange = ANNOTATION_AUGMENT_FRACTION * width;
+            double heightChange = MagmaThresholds.ANNOTATION_AUGMENT_FRACTION * height;
+            double widthChange = MagmaThresholds.ANNOTATION_AUGMENT_FRACTION * width;
             return new ScreenBox(
                     Math.max(0, top - heightChange / 2),
                     Math.max(0, left - widthChange / 2),
@@ -179,7 +172,7 @@ public final class AitwActionMatching {
 
     /** {@code is_tap_action}: touch and lift at most 0.04 apart. */
     public static boolean isTap(Point touch, Point lift) {
-        return touch.distanceTo(lift) <= SWIPE_DISTANCE_THRESHOLD;
+        return touch.distanceTo(lift) <= MagmaThresholds.SWIPE_DISTANCE_THRESHOLD;
     }
 
     /** {@code check_actions_match}; symmetric in its two actions. */
@@ -206,7 +199,7 @@ public final class AitwActionMatching {
                 return true;
             }
         }
-        return a.distanceTo(b) <= TAP_DISTANCE_THRESHOLD;
+        return a.distanceTo(b) <= MagmaThresholds.TAP_DISTANCE_THRESHOLD;
     }
 
     /** {@code np.argmax(|(dy, dx)|) == 0}: the first maximum wins, so a tie is vertical. */

@@ -18,7 +18,8 @@ import java.util.stream.IntStream;
  * {@code magma-aitw}: one AITW episode scored by action matching (see {@link AitwActionMatching}).
  * The gold steps carry their screen's annotation boxes ({@code screenBoxes}); predicted steps need
  * an op, and a {@code DUAL_POINT} needs its normalized touch point. Missing steps are not matched;
- * extra steps are not scored.
+ * extra steps are not scored; an empty predicted step (no field set) is one the model did not produce,
+ * and is not matched. The episode's result is the outcome's detail, for {@code eval aitw}'s counts.
  */
 public final class AitwEvaluator implements DeterministicEvaluator {
 
@@ -55,11 +56,11 @@ public final class AitwEvaluator implements DeterministicEvaluator {
         AitwActionMatching.EpisodeResult r = AitwActionMatching.scoreEpisode(predicted, gold);
 
         Map<String, Double> metrics = new LinkedHashMap<>();
-        metrics.put("action_match_accuracy", r.accuracy());
+        metrics.put(MagmaMetrics.ACTION_MATCH_ACCURACY, r.accuracy());
         // Magma's name for the same fraction of matched steps
-        metrics.put("step_success_rate", r.accuracy());
-        metrics.put("task_success", r.taskSuccess() ? 1.0 : 0.0);
-        metrics.put("steps", (double) r.matched().size());
+        metrics.put(MagmaMetrics.STEP_SUCCESS_RATE, r.accuracy());
+        metrics.put(MagmaMetrics.TASK_SUCCESS, r.taskSuccess() ? 1.0 : 0.0);
+        metrics.put(MagmaMetrics.STEPS, (double) r.matched().size());
 
         Map<String, String> diagnostics = new LinkedHashMap<>();
         diagnostics.put("predicted_steps", Integer.toString(r.predictedSteps()));
@@ -68,6 +69,6 @@ public final class AitwEvaluator implements DeterministicEvaluator {
         diagnostics.put("unmatched_steps", IntStream.range(0, r.matched().size())
                 .filter(i -> !r.matched().get(i))
                 .mapToObj(Integer::toString).collect(Collectors.joining(",")));
-        return new EvaluationOutcome(metrics, diagnostics);
+        return new EvaluationOutcome(metrics, diagnostics, r);
     }
 }

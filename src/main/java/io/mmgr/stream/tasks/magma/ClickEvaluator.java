@@ -14,7 +14,8 @@ import java.util.Optional;
 /**
  * {@code magma-click}: one ScreenSpot instruction. The prediction is {@code inputs.uiActions[0].point};
  * the gold is {@code groundTruth.targetBox} and {@code elementKind}. The per-kind metric of the other
- * kind is null (not applicable), so leaderboard means per kind count only samples of that kind.
+ * kind is null (not applicable), so leaderboard means per kind count only samples of that kind. The
+ * scored click is the outcome's detail, for {@code eval screenspot}'s counts.
  */
 public final class ClickEvaluator implements DeterministicEvaluator {
 
@@ -50,18 +51,19 @@ public final class ClickEvaluator implements DeterministicEvaluator {
         Box target = MagmaRecords.screenSpotTarget(context.item());
         ClickAccuracy.Kind kind = MagmaRecords.screenSpotKind(context.item());
         Point click = MagmaRecords.screenSpotClick(context.event());
-        double correct = ClickAccuracy.correct(click, target) ? 1.0 : 0.0;
+        ClickAccuracy.Click scored = ClickAccuracy.score(click, target, kind);
+        double correct = scored.correct() ? 1.0 : 0.0;
 
         Map<String, Double> metrics = new LinkedHashMap<>();
-        metrics.put("click_correct", correct);
-        metrics.put("click_correct_text", kind == ClickAccuracy.Kind.TEXT ? correct : null);
-        metrics.put("click_correct_icon", kind == ClickAccuracy.Kind.ICON ? correct : null);
+        metrics.put(MagmaMetrics.CLICK_CORRECT, correct);
+        metrics.put(MagmaMetrics.CLICK_CORRECT_TEXT, kind == ClickAccuracy.Kind.TEXT ? correct : null);
+        metrics.put(MagmaMetrics.CLICK_CORRECT_ICON, kind == ClickAccuracy.Kind.ICON ? correct : null);
         Map<String, String> diagnostics = new LinkedHashMap<>();
         diagnostics.put("element_kind", kind.label());
         int actions = context.event().getInputs().getUiActions().size();
         if (actions > 1) {
             diagnostics.put("ignored_actions", Integer.toString(actions - 1));
         }
-        return new EvaluationOutcome(metrics, diagnostics);
+        return new EvaluationOutcome(metrics, diagnostics, scored);
     }
 }

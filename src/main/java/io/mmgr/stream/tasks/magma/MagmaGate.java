@@ -1,5 +1,6 @@
 package io.mmgr.stream.tasks.magma;
 
+import io.mmgr.stream.contract.MetricKey;
 import io.mmgr.stream.tasks.Check;
 import io.mmgr.stream.tasks.GateInput;
 import io.mmgr.stream.tasks.GateResult;
@@ -62,7 +63,7 @@ final class MagmaGate implements TaskGate {
     }
 
     String primaryKey() {
-        return source + "." + primaryMetric;
+        return MetricKey.of(source, primaryMetric).toString();
     }
 
     @Override

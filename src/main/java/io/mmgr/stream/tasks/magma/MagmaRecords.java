@@ -12,9 +12,10 @@ import java.util.List;
 /**
  * Reads the Avro records into the plain metric types, with the reason a user understands when a
  * record cannot be scored. Precheck and evaluation both go through here, so a sample that passes
- * intake cannot fail evaluation on its shape.
+ * intake cannot fail evaluation on its shape. The per-step conversions are public so that the
+ * {@code eval} commands check each line of their files with the same rules, naming the line.
  */
-final class MagmaRecords {
+public final class MagmaRecords {
 
     private MagmaRecords() {
     }
@@ -55,10 +56,29 @@ final class MagmaRecords {
             if (a == null) {
                 throw new EvaluationException("predicted step " + i + " is null");
             }
-            out.add(convert("predicted step " + i, () -> new UiStepMetrics.Prediction(
-                    a.getElement(), a.getPoint() == null ? null : Point.of(a.getPoint()), a.getOp(), a.getValue())));
+            out.add(convert("predicted step " + i, () -> notPredicted(a) ? null : mind2webPrediction(a)));
         }
         return out;
+    }
+
+    /** One predicted step (an empty one is refused: see {@link #notPredicted}). */
+    public static UiStepMetrics.Prediction mind2webPrediction(UiAction a) {
+        return new UiStepMetrics.Prediction(
+                a.getElement(), a.getPoint() == null ? null : Point.of(a.getPoint()), a.getOp(), a.getValue());
+    }
+
+    /** One gold step. */
+    public static UiStepMetrics.Gold mind2webGoldStep(UiAction a) {
+        return new UiStepMetrics.Gold(a.getElement(), a.getBbox() == null ? null : Box.of(a.getBbox()), a.getOp(), a.getValue());
+    }
+
+    /**
+     * An empty step: every field unset. The Avro array holds no nulls, so this is how an episode says
+     * that the model produced no step at a position and went on (the step fails, as a missing one).
+     */
+    public static boolean notPredicted(UiAction a) {
+        return a.getElement() == null && a.getBbox() == null && a.getPoint() == null && a.getLiftPoint() == null
+                && a.getOp() == null && a.getValue() == null && a.getScreenBoxes() == null;
     }
 
     static List<UiStepMetrics.Gold> mind2webGold(BenchmarkItem item) throws EvaluationException {
@@ -69,8 +89,7 @@ final class MagmaRecords {
             if (a == null) {
                 throw new EvaluationException("gold step " + i + " is null");
             }
-            out.add(convert("gold step " + i, () -> new UiStepMetrics.Gold(
-                    a.getElement(), a.getBbox() == null ? null : Box.of(a.getBbox()), a.getOp(), a.getValue())));
+            out.add(convert("gold step " + i, () -> mind2webGoldStep(a)));
         }
         return out;
     }
@@ -83,7 +102,7 @@ final class MagmaRecords {
             if (a == null) {
                 throw new EvaluationException("predicted step " + i + " is null");
             }
-            out.add(convert("predicted step " + i, () -> aitwAction(a)));
+            out.add(convert("predicted step " + i, () -> notPredicted(a) ? null : aitwAction(a)));
         }
         return out;
     }
@@ -96,21 +115,25 @@ final class MagmaRecords {
             if (a == null) {
                 throw new EvaluationException("gold step " + i + " is null");
             }
-            out.add(convert("gold step " + i, () -> {
-                AitwActionMatching.Action action = aitwAction(a);
-                List<AitwActionMatching.ScreenBox> boxes = new ArrayList<>();
-                if (a.getScreenBoxes() != null) {
-                    for (List<Double> b : a.getScreenBoxes()) {
-                        boxes.add(AitwActionMatching.ScreenBox.of(b));
-                    }
-                }
-                return new AitwActionMatching.GoldStep(action, boxes);
-            }));
+            out.add(convert("gold step " + i, () -> aitwGoldStep(a)));
         }
         return out;
     }
 
-    private static AitwActionMatching.Action aitwAction(UiAction a) {
+    /** One gold step: the action, then its screen's boxes. */
+    public static AitwActionMatching.GoldStep aitwGoldStep(UiAction a) {
+        AitwActionMatching.Action action = aitwAction(a);
+        List<AitwActionMatching.ScreenBox> boxes = new ArrayList<>();
+        if (a.getScreenBoxes() != null) {
+            for (List<Double> b : a.getScreenBoxes()) {
+                boxes.add(AitwActionMatching.ScreenBox.of(b));
+            }
+        }
+        return new AitwActionMatching.GoldStep(action, boxes);
+    }
+
+    /** One action (a predicted step, or a gold step's action), its points normalized. */
+    public static AitwActionMatching.Action aitwAction(UiAction a) {
         return new AitwActionMatching.Action(a.getOp(),
                 a.getPoint() == null ? null : Point.of(a.getPoint()),
                 a.getLiftPoint() == null ? null : Point.of(a.getLiftPoint())).requireNormalized();

@@ -7,6 +7,7 @@ import io.mmgr.stream.tasks.Check;
 import io.mmgr.stream.tasks.GateVariant;
 import io.mmgr.stream.tasks.TaskFamily;
 import io.mmgr.stream.tasks.TaskSpec;
+import io.mmgr.stream.contract.MetricKey;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -46,20 +47,20 @@ public final class MagmaTasks implements TaskFamily {
     }
 
     static MagmaGate mind2webGate() {
-        String p = MagmaUiEvaluator.ID + ".";
-        return new MagmaGate(MagmaUiEvaluator.ID, "step_success_rate",
-                List.of(Check.isOne(p + "element_selection_accuracy"), Check.isOne(p + "operation_f1")),
-                List.of(GateVariant.of("task_success", Check.isOne(p + "task_success"))));
+        String p = MagmaUiEvaluator.ID;
+        return new MagmaGate(p, MagmaMetrics.STEP_SUCCESS_RATE,
+                List.of(Check.isOne(MetricKey.of(p, MagmaMetrics.ELEMENT_SELECTION_ACCURACY)),
+                        Check.isOne(MetricKey.of(p, MagmaMetrics.OPERATION_F1))),
+                List.of(GateVariant.of(MagmaMetrics.TASK_SUCCESS, Check.isOne(MetricKey.of(p, MagmaMetrics.TASK_SUCCESS)))));
     }
 
     static MagmaGate aitwGate() {
-        String p = AitwEvaluator.ID + ".";
-        return new MagmaGate(AitwEvaluator.ID, "step_success_rate", List.of(),
-                List.of(GateVariant.of("task_success", Check.isOne(p + "task_success"))));
+        return new MagmaGate(AitwEvaluator.ID, MagmaMetrics.STEP_SUCCESS_RATE, List.of(),
+                List.of(GateVariant.of(MagmaMetrics.TASK_SUCCESS, Check.isOne(MetricKey.of(AitwEvaluator.ID, MagmaMetrics.TASK_SUCCESS)))));
     }
 
     static MagmaGate screenSpotGate() {
-        return new MagmaGate(ClickEvaluator.ID, "click_correct", List.of(), List.of());
+        return new MagmaGate(ClickEvaluator.ID, MagmaMetrics.CLICK_CORRECT, List.of(), List.of());
     }
 
     /**
@@ -72,8 +73,8 @@ public final class MagmaTasks implements TaskFamily {
     }
 
     static MagmaGate robotGate() {
-        Check protocol = Check.isZero(RobotTrialsEvaluator.ID + ".trial_count_mismatch");
-        return new MagmaGate(RobotTrialsEvaluator.ID, "success_rate", List.of(protocol),
+        Check protocol = Check.isZero(MetricKey.of(RobotTrialsEvaluator.ID, MagmaMetrics.TRIAL_COUNT_MISMATCH));
+        return new MagmaGate(RobotTrialsEvaluator.ID, MagmaMetrics.SUCCESS_RATE, List.of(protocol),
                 List.of(GateVariant.of("trial_protocol", protocol)));
     }
 

@@ -17,7 +17,10 @@ import java.util.stream.IntStream;
 /**
  * {@code magma-ui}: one Mind2Web episode (predicted steps in {@code inputs.uiActions}, gold steps in
  * {@code groundTruth.uiSteps}). A prediction with fewer steps than gold fails the missing ones;
- * steps beyond the gold count are not scored and are reported in the diagnostics.
+ * steps beyond the gold count are not scored and are reported in the diagnostics. An empty predicted
+ * step (no field set) is a step the model did not produce: it fails, as Mind2Web's {@code metric.py}
+ * scores a step without a prediction. The step results are the outcome's detail, for
+ * {@code eval mind2web}'s pooled (micro) figures.
  */
 public final class MagmaUiEvaluator implements DeterministicEvaluator {
 
@@ -54,11 +57,11 @@ public final class MagmaUiEvaluator implements DeterministicEvaluator {
         UiStepMetrics.EpisodeResult r = UiStepMetrics.scoreEpisode(predicted, gold);
 
         Map<String, Double> metrics = new LinkedHashMap<>();
-        metrics.put("element_selection_accuracy", r.elementSelectionAccuracy());
-        metrics.put("operation_f1", r.operationF1());
-        metrics.put("step_success_rate", r.stepSuccessRate());
-        metrics.put("task_success", r.taskSuccess() ? 1.0 : 0.0);
-        metrics.put("steps", (double) r.steps().size());
+        metrics.put(MagmaMetrics.ELEMENT_SELECTION_ACCURACY, r.elementSelectionAccuracy());
+        metrics.put(MagmaMetrics.OPERATION_F1, r.operationF1());
+        metrics.put(MagmaMetrics.STEP_SUCCESS_RATE, r.stepSuccessRate());
+        metrics.put(MagmaMetrics.TASK_SUCCESS, r.taskSuccess() ? 1.0 : 0.0);
+        metrics.put(MagmaMetrics.STEPS, (double) r.steps().size());
 
         Map<String, String> diagnostics = new LinkedHashMap<>();
         diagnostics.put("predicted_steps", Integer.toString(r.predictedSteps()));
@@ -67,6 +70,6 @@ public final class MagmaUiEvaluator implements DeterministicEvaluator {
         diagnostics.put("failed_steps", IntStream.range(0, r.steps().size())
                 .filter(i -> !r.steps().get(i).success())
                 .mapToObj(Integer::toString).collect(Collectors.joining(",")));
-        return new EvaluationOutcome(metrics, diagnostics);
+        return new EvaluationOutcome(metrics, diagnostics, r);
     }
 }

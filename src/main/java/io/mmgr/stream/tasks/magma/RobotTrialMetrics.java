@@ -26,9 +26,6 @@ import java.util.Set;
  */
 public final class RobotTrialMetrics {
 
-    public static final int LIBERO_TRIALS_PER_TASK = 50;
-    public static final int SIMPLERENV_WIDOWX_TRIALS_PER_TASK = 24;
-
     private RobotTrialMetrics() {
     }
 
@@ -49,10 +46,10 @@ public final class RobotTrialMetrics {
     /** The suite's fixed trial count, or empty when the suite's count varies per task (or is unknown). */
     public static OptionalInt suiteProtocolTrials(String task) {
         if (task != null && task.startsWith("libero-")) {
-            return OptionalInt.of(LIBERO_TRIALS_PER_TASK);
+            return OptionalInt.of(MagmaThresholds.LIBERO_TRIALS_PER_TASK);
         }
         if ("simplerenv-widowx".equals(task)) {
-            return OptionalInt.of(SIMPLERENV_WIDOWX_TRIALS_PER_TASK);
+            return OptionalInt.of(MagmaThresholds.SIMPLERENV_WIDOWX_TRIALS_PER_TASK);
         }
         return OptionalInt.empty();
     }

@@ -14,7 +14,8 @@ import java.util.Optional;
 /**
  * {@code robot-trials}: one robot task's trials (LIBERO, SimplerEnv). The success rate is computed
  * over the trials that arrived; a count that differs from the protocol is flagged, not rejected, so
- * a short run still shows up, marked as not comparable.
+ * a short run still shows up, marked as not comparable. The result is the outcome's detail, for the
+ * per-suite roll-up of {@code eval robot}.
  */
 public final class RobotTrialsEvaluator implements DeterministicEvaluator {
 
@@ -45,10 +46,10 @@ public final class RobotTrialsEvaluator implements DeterministicEvaluator {
     public EvaluationOutcome evaluate(EvaluationContext context) throws EvaluationException {
         RobotTrialMetrics.Result r = MagmaRecords.robotResult(context.event(), context.item());
         Map<String, Double> metrics = new LinkedHashMap<>();
-        metrics.put("success_rate", r.successRate());
-        metrics.put("trials", (double) r.trials());
-        metrics.put("protocol_trials", (double) r.protocolTrials());
-        metrics.put("trial_count_mismatch", r.trialCountMismatch() ? 1.0 : 0.0);
-        return new EvaluationOutcome(metrics, Map.of("successes", Integer.toString(r.successes())));
+        metrics.put(MagmaMetrics.SUCCESS_RATE, r.successRate());
+        metrics.put(MagmaMetrics.TRIALS, (double) r.trials());
+        metrics.put(MagmaMetrics.PROTOCOL_TRIALS, (double) r.protocolTrials());
+        metrics.put(MagmaMetrics.TRIAL_COUNT_MISMATCH, r.trialCountMismatch() ? 1.0 : 0.0);
+        return new EvaluationOutcome(metrics, Map.of("successes", Integer.toString(r.successes())), r);
     }
 }

@@ -19,6 +19,7 @@ import java.util.Optional;
  * {@code choiceIndex} (choice tasks). Metrics are on the official 0-100 scale, so a leaderboard row's mean
  * is the official number. A WebQA sample the official code drops has a null {@code f1}; a prediction the
  * rouge package refuses (one that makes the official evaluation of the task raise) fails the sample.
+ * The sample's result is the outcome's detail: the official column sums the fractions, not the 0-100 metrics.
  */
 public final class VisualWebBenchEvaluator implements DeterministicEvaluator {
 
@@ -67,7 +68,7 @@ public final class VisualWebBenchEvaluator implements DeterministicEvaluator {
         if (r.dropped() != null) {
             diagnostics.put("dropped", r.dropped());
         }
-        return new EvaluationOutcome(r.metrics(), diagnostics);
+        return new EvaluationOutcome(r.metrics(), diagnostics, r);
     }
 
     static VisualWebBench.Subtask subtask(String taskId) throws EvaluationException {

@@ -3,6 +3,7 @@ package io.mmgr.stream.tasks.math;
 import static io.mmgr.stream.tasks.math.MathMetrics.FINAL_CORRECTNESS;
 import static io.mmgr.stream.tasks.math.MathMetrics.INTERMEDIATE_CORRECTNESS;
 
+import io.mmgr.stream.contract.MetricKey;
 import io.mmgr.stream.tasks.Check;
 import io.mmgr.stream.tasks.GateInput;
 import io.mmgr.stream.tasks.GateResult;
@@ -22,8 +23,8 @@ public final class MathGate implements TaskGate {
     public static final String OVERALL_VLM = "overall_vlm";
 
     private static final GateVariant VLM_GATE = GateVariant.of(VLM,
-            Check.isOne(TaskSpec.JUDGE_PART + "." + FINAL_CORRECTNESS),
-            Check.isOne(TaskSpec.JUDGE_PART + "." + INTERMEDIATE_CORRECTNESS));
+            Check.isOne(MetricKey.of(TaskSpec.JUDGE_PART, FINAL_CORRECTNESS)),
+            Check.isOne(MetricKey.of(TaskSpec.JUDGE_PART, INTERMEDIATE_CORRECTNESS)));
 
     @Override
     public GateResult evaluate(GateInput input) {

@@ -1,5 +1,6 @@
 package io.mmgr.stream.tasks.maze;
 
+import io.mmgr.stream.contract.MetricKey;
 import io.mmgr.stream.tasks.Check;
 import io.mmgr.stream.tasks.GateInput;
 import io.mmgr.stream.tasks.GateResult;
@@ -25,21 +26,19 @@ import java.util.Map;
 public final class MazeGate implements TaskGate {
 
     public static final String PIXEL_PART = MazePixelEvaluator.ID;
-    private static final String J = TaskSpec.JUDGE_PART + ".";
-    private static final String P = PIXEL_PART + ".";
 
     public static final GateVariant VLM = GateVariant.of("vlm",
-            Check.isZero(J + "maze_changed"),
-            Check.isZero(J + "cross_wall"),
-            Check.isOne(J + "target_achievement"));
+            Check.isZero(MetricKey.of(TaskSpec.JUDGE_PART, "maze_changed")),
+            Check.isZero(MetricKey.of(TaskSpec.JUDGE_PART, "cross_wall")),
+            Check.isOne(MetricKey.of(TaskSpec.JUDGE_PART, "target_achievement")));
 
     public static final GateVariant PIXEL = GateVariant.of("pixel",
-            Check.above(P + "layout_iou", MazeThresholds.LAYOUT_IOU_MIN),
-            Check.isZero(P + "start_moved"),
-            Check.isZero(P + "target_moved"),
-            Check.isZero(P + "cross_wall"),
-            Check.above(P + "target_achievement", MazeThresholds.TARGET_ACHIEVEMENT_MIN),
-            Check.isZero(P + "excessive_reflection"));
+            Check.above(MetricKey.of(PIXEL_PART, "layout_iou"), MazeThresholds.LAYOUT_IOU_MIN),
+            Check.isZero(MetricKey.of(PIXEL_PART, "start_moved")),
+            Check.isZero(MetricKey.of(PIXEL_PART, "target_moved")),
+            Check.isZero(MetricKey.of(PIXEL_PART, "cross_wall")),
+            Check.above(MetricKey.of(PIXEL_PART, "target_achievement"), MazeThresholds.TARGET_ACHIEVEMENT_MIN),
+            Check.isZero(MetricKey.of(PIXEL_PART, "excessive_reflection")));
 
     @Override
     public GateResult evaluate(GateInput input) {

@@ -14,6 +14,7 @@ import static io.mmgr.stream.tasks.nav.NavMetrics.SUCCESS_3D;
 import static io.mmgr.stream.tasks.nav.NavMetrics.SUCCESS_3D_ORIGINAL_DESTINATION;
 import static io.mmgr.stream.tasks.nav.NavMetrics.TRAJECTORY_ALIGNMENT;
 
+import io.mmgr.stream.contract.MetricKey;
 import io.mmgr.stream.tasks.Check;
 import io.mmgr.stream.tasks.GateInput;
 import io.mmgr.stream.tasks.GateResult;
@@ -88,11 +89,11 @@ public final class NavGate implements TaskGate {
     }
 
     private static Check geometry(String metric) {
-        return Check.isOne(GEOMETRY_EVALUATOR + "." + metric);
+        return Check.isOne(MetricKey.of(GEOMETRY_EVALUATOR, metric));
     }
 
     private static Check judge(String metric) {
-        return Check.isOne(TaskSpec.JUDGE_PART + "." + metric);
+        return Check.isOne(MetricKey.of(TaskSpec.JUDGE_PART, metric));
     }
 
     @Override

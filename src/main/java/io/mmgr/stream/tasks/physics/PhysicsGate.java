@@ -5,6 +5,7 @@ import static io.mmgr.stream.tasks.physics.PhysicsMetrics.PHYSICS_ACCURACY;
 import static io.mmgr.stream.tasks.physics.PhysicsMetrics.PROMPT_ADHERENCE;
 import static io.mmgr.stream.tasks.physics.PhysicsMetrics.VISUAL_REALISM;
 
+import io.mmgr.stream.contract.MetricKey;
 import io.mmgr.stream.tasks.Check;
 import io.mmgr.stream.tasks.GateInput;
 import io.mmgr.stream.tasks.GateResult;
@@ -24,10 +25,10 @@ public final class PhysicsGate implements TaskGate {
     public static final String OVERALL_VLM = "overall_vlm";
 
     private static final GateVariant VLM_GATE = GateVariant.of(VLM,
-            Check.isOne(TaskSpec.JUDGE_PART + "." + PHYSICS_ACCURACY),
-            Check.isOne(TaskSpec.JUDGE_PART + "." + MOTION_QUALITY),
-            Check.isOne(TaskSpec.JUDGE_PART + "." + VISUAL_REALISM),
-            Check.isOne(TaskSpec.JUDGE_PART + "." + PROMPT_ADHERENCE));
+            Check.isOne(MetricKey.of(TaskSpec.JUDGE_PART, PHYSICS_ACCURACY)),
+            Check.isOne(MetricKey.of(TaskSpec.JUDGE_PART, MOTION_QUALITY)),
+            Check.isOne(MetricKey.of(TaskSpec.JUDGE_PART, VISUAL_REALISM)),
+            Check.isOne(MetricKey.of(TaskSpec.JUDGE_PART, PROMPT_ADHERENCE)));
 
     @Override
     public GateResult evaluate(GateInput input) {

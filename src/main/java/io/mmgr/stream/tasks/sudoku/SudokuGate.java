@@ -5,6 +5,7 @@ import static io.mmgr.stream.tasks.sudoku.SudokuMetrics.COMPLETION_ACCURACY;
 import static io.mmgr.stream.tasks.sudoku.SudokuMetrics.CONSTRAINT_VIOLATION;
 import static io.mmgr.stream.tasks.sudoku.SudokuMetrics.OCR_EVALUATOR;
 
+import io.mmgr.stream.contract.MetricKey;
 import io.mmgr.stream.tasks.Check;
 import io.mmgr.stream.tasks.GateInput;
 import io.mmgr.stream.tasks.GateResult;
@@ -35,9 +36,9 @@ public final class SudokuGate implements TaskGate {
     private static GateVariant variant(String name, String part) {
         // Exact equality: the fractions enter at their strict endpoints (CV = 0, CA = 1.0).
         return GateVariant.of(name,
-                Check.isZero(part + "." + CLUES_CHANGED),
-                Check.isZero(part + "." + CONSTRAINT_VIOLATION),
-                Check.isOne(part + "." + COMPLETION_ACCURACY));
+                Check.isZero(MetricKey.of(part, CLUES_CHANGED)),
+                Check.isZero(MetricKey.of(part, CONSTRAINT_VIOLATION)),
+                Check.isOne(MetricKey.of(part, COMPLETION_ACCURACY)));
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.mmgr.stream.topology.assembly;
 
+import io.mmgr.stream.contract.MetricKey;
 import io.mmgr.stream.contract.SampleStatus;
 import io.mmgr.stream.contract.PartStatus;
 import io.mmgr.stream.avro.AssemblyState;
@@ -119,7 +120,7 @@ public final class ScoreAssembler {
         Map<String, Double> metrics = new TreeMap<>(gated.metrics());
         List<String> used = new ArrayList<>(gated.used());
         for (PartResult part : humans.values()) {
-            part.getMetrics().forEach((m, v) -> metrics.put(part.getPart() + "." + m, v));
+            part.getMetrics().forEach((m, v) -> metrics.put(MetricKey.wire(part.getPart(), m), v));
             used.add(part.getPart());
         }
         SampleStatus status = gated.status();

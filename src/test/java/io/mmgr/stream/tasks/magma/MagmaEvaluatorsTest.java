@@ -107,6 +107,34 @@ class MagmaEvaluatorsTest {
                 .hasMessage("predicted step 1: a predicted step needs an element id or a point");
     }
 
+    @Test
+    void anEmptyPredictedStepIsOneTheModelSkippedAndFails() throws Exception {
+        BenchmarkItem item = goldSteps("mind2web", MIND2WEB_GOLD);
+        GenerationEvent skipped = uiEvent("mind2web", List.of(
+                action().setElement("search").setOp("CLICK").build(),
+                action().build(),                                           // no step here: fails
+                action().setElement("go").setOp("CLICK").build()));
+        assertThat(ui.precheck(skipped, item)).isEmpty();
+        EvaluationOutcome out = ui.evaluate(context(skipped, item));
+        assertThat(out.metrics().get("element_selection_accuracy")).isCloseTo(2.0 / 3, within(1e-15));
+        assertThat(out.metrics().get("operation_f1")).isCloseTo(2.0 / 3, within(1e-15));
+        assertThat(out.diagnostics()).containsEntry("failed_steps", "1").containsEntry("missing_steps", "1");
+        UiStepMetrics.EpisodeResult detail = out.detail(UiStepMetrics.EpisodeResult.class).orElseThrow();
+        assertThat(detail.steps().get(1).predicted()).isFalse();
+        assertThat(detail.steps().get(2).success()).isTrue();
+
+        GenerationEvent aitwSkipped = uiEvent("aitw", List.of(
+                action().setOp("DUAL_POINT").setPoint(xy(0.46, 0.44)).build(),
+                action().build(),
+                action().setOp("DUAL_POINT").setPoint(xy(0.5, 0.1)).setLiftPoint(xy(0.52, 0.9)).build()));
+        BenchmarkItem aitwGold = goldSteps("aitw", AITW_GOLD);
+        assertThat(aitw.precheck(aitwSkipped, aitwGold)).isEmpty();
+        EvaluationOutcome aitwOut = aitw.evaluate(context(aitwSkipped, aitwGold));
+        assertThat(aitwOut.diagnostics()).containsEntry("unmatched_steps", "1,3");
+        assertThat(aitwOut.detail(AitwActionMatching.EpisodeResult.class).orElseThrow().matched())
+                .containsExactly(true, false, true, false);
+    }
+
     // ---- AITW --------------------------------------------------------------------------------
 
     private final AitwEvaluator aitw = new AitwEvaluator();

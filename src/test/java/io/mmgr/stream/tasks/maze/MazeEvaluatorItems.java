@@ -8,6 +8,7 @@ import io.mmgr.stream.avro.ArtifactRef;
 import io.mmgr.stream.avro.BenchmarkItem;
 import io.mmgr.stream.avro.GenerationEvent;
 import io.mmgr.stream.avro.GroundTruth;
+import io.mmgr.stream.contract.MetricKey;
 import io.mmgr.stream.tasks.EvaluationContext;
 import io.mmgr.stream.tasks.EvaluationException;
 import io.mmgr.stream.tasks.EvaluationOutcome;
@@ -78,7 +79,7 @@ final class MazeEvaluatorItems {
     /** The same over the evaluator's bare metrics. */
     static GateResult gate(String modality, Map<String, Double> bareMetrics) {
         Map<String, Double> keyed = new HashMap<>();
-        bareMetrics.forEach((k, v) -> keyed.put(MazePixelEvaluator.ID + "." + k, v));
+        bareMetrics.forEach((k, v) -> keyed.put(MetricKey.of(MazePixelEvaluator.ID, k).toString(), v));
         GateResult r = new MazeGate().evaluate(new GateInput(MazeTasks.TASK, modality, keyed, Set.of(MazePixelEvaluator.ID)));
         assertThat(r.primarySource()).isEqualTo("pixel");
         return r;
