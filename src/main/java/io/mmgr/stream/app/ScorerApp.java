@@ -2,7 +2,6 @@ package io.mmgr.stream.app;
 
 import io.mmgr.stream.contract.Stores;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.mmgr.stream.artifacts.ArtifactResolver;
@@ -118,14 +117,14 @@ public final class ScorerApp implements AutoCloseable {
     private final Topology topology;
     private final SchemaRegistryClient registry;
     private final PrometheusMeterRegistry meters;
-    private final KafkaStreamsMetrics streamsMetrics;
+    private final StreamsMeters streamsMetrics;
     private final PipelineMetrics pipelineMetrics;
     private final WebServer web;
     private final EvaluationWorker evaluation;
     private final RestoreLog restores;
 
     private ScorerApp(KafkaStreams streams, Topics topics, Stores stores, Topology topology, SchemaRegistryClient registry,
-                      PrometheusMeterRegistry meters, KafkaStreamsMetrics streamsMetrics, PipelineMetrics pipelineMetrics,
+                      PrometheusMeterRegistry meters, StreamsMeters streamsMetrics, PipelineMetrics pipelineMetrics,
                       WebServer web, EvaluationWorker evaluation, RestoreLog restores) {
         this.streams = streams;
         this.topics = topics;
@@ -278,7 +277,7 @@ public final class ScorerApp implements AutoCloseable {
     /** The topology and the Kafka Streams instance running it, built for one set of record limits; not started. */
     private record Assembly(Topics topics, Stores stores, ArtifactResolver artifacts, EvaluatorRegistry evaluators,
                             Topology topology, MemberIdentity identity, WebServer web, PrometheusMeterRegistry meters, KafkaStreams streams,
-                            RestoreLog restores, KafkaStreamsMetrics streamsMetrics) {
+                            RestoreLog restores, StreamsMeters streamsMetrics) {
 
         static Assembly build(ScorerSettings settings, Options options, String bootstrapServers, String registryUrl,
                               Path stateDir, SchemaRegistryClient registry, RecordCaps caps, StartupTimeline timeline) {
@@ -322,7 +321,7 @@ public final class ScorerApp implements AutoCloseable {
             RestoreLog restores = new RestoreLog();
             streams.setGlobalStateRestoreListener(restores);
             return new Assembly(topics, context.stores(), artifacts, evaluators, topology, identity, web, meters, streams,
-                    restores, new KafkaStreamsMetrics(streams));
+                    restores, new StreamsMeters(streams::metrics, Duration.ofSeconds(60)));
         }
 
         void close() {
