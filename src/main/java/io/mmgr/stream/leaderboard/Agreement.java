@@ -29,6 +29,14 @@ public final class Agreement {
     /** How the basis of a flag that rests on live pairs begins. */
     public static final String LIVE_BASIS = "live: ";
 
+    /** The comparison of rater {@code a} with rater {@code b}, as the agreement maps key it: {@code a~b}. */
+    public static String comparison(String a, String b) {
+        return a + "~" + b;
+    }
+
+    /** The judge against human annotators. */
+    public static final String JUDGE_VS_HUMAN = comparison(JUDGE, HUMAN);
+
     /**
      * When live figures replace the paper's and what counts as reliable.
      *
@@ -72,7 +80,7 @@ public final class Agreement {
                 if (a.equals(b) || !ordered) {
                     continue;
                 }
-                String comparison = a + "~" + (isHuman(b) ? HUMAN : b);
+                String comparison = comparison(a, isHuman(b) ? HUMAN : b);
                 count(byPart.get(a), byPart.get(b), metricTypes, out.computeIfAbsent(comparison, k -> new PairCounts(0L, 0L, 0L, 0L)));
             }
         }
@@ -204,7 +212,7 @@ public final class Agreement {
         if (!judged) {
             return null;
         }
-        AgreementStat s = stats.get(JUDGE + "~" + HUMAN);
+        AgreementStat s = stats.get(JUDGE_VS_HUMAN);
         return s == null ? UNKNOWN : s.getReliability();
     }
 }

@@ -16,7 +16,7 @@ import java.util.Locale;
  */
 public final class JudgeReliabilityFlags implements ReliabilityFlags.Source {
 
-    static final String JUDGE_HUMAN = Agreement.JUDGE + "~" + Agreement.HUMAN;
+    static final String JUDGE_HUMAN = Agreement.JUDGE_VS_HUMAN;
 
     @Override
     public List<ReliabilityFlags.Flag> flags(LeaderboardRow row) {

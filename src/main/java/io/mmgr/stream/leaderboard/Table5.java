@@ -25,7 +25,7 @@ public final class Table5 {
     static {
         for (TaskFamily family : TaskFamily.installed()) {
             for (AgreementPrior p : family.agreementPriors()) {
-                put(p.task(), p.rater() + "~" + Agreement.HUMAN, p.byModel());
+                put(p.task(), Agreement.comparison(p.rater(), Agreement.HUMAN), p.byModel());
             }
         }
     }

@@ -147,7 +147,7 @@ public final class LeaderboardTopology {
             Map<String, AgreementStat> stats = Agreement.stats(k.getTask(), v.getModel(), v.getAgreement(), policy);
             row.setAgreement(new HashMap<>(stats));
             row.setReliability(Agreement.rowReliability(stats,
-                    rubrics.find(k.getTask()).isPresent() || stats.containsKey(Agreement.JUDGE + "~" + Agreement.HUMAN)));
+                    rubrics.find(k.getTask()).isPresent() || stats.containsKey(Agreement.JUDGE_VS_HUMAN)));
         }
         return row;
     }
