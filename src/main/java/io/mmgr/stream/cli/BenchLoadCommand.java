@@ -87,6 +87,11 @@ public final class BenchLoadCommand implements Callable<Integer> {
     @Option(names = "--timeout", defaultValue = "PT10M", description = "give up after (default: ${DEFAULT-VALUE})")
     Duration timeout;
 
+    @Option(names = "--scorer-property", paramLabel = "KEY=VALUE",
+            description = "a property of the embedded scorer, as 'mmgr run -P' takes it (e.g. commit.interval.ms=50), "
+                    + "to measure a setting against the default; not with --attach")
+    Map<String, String> scorerProperties = new java.util.LinkedHashMap<>();
+
     @Mixin
     ConnectionOptions connection;
 
@@ -103,6 +108,9 @@ public final class BenchLoadCommand implements Callable<Integer> {
             Endpoints ep;
             Path mazes;
             if (attach) {
+                if (!scorerProperties.isEmpty()) {
+                    throw new CommandLine.ParameterException(spec.commandLine(), "--scorer-property needs the embedded scorer, not --attach");
+                }
                 ep = connection.resolve();
                 mazes = artifactDir != null ? artifactDir : Path.of("mmgr-bench-mazes");
             } else {
@@ -111,7 +119,7 @@ public final class BenchLoadCommand implements Callable<Integer> {
                 Files.createDirectories(mazes);
                 stack = EmbeddedStack.start(tmp, 0, 0);
                 ScorerSettings settings = ScorerSettings.defaults();
-                settings = settings.withStreamThreads(threads).withArtifactRoots(List.of(mazes));
+                settings = settings.withStreamThreads(threads).withArtifactRoots(List.of(mazes)).withKafkaOverrides(scorerProperties);
                 ScorerApp.Options options = dashboard
                         ? ScorerApp.Options.defaults().withWeb("127.0.0.1", 0, "127.0.0.1") : ScorerApp.Options.defaults();
                 scorer = ScorerApp.start(settings, options, stack.bootstrapServers(), stack.registryUrl(), tmp.resolve("streams"),
