@@ -14,8 +14,6 @@ import java.awt.Graphics2D;
 import java.awt.RenderingHints;
 import java.awt.image.BufferedImage;
 import java.nio.file.Path;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -24,19 +22,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /** The digit reader on single glyphs cut by {@link GlyphExtractor} from drawn cells. */
 @Tag("unit")
-class DigitOcrTest {
-
-    static DigitOcr ocr;
-
-    @BeforeAll
-    static void open() {
-        ocr = DigitOcr.open();
-    }
-
-    @AfterAll
-    static void close() {
-        ocr.close();
-    }
+class DigitOcrTest extends WithDigitOcr {
 
     /** A white cell of {@code side} px with the digit drawn at {@code capHeight}-ish px in the given ink. */
     static Glyph cell(String text, Font base, float size, int ink, int side) {

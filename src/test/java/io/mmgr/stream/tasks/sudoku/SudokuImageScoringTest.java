@@ -8,8 +8,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -17,19 +15,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /** Rendered answers with known faults, in many looks, scored against their construction truth. */
 @Tag("unit")
-class SudokuImageScoringTest {
-
-    static DigitOcr ocr;
-
-    @BeforeAll
-    static void open() {
-        ocr = DigitOcr.open();
-    }
-
-    @AfterAll
-    static void close() {
-        ocr.close();
-    }
+class SudokuImageScoringTest extends WithDigitOcr {
 
     /** Every fault at both sizes, each in two looks, so every look meets several faults and both sizes. */
     static Stream<Arguments> faultsInLooks() {

@@ -8,8 +8,6 @@ import io.mmgr.stream.vision.RgbImage;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.opentest4j.TestAbortedException;
@@ -22,23 +20,11 @@ import org.opentest4j.TestAbortedException;
  * reported on its own. Prints the per-look agreement table.
  */
 @Tag("unit")
-class SudokuStyleAgreementTest {
+class SudokuStyleAgreementTest extends WithDigitOcr {
 
     static final double REQUIRED = 0.99;
     /** Each fault at each size this many times per look. */
     static final int ROUNDS = 1;
-
-    static DigitOcr ocr;
-
-    @BeforeAll
-    static void open() {
-        ocr = DigitOcr.open();
-    }
-
-    @AfterAll
-    static void close() {
-        ocr.close();
-    }
 
     @Test
     void everyLookAgreesWithTheLabelsOnAtLeast99Percent() {

@@ -9,8 +9,6 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Random;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -21,19 +19,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * briefly altered, a corrected entry, nothing done) and scored against the script.
  */
 @Tag("unit")
-class SudokuVideoScoringTest {
-
-    static DigitOcr ocr;
-
-    @BeforeAll
-    static void open() {
-        ocr = DigitOcr.open();
-    }
-
-    @AfterAll
-    static void close() {
-        ocr.close();
-    }
+class SudokuVideoScoringTest extends WithDigitOcr {
 
     static final OutputLook SMALL = new OutputLook("standard-320", SudokuStyle.standard(320), null, 0, 0);
     static final OutputLook NINE = new OutputLook("standard-480", SudokuStyle.standard(480), null, 0, 0);
