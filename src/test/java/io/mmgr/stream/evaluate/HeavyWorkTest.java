@@ -87,6 +87,7 @@ class HeavyWorkTest {
             int lightPerVideo = 5;
             List<SampleKey> videoKeys = new ArrayList<>();
             List<SampleKey> lightKeys = new ArrayList<>();
+            long videoMicros;
             try (LogCapture log = new LogCapture(Level.INFO)) {
                 long n = 0;
                 for (int v = 0; v < videoCount; v++) {
@@ -102,7 +103,7 @@ class HeavyWorkTest {
                 int expected = 2 + videoKeys.size() + lightKeys.size();
                 await(h::scores, s -> s.size() == expected, WAIT, "every sample of the burst scored");
 
-                long videoMicros = evaluationMicros(h, MazePixelEvaluator.ID, "burst");
+                videoMicros = evaluationMicros(h, MazePixelEvaluator.ID, "burst");
                 System.out.printf("burst: %d videos evaluated in %.1f s in all (max.poll.interval.ms %d), %d light samples%n",
                         videoCount, videoMicros / 1e6, POLL_INTERVAL.toMillis(), lightKeys.size());
                 assertThat(Duration.ofNanos(videoMicros * 1000)).as("the videos' evaluation time, all added up")
@@ -154,7 +155,13 @@ class HeavyWorkTest {
             long p95 = percentile(latencies, 0.95);
             System.out.printf("burst: light event -> score p50 %d ms, p95 %d ms, max %d ms (load average %s)%n",
                     percentile(latencies, 0.5), p95, percentile(latencies, 1.0), loadAverage());
-            assertThat(p95).as("light samples' event -> score p95, ms").isLessThan(2000);
+            // Queued behind the videos, the burst's later light samples would wait for nearly all of them
+            // (p95 close to the videos' summed evaluation time); on their own pool they wait for none. The
+            // bound is a share of that time, measured in the same run, so a busy machine slows both sides:
+            // an absolute bound (2 s) failed at load 20-36 with the pools working as designed.
+            long videoMillis = videoMicros / 1000;
+            assertThat(p95).as("light samples' event -> score p95, ms, against the videos' %d ms", videoMillis)
+                    .isLessThan(videoMillis / 8);
             assertThat(h.scorer().evaluation().loop().sessions()).as("worker sessions (a failure restarts one)").isEqualTo(1);
         }
     }
