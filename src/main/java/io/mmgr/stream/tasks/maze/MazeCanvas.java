@@ -217,13 +217,21 @@ public final class MazeCanvas {
 
     /** The first {@code n} raw codes counted into {@code histogram}, coloured ones noted in {@code colour}. */
     private static void count(byte[] codes, int n, int[] histogram, Positions colour) {
+        // runs of one code (the paper, mostly) are counted in a register, not one memory increment each
+        int runCode = n == 0 ? 0 : codes[0];
+        int runFrom = 0;
         for (int i = 0; i < n; i++) {
             int code = codes[i];
-            histogram[code]++;
+            if (code != runCode) {
+                histogram[runCode] += i - runFrom;
+                runCode = code;
+                runFrom = i;
+            }
             if (code >= MazePalette.CODE_START && code <= MazePalette.CODE_PATH) {
                 colour.add(i);
             }
         }
+        histogram[runCode] += n - runFrom;
     }
 
     /** Raw colour codes per pixel ({@link MazePalette#code}), counted into {@code histogram}, coloured ones noted in {@code colour}. */
