@@ -32,6 +32,37 @@ public final class ColorLut {
         return table[((rgb >> 9) & 0x7C00) | ((rgb >> 6) & 0x3E0) | ((rgb >> 3) & 0x1F)];
     }
 
+    /** The class of one colour given by its channels (the same as {@link #classify(int)} of its packed form). */
+    public int classify(int r, int g, int b) {
+        return table[((r & 0xF8) << 7) | ((g & 0xF8) << 2) | ((b & 0xF8) >> 3)];
+    }
+
+    /**
+     * Classifies {@code n} packed pixels from {@code rgb[from]} into {@code out[to]}; runs of one colour
+     * (most of a rendered image) are looked up once.
+     */
+    void classify(int[] rgb, int from, byte[] out, int to, int n) {
+        int runRgb = 0;
+        byte code = 0;
+        for (int i = 0; i < n; i++) {
+            int p = rgb[from + i];
+            if (i == 0 || p != runRgb) {
+                runRgb = p;
+                code = table[((p >> 9) & 0x7C00) | ((p >> 6) & 0x3E0) | ((p >> 3) & 0x1F)];
+            }
+            out[to + i] = code;
+        }
+    }
+
+    /** Classifies {@code n} pixels of 3 bytes from {@code px[offset]} (R, G, B order, or B, G, R when {@code bgr}) into {@code out[to]}. */
+    void classify(byte[] px, int offset, boolean bgr, byte[] out, int to, int n) {
+        int r = bgr ? 2 : 0;
+        int b = bgr ? 0 : 2;
+        for (int i = 0, j = offset; i < n; i++, j += 3) {
+            out[to + i] = table[((px[j + r] & 0xF8) << 7) | ((px[j + 1] & 0xF8) << 2) | ((px[j + b] & 0xF8) >> 3)];
+        }
+    }
+
     public LabelImage label(RgbImage image) {
         int[] px = image.pixels();
         byte[] out = new byte[px.length];

@@ -11,6 +11,7 @@ import java.awt.image.WritableRaster;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.util.Iterator;
+import java.util.function.IntFunction;
 import javax.imageio.ImageIO;
 import javax.imageio.ImageReadParam;
 import javax.imageio.ImageReader;
@@ -57,6 +58,21 @@ public final class ImageDecoder {
     }
 
     public static RgbImage decode(byte[] bytes, Limits limits) throws MediaException {
+        return decode(bytes, limits, PixelRows.rgb());
+    }
+
+    /**
+     * Decodes straight to raw colour codes through {@code lut}, in a buffer of at least
+     * {@code width * height} bytes from {@code buffer} (the caller's reused one): for pipelines that
+     * never look at a pixel's RGB again, this spares a full-size RGB copy and a pass over it. The codes
+     * are {@code lut.label(decode(bytes, limits))}'s.
+     */
+    public static LabelImage decodeCodes(byte[] bytes, Limits limits, ColorLut lut, IntFunction<byte[]> buffer)
+            throws MediaException {
+        return decode(bytes, limits, PixelRows.codes(lut, buffer));
+    }
+
+    private static <T> T decode(byte[] bytes, Limits limits, PixelRows<T> rows) throws MediaException {
         if (bytes == null || bytes.length == 0) {
             throw new MediaException("image is empty");
         }
@@ -64,7 +80,7 @@ public final class ImageDecoder {
             int[] size = PngDecoder.size(bytes);
             checkDeclared(size[0], size[1], limits);
             if (Math.max(size[0], size[1]) <= limits.maxWorkingSide()) {
-                RgbImage direct = PngDecoder.decode(bytes);
+                T direct = PngDecoder.decode(bytes, rows);
                 if (direct != null) {
                     return direct;
                 }
@@ -89,13 +105,13 @@ public final class ImageDecoder {
                     param.setSourceSubsampling(step, step, 0, 0);
                 }
                 if (step == 1) {
-                    RgbImage rgb = readRgbOrder(reader, param, w, h);
-                    if (rgb != null) {
-                        return rgb;
+                    T direct = readRgbOrder(reader, param, w, h, rows);
+                    if (direct != null) {
+                        return direct;
                     }
                 }
                 BufferedImage image = reader.read(0, param);
-                return RgbImage.of(image);
+                return rows.of(RgbImage.of(image));
             } finally {
                 reader.dispose();
             }
@@ -115,7 +131,8 @@ public final class ImageDecoder {
      * The native decoder converts YCbCr to RGB the same way for both, so the pixels are the same.
      * Null for anything but a plain 3-channel image (grey, CMYK, ...), which takes the usual way.
      */
-    private static RgbImage readRgbOrder(ImageReader reader, ImageReadParam param, int w, int h) throws IOException {
+    private static <T> T readRgbOrder(ImageReader reader, ImageReadParam param, int w, int h, PixelRows<T> rows)
+            throws IOException {
         ImageTypeSpecifier raw = reader.getImageTypes(0).next();
         if (raw == null || raw.getBufferedImageType() != BufferedImage.TYPE_3BYTE_BGR
                 || !reader.getFormatName().equalsIgnoreCase("jpeg")) {
@@ -128,11 +145,11 @@ public final class ImageDecoder {
         param.setDestination(new BufferedImage(model, raster, false, null));
         reader.read(0, param);
         byte[] b = ((DataBufferByte) raster.getDataBuffer()).getData();
-        int[] out = new int[w * h];
-        for (int i = 0, j = 0; i < out.length; i++, j += 3) {
-            out[i] = ((b[j] & 0xFF) << 16) | ((b[j + 1] & 0xFF) << 8) | (b[j + 2] & 0xFF);
+        rows.size(w, h);
+        for (int y = 0; y < h; y++) {
+            rows.row(y, b, 3 * w * y, false);
         }
-        return new RgbImage(w, h, out);
+        return rows.image();
     }
 
     private static void checkDeclared(int w, int h, Limits limits) throws MediaException {

@@ -41,6 +41,16 @@ public final class LabelImage {
         return height;
     }
 
+    /** The backing codes (not a copy; may be longer than {@code width * height}). */
+    public byte[] codes() {
+        return codes;
+    }
+
+    /** Whether the codes are the labels themselves (no class table). */
+    public boolean raw() {
+        return classOf == null;
+    }
+
     public int get(int x, int y) {
         return get(y * width + x);
     }

@@ -8,8 +8,8 @@ import java.util.zip.Inflater;
 /**
  * A direct PNG decoder for the common case: 8-bit grey, grey+alpha, RGB, RGBA and palette images
  * (1, 2, 4 or 8 bits), not interlaced (PNG specification, W3C 2nd edition: chunk layout section 5,
- * filters section 9, Adam7 section 8.2). Rows are inflated and unfiltered straight into packed RGB,
- * alpha composited over white, without ImageIO's raster and colour-model layers, which cost more than
+ * filters section 9, Adam7 section 8.2). Rows are inflated and unfiltered straight into packed RGB
+ * (or colour codes, see {@link PixelRows}), alpha composited over white, without ImageIO's raster and colour-model layers, which cost more than
  * the inflating itself on large maze images. Anything else (interlaced, 16-bit, unusual chunks
  * ordering) is left to ImageIO: {@link #decode} returns null.
  */
@@ -46,6 +46,11 @@ final class PngDecoder {
      * has checked the declared size against its limits.
      */
     static RgbImage decode(byte[] b) throws MediaException {
+        return decode(b, PixelRows.rgb());
+    }
+
+    /** As {@link #decode(byte[])}, each row into {@code rows} (null when left to ImageIO). */
+    static <T> T decode(byte[] b, PixelRows<T> rows) throws MediaException {
         ByteBuffer bb = ByteBuffer.wrap(b);
         int pos = SIGNATURE.length;
         int width = 0;
@@ -134,7 +139,8 @@ final class PngDecoder {
         int rowBytes = (int) (((long) width * channels * depth + 7) / 8);
         byte[] cur = new byte[rowBytes + 1];
         byte[] prev = new byte[rowBytes + 1];
-        int[] out = new int[Math.multiplyExact(width, height)];
+        rows.size(width, height);
+        int[] packed = new int[width];
         Inflater inflater = new Inflater();
         try {
             inflater.setInput(idat, 0, idatLength);
@@ -152,9 +158,10 @@ final class PngDecoder {
                 unfilter(cur, prev, bpp, rowBytes);
                 if (y > 0 && java.util.Arrays.equals(cur, 1, rowBytes + 1, prev, 1, rowBytes + 1)) {
                     // a row repeating the one above (most rows of a rendered maze) is copied, not packed again
-                    System.arraycopy(out, (y - 1) * width, out, y * width, width);
+                    rows.repeat(y);
                 } else {
-                    pack(cur, out, y * width, width, type, depth, palette, paletteAlpha, key);
+                    pack(cur, packed, 0, width, type, depth, palette, paletteAlpha, key);
+                    rows.row(y, packed);
                 }
                 byte[] swap = prev;
                 prev = cur;
@@ -165,7 +172,7 @@ final class PngDecoder {
         } finally {
             inflater.end();
         }
-        return new RgbImage(width, height, out);
+        return rows.image();
     }
 
     /** Undoes the row's filter in place (bytes 1..rowBytes; byte 0 is the filter type). */

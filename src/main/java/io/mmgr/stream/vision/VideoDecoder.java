@@ -3,6 +3,8 @@ package io.mmgr.stream.vision;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.function.IntFunction;
+import java.util.function.Supplier;
 import org.bytedeco.ffmpeg.global.avutil;
 import org.bytedeco.javacv.FFmpegFrameGrabber;
 import org.bytedeco.javacv.Frame;
@@ -12,7 +14,7 @@ import org.bytedeco.javacv.FrameGrabber;
  * Decodes MP4 / WebM (any container and codec the bundled FFmpeg reads) in-process with bounded
  * memory: the header's size, frame count and duration are checked before the first frame is
  * decoded, frames larger than {@link Limits#maxWorkingSide()} are scaled down by FFmpeg, only the
- * sampled frames are converted to RGB, and decoding stops after {@link Limits#maxDecodedFrames()}
+ * sampled frames are converted to RGB (or colour codes), and decoding stops after {@link Limits#maxDecodedFrames()}
  * whatever the header claimed.
  */
 public final class VideoDecoder {
@@ -58,6 +60,32 @@ public final class VideoDecoder {
      * the sink (all frames when the video has fewer). Returns the number of frames delivered.
      */
     public static int sample(Path file, int target, Limits limits, FrameSink sink) throws MediaException {
+        return sample(file, target, limits, PixelRows::rgb, sink::accept);
+    }
+
+    /** Receives each sampled frame as raw colour codes (valid until the next frame). */
+    @FunctionalInterface
+    public interface CodeSink {
+        void accept(int index, LabelImage frame) throws MediaException;
+    }
+
+    /**
+     * As {@link #sample(Path, int, Limits, FrameSink)}, each frame converted by FFmpeg's BGR rows
+     * straight to raw colour codes through {@code lut} (no RGB copy of the frame), in a buffer of at
+     * least {@code width * height} bytes from {@code buffer} (the caller's, reused frame after frame).
+     */
+    public static int sampleCodes(Path file, int target, Limits limits, ColorLut lut, IntFunction<byte[]> buffer,
+                                  CodeSink sink) throws MediaException {
+        PixelRows<LabelImage> rows = PixelRows.codes(lut, buffer);
+        return sample(file, target, limits, () -> rows, sink::accept);
+    }
+
+    private interface Sink<T> {
+        void accept(int index, T frame) throws MediaException;
+    }
+
+    private static <T> int sample(Path file, int target, Limits limits, Supplier<PixelRows<T>> rows, Sink<T> sink)
+            throws MediaException {
         if (target <= 0) {
             throw new IllegalArgumentException("target frame count must be positive");
         }
@@ -90,7 +118,7 @@ public final class VideoDecoder {
                     continue;
                 }
                 if (wanted) {
-                    sink.accept(index, toRgb(frame));
+                    sink.accept(index, convert(frame, rows.get()));
                     delivered++;
                     picked++;
                     if (declared > target) {
@@ -166,21 +194,18 @@ public final class VideoDecoder {
                 Math.max(0, frames), fps, seconds);
     }
 
-    private static RgbImage toRgb(Frame frame) {
+    private static <T> T convert(Frame frame, PixelRows<T> rows) {
         int w = frame.imageWidth;
         int h = frame.imageHeight;
         int stride = frame.imageStride;
         ByteBuffer buf = (ByteBuffer) frame.image[0];
-        int[] px = new int[w * h];
+        rows.size(w, h);
         byte[] row = new byte[w * 3];
         for (int y = 0; y < h; y++) {
             buf.get(y * stride, row, 0, row.length);
-            int o = y * w;
-            for (int x = 0, j = 0; x < w; x++, j += 3) {
-                px[o + x] = ((row[j + 2] & 0xFF) << 16) | ((row[j + 1] & 0xFF) << 8) | (row[j] & 0xFF);
-            }
+            rows.row(y, row, 0, true);
         }
-        return new RgbImage(w, h, px);
+        return rows.image();
     }
 
     private static void close(FFmpegFrameGrabber grabber) {

@@ -3,6 +3,7 @@ package io.mmgr.stream.tasks.maze;
 import io.mmgr.stream.vision.ImageEncoder;
 import io.mmgr.stream.tasks.FrameBudget;
 import io.mmgr.stream.vision.ImageDecoder;
+import io.mmgr.stream.vision.LabelImage;
 import io.mmgr.stream.vision.RgbImage;
 import io.mmgr.stream.vision.VideoDecoder;
 import io.mmgr.stream.vision.VideoEncoder;
@@ -23,8 +24,9 @@ import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.annotations.Measurement;
 
 /**
- * Maze pixel pipeline throughput: 512x512 image outputs (images/s; with and without PNG/JPEG decoding)
- * and a 96-frame 512x512 H.264 video (s/video, decode + per-frame analysis). The reference is built
+ * Maze pixel pipeline throughput: 512x512 image outputs (images/s; with and without PNG/JPEG decoding,
+ * decoded to RGB or, as the evaluator does, to colour codes) and a 96-frame 512x512 H.264 video
+ * (s/video, decode + per-frame analysis, frames as RGB or as codes). The reference is built
  * once, as the evaluator caches it per item.
  */
 @State(Scope.Benchmark)
@@ -78,6 +80,35 @@ public class MazeBenchmark {
     public MazeMetrics imageJpegDecodeAndScore() throws Exception {
         RgbImage img = ImageDecoder.decode(jpeg, ImageDecoder.Limits.DEFAULT);
         return MazeImageScorer.score(ref, MazeCanvas.of(img, problem.rows(), problem.cols()));
+    }
+
+    /** As the evaluator decodes: straight to colour codes in the thread's buffer. */
+    @Benchmark
+    @BenchmarkMode(Mode.Throughput)
+    @OutputTimeUnit(TimeUnit.SECONDS)
+    public MazeMetrics imagePngCodesAndScore() throws Exception {
+        LabelImage codes = ImageDecoder.decodeCodes(png, ImageDecoder.Limits.DEFAULT, MazePalette.lut(), MazeCanvas::codeBuffer);
+        return MazeImageScorer.score(ref, MazeCanvas.of(codes, problem.rows(), problem.cols()));
+    }
+
+    @Benchmark
+    @BenchmarkMode(Mode.Throughput)
+    @OutputTimeUnit(TimeUnit.SECONDS)
+    public MazeMetrics imageJpegCodesAndScore() throws Exception {
+        LabelImage codes = ImageDecoder.decodeCodes(jpeg, ImageDecoder.Limits.DEFAULT, MazePalette.lut(), MazeCanvas::codeBuffer);
+        return MazeImageScorer.score(ref, MazeCanvas.of(codes, problem.rows(), problem.cols()));
+    }
+
+    @Benchmark
+    @BenchmarkMode(Mode.AverageTime)
+    @OutputTimeUnit(TimeUnit.MILLISECONDS)
+    @Warmup(iterations = 1, time = 3)
+    @Measurement(iterations = 3, time = 4)
+    public MazeMetrics video96FramesCodes() throws Exception {
+        MazeVideoScorer scorer = new MazeVideoScorer(ref);
+        VideoDecoder.sampleCodes(video, FrameBudget.VEO, VideoDecoder.Limits.DEFAULT, MazePalette.lut(),
+                MazeCanvas::codeBuffer, (i, f) -> scorer.accept(f));
+        return scorer.finish();
     }
 
     @Benchmark

@@ -51,7 +51,8 @@ final class BoardLocator {
         /**
          * One pass over the pixels: classifies each through the LUT into {@code codes} (counting the
          * codes into {@code histogram} and noting where the coloured ones are in {@code colour}) when
-         * {@code pixels} is given, else reads {@code codes}; the classes and darkness are those of one
+         * {@code pixels} is given, else reads {@code codes} (counting and noting them too when
+         * {@code histogram} and {@code colour} are given); the classes and darkness are those of one
          * paper, see {@link MazePalette#classes}.
          */
         static Profiles scan(int[] pixels, byte[] codes, int[] histogram, MazeCanvas.Positions colour, int width,
@@ -94,6 +95,9 @@ final class BoardLocator {
                         }
                     } else {
                         code = codes[i];
+                        if (colour != null && code >= MazePalette.CODE_START && code <= MazePalette.CODE_PATH) {
+                            colour.add(i);
+                        }
                     }
                     if (runs == 0 || runCode[runs - 1] != code) {
                         runAt[runs] = x;
@@ -122,8 +126,10 @@ final class BoardLocator {
                     rowBest[y + r] = best;
                 }
                 int colourTo = colour == null ? 0 : colour.size;
-                for (int r = 1; r < k && pixels != null; r++) {
-                    System.arraycopy(codes, row, codes, row + r * width, width);
+                for (int r = 1; r < k && colour != null; r++) {
+                    if (pixels != null) {
+                        System.arraycopy(codes, row, codes, row + r * width, width);
+                    }
                     for (int j = colourFrom; j < colourTo; j++) {
                         colour.add(colour.at[j] + r * width);
                     }

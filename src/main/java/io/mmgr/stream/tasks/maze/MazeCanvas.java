@@ -42,16 +42,55 @@ public final class MazeCanvas {
     }
 
     public static MazeCanvas of(RgbImage image, int rows, int cols) {
-        return of(image, rows, cols, null, true);
+        return of(image.pixels(), null, image.width(), image.height(), rows, cols, null, true);
+    }
+
+    /**
+     * An image already decoded to raw colour codes ({@link MazePalette#lut()}, no class table, e.g.
+     * {@code ImageDecoder.decodeCodes(bytes, limits, MazePalette.lut(), MazeCanvas::codeBuffer)}); reads
+     * the same as the RGB image they come from.
+     */
+    public static MazeCanvas of(LabelImage codes, int rows, int cols) {
+        return of(null, rawCodes(codes), codes.width(), codes.height(), rows, cols, null, true);
     }
 
     /** A reference solution image: its path and markers are read, its walls are not (they come from the problem). */
     static MazeCanvas ofSolution(RgbImage image, int rows, int cols) {
-        return of(image, rows, cols, null, false);
+        return of(image.pixels(), null, image.width(), image.height(), rows, cols, null, false);
+    }
+
+    /** As {@link #ofSolution(RgbImage, int, int)}, from raw colour codes. */
+    static MazeCanvas ofSolution(LabelImage codes, int rows, int cols) {
+        return of(null, rawCodes(codes), codes.width(), codes.height(), rows, cols, null, false);
     }
 
     static MazeCanvas of(RgbImage image, int rows, int cols, MazeGeometry hint) {
-        return of(image, rows, cols, hint, true);
+        return of(image.pixels(), null, image.width(), image.height(), rows, cols, hint, true);
+    }
+
+    /** As {@link #of(RgbImage, int, int, MazeGeometry)}, from raw colour codes (a video frame's). */
+    static MazeCanvas of(LabelImage codes, int rows, int cols, MazeGeometry hint) {
+        return of(null, rawCodes(codes), codes.width(), codes.height(), rows, cols, hint, true);
+    }
+
+    /**
+     * This thread's code buffer, at least {@code n} bytes: decoding into it ({@code ImageDecoder.decodeCodes},
+     * {@code VideoDecoder.sampleCodes}) and reading the codes back here share one buffer per thread.
+     * Its contents last until the next image is decoded on this thread.
+     */
+    static byte[] codeBuffer(int n) {
+        Scratch s = SCRATCH.get();
+        if (s.codes.length < n) {
+            s.codes = new byte[n];
+        }
+        return s.codes;
+    }
+
+    private static byte[] rawCodes(LabelImage codes) {
+        if (!codes.raw()) {
+            throw new IllegalArgumentException("a maze canvas reads raw colour codes, not classes");
+        }
+        return codes.codes();
     }
 
     /** Pixel indices, growing as needed (where an image's coloured pixels are). */
@@ -88,19 +127,19 @@ public final class MazeCanvas {
      * Reads an image; {@code hint} (a previous frame's geometry, may be null) is reused when its
      * outer walls are still in place, which spares locating the board again in every video frame.
      */
-    private static MazeCanvas of(RgbImage image, int rows, int cols, MazeGeometry hint, boolean withWalls) {
-        int w = image.width();
-        int h = image.height();
+    private static MazeCanvas of(int[] pixels, byte[] given, int w, int h, int rows, int cols, MazeGeometry hint,
+                                 boolean withWalls) {
         int[] histogram = new int[MazePalette.CODES];
-        Scratch scratch = scratch(w * h);
-        byte[] codes = scratch.codes;
+        Scratch scratch = scratch(pixels != null ? w * h : 0);
+        // RGB pixels are classified into this thread's buffer on the way; given codes are read as they are
+        byte[] codes = pixels != null ? scratch.codes : given;
         int paper;
         MazeGeometry g = null;
         if (hint == null) {
             // classify and profile in one pass against the paper a sparse sample suggests; profile
             // again in the rare case the whole image says otherwise
-            int guess = MazePalette.paper(sample(image));
-            BoardLocator.Profiles prof = BoardLocator.Profiles.scan(image.pixels(), codes, histogram, scratch.colour,
+            int guess = MazePalette.paper(pixels != null ? sample(pixels) : sample(codes, w * h));
+            BoardLocator.Profiles prof = BoardLocator.Profiles.scan(pixels, codes, histogram, scratch.colour,
                     w, h, MazePalette.classes(guess), MazePalette.darkness(guess));
             paper = MazePalette.paper(histogram);
             if (paper != guess) {
@@ -109,7 +148,11 @@ public final class MazeCanvas {
             }
             g = BoardLocator.locate(prof, codes, MazePalette.classes(paper), w, h, rows, cols);
         } else {
-            codes(image, codes, histogram, scratch.colour);
+            if (pixels != null) {
+                codes(pixels, codes, histogram, scratch.colour);
+            } else {
+                count(codes, w * h, histogram, scratch.colour);
+            }
             paper = MazePalette.paper(histogram);
             byte[] classes = MazePalette.classes(paper);
             if (BoardLocator.bordersPresent(codes, classes, w, h, hint)) {
@@ -154,8 +197,7 @@ public final class MazeCanvas {
     }
 
     /** Histogram of the raw codes of every 61st pixel, enough to tell the paper. */
-    private static int[] sample(RgbImage image) {
-        int[] px = image.pixels();
+    private static int[] sample(int[] px) {
         int[] histogram = new int[MazePalette.CODES];
         var lut = MazePalette.lut();
         for (int i = 0; i < px.length; i += 61) {
@@ -164,9 +206,36 @@ public final class MazeCanvas {
         return histogram;
     }
 
+    /** As {@link #sample(int[])}, from the first {@code n} raw codes. */
+    private static int[] sample(byte[] codes, int n) {
+        int[] histogram = new int[MazePalette.CODES];
+        for (int i = 0; i < n; i += 61) {
+            histogram[codes[i]]++;
+        }
+        return histogram;
+    }
+
+    /** The first {@code n} raw codes counted into {@code histogram}, coloured ones noted in {@code colour}. */
+    private static void count(byte[] codes, int n, int[] histogram, Positions colour) {
+        // runs of one code (the paper, mostly) are counted in a register, not one memory increment each
+        int runCode = n == 0 ? 0 : codes[0];
+        int runFrom = 0;
+        for (int i = 0; i < n; i++) {
+            int code = codes[i];
+            if (code != runCode) {
+                histogram[runCode] += i - runFrom;
+                runCode = code;
+                runFrom = i;
+            }
+            if (code >= MazePalette.CODE_START && code <= MazePalette.CODE_PATH) {
+                colour.add(i);
+            }
+        }
+        histogram[runCode] += n - runFrom;
+    }
+
     /** Raw colour codes per pixel ({@link MazePalette#code}), counted into {@code histogram}, coloured ones noted in {@code colour}. */
-    static void codes(RgbImage image, byte[] codes, int[] histogram, Positions colour) {
-        int[] px = image.pixels();
+    static void codes(int[] px, byte[] codes, int[] histogram, Positions colour) {
         var lut = MazePalette.lut();
         // runs of one colour are classified and counted once
         int runRgb = px.length == 0 ? 0 : ~px[0];

@@ -12,8 +12,8 @@ import io.mmgr.stream.tasks.EvaluationContext;
 import io.mmgr.stream.tasks.EvaluationException;
 import io.mmgr.stream.tasks.EvaluationOutcome;
 import io.mmgr.stream.vision.ImageDecoder;
+import io.mmgr.stream.vision.LabelImage;
 import io.mmgr.stream.vision.MediaException;
-import io.mmgr.stream.vision.RgbImage;
 import io.mmgr.stream.vision.VideoDecoder;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -99,7 +99,8 @@ public final class MazePixelEvaluator implements DeterministicEvaluator {
             MazeVideoScorer scorer = new MazeVideoScorer(ref);
             int budget = FrameBudget.forModel(event.getModel());
             try {
-                VideoDecoder.sample(file, budget, videoLimits,
+                // frames go straight from FFmpeg's rows to colour codes, in this thread's buffer
+                VideoDecoder.sampleCodes(file, budget, videoLimits, MazePalette.lut(), MazeCanvas::codeBuffer,
                         (index, frame) -> scorer.accept(frame));
             } catch (MediaException e) {
                 throw new EvaluationException("maze output video: " + e.getMessage(), e);
@@ -109,7 +110,7 @@ public final class MazePixelEvaluator implements DeterministicEvaluator {
             diagnostics.put("frame_budget", Integer.toString(budget));
             diagnostics.put("route", scorer.route().toString());
         } else {
-            RgbImage image = decode(context.artifacts().read(output), "maze output image");
+            LabelImage image = decode(context.artifacts().read(output), "maze output image");
             metrics = MazeImageScorer.score(ref, MazeCanvas.of(image, ref.rows(), ref.cols()));
             diagnostics.put("modality", "image");
         }
@@ -166,9 +167,13 @@ public final class MazePixelEvaluator implements DeterministicEvaluator {
         return ref;
     }
 
-    private RgbImage decode(byte[] bytes, String what) throws EvaluationException {
+    /**
+     * An image as raw colour codes, in this thread's code buffer (valid until the next decode here):
+     * the canvas reads nothing else of it.
+     */
+    private LabelImage decode(byte[] bytes, String what) throws EvaluationException {
         try {
-            return ImageDecoder.decode(bytes, imageLimits);
+            return ImageDecoder.decodeCodes(bytes, imageLimits, MazePalette.lut(), MazeCanvas::codeBuffer);
         } catch (MediaException e) {
             throw new EvaluationException(what + ": " + e.getMessage(), e);
         }

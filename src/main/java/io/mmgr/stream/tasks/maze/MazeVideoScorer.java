@@ -2,6 +2,7 @@ package io.mmgr.stream.tasks.maze;
 
 import static io.mmgr.stream.tasks.maze.MazeThresholds.BLOCK;
 
+import io.mmgr.stream.vision.LabelImage;
 import io.mmgr.stream.vision.Mask;
 import io.mmgr.stream.vision.RgbImage;
 import java.util.ArrayList;
@@ -43,7 +44,15 @@ public final class MazeVideoScorer {
 
     /** Reads the next frame, reusing the previous frame's board position while its outer walls are still there. */
     public void accept(RgbImage image) {
-        MazeCanvas frame = MazeCanvas.of(image, ref.rows(), ref.cols(), lastGeometry);
+        located(MazeCanvas.of(image, ref.rows(), ref.cols(), lastGeometry));
+    }
+
+    /** As {@link #accept(RgbImage)}, a frame decoded to raw colour codes ({@link MazePalette#lut()}). */
+    public void accept(LabelImage codes) {
+        located(MazeCanvas.of(codes, ref.rows(), ref.cols(), lastGeometry));
+    }
+
+    private void located(MazeCanvas frame) {
         if (frame.found()) {
             lastGeometry = frame.geometry();
         }
