@@ -16,15 +16,13 @@ import java.util.Locale;
  */
 public final class JudgeReliabilityFlags implements ReliabilityFlags.Source {
 
-    static final String JUDGE_HUMAN = Agreement.JUDGE_VS_HUMAN;
-
     @Override
     public List<ReliabilityFlags.Flag> flags(LeaderboardRow row) {
         String reliability = row.getReliability();
         if (reliability == null || !judged(row)) {
             return List.of();
         }
-        AgreementStat stat = row.getAgreement().get(JUDGE_HUMAN);
+        AgreementStat stat = row.getAgreement().get(Agreement.JUDGE_VS_HUMAN);
         String figure = stat == null ? "no paired verdicts with human labels and no Table 5 figure" : figure(stat);
         return List.of(switch (reliability) {
             case Agreement.RELIABLE -> new ReliabilityFlags.Flag("judge-reliable", "info", "judged metrics reliable: " + figure);

@@ -139,7 +139,7 @@ final class CheckpointStatusProcessor implements Processor<CheckpointKey, Specif
         boolean answered = last != null && last.getDoneId().equals(done.getDoneId());
         CheckpointVerdict v = verdict(ck, done);
         String status;
-        if (v.complete() && v.settled() && (now >= deadline || baselinesSettled(ck, v))) {
+        if (v.complete() && v.settled() && (now >= deadline || baselinesSettled(v))) {
             status = CheckpointVerdict.COMPLETE;
         } else if (now >= deadline) {
             status = CheckpointVerdict.TIMED_OUT;
@@ -165,14 +165,13 @@ final class CheckpointStatusProcessor implements Processor<CheckpointKey, Specif
      * Each comparison with a previous checkpoint that has a marker was computed on that checkpoint's row
      * as it stands, and that marker has its answer.
      */
-    private boolean baselinesSettled(String ck, CheckpointVerdict v) {
-        String run = StatusKeys.runOf(ck);
+    private boolean baselinesSettled(CheckpointVerdict v) {
         for (CheckpointComparison c : v.comparisons()) {
             ComparisonResult previous = c.getVsPrevious();
             if (previous == null) {
                 continue;
             }
-            String baseline = run + previous.getBaselineCheckpointId() + StatusKeys.SEP;
+            String baseline = StatusKeys.checkpoint(c.getRunId(), previous.getBaselineCheckpointId());
             CheckpointDone marker = markers.get(baseline);
             if (marker == null) {
                 continue; // nobody asked about the baseline: it is as final as it gets
