@@ -48,7 +48,7 @@ public final class ColorLut {
             int p = rgb[from + i];
             if (i == 0 || p != runRgb) {
                 runRgb = p;
-                code = table[((p >> 9) & 0x7C00) | ((p >> 6) & 0x3E0) | ((p >> 3) & 0x1F)];
+                code = (byte) classify(p);
             }
             out[to + i] = code;
         }
@@ -59,7 +59,7 @@ public final class ColorLut {
         int r = bgr ? 2 : 0;
         int b = bgr ? 0 : 2;
         for (int i = 0, j = offset; i < n; i++, j += 3) {
-            out[to + i] = table[((px[j + r] & 0xF8) << 7) | ((px[j + 1] & 0xF8) << 2) | ((px[j + b] & 0xF8) >> 3)];
+            out[to + i] = (byte) classify(px[j + r], px[j + 1], px[j + b]);
         }
     }
 

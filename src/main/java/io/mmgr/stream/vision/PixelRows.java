@@ -24,16 +24,7 @@ abstract class PixelRows<T> {
     abstract T image();
 
     /** A whole image decoded elsewhere (ImageIO's way). */
-    T of(RgbImage image) {
-        int w = image.width();
-        size(w, image.height());
-        int[] row = new int[w];
-        for (int y = 0; y < image.height(); y++) {
-            System.arraycopy(image.pixels(), y * w, row, 0, w);
-            row(y, row);
-        }
-        return image();
-    }
+    abstract T of(RgbImage image);
 
     static PixelRows<RgbImage> rgb() {
         return new Rgb();
