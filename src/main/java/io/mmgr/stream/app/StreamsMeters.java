@@ -75,15 +75,13 @@ final class StreamsMeters implements MeterBinder, AutoCloseable {
                 bound.put(name, register(name, e.getValue()));
             }
         }
-        List<MetricName> gone = new ArrayList<>();
-        for (MetricName name : bound.keySet()) {
-            if (!now.containsKey(name)) {
-                gone.add(name);
+        bound.entrySet().removeIf(e -> {
+            boolean gone = !now.containsKey(e.getKey());
+            if (gone) {
+                registry.remove(e.getValue());
             }
-        }
-        for (MetricName name : gone) {
-            registry.remove(bound.remove(name));
-        }
+            return gone;
+        });
     }
 
     private Meter register(MetricName name, Metric metric) {
