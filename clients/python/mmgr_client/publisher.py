@@ -46,6 +46,9 @@ class Publisher:
         # security_protocol="SASL_SSL" is security.protocol; keys with dots pass as they are
         self._kafka = {(k if "." in k else k.replace("_", ".")): v for k, v in kafka_config.items()}
         self._kafka["bootstrap.servers"] = bootstrap_servers
+        # librdkafka's info lines (e.g. "Purging 1 unserved events" at close, written to stderr once the
+        # logger is gone) would land in the training job's output; notices and worse still reach the logger
+        self._kafka.setdefault("log_level", 5)
         self._errors: List[str] = []
         self._failures: List[Tuple[str, str]] = []
         self._lock = threading.Lock()
