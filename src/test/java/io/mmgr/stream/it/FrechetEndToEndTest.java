@@ -115,7 +115,10 @@ class FrechetEndToEndTest {
             sent.add(generated.get(i));
         }
         sameAsBatch(N, sent);
-        LeaderboardRow row = h.leaderboard().get(new LeaderboardKey(RUN, "ckpt-1", TASK));
+        // the FID and the scores reach the row by different paths: the FID over N does not mean N are scored yet
+        LeaderboardKey key = new LeaderboardKey(RUN, "ckpt-1", TASK);
+        LeaderboardRow row = await(() -> h.leaderboard().get(key), r -> r != null && r.getSamplesScored() >= N, WAIT,
+                "the task row with every sample scored");
         assertThat(row.getSamplesScored()).as("the samples' own scores are unaffected").isEqualTo(N);
     }
 }
