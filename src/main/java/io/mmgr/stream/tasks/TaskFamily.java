@@ -7,8 +7,8 @@ import java.util.function.Supplier;
 /**
  * A folder of related tasks (maze, sudoku, nav, magma, ...) and everything the scorer needs of it: its
  * task specs, deterministic evaluators, judge rubrics, agreement priors, demo simulation and the input
- * adapters of its {@code mmgr eval} commands. A family is
- * registered once, in {@code META-INF/services/io.mmgr.stream.tasks.TaskFamily}; the catalogs read
+ * adapters of its {@code mmgr eval} commands. A family is registered once, in
+ * {@code META-INF/services/io.mmgr.stream.tasks.TaskFamily}; the catalogs and the eval commands read
  * their parts from it, so a new family plugs in without touching them.
  */
 public interface TaskFamily {
