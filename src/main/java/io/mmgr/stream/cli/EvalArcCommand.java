@@ -1,20 +1,16 @@
 package io.mmgr.stream.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.mmgr.stream.artifacts.ArtifactResolver;
-import io.mmgr.stream.avro.BenchmarkItem;
-import io.mmgr.stream.avro.GenerationEvent;
-import io.mmgr.stream.avro.GroundTruth;
+import io.mmgr.stream.tasks.EvalAdapter;
+import io.mmgr.stream.tasks.EvalCase;
+import io.mmgr.stream.tasks.EvalSample;
 import io.mmgr.stream.tasks.EvaluationException;
 import io.mmgr.stream.tasks.EvaluationOutcome;
 import io.mmgr.stream.tasks.SampleScorer;
-import io.mmgr.stream.tasks.arc.ArcMetrics;
-import io.mmgr.stream.tasks.arc.ArcGridEvaluator;
-import io.mmgr.stream.tasks.arc.ArcTask;
-import io.mmgr.stream.vision.ImageDecoder;
-import io.mmgr.stream.vision.MediaException;
+import io.mmgr.stream.tasks.TaskFamily;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -26,7 +22,8 @@ import picocli.CommandLine.Option;
 /**
  * {@code mmgr eval arc}: the arc-grid evaluator on local files. One JSON object per case with
  * {@code grid_integrity}, {@code cell_accuracy}, {@code valid_solution} and the decoded grid. Its flags
- * (or a batch line) are an input adapter: they build the event and item {@link SampleScorer} scores.
+ * (or a batch line) are a case for the family's input adapter (tasks/arc/ArcEvalCase), which builds
+ * the event and item {@link SampleScorer} scores.
  */
 @Command(name = "arc", mixinStandardHelpOptions = true,
         description = "Read the answer grid from an ARC output image and compare it with the task's test output.",
@@ -51,7 +48,8 @@ public final class EvalArcCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        SampleScorer scorer = FamilySample.scorer(ArcGridEvaluator.ID, ArcGridEvaluator::new);
+        EvalAdapter adapter = TaskFamily.evalAdapter("arc");
+        SampleScorer scorer = FamilySample.scorer(adapter.evaluator(), adapter.evaluatorFactory());
         ArtifactResolver resolver = EvalInputs.files();
         if (batch != null) {
             int failures = 0;
@@ -61,12 +59,7 @@ public final class EvalArcCommand implements Callable<Integer> {
                 String id = JsonlInput.text(line, c, "id");
                 result.put("id", id == null ? "line-" + line.number() : id);
                 try {
-                    Path t = Path.of(JsonlInput.requiredText(line, c, "task"));
-                    int index = c.has("test_index") ? JsonlInput.requiredInt(line, c, "test_index") : 0;
-                    Path o = Path.of(JsonlInput.requiredText(line, c, "output"));
-                    List<Double> region = JsonlInput.numbers(line, c, "answer_region");
-                    List<Integer> r = region == null ? null : region.stream().map(Double::intValue).toList();
-                    result.putAll(score(scorer, resolver, t, index, o, r));
+                    result.putAll(score(adapter, scorer, resolver, c));
                 } catch (EvaluationException | CliInputException | IOException | IllegalArgumentException e) {
                     failures++;
                     result.put("error", e.getMessage());
@@ -78,8 +71,13 @@ public final class EvalArcCommand implements Callable<Integer> {
         if (task == null || output == null) {
             throw new CliInputException("--task and --output are required (or --batch)");
         }
+        ObjectNode c = JsonOutput.MAPPER.createObjectNode().put("task", task.toString()).put("test_index", testIndex)
+                .put("output", output.toString());
+        if (answerRegion != null) {
+            answerRegion.forEach(c.putArray("answer_region")::add);
+        }
         try {
-            System.out.println(JsonOutput.line(score(scorer, resolver, task, testIndex, output, answerRegion)));
+            System.out.println(JsonOutput.line(score(adapter, scorer, resolver, c)));
             return 0;
         } catch (EvaluationException | IOException | IllegalArgumentException e) {
             System.out.println(JsonOutput.line(Map.of("error", e.getMessage())));
@@ -92,42 +90,16 @@ public final class EvalArcCommand implements Callable<Integer> {
      *
      * @throws EvaluationException with the precheck's or the evaluator's reason
      */
-    static Map<String, Object> score(SampleScorer scorer, ArtifactResolver resolver, Path taskFile,
-                                     int testIndex, Path output, List<Integer> region)
-            throws EvaluationException, IOException {
-        ArcTask task = ArcTask.read(taskFile);
-        ArcTask.Pair pair = task.test(testIndex);
-        if (pair.output() == null) {
-            throw new IllegalArgumentException(taskFile + ": test pair " + testIndex + " has no output to compare with");
-        }
-        if (!Files.isRegularFile(output)) {
-            throw new IllegalArgumentException(output + ": output not found");
-        }
-        String type = EvalMazeCommand.mediaType(output);
-        GroundTruth.Builder gt = GroundTruth.newBuilder().setGrid(pair.output().toLists());
-        if (region != null) {
-            if (region.size() != 4) {
-                throw new IllegalArgumentException("--answer-region needs x,y,width,height");
-            }
-            gt.setAnswerRegion(region);
-            if (type.startsWith("image/")) {
-                // the region is given in the output's own pixels
-                try {
-                    int[] size = ImageDecoder.declaredSize(Files.readAllBytes(output));
-                    gt.setExtra(Map.of("canvasWidth", Integer.toString(size[0]), "canvasHeight", Integer.toString(size[1])));
-                } catch (MediaException e) {
-                    throw new EvaluationException("ARC output image: " + e.getMessage(), e);
-                }
-            }
-        }
-        BenchmarkItem item = FamilySample.item(ArcMetrics.TASK, gt.build());
-        GenerationEvent event = FamilySample.event(ArcMetrics.TASK, FamilySample.CLI, output);
-        FamilySample sample = FamilySample.score(scorer, event, item, resolver, ArcGridEvaluator.ID);
+    private static Map<String, Object> score(EvalAdapter adapter, SampleScorer scorer, ArtifactResolver resolver,
+                                             JsonNode c) throws EvaluationException, IOException {
+        EvalSample s = adapter.sample(new EvalCase(c));
+        FamilySample sample = FamilySample.score(scorer, s.event(), s.item(), resolver, adapter.evaluator());
         EvaluationOutcome outcome = sample.outcome();
         Map<String, Object> out = new LinkedHashMap<>(outcome.metrics());
         String decoded = outcome.diagnostics().get("decoded_grid");
         out.put("decoded_grid", decoded == null || decoded.equals("none") ? null : JsonOutput.parse(decoded));
-        out.put("expected_size", pair.output().rows() + "x" + pair.output().cols());
+        List<List<Integer>> expected = s.item().getGroundTruth().getGrid();
+        out.put("expected_size", expected.size() + "x" + expected.get(0).size());
         out.put("decoded_size", outcome.diagnostics().get("decoded_size"));
         if (outcome.diagnostics().containsKey("decode_failure")) {
             out.put("decode_failure", outcome.diagnostics().get("decode_failure"));

@@ -1,23 +1,22 @@
 package io.mmgr.stream.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.mmgr.stream.artifacts.ArtifactResolver;
-import io.mmgr.stream.avro.ArtifactRef;
-import io.mmgr.stream.avro.BenchmarkItem;
-import io.mmgr.stream.avro.GenerationEvent;
-import io.mmgr.stream.avro.GroundTruth;
+import io.mmgr.stream.tasks.EvalAdapter;
+import io.mmgr.stream.tasks.EvalCase;
+import io.mmgr.stream.tasks.EvalSample;
 import io.mmgr.stream.tasks.EvaluationException;
 import io.mmgr.stream.tasks.EvaluationOutcome;
 import io.mmgr.stream.tasks.SampleScorer;
-import io.mmgr.stream.tasks.maze.MazePixelEvaluator;
+import io.mmgr.stream.tasks.TaskFamily;
 import java.io.BufferedReader;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
@@ -28,7 +27,8 @@ import picocli.CommandLine.Option;
 
 /**
  * {@code mmgr eval maze}: the maze-pixel evaluator on local files, one JSON object per case. Its flags
- * (or a batch line) are an input adapter: they build the event and item {@link SampleScorer} scores,
+ * (or a batch line) are a case for the family's input adapter (tasks/maze/MazeEvalCase), which builds
+ * the event and item {@link SampleScorer} scores,
  * and the {@code overall} is the gate's primary without a judge (the maze gate's pixel variant).
  */
 @Command(name = "maze", mixinStandardHelpOptions = true,
@@ -62,18 +62,21 @@ public final class EvalMazeCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         ArtifactResolver resolver = EvalInputs.files();
+        EvalAdapter adapter = TaskFamily.evalAdapter("maze");
         if (batch != null) {
-            return batch(resolver);
+            return batch(adapter, resolver);
         }
         if (problem == null || solution == null || rows == null || cols == null || output == null) {
             System.err.println("error: --problem, --solution, --rows, --cols and --output are required (or --batch)");
             return 2;
         }
+        ObjectNode c = JsonOutput.MAPPER.createObjectNode().put("problem", problem.toString())
+                .put("solution", solution.toString()).put("rows", rows).put("cols", cols)
+                .put("output", output.toString()).put("model", model);
         try {
-            System.out.println(JsonOutput.line(score(scorer(), resolver, problem, solution, rows, cols,
-                    output, model)));
+            System.out.println(JsonOutput.line(score(adapter, scorer(adapter), resolver, c)));
             return 0;
-        } catch (EvaluationException e) {
+        } catch (EvaluationException | IOException e) {
             System.out.println(JsonOutput.line(Map.of("error", e.getMessage())));
             return 1;
         }
@@ -84,9 +87,9 @@ public final class EvalMazeCommand implements Callable<Integer> {
      * and reference cache) and prints the results in input order; at most a few cases per worker are in flight, so
      * memory stays bounded however long the file is.
      */
-    private int batch(ArtifactResolver resolver) throws Exception {
+    private int batch(EvalAdapter adapter, ArtifactResolver resolver) throws Exception {
         int n = threads != null ? Math.max(1, threads) : Runtime.getRuntime().availableProcessors();
-        ThreadLocal<SampleScorer> scorers = ThreadLocal.withInitial(EvalMazeCommand::scorer);
+        ThreadLocal<SampleScorer> scorers = ThreadLocal.withInitial(() -> scorer(adapter));
         ExecutorService pool = Executors.newFixedThreadPool(n, r -> {
             Thread t = new Thread(r, "eval-maze");
             t.setDaemon(true);
@@ -104,7 +107,7 @@ public final class EvalMazeCommand implements Callable<Integer> {
                 }
                 String text = line;
                 int number = lineNo;
-                inFlight.add(pool.submit(() -> scoreLine(scorers.get(), resolver, text, number)));
+                inFlight.add(pool.submit(() -> scoreLine(adapter, scorers.get(), resolver, text, number)));
                 if (inFlight.size() >= 4 * n) {
                     failures += print(inFlight.poll().get());
                 }
@@ -118,8 +121,8 @@ public final class EvalMazeCommand implements Callable<Integer> {
         return failures == 0 ? 0 : 1;
     }
 
-    private static SampleScorer scorer() {
-        return FamilySample.scorer(MazePixelEvaluator.ID, MazePixelEvaluator::new);
+    private static SampleScorer scorer(EvalAdapter adapter) {
+        return FamilySample.scorer(adapter.evaluator(), adapter.evaluatorFactory());
     }
 
     private static int print(String[] result) {
@@ -128,25 +131,21 @@ public final class EvalMazeCommand implements Callable<Integer> {
     }
 
     /** One case: its JSON line and, when it failed, the reason. */
-    private String[] scoreLine(SampleScorer scorer, ArtifactResolver resolver, String line, int number) {
+    private String[] scoreLine(EvalAdapter adapter, SampleScorer scorer, ArtifactResolver resolver, String line,
+                               int number) {
         Map<String, Object> result = new LinkedHashMap<>();
         try {
             JsonNode c = JsonOutput.MAPPER.readTree(line);
             result.put("id", c.path("id").asText("line-" + number));
-            result.putAll(score(scorer, resolver, path(c, "problem"), path(c, "solution"),
-                    c.path("rows").asInt(), c.path("cols").asInt(), path(c, "output"), c.path("model").asText(model)));
+            if (!c.hasNonNull("model") && c instanceof ObjectNode o) {
+                o.put("model", model); // the flag is the batch's default
+            }
+            result.putAll(score(adapter, scorer, resolver, c));
             return new String[] {JsonOutput.line(result), null};
-        } catch (EvaluationException | RuntimeException | java.io.IOException e) {
+        } catch (EvaluationException | RuntimeException | IOException e) {
             result.put("error", e.getMessage());
             return new String[] {JsonOutput.line(result), String.valueOf(e.getMessage())};
         }
-    }
-
-    private static Path path(JsonNode c, String field) {
-        if (!c.hasNonNull(field)) {
-            throw new IllegalArgumentException("case is missing '" + field + "'");
-        }
-        return Path.of(c.get(field).asText());
     }
 
     /**
@@ -155,21 +154,13 @@ public final class EvalMazeCommand implements Callable<Integer> {
      *
      * @throws EvaluationException with the precheck's or the evaluator's reason
      */
-    static Map<String, Object> score(SampleScorer scorer, ArtifactResolver resolver, Path problem,
-                                     Path solution, int rows, int cols, Path output, String model)
-            throws EvaluationException {
-        BenchmarkItem item = BenchmarkItem.newBuilder()
-                .setTask("maze")
-                .setSampleId(FamilySample.CLI)
-                .setArtifacts(List.of(ref("problem", problem), ref("solution", solution)))
-                .setGroundTruth(GroundTruth.newBuilder().setMazeRows(rows).setMazeCols(cols).build())
-                .build();
-        String modality = FamilySample.modality(output);
-        GenerationEvent event = FamilySample.event("maze", model, output);
-        FamilySample sample = FamilySample.score(scorer, event, item, resolver, MazePixelEvaluator.ID);
+    private static Map<String, Object> score(EvalAdapter adapter, SampleScorer scorer, ArtifactResolver resolver,
+                                             JsonNode c) throws EvaluationException, IOException {
+        EvalSample s = adapter.sample(new EvalCase(c));
+        FamilySample sample = FamilySample.score(scorer, s.event(), s.item(), resolver, adapter.evaluator());
         EvaluationOutcome outcome = sample.outcome();
         Map<String, Object> out = new LinkedHashMap<>();
-        out.put("modality", modality);
+        out.put("modality", s.event().getModality());
         out.put("maze_changed", outcome.metrics().get("maze_changed"));
         out.put("cross_wall", outcome.metrics().get("cross_wall"));
         out.put("target_achievement", outcome.metrics().get("target_achievement"));
@@ -178,24 +169,5 @@ public final class EvalMazeCommand implements Callable<Integer> {
         out.put("failed_checks", sample.gate().failedChecks());
         out.putAll(outcome.metrics());
         return out;
-    }
-
-    private static ArtifactRef ref(String role, Path file) {
-        return ArtifactRef.newBuilder().setRole(role).setUri(file.toAbsolutePath().normalize().toUri().toString())
-                .setMediaType(mediaType(file)).build();
-    }
-
-    static String mediaType(Path file) {
-        String name = file.getFileName().toString().toLowerCase(Locale.ROOT);
-        if (name.endsWith(".mp4") || name.endsWith(".m4v") || name.endsWith(".mov")) {
-            return "video/mp4";
-        }
-        if (name.endsWith(".webm") || name.endsWith(".mkv")) {
-            return "video/webm";
-        }
-        if (name.endsWith(".jpg") || name.endsWith(".jpeg")) {
-            return "image/jpeg";
-        }
-        return "image/png";
     }
 }

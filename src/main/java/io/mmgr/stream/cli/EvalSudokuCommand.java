@@ -1,15 +1,15 @@
 package io.mmgr.stream.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.mmgr.stream.artifacts.ArtifactResolver;
-import io.mmgr.stream.avro.BenchmarkItem;
-import io.mmgr.stream.avro.GenerationEvent;
-import io.mmgr.stream.avro.GroundTruth;
+import io.mmgr.stream.tasks.EvalAdapter;
+import io.mmgr.stream.tasks.EvalCase;
+import io.mmgr.stream.tasks.EvalSample;
 import io.mmgr.stream.tasks.EvaluationException;
 import io.mmgr.stream.tasks.EvaluationOutcome;
 import io.mmgr.stream.tasks.SampleScorer;
-import io.mmgr.stream.tasks.sudoku.SudokuMetrics;
-import io.mmgr.stream.tasks.sudoku.SudokuOcrEvaluator;
+import io.mmgr.stream.tasks.TaskFamily;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -23,8 +23,8 @@ import picocli.CommandLine.Option;
 
 /**
  * {@code mmgr eval sudoku}: the sudoku-ocr evaluator on local files, one JSON object per case: its flags
- * (or a batch line) are an input adapter that builds the event and item {@link SampleScorer} scores, as
- * {@code eval --event --item} does. The {@code overall} is the gate's primary without a judge (its OCR
+ * (or a batch line) are a case for the family's input adapter (tasks/sudoku/SudokuEvalCase), which
+ * builds the event and item {@link SampleScorer} scores, as {@code eval --event --item} does. The {@code overall} is the gate's primary without a judge (its OCR
  * variant). A batch runs in one JVM with one OCR engine.
  */
 @Command(name = "sudoku", mixinStandardHelpOptions = true,
@@ -58,23 +58,26 @@ public final class EvalSudokuCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         ArtifactResolver resolver = EvalInputs.files();
-        SampleScorer scorer = FamilySample.scorer(SudokuMetrics.OCR_EVALUATOR, SudokuOcrEvaluator::new);
+        EvalAdapter adapter = TaskFamily.evalAdapter("sudoku");
+        SampleScorer scorer = FamilySample.scorer(adapter.evaluator(), adapter.evaluatorFactory());
         if (batch != null) {
-            return runBatch(scorer, resolver);
+            return runBatch(adapter, scorer, resolver);
         }
         if (size == null || givens == null || solution == null || output == null) {
             throw new CliInputException("--size, --givens, --solution and --output are required (or --batch)");
         }
+        ObjectNode c = JsonOutput.MAPPER.createObjectNode().put("size", size).put("givens", givens)
+                .put("solution", solution).put("output", output.toString()).put("model", model);
         try {
-            System.out.println(JsonOutput.line(score(scorer, resolver, size, givens, solution, output, model)));
+            System.out.println(JsonOutput.line(score(adapter, scorer, resolver, c)));
             return 0;
-        } catch (EvaluationException e) {
+        } catch (EvaluationException | IOException e) {
             System.out.println(JsonOutput.line(Map.of("error", e.getMessage())));
             return 1;
         }
     }
 
-    private int runBatch(SampleScorer scorer, ArtifactResolver resolver) throws IOException {
+    private int runBatch(EvalAdapter adapter, SampleScorer scorer, ArtifactResolver resolver) throws IOException {
         int failures = 0;
         try (BufferedReader in = Files.newBufferedReader(batch, StandardCharsets.UTF_8)) {
             String line;
@@ -89,10 +92,11 @@ public final class EvalSudokuCommand implements Callable<Integer> {
                     JsonNode c = JsonOutput.parse(line);
                     String id = c.path("id").asText("line-" + n);
                     result.put("id", id);
-                    result.putAll(score(scorer, resolver, required(c, "size").asInt(),
-                            required(c, "givens").asText(), required(c, "solution").asText(),
-                            Path.of(required(c, "output").asText()), c.path("model").asText(model)));
-                } catch (EvaluationException | RuntimeException e) {
+                    if (!c.hasNonNull("model") && c instanceof ObjectNode o) {
+                        o.put("model", model); // the flag is the batch's default
+                    }
+                    result.putAll(score(adapter, scorer, resolver, c));
+                } catch (EvaluationException | IOException | RuntimeException e) {
                     failures++;
                     result.putIfAbsent("id", "line-" + n);
                     result.put("error", e.getMessage());
@@ -103,29 +107,19 @@ public final class EvalSudokuCommand implements Callable<Integer> {
         return failures == 0 ? 0 : 1;
     }
 
-    private static JsonNode required(JsonNode c, String field) {
-        if (!c.hasNonNull(field)) {
-            throw new IllegalArgumentException("case is missing '" + field + "'");
-        }
-        return c.get(field);
-    }
-
     /**
      * One case, as the event and item the stream would get for it, through {@link SampleScorer}; the
      * {@code overall} is the gate's primary (its OCR variant, no judge being involved).
      *
      * @throws EvaluationException with the precheck's or the evaluator's reason
      */
-    static Map<String, Object> score(SampleScorer scorer, ArtifactResolver resolver, int size, String givens,
-                                     String solution, Path output, String model) throws EvaluationException {
-        BenchmarkItem item = FamilySample.item(SudokuMetrics.TASK,
-                GroundTruth.newBuilder().setGridSize(size).setGivens(givens).setAnswer(solution).build());
-        String modality = FamilySample.modality(output);
-        GenerationEvent event = FamilySample.event(SudokuMetrics.TASK, model, output);
-        FamilySample sample = FamilySample.score(scorer, event, item, resolver, SudokuMetrics.OCR_EVALUATOR);
+    private static Map<String, Object> score(EvalAdapter adapter, SampleScorer scorer, ArtifactResolver resolver,
+                                             JsonNode c) throws EvaluationException, IOException {
+        EvalSample s = adapter.sample(new EvalCase(c));
+        FamilySample sample = FamilySample.score(scorer, s.event(), s.item(), resolver, adapter.evaluator());
         EvaluationOutcome outcome = sample.outcome();
         Map<String, Object> out = new LinkedHashMap<>();
-        out.put("modality", modality);
+        out.put("modality", s.event().getModality());
         out.putAll(outcome.metrics());
         out.put("overall", sample.gate().primary());
         out.put("failed_checks", sample.gate().failedChecks());

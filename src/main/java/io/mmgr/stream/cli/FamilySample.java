@@ -1,12 +1,12 @@
 package io.mmgr.stream.cli;
 
 import io.mmgr.stream.artifacts.ArtifactResolver;
-import io.mmgr.stream.avro.ArtifactRef;
 import io.mmgr.stream.avro.BenchmarkItem;
 import io.mmgr.stream.avro.GenerationEvent;
 import io.mmgr.stream.avro.GenerationInputs;
 import io.mmgr.stream.avro.GroundTruth;
 import io.mmgr.stream.tasks.DeterministicEvaluator;
+import io.mmgr.stream.tasks.EvalSample;
 import io.mmgr.stream.tasks.EvaluationException;
 import io.mmgr.stream.tasks.EvaluationOutcome;
 import io.mmgr.stream.tasks.EvaluatorRegistry;
@@ -14,9 +14,6 @@ import io.mmgr.stream.tasks.GateResult;
 import io.mmgr.stream.tasks.PartEvaluation;
 import io.mmgr.stream.tasks.SampleScorer;
 import io.mmgr.stream.tasks.TaskCatalog;
-import java.nio.file.Path;
-import java.time.Instant;
-import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
 
@@ -30,9 +27,6 @@ import java.util.function.Supplier;
  */
 record FamilySample(EvaluationOutcome outcome, GateResult gate) {
 
-    /** Identifiers of the event and item an adapter builds: intake refuses blank ones and any '/'. */
-    static final String CLI = "cli";
-
     /**
      * A scorer of every task with only this family's evaluator: the family's task plans nothing else,
      * and the command does not pay for instantiating every evaluator in the build (OCR engines, decoders).
@@ -42,38 +36,16 @@ record FamilySample(EvaluationOutcome outcome, GateResult gate) {
     }
 
     /**
-     * The event an adapter builds for one output file: run, checkpoint and sample {@value #CLI}, the
-     * modality from the file's media type, the model given or {@value #CLI} (intake refuses a blank one).
+     * The event of a sample that travels as precomputed inputs (steps, trials, text), no artifact, built
+     * as the families' input adapters build theirs ({@link EvalSample}).
      */
-    static GenerationEvent event(String task, String model, Path output) {
-        String type = EvalMazeCommand.mediaType(output);
-        return builder(task, model, modality(output))
-                .setArtifacts(List.of(ArtifactRef.newBuilder().setRole("output")
-                        .setUri(output.toAbsolutePath().normalize().toUri().toString()).setMediaType(type).build()))
-                .build();
-    }
-
-    /** The event of a sample that travels as precomputed inputs (steps, trials, text), no artifact. */
     static GenerationEvent event(String task, String modality, GenerationInputs inputs) {
-        return builder(task, null, modality).setInputs(inputs).build();
+        return EvalSample.event(task, modality, inputs);
     }
 
-    /** The benchmark item of that sample: same task and sample id, so intake would join them. */
+    /** The benchmark item of that sample, as {@link EvalSample#item} builds it. */
     static BenchmarkItem item(String task, GroundTruth groundTruth) {
-        return BenchmarkItem.newBuilder().setTask(task).setSampleId(CLI).setGroundTruth(groundTruth).build();
-    }
-
-    private static GenerationEvent.Builder builder(String task, String model, String modality) {
-        return GenerationEvent.newBuilder()
-                .setRunId(CLI).setModel(model == null || model.isBlank() ? CLI : model)
-                .setCheckpointId(CLI).setTrainingStep(0)
-                .setTask(task).setSampleId(CLI).setModality(modality)
-                .setProducedAt(Instant.now());
-    }
-
-    /** video for a video file, else image. */
-    static String modality(Path output) {
-        return EvalMazeCommand.mediaType(output).startsWith("video/") ? "video" : "image";
+        return EvalSample.item(task, groundTruth);
     }
 
     /**

@@ -1,6 +1,7 @@
 package io.mmgr.stream.leaderboard;
 
 import io.mmgr.stream.contract.MetricKey;
+import io.mmgr.stream.contract.PartKind;
 import io.mmgr.stream.contract.SampleStatus;
 import io.mmgr.stream.avro.AgreementStat;
 import io.mmgr.stream.avro.PairCounts;
@@ -22,7 +23,8 @@ import java.util.TreeMap;
 public final class Agreement {
 
     public static final String JUDGE = io.mmgr.stream.tasks.AgreementPrior.JUDGE;
-    public static final String HUMAN = "human";
+    /** Every {@code human:<annotator>} part, pooled under their kind. */
+    public static final String HUMAN = PartKind.HUMAN.wire();
     public static final String RELIABLE = "reliable";
     public static final String DISCOUNT = "discount";
     public static final String UNKNOWN = "unknown";

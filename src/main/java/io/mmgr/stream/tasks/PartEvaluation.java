@@ -4,6 +4,7 @@ import io.mmgr.stream.artifacts.ArtifactResolver;
 import io.mmgr.stream.avro.DeterministicResult;
 import io.mmgr.stream.avro.EvaluationRequest;
 import io.mmgr.stream.avro.PartResult;
+import io.mmgr.stream.contract.PartKind;
 import io.mmgr.stream.contract.PartStatus;
 import java.time.Instant;
 import java.util.HashMap;
@@ -63,7 +64,7 @@ public record PartEvaluation(DeterministicResult result, EvaluationOutcome outco
     public static PartResult part(DeterministicResult r) {
         return PartResult.newBuilder()
                 .setPart(r.getEvaluator())
-                .setKind("cv")
+                .setKind(PartKind.DETERMINISTIC.wire())
                 .setSource(r.getEvaluator() + "@" + r.getEvaluatorVersion())
                 .setGenerationId(r.getGenerationId())
                 .setStatus((r.getError() == null ? PartStatus.OK : PartStatus.ERROR).name())

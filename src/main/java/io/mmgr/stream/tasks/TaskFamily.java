@@ -6,8 +6,9 @@ import java.util.function.Supplier;
 
 /**
  * A folder of related tasks (maze, sudoku, nav, magma, ...) and everything the scorer needs of it: its
- * task specs, deterministic evaluators, judge rubrics, agreement priors and demo simulation. A family is
- * registered once, in {@code META-INF/services/io.mmgr.stream.tasks.TaskFamily}; the catalogs read
+ * task specs, deterministic evaluators, judge rubrics, agreement priors, demo simulation and the input
+ * adapters of its {@code mmgr eval} commands. A family is registered once, in
+ * {@code META-INF/services/io.mmgr.stream.tasks.TaskFamily}; the catalogs and the eval commands read
  * their parts from it, so a new family plugs in without touching them.
  */
 public interface TaskFamily {
@@ -33,8 +34,19 @@ public interface TaskFamily {
         return List.of();
     }
 
+    /** Its input adapters for {@code mmgr eval <command>}, for commands that take a case of its own shape. */
+    default List<EvalAdapter> evalAdapters() {
+        return List.of();
+    }
+
     /** The families on the class path. */
     static List<TaskFamily> installed() {
         return ServiceLoader.load(TaskFamily.class).stream().map(ServiceLoader.Provider::get).toList();
+    }
+
+    /** The installed adapter serving {@code mmgr eval <command>}. */
+    static EvalAdapter evalAdapter(String command) {
+        return installed().stream().flatMap(f -> f.evalAdapters().stream()).filter(a -> a.command().equals(command))
+                .findFirst().orElseThrow(() -> new IllegalStateException("no installed family serves eval " + command));
     }
 }

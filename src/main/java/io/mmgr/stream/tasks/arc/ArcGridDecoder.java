@@ -28,8 +28,6 @@ public final class ArcGridDecoder {
     /** L1 RGB distance that counts as a colour edge / as "not the background". */
     static final int EDGE_THRESHOLD = 48;
     static final int BACKGROUND_THRESHOLD = 60;
-    /** CIELAB distance beyond which a cell's colour is not an ARC colour. */
-    static final double MAX_COLOUR_DISTANCE = 25.0;
     /** A page colour this close (CIELAB) to an ARC colour could be cells of that colour. */
     static final double PAGE_IS_CELL = 10.0;
     /** Cell aspect ratios within this factor of 1 count as square. */
@@ -505,7 +503,8 @@ public final class ArcGridDecoder {
                 }
                 int n = votes[best];
                 int mean = (int) (sums[best][0] / n) << 16 | (int) (sums[best][1] / n) << 8 | (int) (sums[best][2] / n);
-                cells[i][j] = ArcPalette.distance(mean, best) <= MAX_COLOUR_DISTANCE ? best : UNREADABLE;
+                boolean arcColour = ArcPalette.distance(mean, best) <= ArcThresholds.MAX_COLOUR_DISTANCE;
+                cells[i][j] = arcColour ? best : UNREADABLE;
                 minAgreement = Math.min(minAgreement, n / (double) total);
             }
         }
@@ -556,7 +555,7 @@ public final class ArcGridDecoder {
         // a grid that is not square fills the image one way only, with page above and below it (or
         // left and right): a colour that no cell can have (not an ARC colour) on two opposite sides is
         // the page even though the grid's own cells make up the other two
-        boolean page = ArcPalette.distance(rgb, ArcPalette.symbolExact(rgb)) > MAX_COLOUR_DISTANCE;
+        boolean page = ArcPalette.distance(rgb, ArcPalette.symbolExact(rgb)) > ArcThresholds.MAX_COLOUR_DISTANCE;
         boolean across = top0 >= 0.9 * w && bottom >= 0.9 * w;
         boolean down = left >= 0.9 * h && right >= 0.9 * h;
         return page && (across || down) ? rgb : null;

@@ -31,10 +31,6 @@ import java.util.Optional;
 public final class ArcGridEvaluator implements DeterministicEvaluator {
 
     public static final String ID = ArcMetrics.GRID_EVALUATOR;
-    /** Output and canvas aspect ratios this close mean the output is the whole puzzle canvas. */
-    static final double CANVAS_ASPECT_TOLERANCE = 0.03;
-    /** Frames sampled from a video output; the last one holds the answer. */
-    static final int VIDEO_FRAMES = 2;
 
     private final ImageDecoder.Limits imageLimits;
     private final VideoDecoder.Limits videoLimits;
@@ -98,7 +94,8 @@ public final class ArcGridEvaluator implements DeterministicEvaluator {
                 var probe = VideoDecoder.probe(context.artifacts().file(out));
                 size[0] = probe.width();
                 size[1] = probe.height();
-                VideoDecoder.sample(context.artifacts().file(out), VIDEO_FRAMES, videoLimits, (i, f) -> last[0] = f);
+                VideoDecoder.sample(context.artifacts().file(out), ArcThresholds.VIDEO_FRAMES, videoLimits,
+                        (i, f) -> last[0] = f);
             } catch (MediaException e) {
                 throw new EvaluationException("ARC output video: " + e.getMessage(), e);
             }
@@ -161,7 +158,7 @@ public final class ArcGridEvaluator implements DeterministicEvaluator {
         double cw = canvas == null ? declaredWidth : canvas[0];
         double ch = canvas == null ? declaredHeight : canvas[1];
         double outAspect = declaredWidth / (double) declaredHeight;
-        if (Math.abs(outAspect / (cw / ch) - 1) > CANVAS_ASPECT_TOLERANCE) {
+        if (Math.abs(outAspect / (cw / ch) - 1) > ArcThresholds.CANVAS_ASPECT_TOLERANCE) {
             return null;
         }
         double sx = image.width() / cw;

@@ -4,6 +4,7 @@ import java.util.Map;
 import io.mmgr.stream.tasks.AgreementPrior;
 import io.mmgr.stream.tasks.JudgeRubric;
 import io.mmgr.stream.tasks.DeterministicEvaluator;
+import io.mmgr.stream.tasks.EvalAdapter;
 import java.util.function.Supplier;
 import io.mmgr.stream.tasks.TaskFamily;
 import io.mmgr.stream.tasks.TaskSpec;
@@ -28,6 +29,11 @@ public final class ArcTasks implements TaskFamily {
     @Override
     public List<JudgeRubric> rubrics() {
         return List.of(new ArcRubric());
+    }
+
+    @Override
+    public List<EvalAdapter> evalAdapters() {
+        return List.of(new EvalAdapter("arc", ArcMetrics.GRID_EVALUATOR, ArcGridEvaluator::new, ArcEvalCase::sample));
     }
 
     /** Table 5: the judge against human raters. */

@@ -5,6 +5,7 @@ import io.mmgr.stream.tasks.SimulatedTask;
 import io.mmgr.stream.tasks.AgreementPrior;
 import io.mmgr.stream.tasks.JudgeRubric;
 import io.mmgr.stream.tasks.DeterministicEvaluator;
+import io.mmgr.stream.tasks.EvalAdapter;
 import java.util.function.Supplier;
 import io.mmgr.stream.tasks.TaskFamily;
 import io.mmgr.stream.tasks.TaskSpec;
@@ -36,6 +37,11 @@ public final class MazeTasks implements TaskFamily {
     @Override
     public List<JudgeRubric> rubrics() {
         return List.of(new MazeRubric());
+    }
+
+    @Override
+    public List<EvalAdapter> evalAdapters() {
+        return List.of(new EvalAdapter("maze", MazePixelEvaluator.ID, MazePixelEvaluator::new, MazeEvalCase::sample));
     }
 
     /** Table 5: the pixel pipeline against human raters. */

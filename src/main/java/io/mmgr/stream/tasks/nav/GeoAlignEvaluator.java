@@ -24,8 +24,6 @@ import java.util.Optional;
 public final class GeoAlignEvaluator implements DeterministicEvaluator {
 
     public static final String ID = NavMetrics.GEO_ALIGN_EVALUATOR;
-    /** d_th when the item sets no goal radius: 3 m, the success distance of R2R used by Ilharco et al. */
-    static final double DEFAULT_SUCCESS_DISTANCE = 3.0;
 
     @Override
     public String id() {
@@ -76,7 +74,8 @@ public final class GeoAlignEvaluator implements DeterministicEvaluator {
             return new EvaluationOutcome(none, diag);
         }
         Vec goal = item.getGroundTruth().getGoal3d() != null ? NavInputs.goal3d(item) : truth.get().last();
-        double dth = item.getGroundTruth().getGoalRadius3d() != null ? NavInputs.goalRadius(item) : DEFAULT_SUCCESS_DISTANCE;
+        double dth = item.getGroundTruth().getGoalRadius3d() != null ? NavInputs.goalRadius(item)
+                : NavThresholds.DEFAULT_SUCCESS_DISTANCE;
         String spl = NavInputs.extra(item).get("shortestPathLength");
         Double shortest = spl == null ? null : NavInputs.number(item, "shortestPathLength", 0);
         diag.put("success_distance", Double.toString(dth));

@@ -31,9 +31,6 @@ import java.util.Optional;
 public final class NavGeometryEvaluator implements DeterministicEvaluator {
 
     public static final String ID = NavMetrics.GEOMETRY_EVALUATOR;
-    /** Frames sampled from a top-down video to track the agent. */
-    static final int TRACK_FRAMES = 240;
-    static final int DEFAULT_MARKER_TOLERANCE = 90;
 
     private final VideoDecoder.Limits videoLimits;
 
@@ -171,7 +168,8 @@ public final class NavGeometryEvaluator implements DeterministicEvaluator {
                 .orElseThrow(() -> new EvaluationException("no 2D trajectory and no top-down output video"));
         int colour = NavInputs.agentColour(item).orElseThrow(() -> new EvaluationException(
                 "no 2D trajectory, and no agent marker colour (groundTruth.extra.agentColor) to track"));
-        int tolerance = (int) NavInputs.number(item, "agentColorTolerance", DEFAULT_MARKER_TOLERANCE);
+        int tolerance = (int) NavInputs.number(item, "agentColorTolerance",
+                NavThresholds.DEFAULT_MARKER_TOLERANCE);
         Rect region = NavInputs.mapRegion(item);
         Path file = context.artifacts().file(video);
         List<Vec> points = new ArrayList<>();
@@ -179,8 +177,8 @@ public final class NavGeometryEvaluator implements DeterministicEvaluator {
         int[] sampled = new int[1];
         try {
             VideoProbe probe = VideoDecoder.probe(file);
-            MarkerTracker tracker = new MarkerTracker(colour, tolerance, 4);
-            VideoDecoder.sample(file, TRACK_FRAMES, videoLimits, (index, frame) -> {
+            MarkerTracker tracker = new MarkerTracker(colour, tolerance, NavThresholds.MARKER_MIN_AREA);
+            VideoDecoder.sample(file, NavThresholds.TRACK_FRAMES, videoLimits, (index, frame) -> {
                 sampled[0]++;
                 double s = probe.width() / (double) frame.width();
                 Rect r = region == null ? null : new Rect((int) Math.floor(region.x() / s), (int) Math.floor(region.y() / s),

@@ -8,26 +8,21 @@ import java.util.List;
  * 3D motion path (major turns, spatial transitions)". The seed gives no threshold; ours:
  *
  * <ol>
- *   <li>the 3D path is projected onto the ground plane; both curves are resampled to {@value #SAMPLES}
- *       points evenly spaced by arc length;</li>
+ *   <li>the 3D path is projected onto the ground plane; both curves are resampled to
+ *       {@value NavThresholds#ALIGNMENT_SAMPLES} points evenly spaced by arc length;</li>
  *   <li>the 2D route (in map coordinates: any scale, rotation, offset, possibly mirrored, as a generated
  *       map is drawn) is fitted onto the projected path by a least-squares similarity;</li>
  *   <li>shape: the discrete Fréchet distance between the fitted route and the projected path is at most
- *       {@value #MAX_FRECHET} of the projected path's length;</li>
- *   <li>major turns: both curves, simplified (Ramer-Douglas-Peucker, tolerance {@value #SIMPLIFY} of the
- *       path length), turn the same way at the same sequence of corners sharper than
- *       {@value #TURN_DEGREES} degrees.</li>
+ *       {@value NavThresholds#ALIGNMENT_MAX_FRECHET} of the projected path's length;</li>
+ *   <li>major turns: both curves, simplified (Ramer-Douglas-Peucker, tolerance
+ *       {@value NavThresholds#ALIGNMENT_SIMPLIFY} of the path length), turn the same way at the same
+ *       sequence of corners sharper than {@value NavThresholds#ALIGNMENT_TURN_DEGREES} degrees.</li>
  * </ol>
- * Both must hold. A path that does not move (shorter than {@value #MIN_LENGTH_FRACTION} of the other) is
- * aligned only with a route that does not move either.
+ * Both must hold. A path that does not move (shorter than
+ * {@value NavThresholds#ALIGNMENT_MIN_LENGTH_FRACTION} of the other) is aligned only with a route that
+ * does not move either. The cuts are in {@link NavThresholds}.
  */
 public final class TrajectoryAlignment {
-
-    static final int SAMPLES = 64;
-    static final double MAX_FRECHET = 0.15;
-    static final double SIMPLIFY = 0.05;
-    static final double TURN_DEGREES = 45;
-    static final double MIN_LENGTH_FRACTION = 1e-6;
 
     /** The verdict with its evidence (Fréchet distance as a fraction of the path length, turn sequences). */
     public record Result(boolean aligned, double frechetFraction, String routeTurns, String pathTurns) {
@@ -48,12 +43,13 @@ public final class TrajectoryAlignment {
         double pathLen = Vec.pathLength(ground);
         double routeLen = Vec.pathLength(route);
         double scale = Math.max(pathLen, routeLen);
-        if (scale == 0 || pathLen < MIN_LENGTH_FRACTION * scale || routeLen < MIN_LENGTH_FRACTION * scale) {
-            boolean both = pathLen < MIN_LENGTH_FRACTION * Math.max(scale, 1) && routeLen < MIN_LENGTH_FRACTION * Math.max(scale, 1);
+        double still = NavThresholds.ALIGNMENT_MIN_LENGTH_FRACTION;
+        if (scale == 0 || pathLen < still * scale || routeLen < still * scale) {
+            boolean both = pathLen < still * Math.max(scale, 1) && routeLen < still * Math.max(scale, 1);
             return new Result(both, both ? 0 : 1, "", "");
         }
-        List<Vec> a = resample(route, SAMPLES);
-        List<Vec> b = resample(ground, SAMPLES);
+        List<Vec> a = resample(route, NavThresholds.ALIGNMENT_SAMPLES);
+        List<Vec> b = resample(ground, NavThresholds.ALIGNMENT_SAMPLES);
         Similarity fit = Similarity.fit(a, b, 2, true, true);
         List<Vec> fitted = new ArrayList<>();
         for (Vec p : a) {
@@ -62,7 +58,8 @@ public final class TrajectoryAlignment {
         double frechet = discreteFrechet(fitted, b) / pathLen;
         String routeTurns = turns(fitted, pathLen);
         String pathTurns = turns(b, pathLen);
-        return new Result(frechet <= MAX_FRECHET && routeTurns.equals(pathTurns), frechet, routeTurns, pathTurns);
+        boolean aligned = frechet <= NavThresholds.ALIGNMENT_MAX_FRECHET && routeTurns.equals(pathTurns);
+        return new Result(aligned, frechet, routeTurns, pathTurns);
     }
 
     /** Points evenly spaced by arc length, first and last included. */
@@ -106,15 +103,15 @@ public final class TrajectoryAlignment {
         return ca[p.size() - 1][q.size() - 1];
     }
 
-    /** 'L' / 'R' for each corner sharper than TURN_DEGREES of the simplified curve. */
+    /** 'L' / 'R' for each corner sharper than ALIGNMENT_TURN_DEGREES of the simplified curve. */
     static String turns(List<Vec> path, double length) {
-        List<Vec> s = simplify(path, SIMPLIFY * length);
+        List<Vec> s = simplify(path, NavThresholds.ALIGNMENT_SIMPLIFY * length);
         StringBuilder sb = new StringBuilder();
         for (int i = 1; i < s.size() - 1; i++) {
             Vec in = s.get(i).minus(s.get(i - 1));
             Vec out = s.get(i + 1).minus(s.get(i));
             double angle = Math.toDegrees(Math.atan2(in.x() * out.y() - in.y() * out.x(), in.x() * out.x() + in.y() * out.y()));
-            if (Math.abs(angle) >= TURN_DEGREES) {
+            if (Math.abs(angle) >= NavThresholds.ALIGNMENT_TURN_DEGREES) {
                 sb.append(angle > 0 ? 'L' : 'R');
             }
         }

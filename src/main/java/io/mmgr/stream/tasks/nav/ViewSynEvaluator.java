@@ -27,9 +27,9 @@ import java.util.Optional;
  * ({@link ImageQuality}) between the generated frames (role {@code output}) and the item's reference
  * frames (role {@code reference}), and LPIPS as computed by the user's pipeline
  * ({@code inputs.values.lpips}; the network cannot be run here). Videos are compared frame by frame on
- * {@value #FRAMES} frames sampled evenly from each, a generated frame resized to its reference's size;
- * an image is compared with the other side's last frame. Identical frames have an infinite PSNR, reported
- * as {@value #PSNR_CAP} dB so that means stay finite.
+ * {@value NavThresholds#VIEW_SYN_FRAMES} frames sampled evenly from each, a generated frame resized to its
+ * reference's size; an image is compared with the other side's last frame. Identical frames have an
+ * infinite PSNR, reported as {@value NavThresholds#PSNR_CAP} dB so that means stay finite.
  *
  * <p>FID and FVD are distributional (a Fréchet distance between the feature distributions of a whole
  * set of samples), so they are not per-sample metrics: the task row carries them live when the benchmark
@@ -43,8 +43,6 @@ public final class ViewSynEvaluator implements DeterministicEvaluator {
     public static final String SSIM = "ssim";
     public static final String PSNR = "psnr";
     public static final String LPIPS = "lpips";
-    static final int FRAMES = 16;
-    static final double PSNR_CAP = 100.0;
 
     private final ImageDecoder.Limits imageLimits;
     private final VideoDecoder.Limits videoLimits;
@@ -133,7 +131,7 @@ public final class ViewSynEvaluator implements DeterministicEvaluator {
                     throw new EvaluationException("reference frames are too small for SSIM (at least 11x11 pixels)");
                 }
                 ssim += ImageQuality.ssim(g, r);
-                psnr += Math.min(PSNR_CAP, ImageQuality.psnr(g, r));
+                psnr += Math.min(NavThresholds.PSNR_CAP, ImageQuality.psnr(g, r));
             }
             m.put(SSIM, ssim / n);
             m.put(PSNR, psnr / n);
@@ -159,7 +157,8 @@ public final class ViewSynEvaluator implements DeterministicEvaluator {
                 return List.of(ImageDecoder.decode(context.artifacts().read(ref), imageLimits));
             }
             List<RgbImage> frames = new ArrayList<>();
-            VideoDecoder.sample(context.artifacts().file(ref), FRAMES, videoLimits, (i, f) -> frames.add(f));
+            VideoDecoder.sample(context.artifacts().file(ref), NavThresholds.VIEW_SYN_FRAMES, videoLimits,
+                    (i, f) -> frames.add(f));
             return frames;
         } catch (MediaException e) {
             throw new EvaluationException("view-syn " + what + ": " + e.getMessage(), e);

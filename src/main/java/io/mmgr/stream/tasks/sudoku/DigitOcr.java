@@ -39,14 +39,6 @@ public final class DigitOcr implements AutoCloseable {
     /** The digits the engine may answer; 0 is left out, since no Sudoku cell holds it. */
     static final String WHITELIST = "123456789";
 
-    /**
-     * A reading this confident (Tesseract's 0-100 scale) is taken without further attempts. On the
-     * fixture fonts (DejaVu and the JDK's logical fonts, 16-48 px, plain/bold/italic) correct unanimous
-     * readings scored 70-96, mostly over 90, and the few misreads seen (a bold serif 5 read as 3) 35-41;
-     * the threshold sits between, so a doubtful reading falls through to the next attempt.
-     */
-    static final int ACCEPT_CONFIDENCE = 75;
-
     /** One way of presenting the glyph to Tesseract: cap height in px, copies, gap between copies. */
     record Attempt(int capHeight, int copies, int gapPercent, boolean binarize, int pageSegMode) {
     }
@@ -149,7 +141,7 @@ public final class DigitOcr implements AutoCloseable {
                 }
             }
             boolean unanimous = counts[top] == n && n >= Math.min(2, a.copies()) && n <= a.copies();
-            if (unanimous && confidence >= ACCEPT_CONFIDENCE) {
+            if (unanimous && confidence >= SudokuThresholds.ACCEPT_CONFIDENCE) {
                 return new Reading(top, confidence, used);
             }
             for (int d = 1; d <= 9; d++) {

@@ -13,30 +13,12 @@ import io.mmgr.stream.vision.RgbImage;
  * <p>Across the frames of one video it remembers each cell's fingerprint at its last reading and
  * reads a cell again only when its pixels changed since then, so a 96-frame video costs about one
  * OCR per digit that appears, not one per digit per frame. A reader belongs to one image or video.
+ * Its cuts are in {@link SudokuThresholds}.
  */
 final class SudokuGridReader {
 
     /** Read value of a cell with ink but no digit 1..n (unreadable, or a digit outside the grid's range). */
     static final int INVALID = -1;
-    /**
-     * Cells are fingerprinted as 8 x 8 block means; a cell is read again when a block moved by more
-     * than {@link #CHANGE} of 255 since its last reading. On an H.264 test video (9x9 at 480 px)
-     * unchanged cells moved at most 12 between frames and a digit appearing at least 119; 40 sits
-     * well between, with room for a pixel of grid jitter.
-     */
-    static final int FINGERPRINT = 8;
-    static final int CHANGE = 40;
-    /**
-     * Cells are read inside their lines, a further 6% of the cell pitch in from each line's edge, to
-     * stay clear of anti-aliasing and blur around the lines; printed digits keep a wider margin.
-     */
-    static final double INSET = 0.06;
-
-    /**
-     * Readings at least this confident (Tesseract's 0-100; {@link DigitOcr} accepts a unanimous reading
-     * from 75) are remembered for reuse; doubtful ones are not, so they are never copied.
-     */
-    static final int REMEMBER = 75;
 
     private final int n;
     private final DigitOcr ocr;
@@ -67,14 +49,14 @@ final class SudokuGridReader {
             gridSearches++;
             grid = GridLocator.locate(ink, n);
         }
-        int inset = (int) Math.max(1, Math.round(INSET * grid.pitch()));
+        int inset = (int) Math.max(1, Math.round(SudokuThresholds.CELL_INSET * grid.pitch()));
         java.util.Map<Integer, Glyph> unread = new java.util.LinkedHashMap<>();
         for (int r = 0; r < n; r++) {
             for (int c = 0; c < n; c++) {
                 int i = r * n + c;
                 Rect cell = inner(grid.cell(r, c), inset);
-                byte[] print = GlyphExtractor.fingerprint(ink, cell, FINGERPRINT);
-                if (fingerprints[i] != null && GlyphExtractor.difference(print, fingerprints[i]) <= CHANGE) {
+                byte[] print = GlyphExtractor.fingerprint(ink, cell, SudokuThresholds.FINGERPRINT_SIDE);
+                if (fingerprints[i] != null && GlyphExtractor.difference(print, fingerprints[i]) <= SudokuThresholds.CELL_CHANGE) {
                     continue;
                 }
                 fingerprints[i] = print;
@@ -105,7 +87,7 @@ final class SudokuGridReader {
                 return INVALID;
             }
             known = reading.digit();
-            if (reading.confidence() >= REMEMBER) {
+            if (reading.confidence() >= SudokuThresholds.REMEMBER_CONFIDENCE) {
                 memory.remember(glyph, known);
             }
         }

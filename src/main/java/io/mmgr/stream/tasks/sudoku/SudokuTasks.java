@@ -4,6 +4,7 @@ import java.util.Map;
 import io.mmgr.stream.tasks.AgreementPrior;
 import io.mmgr.stream.tasks.JudgeRubric;
 import io.mmgr.stream.tasks.DeterministicEvaluator;
+import io.mmgr.stream.tasks.EvalAdapter;
 import java.util.function.Supplier;
 import io.mmgr.stream.tasks.TaskFamily;
 import io.mmgr.stream.tasks.TaskSpec;
@@ -28,6 +29,12 @@ public final class SudokuTasks implements TaskFamily {
     @Override
     public List<JudgeRubric> rubrics() {
         return List.of(new SudokuRubric());
+    }
+
+    @Override
+    public List<EvalAdapter> evalAdapters() {
+        return List.of(new EvalAdapter("sudoku", SudokuMetrics.OCR_EVALUATOR, SudokuOcrEvaluator::new,
+                SudokuEvalCase::sample));
     }
 
     /** Table 5: the OCR pipeline against human raters. */

@@ -14,17 +14,9 @@ import java.util.Map;
  * <p>Action Reflection: a frame's updates are the cells whose digit (or emptiness) differs from the
  * previous analysed frame, the first frame being compared with the posed puzzle; the "average ... per
  * frame" is their mean over all analysed frames, and a frame is "active" when it has any update. The
- * seed gives the three thresholds but not these counting details.
+ * seed gives the three thresholds ({@link SudokuThresholds}) but not these counting details.
  */
 public final class SudokuVideoScorer {
-
-    /** "average ≤3 cell updates per frame for 4×4 (≤5 for 9×9)". */
-    static final double MAX_MEAN_UPDATES_4 = 3;
-    static final double MAX_MEAN_UPDATES_9 = 5;
-    /** "no more than 25% of cells changing in any single frame". */
-    static final double MAX_FRAME_CHANGE = 0.25;
-    /** "at least 20% of frames exhibiting non-zero updates". */
-    static final double MIN_ACTIVE_FRAMES = 0.2;
 
     private final SudokuPuzzle puzzle;
     private final SudokuGridReader reader;
@@ -90,9 +82,10 @@ public final class SudokuVideoScorer {
         int cells = puzzle.cells();
         double mean = totalUpdates / (double) frames;
         double active = activeFrames / (double) frames;
-        boolean gradual = mean <= (n == 4 ? MAX_MEAN_UPDATES_4 : MAX_MEAN_UPDATES_9)
-                && maxUpdates <= MAX_FRAME_CHANGE * cells
-                && active >= MIN_ACTIVE_FRAMES;
+        double maxMean = n == 4 ? SudokuThresholds.MAX_MEAN_UPDATES_4 : SudokuThresholds.MAX_MEAN_UPDATES_9;
+        boolean gradual = mean <= maxMean
+                && maxUpdates <= SudokuThresholds.MAX_FRAME_CHANGE * cells
+                && active >= SudokuThresholds.MIN_ACTIVE_FRAMES;
         Map<String, String> d = new LinkedHashMap<>();
         d.put("frames_analyzed", Integer.toString(frames));
         d.put("frames_without_grid", Integer.toString(framesWithoutGrid));

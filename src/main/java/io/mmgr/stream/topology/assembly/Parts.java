@@ -1,5 +1,6 @@
 package io.mmgr.stream.topology.assembly;
 
+import io.mmgr.stream.contract.PartKind;
 import io.mmgr.stream.contract.VerdictStatus;
 import io.mmgr.stream.contract.PartStatus;
 import io.mmgr.stream.avro.DeterministicResult;
@@ -37,7 +38,7 @@ public final class Parts {
                 : v.getReason() != null ? v.getReason() : "judge verdict " + v.getStatus();
         return PartResult.newBuilder()
                 .setPart(TaskSpec.JUDGE_PART)
-                .setKind("judge")
+                .setKind(PartKind.JUDGE.wire())
                 .setSource(v.getRubric() + "@" + v.getRubricVersion() + " by " + v.getJudgeModel())
                 .setGenerationId(v.getGenerationId())
                 .setStatus(status.name())
@@ -55,7 +56,7 @@ public final class Parts {
         }
         return PartResult.newBuilder()
                 .setPart(HUMAN_PREFIX + l.getAnnotator())
-                .setKind("human")
+                .setKind(PartKind.HUMAN.wire())
                 .setSource(l.getAnnotator())
                 .setGenerationId(null)
                 .setStatus(PartStatus.OK.name())

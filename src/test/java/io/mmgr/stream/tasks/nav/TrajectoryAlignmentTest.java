@@ -75,7 +75,7 @@ class TrajectoryAlignmentTest {
         List<Vec> straight = List.of(Vec.of(0, 0), Vec.of(100, 0));
         TrajectoryAlignment.Result r = TrajectoryAlignment.compare(straight, path3d(), UpAxis.Z);
         assertThat(r.aligned()).isFalse();
-        assertThat(r.frechetFraction()).isGreaterThan(TrajectoryAlignment.MAX_FRECHET);
+        assertThat(r.frechetFraction()).isGreaterThan(NavThresholds.ALIGNMENT_MAX_FRECHET);
     }
 
     @Test

@@ -1,0 +1,26 @@
+package io.mmgr.stream.contract;
+
+/**
+ * The kind of a sample's part ({@code PartResult.kind}): who scored it. The Avro field stays a string
+ * (its released schemas are strings, see schemas/README.md); this is the set of its values, each with
+ * the string it travels as.
+ */
+public enum PartKind {
+    /** a deterministic evaluator; released records carry it as "cv" */
+    DETERMINISTIC("cv"),
+    /** the VLM judge */
+    JUDGE("judge"),
+    /** a human annotator's label */
+    HUMAN("human");
+
+    private final String wire;
+
+    PartKind(String wire) {
+        this.wire = wire;
+    }
+
+    /** The string a record carries. */
+    public String wire() {
+        return wire;
+    }
+}
