@@ -60,7 +60,10 @@ public final class EvalArcCommand implements Callable<Integer> {
                 result.put("id", id == null ? "line-" + line.number() : id);
                 try {
                     result.putAll(score(adapter, scorer, resolver, c));
-                } catch (EvaluationException | CliInputException | IOException | IllegalArgumentException e) {
+                } catch (IllegalArgumentException e) {
+                    failures++;
+                    result.put("error", line.error(e.getMessage()).getMessage()); // a field of this line: say where
+                } catch (EvaluationException | CliInputException | IOException e) {
                     failures++;
                     result.put("error", e.getMessage());
                 }

@@ -64,7 +64,8 @@ class EvalArcCommandTest {
                 String.format("{\"id\": \"empty\", \"task\": \"%s\", \"test_index\": %d, \"output\": \"%s\", \"answer_region\": [%s]}",
                         task, index, dir.resolve(id + "-problem.png"), regionArg),
                 String.format("{\"id\": \"missing\", \"task\": \"%s\", \"test_index\": %d, \"output\": \"%s\"}",
-                        task, index, dir.resolve("nope.png"))) + "\n");
+                        task, index, dir.resolve("nope.png")),
+                String.format("{\"id\": \"no-task\", \"output\": \"%s\"}", answer)) + "\n");
         List<JsonNode> out = run("eval", "arc", "--batch", cases.toString()).lines().map(l -> {
             try {
                 return mapper.readTree(l);
@@ -72,7 +73,7 @@ class EvalArcCommandTest {
                 throw new IllegalStateException(e);
             }
         }).toList();
-        assertThat(out).hasSize(3);
+        assertThat(out).hasSize(4);
         assertThat(out.get(0).get("id").asText()).isEqualTo("ok");
         assertThat(out.get(0).get("valid_solution").asDouble()).isEqualTo(1.0);
         assertThat(out.get(1).get("id").asText()).isEqualTo("empty");
@@ -81,5 +82,7 @@ class EvalArcCommandTest {
         assertThat(out.get(1).get("cell_accuracy").isNull()).isTrue();
         assertThat(out.get(2).get("id").asText()).isEqualTo("missing");
         assertThat(out.get(2).get("error").asText()).contains("not found");
+        // a field error names the file and the line, as every eval command's batch errors do
+        assertThat(out.get(3).get("error").asText()).startsWith(cases + " line 4: ").contains("'task'");
     }
 }
