@@ -375,7 +375,8 @@ public final class ScorerApp implements AutoCloseable {
                 throw new IllegalStateException("the scorer stopped while starting (state " + streams.state() + ")");
             }
             if (System.nanoTime() > deadline) {
-                throw new IllegalStateException("the scorer did not reach RUNNING within " + timeout + " (state " + streams.state() + ")");
+                throw new IllegalStateException("the scorer did not reach RUNNING within " + timeout + " (state " + streams.state()
+                        + "; " + threadsNow(streams) + ")");
             }
             try {
                 Thread.sleep(50);
@@ -384,6 +385,26 @@ public final class ScorerApp implements AutoCloseable {
                 throw new IllegalStateException("interrupted while starting the scorer", e);
             }
         }
+    }
+
+    /**
+     * Where each stream thread is, for a start that hangs: its state and how many tasks it holds, so
+     * a rebalance that never completed (no tasks) reads differently from a slow restore.
+     */
+    static String threadsNow(KafkaStreams streams) {
+        try {
+            return describeThreads(streams.metadataForLocalThreads());
+        } catch (RuntimeException e) {
+            return "threads unknown: " + e.getMessage();
+        }
+    }
+
+    static String describeThreads(java.util.Collection<? extends org.apache.kafka.streams.ThreadMetadata> threads) {
+        return threads.stream()
+                .map(t -> t.threadName().replaceFirst("^.*-(StreamThread-\\d+)$", "$1") + " " + t.threadState()
+                        + " with " + t.activeTasks().size() + " active tasks")
+                .sorted()
+                .collect(java.util.stream.Collectors.joining(", "));
     }
 
     public KafkaStreams streams() {
