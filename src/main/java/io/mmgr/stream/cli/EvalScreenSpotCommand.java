@@ -1,15 +1,13 @@
 package io.mmgr.stream.cli;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import io.mmgr.stream.avro.BenchmarkItem;
-import io.mmgr.stream.avro.GenerationEvent;
-import io.mmgr.stream.avro.GenerationInputs;
-import io.mmgr.stream.avro.GroundTruth;
-import io.mmgr.stream.avro.UiAction;
+import io.mmgr.stream.tasks.EvalAdapter;
+import io.mmgr.stream.tasks.EvalCaseException;
+import io.mmgr.stream.tasks.EvalSample;
 import io.mmgr.stream.tasks.EvaluationException;
 import io.mmgr.stream.tasks.SampleScorer;
+import io.mmgr.stream.tasks.TaskFamily;
 import io.mmgr.stream.tasks.magma.ClickAccuracy;
-import io.mmgr.stream.tasks.magma.ClickEvaluator;
+import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -21,8 +19,9 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * {@code mmgr eval screenspot --clicks FILE.jsonl}: ScreenSpot click accuracy. Each line is an input
- * adapter for one sample, scored by {@link SampleScorer}; the summary counts the scored clicks.
+ * {@code mmgr eval screenspot --clicks FILE.jsonl}: ScreenSpot click accuracy. Each line is a case of
+ * the family's input adapter (tasks/magma/ScreenSpotEvalCase), one sample scored by {@link SampleScorer};
+ * the summary counts the scored clicks.
  */
 @Command(name = "screenspot", mixinStandardHelpOptions = true,
         description = "Score ScreenSpot clicks: a click is correct inside the target box (edges inclusive).",
@@ -34,8 +33,6 @@ import picocli.CommandLine.Option;
                 "click_accuracy_icon (null without clicks of that kind), and the counts."})
 public final class EvalScreenSpotCommand implements Callable<Integer> {
 
-    private static final String TASK = "screenspot";
-
     @Option(names = "--clicks", required = true, paramLabel = "FILE.jsonl", description = "targets and clicks, one per line")
     Path clicks;
 
@@ -43,22 +40,18 @@ public final class EvalScreenSpotCommand implements Callable<Integer> {
     CommandLine.Model.CommandSpec spec;
 
     @Override
-    public Integer call() {
-        SampleScorer scorer = FamilySample.scorer(ClickEvaluator.ID, ClickEvaluator::new);
+    public Integer call() throws IOException {
+        EvalAdapter adapter = TaskFamily.evalAdapter("screenspot");
+        SampleScorer scorer = FamilySample.scorer(adapter.evaluator(), adapter.evaluatorFactory());
         List<ClickAccuracy.Click> scored = new ArrayList<>();
         for (JsonlInput.Line line : JsonlInput.read(clicks)) {
-            // one line is one sample: the click in inputs.uiActions[0], the target and its kind in the item
-            JsonNode n = line.node();
-            String kind = JsonlInput.text(line, n, "kind");
-            List<Double> bbox = JsonlInput.numbers(line, n, "bbox");
-            List<Double> point = JsonlInput.numbers(line, n, "point");
-            GenerationEvent event = FamilySample.event(TASK, "ui", GenerationInputs.newBuilder()
-                    .setUiActions(List.of(UiAction.newBuilder().setPoint(point).build())).build());
-            BenchmarkItem item = FamilySample.item(TASK, GroundTruth.newBuilder()
-                    .setTargetBox(bbox).setElementKind(kind).build());
+            // one line is one sample (tasks/magma/ScreenSpotEvalCase)
             try {
-                scored.add(FamilySample.score(scorer, event, item, EvalInputs.none(), ClickEvaluator.ID)
+                EvalSample s = adapter.sample(line.asCase());
+                scored.add(FamilySample.score(scorer, s.event(), s.item(), EvalInputs.none(), adapter.evaluator())
                         .detail(ClickAccuracy.Click.class));
+            } catch (EvalCaseException e) {
+                throw JsonlInput.located(clicks, e);
             } catch (EvaluationException e) {
                 throw line.error("click: " + e.getMessage());
             }

@@ -2,6 +2,9 @@ package io.mmgr.stream.cli;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
+import io.mmgr.stream.tasks.CaseFields;
+import io.mmgr.stream.tasks.EvalCase;
+import io.mmgr.stream.tasks.EvalCaseException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -20,6 +23,11 @@ final class JsonlInput {
     record Line(Path file, int number, JsonNode node) {
         CliInputException error(String message) {
             return new CliInputException(file + " line " + number + ": " + message);
+        }
+
+        /** The line as a family adapter's case, whose errors carry this line's number. */
+        EvalCase asCase() {
+            return new EvalCase(node, number);
         }
     }
 
@@ -65,94 +73,58 @@ final class JsonlInput {
 
     /** A present, non-null field, or an error naming it. */
     static JsonNode required(Line line, JsonNode obj, String field) {
-        JsonNode v = obj.get(field);
-        if (v == null || v.isNull()) {
-            throw line.error("'" + field + "' is missing");
-        }
-        return v;
+        return located(line, () -> CaseFields.required(line.asCase(), obj, field));
     }
 
     static JsonNode object(Line line, JsonNode obj, String field) {
-        JsonNode v = required(line, obj, field);
-        if (!v.isObject()) {
-            throw line.error("'" + field + "' must be an object");
-        }
-        return v;
+        return located(line, () -> CaseFields.object(line.asCase(), obj, field));
     }
 
     /** A string or number field as text; null when absent. */
     static String text(Line line, JsonNode obj, String field) {
-        JsonNode v = obj.get(field);
-        if (v == null || v.isNull()) {
-            return null;
-        }
-        if (!v.isTextual() && !v.isNumber()) {
-            throw line.error("'" + field + "' must be a string");
-        }
-        return v.asText();
+        return located(line, () -> CaseFields.text(line.asCase(), obj, field));
     }
 
     static String requiredText(Line line, JsonNode obj, String field) {
-        String v = text(line, obj, field);
-        if (v == null || v.isBlank()) {
-            throw line.error("'" + field + "' is missing");
-        }
-        return v;
+        return located(line, () -> CaseFields.requiredText(line.asCase(), obj, field));
     }
 
     static int requiredInt(Line line, JsonNode obj, String field) {
-        JsonNode v = required(line, obj, field);
-        if (!v.canConvertToInt() || !v.isIntegralNumber()) {
-            throw line.error("'" + field + "' must be an integer");
-        }
-        return v.intValue();
+        return located(line, () -> CaseFields.requiredInt(line.asCase(), obj, field));
     }
 
     static Integer optionalInt(Line line, JsonNode obj, String field) {
-        JsonNode v = obj.get(field);
-        return v == null || v.isNull() ? null : requiredInt(line, obj, field);
+        return located(line, () -> CaseFields.optionalInt(line.asCase(), obj, field));
     }
 
     static boolean requiredBoolean(Line line, JsonNode obj, String field) {
-        JsonNode v = required(line, obj, field);
-        if (!v.isBoolean()) {
-            throw line.error("'" + field + "' must be true or false");
-        }
-        return v.booleanValue();
+        return located(line, () -> CaseFields.requiredBoolean(line.asCase(), obj, field));
     }
 
     /** An array of numbers; null when absent. */
     static List<Double> numbers(Line line, JsonNode obj, String field) {
-        JsonNode v = obj.get(field);
-        if (v == null || v.isNull()) {
-            return null;
-        }
-        return numberArray(line, v, field);
+        return located(line, () -> CaseFields.numbers(line.asCase(), obj, field));
     }
 
     static List<Double> numberArray(Line line, JsonNode v, String field) {
-        if (!v.isArray()) {
-            throw line.error("'" + field + "' must be an array of numbers");
-        }
-        List<Double> out = new ArrayList<>(v.size());
-        for (JsonNode n : v) {
-            if (!n.isNumber()) {
-                throw line.error("'" + field + "' must be an array of numbers");
-            }
-            if (!Double.isFinite(n.doubleValue())) {
-                throw line.error("'" + field + "' holds " + n.asText() + ", which is not a finite number");
-            }
-            out.add(n.doubleValue());
-        }
-        return out;
+        return located(line, () -> CaseFields.numberArray(line.asCase(), v, field));
     }
 
     /** Runs a conversion into the metric types; their validation errors get the line's position. */
     static <T> T convert(Line line, String where, java.util.function.Supplier<T> conversion) {
+        return located(line, () -> CaseFields.convert(line.asCase(), where, conversion));
+    }
+
+    /** A case's field error, with the file and the case's line named first. */
+    static CliInputException located(Path file, EvalCaseException e) {
+        return new CliInputException(file + " line " + e.line() + ": " + e.getMessage());
+    }
+
+    private static <T> T located(Line line, java.util.function.Supplier<T> read) {
         try {
-            return conversion.get();
-        } catch (IllegalArgumentException e) {
-            throw line.error(where + ": " + e.getMessage());
+            return read.get();
+        } catch (EvalCaseException e) {
+            throw located(line.file(), e);
         }
     }
 }

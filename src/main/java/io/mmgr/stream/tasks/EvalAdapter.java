@@ -1,22 +1,40 @@
 package io.mmgr.stream.tasks;
 
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.function.Supplier;
 
 /**
  * A family's input adapter for its {@code mmgr eval <command>}: one case, a JSON object (a batch line,
  * or the command's flags under the same names), becomes the generation event and benchmark item the
  * stream would get for it. The family says what a case means; the CLI keeps the flags and the printing.
- * A family lists its adapters in {@link TaskFamily#evalAdapters()}.
+ * Where several lines make one sample (an episode's steps, a suite's trials), the adapter groups them
+ * ({@link Grouping}). A family lists its adapters in {@link TaskFamily#evalAdapters()}.
  *
  * @param command          the {@code eval} subcommand it serves
  * @param evaluator        the evaluator whose part the command prints
  * @param evaluatorFactory that evaluator's factory: the command's scorer builds it alone (OCR engines
  *                         and decoders are costly)
  * @param reader           what a case means
+ * @param grouping         what the cases of a file mean together; null when each case is one sample
  */
 public record EvalAdapter(String command, String evaluator, Supplier<DeterministicEvaluator> evaluatorFactory,
-                          Reader reader) {
+                          Reader reader, Grouping grouping) {
+
+    /** An adapter whose every case is one sample. */
+    public EvalAdapter(String command, String evaluator, Supplier<DeterministicEvaluator> evaluatorFactory,
+                       Reader reader) {
+        this(command, evaluator, evaluatorFactory, reader, null);
+    }
+
+    /** An adapter whose samples are groups of cases (it reads no case alone). */
+    public static EvalAdapter grouped(String command, String evaluator,
+                                      Supplier<DeterministicEvaluator> evaluatorFactory, Grouping grouping) {
+        return new EvalAdapter(command, evaluator, evaluatorFactory, c -> {
+            throw c.error("'" + command + "' reads its cases together, not one at a time");
+        }, grouping);
+    }
 
     /** Reads one case. */
     @FunctionalInterface
@@ -31,8 +49,40 @@ public record EvalAdapter(String command, String evaluator, Supplier<Determinist
         EvalSample sample(EvalCase c) throws EvaluationException, IOException;
     }
 
+    /** Reads the cases of one file into samples, each made of one or more of them. */
+    @FunctionalInterface
+    public interface Grouping {
+        /**
+         * The samples of these cases, in the order of their first case.
+         *
+         * @throws IllegalArgumentException a field of a case is missing or malformed, or the cases of a
+         *                                  group do not fit together ({@link EvalCase#error} names the case)
+         */
+        List<Group> samples(List<EvalCase> cases) throws EvaluationException, IOException;
+    }
+
+    /** One sample and what names it among the file's (an episode id, a suite). */
+    public record Group(String key, EvalSample sample) {
+    }
+
     /** The event and item of one case (see {@link Reader#sample}). */
     public EvalSample sample(EvalCase c) throws EvaluationException, IOException {
         return reader.sample(c);
+    }
+
+    /**
+     * The samples of a file's cases: the adapter's grouping, or one sample per case keyed by its line.
+     *
+     * @see Grouping#samples
+     */
+    public List<Group> samples(List<EvalCase> cases) throws EvaluationException, IOException {
+        if (grouping != null) {
+            return grouping.samples(cases);
+        }
+        List<Group> out = new ArrayList<>(cases.size());
+        for (EvalCase c : cases) {
+            out.add(new Group("line-" + c.line(), reader.sample(c)));
+        }
+        return out;
     }
 }

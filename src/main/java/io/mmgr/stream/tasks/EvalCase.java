@@ -8,8 +8,21 @@ import java.util.List;
 /**
  * One case of an {@code eval} command as its family's {@link EvalAdapter} reads it: a JSON object, with
  * field access whose errors ({@link IllegalArgumentException}) name the field.
+ *
+ * @param fields the case
+ * @param line   its 1-based line in the file it came from, which {@link #error} carries; 0 for the flags
  */
-public record EvalCase(JsonNode fields) {
+public record EvalCase(JsonNode fields, int line) {
+
+    /** A case that is not a line of a file (the command's flags). */
+    public EvalCase(JsonNode fields) {
+        this(fields, 0);
+    }
+
+    /** An error in this case, for the CLI to prefix with the file and line. */
+    public EvalCaseException error(String message) {
+        return new EvalCaseException(line, message);
+    }
 
     /** A present, non-null field. */
     public JsonNode required(String field) {

@@ -73,4 +73,50 @@ class EvalAdapterTest {
         c.putArray("region").add(0).add(2).add(10.9).add(5);
         assertThat(e.integers("region")).as("truncated, as the flags' integers").containsExactly(0, 2, 10, 5);
     }
+
+    @Test
+    void aScreenSpotLineBecomesOneClickSampleAndItsFieldErrorsCarryTheLine() throws Exception {
+        ObjectNode c = new ObjectMapper().createObjectNode().put("id", "s1").put("kind", "icon");
+        c.putArray("bbox").add(0).add(0).add(10).add(10);
+        c.putArray("point").add(4).add(5.5);
+        EvalAdapter adapter = TaskFamily.evalAdapter("screenspot");
+        EvalSample s = adapter.sample(new EvalCase(c, 3));
+        assertThat(s.event().getTask()).isEqualTo("screenspot").isEqualTo(s.item().getTask());
+        assertThat(s.event().getInputs().getUiActions()).singleElement()
+                .satisfies(a -> assertThat(a.getPoint()).containsExactly(4.0, 5.5));
+        assertThat(s.item().getGroundTruth().getTargetBox()).containsExactly(0.0, 0.0, 10.0, 10.0);
+        assertThat(s.item().getGroundTruth().getElementKind()).isEqualTo("icon");
+
+        c.putArray("point").add(1).add("x");
+        assertThatThrownBy(() -> adapter.sample(new EvalCase(c, 3)))
+                .isInstanceOfSatisfying(EvalCaseException.class, e -> assertThat(e.line()).isEqualTo(3))
+                .hasMessage("'point' must be an array of numbers");
+    }
+
+    @Test
+    void withoutAGroupingEachCaseIsItsOwnSampleKeyedByItsLine() throws Exception {
+        ObjectNode c = new ObjectMapper().createObjectNode().put("kind", "text");
+        c.putArray("bbox").add(0).add(0).add(1).add(1);
+        c.putArray("point").add(0).add(0);
+        List<EvalAdapter.Group> groups = TaskFamily.evalAdapter("screenspot")
+                .samples(List.of(new EvalCase(c, 1), new EvalCase(c, 4)));
+        assertThat(groups).extracting(EvalAdapter.Group::key).containsExactly("line-1", "line-4");
+
+        EvalAdapter grouped = EvalAdapter.grouped("g", "e", () -> null,
+                cases -> List.of(new EvalAdapter.Group("all", null)));
+        assertThat(grouped.samples(List.of(new EvalCase(c, 1), new EvalCase(c, 2))))
+                .extracting(EvalAdapter.Group::key).containsExactly("all");
+        assertThatThrownBy(() -> grouped.sample(new EvalCase(c, 2)))
+                .isInstanceOfSatisfying(EvalCaseException.class, e -> assertThat(e.line()).isEqualTo(2));
+    }
+
+    @Test
+    void aConversionErrorBecomesTheCasesUnderWhere() {
+        EvalCase c = new EvalCase(new ObjectMapper().createObjectNode(), 9);
+        assertThatThrownBy(() -> CaseFields.convert(c, "gold", () -> {
+            throw new IllegalArgumentException("no op");
+        })).isInstanceOfSatisfying(EvalCaseException.class, e -> assertThat(e.line()).isEqualTo(9))
+                .hasMessage("gold: no op");
+        assertThat(CaseFields.convert(c, "gold", () -> 5)).isEqualTo(5);
+    }
 }

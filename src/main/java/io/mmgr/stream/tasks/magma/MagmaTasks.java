@@ -4,6 +4,7 @@ import io.mmgr.stream.tasks.SimulatedTask;
 import io.mmgr.stream.tasks.DeterministicEvaluator;
 import java.util.function.Supplier;
 import io.mmgr.stream.tasks.Check;
+import io.mmgr.stream.tasks.EvalAdapter;
 import io.mmgr.stream.tasks.GateVariant;
 import io.mmgr.stream.tasks.TaskFamily;
 import io.mmgr.stream.tasks.TaskSpec;
@@ -82,6 +83,11 @@ public final class MagmaTasks implements TaskFamily {
     public List<Supplier<DeterministicEvaluator>> evaluators() {
         return List.of(MagmaUiEvaluator::new, AitwEvaluator::new, ClickEvaluator::new, RobotTrialsEvaluator::new,
                 VisualWebBenchEvaluator::new);
+    }
+
+    @Override
+    public List<EvalAdapter> evalAdapters() {
+        return List.of(new EvalAdapter("screenspot", ClickEvaluator.ID, ClickEvaluator::new, ScreenSpotEvalCase::sample));
     }
 
     @Override
