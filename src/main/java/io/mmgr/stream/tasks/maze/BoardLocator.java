@@ -339,18 +339,19 @@ final class BoardLocator {
     static double score(double[] prefix, double inner, double span, double t, int cells) {
         double p = (span + t) / cells;
         double teeth = 0;
-        for (int j = 1; j < cells; j++) {
-            teeth += mean(prefix, inner + j * p - t, inner + j * p);
-        }
         double gaps = 0;
+        // line j's far edge is where cell j starts: its prefix sum is looked up once for both
         for (int j = 0; j < cells; j++) {
-            gaps += mean(prefix, inner + j * p, inner + j * p + p - t);
+            double b = inner + j * p;
+            double atB = at(prefix, b);
+            if (j > 0) {
+                double a = b - t;
+                teeth += (atB - at(prefix, a)) / (b - a);
+            }
+            double e = b + p - t;
+            gaps += (at(prefix, e) - atB) / (e - b);
         }
         return teeth / (cells - 1) - gaps / cells;
-    }
-
-    private static double mean(double[] prefix, double a, double b) {
-        return (at(prefix, b) - at(prefix, a)) / (b - a);
     }
 
     /** The prefix sum at a fractional position (linear inside a pixel). */
