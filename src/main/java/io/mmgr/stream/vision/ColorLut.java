@@ -56,10 +56,18 @@ public final class ColorLut {
 
     /** Classifies {@code n} pixels of 3 bytes from {@code px[offset]} (R, G, B order, or B, G, R when {@code bgr}) into {@code out[to]}. */
     void classify(byte[] px, int offset, boolean bgr, byte[] out, int to, int n) {
-        int r = bgr ? 2 : 0;
-        int b = bgr ? 0 : 2;
-        for (int i = 0, j = offset; i < n; i++, j += 3) {
-            out[to + i] = (byte) classify(px[j + r], px[j + 1], px[j + b]);
+        // one loop per channel order with the table index spelled out: the eval commands run on the
+        // client compiler, which neither hoists the order out of the loop nor inlines the lookup
+        byte[] t = table;
+        int end = to + n;
+        if (bgr) {
+            for (int i = to, j = offset; i < end; i++, j += 3) {
+                out[i] = t[((px[j + 2] & 0xF8) << 7) | ((px[j + 1] & 0xF8) << 2) | ((px[j] & 0xF8) >> 3)];
+            }
+        } else {
+            for (int i = to, j = offset; i < end; i++, j += 3) {
+                out[i] = t[((px[j] & 0xF8) << 7) | ((px[j + 1] & 0xF8) << 2) | ((px[j + 2] & 0xF8) >> 3)];
+            }
         }
     }
 

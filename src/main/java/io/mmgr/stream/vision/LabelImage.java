@@ -188,22 +188,8 @@ public final class LabelImage {
             single[x] = xOff[x + 1] - xOff[x] == 1 ? xIdx[xOff[x]] : -1;
         }
         int[][] grouped = new int[numLabels][gw * gh];
-        for (int k = 0; candidates != null && k < n; k++) {
-            int i = candidates[k];
-            int code = codes[i];
-            int l = classOf == null ? code : classOf[code];
-            if (l < first || l >= numLabels) {
-                continue;
-            }
-            int x = i % width;
-            int y = i / width;
-            int[] cl = grouped[l];
-            for (int a = yOff[y]; a < yOff[y + 1]; a++) {
-                int base = yIdx[a] * gw;
-                for (int b = xOff[x]; b < xOff[x + 1]; b++) {
-                    cl[base + xIdx[b]]++;
-                }
-            }
+        if (candidates != null) {
+            countCandidates(candidates, n, first, numLabels, gw, single, xOff, xIdx, yOff, yIdx, grouped);
         }
         // rows whose codes repeat the row above (a block lattice repeats each row many times) are
         // counted once per run of identical rows, then added to every output row they fall in
@@ -294,6 +280,64 @@ public final class LabelImage {
             }
         }
         return new LabelGrid(ow, oh, counts, area);
+    }
+
+    /**
+     * Adds the candidate pixels of labels {@code first .. numLabels - 1} to the groups holding them.
+     * Candidates come in ascending order (they are noted while scanning), so the row is followed
+     * rather than divided out of each index, and a run of pixels of one label in one group (a stroke
+     * across a cell) is counted in a register; any order still counts right.
+     */
+    private void countCandidates(int[] candidates, int n, int first, int numLabels, int gw, int[] single,
+                                 int[] xOff, int[] xIdx, int[] yOff, int[] yIdx, int[][] grouped) {
+        int rowStart = 0;
+        int rowEnd = 0;
+        int y = 0;
+        // the row's only group, or -1 when it lies in none or several
+        int rowGroup = -1;
+        int runLabel = -1;
+        int runCell = -1;
+        int run = 0;
+        for (int k = 0; k < n; k++) {
+            int i = candidates[k];
+            int code = codes[i];
+            int l = classOf == null ? code : classOf[code];
+            if (l < first || l >= numLabels) {
+                continue;
+            }
+            if (i >= rowEnd || i < rowStart) {
+                y = i / width;
+                rowStart = y * width;
+                rowEnd = rowStart + width;
+                rowGroup = yOff[y + 1] - yOff[y] == 1 ? yIdx[yOff[y]] : -1;
+            }
+            int x = i - rowStart;
+            int gx = single[x];
+            if (rowGroup >= 0 && gx >= 0) {
+                int cell = rowGroup * gw + gx;
+                if (cell == runCell && l == runLabel) {
+                    run++;
+                } else {
+                    if (run > 0) {
+                        grouped[runLabel][runCell] += run;
+                    }
+                    runLabel = l;
+                    runCell = cell;
+                    run = 1;
+                }
+                continue;
+            }
+            int[] cl = grouped[l];
+            for (int a = yOff[y]; a < yOff[y + 1]; a++) {
+                int base = yIdx[a] * gw;
+                for (int b = xOff[x]; b < xOff[x + 1]; b++) {
+                    cl[base + xIdx[b]]++;
+                }
+            }
+        }
+        if (run > 0) {
+            grouped[runLabel][runCell] += run;
+        }
     }
 
     /** Resamples a rectangle linearly onto an {@code outWidth x outHeight} grid, counting every label. */

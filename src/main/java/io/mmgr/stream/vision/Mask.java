@@ -436,46 +436,61 @@ public final class Mask {
     public Mask thin() {
         byte[] img = bits.clone();
         int[] marked = new int[bits.length];
+        // only set pixels can be removed: each pass visits those still set, not the whole mask (a
+        // pass decides every pixel on the image as it was before the pass, so the order is free)
+        int[] set = new int[bits.length];
+        int m = 0;
+        for (int i = 0; i < img.length; i++) {
+            if (img[i] != 0) {
+                set[m++] = i;
+            }
+        }
         boolean changed = true;
         while (changed) {
             changed = false;
             for (int pass = 0; pass < 2; pass++) {
                 int n = 0;
-                for (int y = 0; y < height; y++) {
-                    for (int x = 0; x < width; x++) {
-                        int i = y * width + x;
-                        if (img[i] == 0) {
-                            continue;
-                        }
-                        int p2 = at(img, x, y - 1);
-                        int p3 = at(img, x + 1, y - 1);
-                        int p4 = at(img, x + 1, y);
-                        int p5 = at(img, x + 1, y + 1);
-                        int p6 = at(img, x, y + 1);
-                        int p7 = at(img, x - 1, y + 1);
-                        int p8 = at(img, x - 1, y);
-                        int p9 = at(img, x - 1, y - 1);
-                        int b = p2 + p3 + p4 + p5 + p6 + p7 + p8 + p9;
-                        if (b < 2 || b > 6) {
-                            continue;
-                        }
-                        int a = (p2 == 0 && p3 == 1 ? 1 : 0) + (p3 == 0 && p4 == 1 ? 1 : 0)
-                                + (p4 == 0 && p5 == 1 ? 1 : 0) + (p5 == 0 && p6 == 1 ? 1 : 0)
-                                + (p6 == 0 && p7 == 1 ? 1 : 0) + (p7 == 0 && p8 == 1 ? 1 : 0)
-                                + (p8 == 0 && p9 == 1 ? 1 : 0) + (p9 == 0 && p2 == 1 ? 1 : 0);
-                        if (a != 1) {
-                            continue;
-                        }
-                        boolean remove = pass == 0
-                                ? p2 * p4 * p6 == 0 && p4 * p6 * p8 == 0
-                                : p2 * p4 * p8 == 0 && p2 * p6 * p8 == 0;
-                        if (remove) {
-                            marked[n++] = i;
-                        }
+                for (int k = 0; k < m; k++) {
+                    int i = set[k];
+                    int y = i / width;
+                    int x = i - y * width;
+                    int p2 = at(img, x, y - 1);
+                    int p3 = at(img, x + 1, y - 1);
+                    int p4 = at(img, x + 1, y);
+                    int p5 = at(img, x + 1, y + 1);
+                    int p6 = at(img, x, y + 1);
+                    int p7 = at(img, x - 1, y + 1);
+                    int p8 = at(img, x - 1, y);
+                    int p9 = at(img, x - 1, y - 1);
+                    int b = p2 + p3 + p4 + p5 + p6 + p7 + p8 + p9;
+                    if (b < 2 || b > 6) {
+                        continue;
+                    }
+                    int a = (p2 == 0 && p3 == 1 ? 1 : 0) + (p3 == 0 && p4 == 1 ? 1 : 0)
+                            + (p4 == 0 && p5 == 1 ? 1 : 0) + (p5 == 0 && p6 == 1 ? 1 : 0)
+                            + (p6 == 0 && p7 == 1 ? 1 : 0) + (p7 == 0 && p8 == 1 ? 1 : 0)
+                            + (p8 == 0 && p9 == 1 ? 1 : 0) + (p9 == 0 && p2 == 1 ? 1 : 0);
+                    if (a != 1) {
+                        continue;
+                    }
+                    boolean remove = pass == 0
+                            ? p2 * p4 * p6 == 0 && p4 * p6 * p8 == 0
+                            : p2 * p4 * p8 == 0 && p2 * p6 * p8 == 0;
+                    if (remove) {
+                        marked[n++] = i;
                     }
                 }
                 for (int k = 0; k < n; k++) {
                     img[marked[k]] = 0;
+                }
+                if (n > 0) {
+                    int kept = 0;
+                    for (int k = 0; k < m; k++) {
+                        if (img[set[k]] != 0) {
+                            set[kept++] = set[k];
+                        }
+                    }
+                    m = kept;
                 }
                 changed |= n > 0;
             }

@@ -137,117 +137,142 @@ final class PngDecoder {
         };
         int bpp = Math.max(1, channels * depth / 8);
         int rowBytes = (int) (((long) width * channels * depth + 7) / 8);
-        byte[] cur = new byte[rowBytes + 1];
-        byte[] prev = new byte[rowBytes + 1];
+        int stride = rowBytes + 1;
+        int size = Math.multiplyExact(stride, height);
+        // the whole image inflated at once where Inflate reads the stream (see there), else row by row
+        // through zlib as it comes; the rows then lie one after the other, each unfiltered against the one above
+        byte[] raw = buffer(size);
+        boolean whole = Inflate.into(idat, 0, idatLength, raw, size);
+        byte[] none = new byte[stride];
         rows.size(width, height);
         int[] packed = new int[width];
-        Inflater inflater = new Inflater();
+        Inflater inflater = whole ? null : new Inflater();
         try {
-            inflater.setInput(idat, 0, idatLength);
-            for (int y = 0; y < height; y++) {
+            if (inflater != null) {
+                inflater.setInput(idat, 0, idatLength);
+            }
+            for (int y = 0, r = 0; y < height; y++, r += stride) {
                 int got = 0;
                 int stalled = 0;
-                while (got < cur.length) {
-                    int n = inflater.inflate(cur, got, cur.length - got);
+                while (inflater != null && got < stride) {
+                    int n = inflater.inflate(raw, r + got, stride - got);
                     if (n == 0 && (inflater.finished() || inflater.needsInput() || inflater.needsDictionary()
                             || ++stalled > 64)) {
                         throw new MediaException("image is truncated or corrupt: PNG image data ends at row " + y);
                     }
                     got += n;
                 }
-                unfilter(cur, prev, bpp, rowBytes);
-                if (y > 0 && java.util.Arrays.equals(cur, 1, rowBytes + 1, prev, 1, rowBytes + 1)) {
+                byte[] prev = y == 0 ? none : raw;
+                int p = y == 0 ? 0 : r - stride;
+                unfilter(raw, r, prev, p, bpp, rowBytes);
+                if (y > 0 && java.util.Arrays.equals(raw, r + 1, r + stride, raw, p + 1, p + stride)) {
                     // a row repeating the one above (most rows of a rendered maze) is copied, not packed again
                     rows.repeat(y);
                 } else {
-                    pack(cur, packed, 0, width, type, depth, palette, paletteAlpha, key);
+                    pack(raw, r, packed, 0, width, type, depth, palette, paletteAlpha, key);
                     rows.row(y, packed);
                 }
-                byte[] swap = prev;
-                prev = cur;
-                cur = swap;
             }
         } catch (DataFormatException e) {
             throw new MediaException("image is truncated or corrupt: " + e.getMessage(), e);
         } finally {
-            inflater.end();
+            if (inflater != null) {
+                inflater.end();
+            }
         }
         return rows.image();
     }
 
-    /** Undoes the row's filter in place (bytes 1..rowBytes; byte 0 is the filter type). */
-    private static void unfilter(byte[] row, byte[] prev, int bpp, int n) throws MediaException {
-        int filter = row[0];
+    /**
+     * This thread's buffer for inflated rows, at least {@code n} bytes (a 2,048 px RGBA image needs
+     * 16 MB); kept from image to image, as allocating and zeroing it each time costs about as much
+     * as filling it.
+     */
+    private static byte[] buffer(int n) {
+        byte[] b = RAW.get();
+        if (b.length < n) {
+            b = new byte[n];
+            RAW.set(b);
+        }
+        return b;
+    }
+
+    private static final ThreadLocal<byte[]> RAW = ThreadLocal.withInitial(() -> new byte[0]);
+
+    /** Undoes the filter of the row at {@code b[r]} in place (bytes 1..n after r; byte r is the filter type), the row above at {@code prev[p]}. */
+    private static void unfilter(byte[] b, int r, byte[] prev, int p, int bpp, int n) throws MediaException {
+        int filter = b[r];
         switch (filter) {
             case 0 -> {
             }
             case 1 -> {
-                for (int i = 1 + bpp; i <= n; i++) {
-                    row[i] += row[i - bpp];
+                for (int i = r + 1 + bpp; i <= r + n; i++) {
+                    b[i] += b[i - bpp];
                 }
             }
             case 2 -> {
                 for (int i = 1; i <= n; i++) {
-                    row[i] += prev[i];
+                    b[r + i] += prev[p + i];
                 }
             }
             case 3 -> {
                 for (int i = 1; i <= n; i++) {
-                    int left = i > bpp ? row[i - bpp] & 0xFF : 0;
-                    row[i] += (byte) ((left + (prev[i] & 0xFF)) >>> 1);
+                    int left = i > bpp ? b[r + i - bpp] & 0xFF : 0;
+                    b[r + i] += (byte) ((left + (prev[p + i] & 0xFF)) >>> 1);
                 }
             }
             case 4 -> {
                 for (int i = 1; i <= bpp && i <= n; i++) {
-                    row[i] += prev[i];
+                    b[r + i] += prev[p + i];
                 }
                 for (int i = 1 + bpp; i <= n; i++) {
-                    int a = row[i - bpp] & 0xFF;
-                    int up = prev[i] & 0xFF;
-                    int c = prev[i - bpp] & 0xFF;
+                    int a = b[r + i - bpp] & 0xFF;
+                    int up = prev[p + i] & 0xFF;
+                    int c = prev[p + i - bpp] & 0xFF;
                     int pa = Math.abs(up - c);
                     int pb = Math.abs(a - c);
                     int pc = Math.abs(a + up - 2 * c);
-                    row[i] += (byte) (pa <= pb && pa <= pc ? a : pb <= pc ? up : c);
+                    b[r + i] += (byte) (pa <= pb && pa <= pc ? a : pb <= pc ? up : c);
                 }
             }
             default -> throw new MediaException("image is truncated or corrupt: PNG filter type " + filter);
         }
     }
 
-    private static void pack(byte[] row, int[] out, int o, int width, int type, int depth, int[] palette,
+    /** The row at {@code b[r]} (its filter byte first) packed into {@code out[o ..]}. */
+    private static void pack(byte[] b, int r, int[] out, int o, int width, int type, int depth, int[] palette,
                              byte[] paletteAlpha, int[] key) {
         switch (type) {
             case 2 -> {
-                for (int x = 0, j = 1; x < width; x++, j += 3) {
-                    int r = row[j] & 0xFF;
-                    int g = row[j + 1] & 0xFF;
-                    int b = row[j + 2] & 0xFF;
-                    out[o + x] = key != null && r == key[0] && g == key[1] && b == key[2] ? 0xFFFFFF : (r << 16) | (g << 8) | b;
+                for (int x = 0, j = r + 1; x < width; x++, j += 3) {
+                    int red = b[j] & 0xFF;
+                    int g = b[j + 1] & 0xFF;
+                    int bl = b[j + 2] & 0xFF;
+                    out[o + x] = key != null && red == key[0] && g == key[1] && bl == key[2] ? 0xFFFFFF : (red << 16) | (g << 8) | bl;
                 }
             }
             case 6 -> {
-                for (int x = 0, j = 1; x < width; x++, j += 4) {
-                    out[o + x] = RgbImage.overWhite(row[j + 3] & 0xFF, row[j] & 0xFF, row[j + 1] & 0xFF, row[j + 2] & 0xFF);
+                for (int x = 0, j = r + 1; x < width; x++, j += 4) {
+                    out[o + x] = RgbImage.overWhite(b[j + 3] & 0xFF, b[j] & 0xFF, b[j + 1] & 0xFF, b[j + 2] & 0xFF);
                 }
             }
             case 0 -> {
                 int max = (1 << depth) - 1;
                 for (int x = 0; x < width; x++) {
-                    int sample = depth == 8 ? row[1 + x] & 0xFF : packed(row, x, depth);
+                    int sample = depth == 8 ? b[r + 1 + x] & 0xFF : packed(b, r, x, depth);
                     int v = sample * 255 / max;
                     out[o + x] = key != null && sample == key[0] ? 0xFFFFFF : (v << 16) | (v << 8) | v;
                 }
             }
             case 4 -> {
-                for (int x = 0, j = 1; x < width; x++, j += 2) {
-                    int v = row[j] & 0xFF;
-                    out[o + x] = RgbImage.overWhite(row[j + 1] & 0xFF, v, v, v);
+                for (int x = 0, j = r + 1; x < width; x++, j += 2) {
+                    int v = b[j] & 0xFF;
+                    out[o + x] = RgbImage.overWhite(b[j + 1] & 0xFF, v, v, v);
                 }
             }
             default -> {
                 for (int x = 0; x < width; x++) {
-                    int index = depth == 8 ? row[1 + x] & 0xFF : packed(row, x, depth);
+                    int index = depth == 8 ? b[r + 1 + x] & 0xFF : packed(b, r, x, depth);
                     int rgb = palette[index];
                     out[o + x] = paletteAlpha == null ? rgb
                             : RgbImage.overWhite(paletteAlpha[index] & 0xFF, (rgb >> 16) & 0xFF, (rgb >> 8) & 0xFF, rgb & 0xFF);
@@ -256,9 +281,9 @@ final class PngDecoder {
         }
     }
 
-    /** Sample {@code x} of a row packed at 1, 2 or 4 bits, most significant bits first. */
-    private static int packed(byte[] row, int x, int depth) {
+    /** Sample {@code x} of the row at {@code b[r]} packed at 1, 2 or 4 bits, most significant bits first. */
+    private static int packed(byte[] b, int r, int x, int depth) {
         int perByte = 8 / depth;
-        return ((row[1 + x / perByte] & 0xFF) >> (8 - depth * (x % perByte + 1))) & ((1 << depth) - 1);
+        return ((b[r + 1 + x / perByte] & 0xFF) >> (8 - depth * (x % perByte + 1))) & ((1 << depth) - 1);
     }
 }

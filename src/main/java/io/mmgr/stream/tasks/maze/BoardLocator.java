@@ -77,27 +77,47 @@ final class BoardLocator {
                 int last = Integer.MIN_VALUE / 2;
                 int best = 0;
                 int colourFrom = colour == null ? 0 : colour.size;
-                // runs of one colour (most of a maze image) are classified and counted once
-                int rgbOfRun = 0;
-                for (int x = 0; x < width; x++, i++) {
-                    int code;
-                    if (pixels != null) {
-                        int rgb = pixels[i];
-                        if (x == 0 || rgb != rgbOfRun) {
-                            rgbOfRun = rgb;
-                            code = lut.classify(rgb);
-                        } else {
-                            code = runCode[runs - 1];
-                        }
-                        codes[i] = (byte) code;
-                        if (code >= MazePalette.CODE_START && code <= MazePalette.CODE_PATH) {
-                            colour.add(i);
-                        }
-                    } else {
-                        code = codes[i];
+                if (pixels == null) {
+                    // codes given: the row is walked run by run, each run's darkness and wall span
+                    // taken at once (a wall run inside a row is unbroken, so it only moves the end)
+                    for (int x = 0; x < width; ) {
+                        int code = codes[i];
+                        int from = x;
+                        do {
+                            x++;
+                            i++;
+                        } while (x < width && codes[i] == code);
                         if (colour != null && code >= MazePalette.CODE_START && code <= MazePalette.CODE_PATH) {
-                            colour.add(i);
+                            for (int j = i - (x - from); j < i; j++) {
+                                colour.add(j);
+                            }
                         }
+                        runAt[runs] = from;
+                        runCode[runs++] = code;
+                        dark += darkness[code] * (x - from);
+                        if (classes[code] == wall) {
+                            if (from - last - 1 > RUN_GAP) {
+                                start = from;
+                            }
+                            last = x - 1;
+                            best = Math.max(best, last - start + 1);
+                        }
+                    }
+                }
+                // RGB pixels: classified on the way, runs of one colour (most of a maze image) once
+                int rgbOfRun = 0;
+                for (int x = 0; pixels != null && x < width; x++, i++) {
+                    int code;
+                    int rgb = pixels[i];
+                    if (x == 0 || rgb != rgbOfRun) {
+                        rgbOfRun = rgb;
+                        code = lut.classify(rgb);
+                    } else {
+                        code = runCode[runs - 1];
+                    }
+                    codes[i] = (byte) code;
+                    if (code >= MazePalette.CODE_START && code <= MazePalette.CODE_PATH) {
+                        colour.add(i);
                     }
                     if (runs == 0 || runCode[runs - 1] != code) {
                         runAt[runs] = x;
@@ -339,18 +359,19 @@ final class BoardLocator {
     static double score(double[] prefix, double inner, double span, double t, int cells) {
         double p = (span + t) / cells;
         double teeth = 0;
-        for (int j = 1; j < cells; j++) {
-            teeth += mean(prefix, inner + j * p - t, inner + j * p);
-        }
         double gaps = 0;
+        // line j's far edge is where cell j starts: its prefix sum is looked up once for both
         for (int j = 0; j < cells; j++) {
-            gaps += mean(prefix, inner + j * p, inner + j * p + p - t);
+            double b = inner + j * p;
+            double atB = at(prefix, b);
+            if (j > 0) {
+                double a = b - t;
+                teeth += (atB - at(prefix, a)) / (b - a);
+            }
+            double e = b + p - t;
+            gaps += (at(prefix, e) - atB) / (e - b);
         }
         return teeth / (cells - 1) - gaps / cells;
-    }
-
-    private static double mean(double[] prefix, double a, double b) {
-        return (at(prefix, b) - at(prefix, a)) / (b - a);
     }
 
     /** The prefix sum at a fractional position (linear inside a pixel). */
