@@ -148,15 +148,13 @@ final class Inflate {
                     return copy < n || after(out, size, last, null, null);
                 }
                 continue;
-            } else if (type == 1) {
-                lit = FIXED_LITLEN;
-                dist = FIXED_DIST;
-            } else if (type == 2) {
-                Code[] codes = dynamic();
+            } else {
+                Code[] codes = codes(type);
+                if (codes == null) {
+                    return false;
+                }
                 lit = codes[0];
                 dist = codes[1];
-            } else {
-                return false;
             }
             while (true) {
                 int sym = decode(lit);
@@ -245,15 +243,13 @@ final class Inflate {
                 if (len > 0) {
                     return true;
                 }
-            } else if (type == 1) {
-                lit = FIXED_LITLEN;
-                dist = FIXED_DIST;
-            } else if (type == 2) {
-                Code[] codes = dynamic();
+            } else {
+                Code[] codes = codes(type);
+                if (codes == null) {
+                    return false;
+                }
                 lit = codes[0];
                 dist = codes[1];
-            } else {
-                return false;
             }
         }
     }
@@ -430,5 +426,13 @@ final class Inflate {
             throw MALFORMED;
         }
         return in[pos++] & 0xFF;
+    }
+
+    /** The literal/length and distance codes of a compressed block of this type (1 fixed, 2 dynamic), or null for type 3. */
+    private Code[] codes(int type) throws Malformed {
+        if (type == 1) {
+            return new Code[] {FIXED_LITLEN, FIXED_DIST};
+        }
+        return type == 2 ? dynamic() : null;
     }
 }
