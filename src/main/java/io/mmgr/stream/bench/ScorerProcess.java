@@ -130,18 +130,20 @@ public final class ScorerProcess implements AutoCloseable {
 
     /** The end of this start's output, then of the broker's and registry's log: a failed start is diagnosed from both. */
     private String tail() {
-        String all = log();
-        String out = all.length() <= 4000 ? all : all.substring(all.length() - 4000);
+        String out = end(log());
         Path side = dataDir.resolve("mmgr.log");
         try {
             if (Files.exists(side)) {
-                String s = Files.readString(side, StandardCharsets.UTF_8);
-                out += "\n--- " + side + " (end) ---\n" + (s.length() <= 4000 ? s : s.substring(s.length() - 4000));
+                out += "\n--- " + side + " (end) ---\n" + end(Files.readString(side, StandardCharsets.UTF_8));
             }
         } catch (IOException e) {
             out += "\n(" + side + " unreadable: " + e.getMessage() + ")";
         }
         return out;
+    }
+
+    private static String end(String text) {
+        return text.length() <= 4000 ? text : text.substring(text.length() - 4000);
     }
 
     @Override
