@@ -175,6 +175,24 @@ final class ChildScorer implements AutoCloseable {
         return sb.toString();
     }
 
+    /**
+     * The scorer's last warnings and errors, one line each and each message once, for a failure message: the
+     * plain tail of a stuck scorer's log is mostly the same INFO line repeated.
+     */
+    String problems() {
+        java.util.LinkedHashMap<String, String> last = new java.util.LinkedHashMap<>();
+        for (String line : log().split("\n")) {
+            int level = line.indexOf(" WARN ") > 0 ? line.indexOf(" WARN ") : line.indexOf(" ERROR ");
+            if (level > 0 && level < 20) {
+                String message = line.substring(level).replaceAll("\\d+", "#");
+                last.remove(message); // keep the latest occurrence, in order
+                last.put(message, line.length() <= 300 ? line : line.substring(0, 300));
+            }
+        }
+        List<String> lines = new ArrayList<>(last.values());
+        return name + "'s last warnings:\n  " + String.join("\n  ", lines.subList(Math.max(0, lines.size() - 12), lines.size()));
+    }
+
     private String tail() {
         String all = log();
         return all.length() <= 4000 ? all : all.substring(all.length() - 4000);

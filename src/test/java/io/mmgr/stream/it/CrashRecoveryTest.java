@@ -77,12 +77,16 @@ class CrashRecoveryTest {
     }
 
     /** Waits until at least {@code more} records were added to the score topic since {@code from}; returns the new gauge. */
-    static long progress(Topics t, long from, long more) throws InterruptedException {
+    static long progress(Topics t, long from, long more, ChildScorer... scorers) throws InterruptedException {
         long deadline = System.nanoTime() + Duration.ofMinutes(2).toNanos();
         long now;
         while ((now = infra.endOffsets(t.sampleScores.name())) < from + more) {
             if (System.nanoTime() > deadline) {
-                throw new AssertionError("no scoring progress: " + now + " records, wanted " + (from + more));
+                StringBuilder why = new StringBuilder("no scoring progress in 2 min: " + now + " records, wanted " + (from + more));
+                for (ChildScorer s : scorers) {
+                    why.append('\n').append(s.problems());
+                }
+                throw new AssertionError(why);
             }
             Thread.sleep(200);
         }
@@ -163,11 +167,11 @@ class CrashRecoveryTest {
         try (ChildScorer a = scorer("a", "crash-kill.", "crash-kill-app"); SteadyLoad l = load[0]) {
             a.start(START);
             l.start();
-            long seen = progress(t, 0, 150);
+            long seen = progress(t, 0, 150, a);
             for (int k = 0; k < kills; k++) {
                 a.kill(); // mid-stream: the load keeps coming and the scorer was just seen scoring
                 a.start(START);
-                seen = progress(t, seen, 150);
+                seen = progress(t, seen, 150, a);
             }
             l.stop(Duration.ofMinutes(1));
             assertEverySampleScoredOnce(t, l, run);
@@ -186,14 +190,18 @@ class CrashRecoveryTest {
         try (ChildScorer a = scorer("a", "crash-broker.", "crash-broker-app"); SteadyLoad l = load[0]) {
             a.start(START);
             l.start();
-            long seen = progress(t, 0, 200);
+            long seen = progress(t, 0, 200, a);
             Duration outage = infra.restartBroker(Duration.ofSeconds(2));
-            progress(t, seen, 200);
+            long back = System.nanoTime();
+            long first = progress(t, seen, 1, a);
+            double resumed = (System.nanoTime() - back) / 1e9;
+            progress(t, first, 200, a);
             l.stop(Duration.ofMinutes(1));
             assertEverySampleScoredOnce(t, l, run);
             assertThat(a.alive()).as("the scorer survived the broker's restart").isTrue();
-            System.out.printf("crash test: broker restarted (down %.1f s) under %.0f events/s: %d samples, each scored "
-                    + "exactly once (%d events re-sent)%n", outage.toMillis() / 1000.0, RATE, l.sent(), l.resent());
+            System.out.printf("crash test: broker restarted (down %.1f s) under %.0f events/s, scoring again %.1f s after it was back: "
+                    + "%d samples, each scored exactly once (%d events re-sent)%n", outage.toMillis() / 1000.0, RATE, resumed,
+                    l.sent(), l.resent());
         }
     }
 
@@ -208,9 +216,9 @@ class CrashRecoveryTest {
             a.start(START);
             b.start(START);
             l.start();
-            long seen = progress(t, 0, 200);
+            long seen = progress(t, 0, 200, a, b);
             b.kill();
-            progress(t, seen, 300); // the survivor takes b's partitions over
+            progress(t, seen, 300, a); // the survivor takes b's partitions over
             l.stop(Duration.ofMinutes(1));
             assertEverySampleScoredOnce(t, l, run);
             assertThat(a.alive()).isTrue();
