@@ -77,12 +77,14 @@ class CrashRecoveryTest {
     }
 
     /** Waits until at least {@code more} records were added to the score topic since {@code from}; returns the new gauge. */
-    static long progress(Topics t, long from, long more, ChildScorer... scorers) throws InterruptedException {
+    static long progress(Topics t, SteadyLoad load, long from, long more, ChildScorer... scorers) throws InterruptedException {
         long deadline = System.nanoTime() + Duration.ofMinutes(2).toNanos();
         long now;
         while ((now = infra.endOffsets(t.sampleScores.name())) < from + more) {
             if (System.nanoTime() > deadline) {
-                StringBuilder why = new StringBuilder("no scoring progress in 2 min: " + now + " records, wanted " + (from + more));
+                // a load that stopped sending starves the scorer as surely as a stuck scorer: say which it was
+                StringBuilder why = new StringBuilder("no scoring progress in 2 min: " + now + " records, wanted " + (from + more)
+                        + "; " + load.describe());
                 for (ChildScorer s : scorers) {
                     why.append('\n').append(s.problems());
                 }
@@ -167,11 +169,11 @@ class CrashRecoveryTest {
         try (ChildScorer a = scorer("a", "crash-kill.", "crash-kill-app"); SteadyLoad l = load[0]) {
             a.start(START);
             l.start();
-            long seen = progress(t, 0, 150, a);
+            long seen = progress(t, l, 0, 150, a);
             for (int k = 0; k < kills; k++) {
                 a.kill(); // mid-stream: the load keeps coming and the scorer was just seen scoring
                 a.start(START);
-                seen = progress(t, seen, 150, a);
+                seen = progress(t, l, seen, 150, a);
             }
             l.stop(Duration.ofMinutes(1));
             assertEverySampleScoredOnce(t, l, run);
@@ -190,12 +192,12 @@ class CrashRecoveryTest {
         try (ChildScorer a = scorer("a", "crash-broker.", "crash-broker-app"); SteadyLoad l = load[0]) {
             a.start(START);
             l.start();
-            long seen = progress(t, 0, 200, a);
+            long seen = progress(t, l, 0, 200, a);
             Duration outage = infra.restartBroker(Duration.ofSeconds(2));
             long back = System.nanoTime();
-            long first = progress(t, seen, 1, a);
+            long first = progress(t, l, seen, 1, a);
             double resumed = (System.nanoTime() - back) / 1e9;
-            progress(t, first, 200, a);
+            progress(t, l, first, 200, a);
             l.stop(Duration.ofMinutes(1));
             assertEverySampleScoredOnce(t, l, run);
             assertThat(a.alive()).as("the scorer survived the broker's restart").isTrue();
@@ -216,9 +218,9 @@ class CrashRecoveryTest {
             a.start(START);
             b.start(START);
             l.start();
-            long seen = progress(t, 0, 200, a, b);
+            long seen = progress(t, l, 0, 200, a, b);
             b.kill();
-            progress(t, seen, 300, a); // the survivor takes b's partitions over
+            progress(t, l, seen, 300, a); // the survivor takes b's partitions over
             l.stop(Duration.ofMinutes(1));
             assertEverySampleScoredOnce(t, l, run);
             assertThat(a.alive()).isTrue();

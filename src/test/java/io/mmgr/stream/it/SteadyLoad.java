@@ -131,6 +131,12 @@ final class SteadyLoad implements AutoCloseable {
         }
     }
 
+    /** How far the load got: events sent, acknowledged and waiting to be sent again. */
+    String describe() {
+        return "load: " + sent() + " events sent, " + acked.get() + " acknowledged, " + retry.size() + " to send again"
+                + (thread.isAlive() ? "" : " (its thread has ended)");
+    }
+
     /** Events published (each a distinct sample). */
     int sent() {
         synchronized (keys) {
