@@ -1,16 +1,20 @@
 package io.mmgr.stream.it;
 
+import io.mmgr.stream.cli.ConsoleLogs;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * {@code mmgr run} as a separate JVM on this test's classpath: started against existing Kafka and
@@ -175,16 +179,28 @@ final class ChildScorer implements AutoCloseable {
         return sb.toString();
     }
 
+    /** A WARN or ERROR line of the console's layout (log4j2.xml) or of mmgr.log's (ConsoleLogs): [date] time, level. */
+    private static final Pattern WARNING = Pattern.compile("(\\d{4}-\\d\\d-\\d\\d )?\\d\\d:\\d\\d:\\d\\d\\.\\d{3} (WARN|ERROR) ");
+
     /**
      * The scorer's last warnings and errors, one line each and each message once, for a failure message: the
-     * plain tail of a stuck scorer's log is mostly the same INFO line repeated.
+     * plain tail of a stuck scorer's log is mostly the same INFO line repeated. They are read from mmgr.log in
+     * its data directory, which alone holds the Kafka clients' and Streams' lines (the console gets only ours),
+     * or from the console's log when a log4j2 configuration of its own left no mmgr.log.
      */
     String problems() {
-        java.util.LinkedHashMap<String, String> last = new java.util.LinkedHashMap<>();
-        for (String line : log().split("\n")) {
-            int level = line.indexOf(" WARN ") > 0 ? line.indexOf(" WARN ") : line.indexOf(" ERROR ");
-            if (level > 0 && level < 20) {
-                String message = line.substring(level).replaceAll("\\d+", "#");
+        Path file = dataDir.resolve(ConsoleLogs.FILE);
+        String text;
+        try {
+            text = Files.exists(file) ? Files.readString(file, StandardCharsets.UTF_8) : log();
+        } catch (IOException e) {
+            text = log();
+        }
+        LinkedHashMap<String, String> last = new LinkedHashMap<>();
+        for (String line : text.split("\n")) {
+            Matcher m = WARNING.matcher(line);
+            if (m.lookingAt()) {
+                String message = line.substring(m.end()).replaceAll("\\d+", "#");
                 last.remove(message); // keep the latest occurrence, in order
                 last.put(message, line.length() <= 300 ? line : line.substring(0, 300));
             }
