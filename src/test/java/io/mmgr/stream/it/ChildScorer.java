@@ -202,7 +202,8 @@ final class ChildScorer implements AutoCloseable {
             if (m.lookingAt()) {
                 String message = line.substring(m.end()).replaceAll("\\d+", "#");
                 last.remove(message); // keep the latest occurrence, in order
-                last.put(message, line.length() <= 300 ? line : line.substring(0, 300));
+                // a client's line starts with its long client and transactional ids and ends with the error: keep both ends
+                last.put(message, line.length() <= 300 ? line : line.substring(0, 90) + " … " + line.substring(line.length() - 200));
             }
         }
         List<String> lines = new ArrayList<>(last.values());

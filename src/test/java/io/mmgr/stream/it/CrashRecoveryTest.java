@@ -89,7 +89,7 @@ class CrashRecoveryTest {
         while ((now = infra.endOffsets(t.sampleScores.name())) < from + more) {
             if (System.nanoTime() > deadline) {
                 // a load that stopped sending starves the scorer as surely as a stuck scorer: say which it was
-                StringBuilder why = new StringBuilder("no scoring progress in " + PROGRESS.toMinutes() + " min: " + now + " records, wanted " + (from + more)
+                StringBuilder why = new StringBuilder("no scoring progress in " + PROGRESS.toSeconds() + " s: " + now + " records, wanted " + (from + more)
                         + "; " + load.describe());
                 for (ChildScorer s : scorers) {
                     why.append('\n').append(s.problems());
