@@ -3,8 +3,10 @@ package io.mmgr.stream.cli;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.mmgr.stream.tasks.CaseFields;
+import io.mmgr.stream.tasks.EvalAdapter;
 import io.mmgr.stream.tasks.EvalCase;
 import io.mmgr.stream.tasks.EvalCaseException;
+import io.mmgr.stream.tasks.EvaluationException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -69,6 +71,21 @@ final class JsonlInput {
             throw new CliInputException(file + ": no lines to score");
         }
         return lines;
+    }
+
+    /**
+     * The file's samples as its family's adapter reads them from its lines, in the adapter's order; an
+     * error of a case names the file and its line.
+     */
+    static List<EvalAdapter.Group> samples(EvalAdapter adapter, Path file) {
+        List<EvalCase> cases = read(file).stream().map(Line::asCase).toList();
+        try {
+            return adapter.samples(cases);
+        } catch (EvalCaseException e) {
+            throw located(file, e);
+        } catch (EvaluationException | IOException e) {
+            throw new CliInputException(file + ": " + e.getMessage());
+        }
     }
 
     /** A present, non-null field, or an error naming it. */

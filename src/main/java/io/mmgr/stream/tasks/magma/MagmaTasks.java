@@ -87,7 +87,9 @@ public final class MagmaTasks implements TaskFamily {
 
     @Override
     public List<EvalAdapter> evalAdapters() {
-        return List.of(new EvalAdapter("screenspot", ClickEvaluator.ID, ClickEvaluator::new, ScreenSpotEvalCase::sample));
+        return List.of(new EvalAdapter("screenspot", ClickEvaluator.ID, ClickEvaluator::new, ScreenSpotEvalCase::sample),
+                EvalAdapter.grouped("mind2web", MagmaUiEvaluator.ID, MagmaUiEvaluator::new, Mind2WebEvalCase::samples),
+                EvalAdapter.grouped("aitw", AitwEvaluator.ID, AitwEvaluator::new, AitwEvalCase::samples));
     }
 
     @Override
