@@ -61,8 +61,19 @@ public record EvalAdapter(String command, String evaluator, Supplier<Determinist
         List<Group> samples(List<EvalCase> cases) throws EvaluationException, IOException;
     }
 
-    /** One sample and what names it among the file's (an episode id, a suite). */
-    public record Group(String key, EvalSample sample) {
+    /**
+     * One sample and where it came from, for an error of the command that names it.
+     *
+     * @param key    what names it among the file's samples of its task (an episode id, a robot task)
+     * @param sample its event and item
+     * @param line   the line of its first case; 0 when its cases are not lines of a file
+     */
+    public record Group(String key, EvalSample sample, int line) {
+
+        /** A sample not read from the lines of a file. */
+        public Group(String key, EvalSample sample) {
+            this(key, sample, 0);
+        }
     }
 
     /** The event and item of one case (see {@link Reader#sample}). */
@@ -81,7 +92,7 @@ public record EvalAdapter(String command, String evaluator, Supplier<Determinist
         }
         List<Group> out = new ArrayList<>(cases.size());
         for (EvalCase c : cases) {
-            out.add(new Group("line-" + c.line(), reader.sample(c)));
+            out.add(new Group("line-" + c.line(), reader.sample(c), c.line()));
         }
         return out;
     }

@@ -61,7 +61,9 @@ final class UiEpisodeCases {
         }
         List<EvalAdapter.Group> out = new ArrayList<>(episodes.size());
         for (Map.Entry<String, TreeMap<Integer, Entry>> e : episodes.entrySet()) {
-            out.add(new EvalAdapter.Group(e.getKey(), sample(task, e.getKey(), e.getValue())));
+            // where the episode starts in the file, for an error that names it
+            int first = e.getValue().values().stream().mapToInt(s -> s.c().line()).min().orElseThrow();
+            out.add(new EvalAdapter.Group(e.getKey(), sample(task, e.getKey(), e.getValue()), first));
         }
         return out;
     }

@@ -67,6 +67,7 @@ class UiEpisodeEvalCasesTest {
                 m2w("early", 1, "e1", "null")));
 
         assertThat(groups).extracting(EvalAdapter.Group::key).containsExactly("late", "early");
+        assertThat(groups).extracting(EvalAdapter.Group::line).as("each episode's first line").containsExactly(2, 4);
         EvalSample late = groups.get(0).sample();
         assertThat(late.event().getTask()).isEqualTo("mind2web").isEqualTo(late.item().getTask());
         assertThat(late.event().getModality()).isEqualTo("ui");
