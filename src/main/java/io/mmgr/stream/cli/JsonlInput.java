@@ -14,6 +14,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Consumer;
 
 /**
  * Reads a JSONL file for the {@code eval} commands: one JSON object per non-blank line, with typed
@@ -78,9 +79,16 @@ final class JsonlInput {
      * error of a case names the file and its line.
      */
     static List<EvalAdapter.Group> samples(EvalAdapter adapter, Path file) {
+        List<EvalAdapter.Group> out = new ArrayList<>();
+        samples(adapter, file, out::add);
+        return out;
+    }
+
+    /** As {@link #samples(EvalAdapter, Path)}, each handed to {@code out} as the adapter reads it. */
+    static void samples(EvalAdapter adapter, Path file, Consumer<EvalAdapter.Group> out) {
         List<EvalCase> cases = read(file).stream().map(Line::asCase).toList();
         try {
-            return adapter.samples(cases);
+            adapter.samples(cases, out);
         } catch (EvalCaseException e) {
             throw located(file, e);
         } catch (EvaluationException | IOException e) {

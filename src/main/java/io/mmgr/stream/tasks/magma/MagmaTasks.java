@@ -90,7 +90,9 @@ public final class MagmaTasks implements TaskFamily {
         return List.of(new EvalAdapter("screenspot", ClickEvaluator.ID, ClickEvaluator::new, ScreenSpotEvalCase::sample),
                 EvalAdapter.grouped("mind2web", MagmaUiEvaluator.ID, MagmaUiEvaluator::new, Mind2WebEvalCase::samples),
                 EvalAdapter.grouped("aitw", AitwEvaluator.ID, AitwEvaluator::new, AitwEvalCase::samples),
-                EvalAdapter.grouped("robot", RobotTrialsEvaluator.ID, RobotTrialsEvaluator::new, RobotEvalCase::samples));
+                EvalAdapter.grouped("robot", RobotTrialsEvaluator.ID, RobotTrialsEvaluator::new, RobotEvalCase::samples),
+                EvalAdapter.grouped("visualwebbench", VisualWebBenchEvaluator.ID, VisualWebBenchEvaluator::new,
+                        new VisualWebBenchEvalCase()));
     }
 
     @Override
