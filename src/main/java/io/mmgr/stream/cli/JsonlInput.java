@@ -17,8 +17,8 @@ import java.util.List;
 import java.util.function.Consumer;
 
 /**
- * Reads a JSONL file for the {@code eval} commands: one JSON object per non-blank line, with typed
- * field access whose errors name the file and the line.
+ * Reads a JSONL file for the {@code eval} commands: one JSON object per non-blank line, read as the
+ * cases of a family's input adapter or with typed field access, whose errors name the file and the line.
  */
 final class JsonlInput {
 
@@ -96,48 +96,13 @@ final class JsonlInput {
         }
     }
 
-    /** A present, non-null field, or an error naming it. */
-    static JsonNode required(Line line, JsonNode obj, String field) {
-        return located(line, () -> CaseFields.required(line.asCase(), obj, field));
-    }
-
-    static JsonNode object(Line line, JsonNode obj, String field) {
-        return located(line, () -> CaseFields.object(line.asCase(), obj, field));
-    }
-
     /** A string or number field as text; null when absent. */
     static String text(Line line, JsonNode obj, String field) {
         return located(line, () -> CaseFields.text(line.asCase(), obj, field));
     }
 
-    static String requiredText(Line line, JsonNode obj, String field) {
-        return located(line, () -> CaseFields.requiredText(line.asCase(), obj, field));
-    }
-
-    static int requiredInt(Line line, JsonNode obj, String field) {
-        return located(line, () -> CaseFields.requiredInt(line.asCase(), obj, field));
-    }
-
-    static Integer optionalInt(Line line, JsonNode obj, String field) {
-        return located(line, () -> CaseFields.optionalInt(line.asCase(), obj, field));
-    }
-
-    static boolean requiredBoolean(Line line, JsonNode obj, String field) {
-        return located(line, () -> CaseFields.requiredBoolean(line.asCase(), obj, field));
-    }
-
-    /** An array of numbers; null when absent. */
-    static List<Double> numbers(Line line, JsonNode obj, String field) {
-        return located(line, () -> CaseFields.numbers(line.asCase(), obj, field));
-    }
-
     static List<Double> numberArray(Line line, JsonNode v, String field) {
         return located(line, () -> CaseFields.numberArray(line.asCase(), v, field));
-    }
-
-    /** Runs a conversion into the metric types; their validation errors get the line's position. */
-    static <T> T convert(Line line, String where, java.util.function.Supplier<T> conversion) {
-        return located(line, () -> CaseFields.convert(line.asCase(), where, conversion));
     }
 
     /** A case's field error, with the file and the case's line named first. */
