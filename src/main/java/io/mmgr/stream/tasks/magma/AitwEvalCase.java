@@ -16,13 +16,9 @@ import java.util.List;
  */
 final class AitwEvalCase {
 
-    static final String TASK = "aitw";
+    static final EvalAdapter.Grouping EPISODES = UiEpisodeCases.grouping("aitw", AitwEvalCase::step);
 
     private AitwEvalCase() {
-    }
-
-    static List<EvalAdapter.Group> samples(List<EvalCase> cases) {
-        return UiEpisodeCases.episodes(TASK, cases, AitwEvalCase::step);
     }
 
     private static UiEpisodeCases.Step step(EvalCase c) {

@@ -5,7 +5,6 @@ import io.mmgr.stream.avro.UiAction;
 import io.mmgr.stream.tasks.CaseFields;
 import io.mmgr.stream.tasks.EvalAdapter;
 import io.mmgr.stream.tasks.EvalCase;
-import java.util.List;
 
 /**
  * {@code mmgr eval mind2web}'s case, one line of its steps file: a gold step ({@code element} and/or
@@ -15,13 +14,9 @@ import java.util.List;
  */
 final class Mind2WebEvalCase {
 
-    static final String TASK = "mind2web";
+    static final EvalAdapter.Grouping EPISODES = UiEpisodeCases.grouping("mind2web", Mind2WebEvalCase::step);
 
     private Mind2WebEvalCase() {
-    }
-
-    static List<EvalAdapter.Group> samples(List<EvalCase> cases) {
-        return UiEpisodeCases.episodes(TASK, cases, Mind2WebEvalCase::step);
     }
 
     private static UiEpisodeCases.Step step(EvalCase c) {

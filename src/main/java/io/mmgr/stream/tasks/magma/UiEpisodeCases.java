@@ -39,12 +39,17 @@ final class UiEpisodeCases {
     private UiEpisodeCases() {
     }
 
+    /** A task's step lines as its episodes ({@link #episodes}). */
+    static EvalAdapter.Grouping grouping(String task, StepReader steps) {
+        return cases -> episodes(task, cases, steps);
+    }
+
     /**
      * The episodes of these lines as samples of {@code task}, keyed by episode id. Each line is read whole
      * and its step number checked before the next line is read, so a bad line is the first one named;
      * gaps can only show once every line is in.
      */
-    static List<EvalAdapter.Group> episodes(String task, List<EvalCase> cases, StepReader steps) {
+    private static List<EvalAdapter.Group> episodes(String task, List<EvalCase> cases, StepReader steps) {
         Map<String, TreeMap<Integer, Entry>> episodes = new LinkedHashMap<>();
         for (EvalCase c : cases) {
             String episode = CaseFields.requiredText(c, c.fields(), "episode");
