@@ -47,8 +47,8 @@ public final class EvalAitwCommand implements Callable<Integer> {
     public Integer call() {
         // the family's adapter checks each line with the stream's own step rules, so a bad one is named by its number
         EvalAdapter adapter = TaskFamily.evalAdapter("aitw");
-        List<AitwActionMatching.EpisodeResult> results = FamilySample.details(adapter, JsonlInput.samples(adapter, steps),
-                AitwActionMatching.EpisodeResult.class, FamilySample::episodeRefused);
+        List<AitwActionMatching.EpisodeResult> results = FamilySample.details(adapter,
+                JsonlInput.samples(adapter, steps), AitwActionMatching.EpisodeResult.class, FamilySample::episodeRefused);
         AitwActionMatching.Summary s = AitwActionMatching.summarize(results);
 
         Map<String, Object> out = new LinkedHashMap<>();

@@ -16,7 +16,8 @@ import picocli.CommandLine.Option;
 /**
  * {@code mmgr eval mind2web --steps FILE.jsonl}: Mind2Web step metrics. The file's lines are cases of
  * the family's input adapter (tasks/magma/Mind2WebEvalCase): each episode becomes the event and item the
- * stream would get, scored by {@link SampleScorer}; the summary aggregates the episodes' results as Mind2Web reports them.
+ * stream would get, scored by {@link SampleScorer}; the summary aggregates the episodes' results as
+ * Mind2Web reports them.
  */
 @Command(name = "mind2web", mixinStandardHelpOptions = true,
         description = "Score Mind2Web episodes: element selection accuracy, operation F1, step and task success.",

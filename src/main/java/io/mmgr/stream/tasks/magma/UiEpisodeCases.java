@@ -58,7 +58,8 @@ final class UiEpisodeCases {
             if (step < 0) {
                 throw c.error("'step' must not be negative");
             }
-            Entry previous = episodes.computeIfAbsent(episode, k -> new TreeMap<>()).putIfAbsent(step, new Entry(c, read));
+            Entry previous = episodes.computeIfAbsent(episode, k -> new TreeMap<>())
+                    .putIfAbsent(step, new Entry(c, read));
             if (previous != null) {
                 throw c.error("episode '" + episode + "' step " + step + " appears twice (first on line "
                         + previous.c().line() + ")");
@@ -91,7 +92,10 @@ final class UiEpisodeCases {
                 EvalSample.item(task, GroundTruth.newBuilder().setUiSteps(gold).build()));
     }
 
-    /** A step the model did not produce: an empty action, as the stream reads it ({@link MagmaRecords#notPredicted}). */
+    /**
+     * A step the model did not produce: an empty action, as the stream reads it
+     * ({@link MagmaRecords#notPredicted}).
+     */
     static UiAction notPredicted() {
         return UiAction.newBuilder().build();
     }
