@@ -1,13 +1,10 @@
 package io.mmgr.stream.cli;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import io.mmgr.stream.avro.UiAction;
+import io.mmgr.stream.tasks.EvalAdapter;
 import io.mmgr.stream.tasks.SampleScorer;
+import io.mmgr.stream.tasks.TaskFamily;
 import io.mmgr.stream.tasks.magma.AitwActionMatching;
-import io.mmgr.stream.tasks.magma.AitwEvaluator;
-import io.mmgr.stream.tasks.magma.MagmaRecords;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -17,8 +14,9 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * {@code mmgr eval aitw --steps FILE.jsonl}: AITW action matching. The file's lines are an input adapter:
- * each episode becomes the event and item the stream would get, scored by {@link SampleScorer}.
+ * {@code mmgr eval aitw --steps FILE.jsonl}: AITW action matching. The file's lines are cases of the
+ * family's input adapter (tasks/magma/AitwEvalCase): each episode becomes the event and item the stream
+ * would get, scored by {@link SampleScorer}.
  */
 @Command(name = "aitw", mixinStandardHelpOptions = true,
         description = "Score AITW episodes by action matching (google-research android_in_the_wild rules).",
@@ -47,43 +45,10 @@ public final class EvalAitwCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        // each line is checked with the stream's own step rules, so a bad one is named by its number
-        EpisodeSteps<UiAction, UiAction> grouped = new EpisodeSteps<>();
-        for (JsonlInput.Line line : JsonlInput.read(steps)) {
-            JsonNode n = line.node();
-            String episode = JsonlInput.requiredText(line, n, "episode");
-            int step = JsonlInput.requiredInt(line, n, "step");
-            JsonNode g = JsonlInput.object(line, n, "gold");
-            UiAction.Builder goldAction = action(line, g);
-            JsonlInput.convert(line, "gold", () -> MagmaRecords.aitwAction(goldAction.build()));
-            List<List<Double>> boxes = new ArrayList<>();
-            JsonNode sb = g.get("screenBoxes");
-            if (sb != null && !sb.isNull()) {
-                if (!sb.isArray()) {
-                    throw line.error("gold: 'screenBoxes' must be an array of [y, x, height, width]");
-                }
-                for (JsonNode b : sb) {
-                    boxes.add(JsonlInput.numberArray(line, b, "screenBoxes"));
-                }
-                goldAction.setScreenBoxes(boxes);
-            }
-            UiAction gold = goldAction.build();
-            JsonlInput.convert(line, "gold", () -> MagmaRecords.aitwGoldStep(gold));
-            UiAction prediction = UiEpisodes.notPredicted();
-            JsonNode p = UiEpisodes.pred(line, n);
-            if (p != null) {
-                UiAction checked = action(line, p).build();
-                JsonlInput.convert(line, "pred", () -> MagmaRecords.aitwAction(checked));
-                prediction = checked;
-            }
-            grouped.add(line, episode, step, gold, prediction);
-        }
-
-        SampleScorer scorer = FamilySample.scorer(AitwEvaluator.ID, AitwEvaluator::new);
-        List<AitwActionMatching.EpisodeResult> results = new ArrayList<>();
-        for (EpisodeSteps.Episode<UiAction, UiAction> e : grouped.episodes()) {
-            results.add(UiEpisodes.score(scorer, "aitw", e, AitwEvaluator.ID, AitwActionMatching.EpisodeResult.class));
-        }
+        // the family's adapter checks each line with the stream's own step rules, so a bad one is named by its number
+        EvalAdapter adapter = TaskFamily.evalAdapter("aitw");
+        List<AitwActionMatching.EpisodeResult> results = FamilySample.details(adapter,
+                JsonlInput.samples(adapter, steps), AitwActionMatching.EpisodeResult.class, FamilySample::episodeRefused);
         AitwActionMatching.Summary s = AitwActionMatching.summarize(results);
 
         Map<String, Object> out = new LinkedHashMap<>();
@@ -96,12 +61,5 @@ public final class EvalAitwCommand implements Callable<Integer> {
         spec.commandLine().getOut().println(JsonOutput.line(out));
         spec.commandLine().getOut().flush();
         return 0;
-    }
-
-    /** The action fields of a gold or predicted step (a typed value is not compared, as the reference). */
-    private static UiAction.Builder action(JsonlInput.Line line, JsonNode obj) {
-        return UiAction.newBuilder().setPoint(JsonlInput.numbers(line, obj, "point"))
-                .setLiftPoint(JsonlInput.numbers(line, obj, "liftPoint"))
-                .setOp(JsonlInput.text(line, obj, "op"));
     }
 }

@@ -1,13 +1,10 @@
 package io.mmgr.stream.cli;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import io.mmgr.stream.avro.UiAction;
+import io.mmgr.stream.tasks.EvalAdapter;
 import io.mmgr.stream.tasks.SampleScorer;
-import io.mmgr.stream.tasks.magma.MagmaRecords;
-import io.mmgr.stream.tasks.magma.MagmaUiEvaluator;
+import io.mmgr.stream.tasks.TaskFamily;
 import io.mmgr.stream.tasks.magma.UiStepMetrics;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -17,9 +14,10 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * {@code mmgr eval mind2web --steps FILE.jsonl}: Mind2Web step metrics. The file's lines are an input
- * adapter: each episode becomes the event and item the stream would get, scored by {@link SampleScorer};
- * the summary aggregates the episodes' results as Mind2Web reports them.
+ * {@code mmgr eval mind2web --steps FILE.jsonl}: Mind2Web step metrics. The file's lines are cases of
+ * the family's input adapter (tasks/magma/Mind2WebEvalCase): each episode becomes the event and item the
+ * stream would get, scored by {@link SampleScorer}; the summary aggregates the episodes' results as
+ * Mind2Web reports them.
  */
 @Command(name = "mind2web", mixinStandardHelpOptions = true,
         description = "Score Mind2Web episodes: element selection accuracy, operation F1, step and task success.",
@@ -45,34 +43,10 @@ public final class EvalMind2WebCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        // each line is checked with the stream's own step rules, so a bad one is named by its number
-        EpisodeSteps<UiAction, UiAction> grouped = new EpisodeSteps<>();
-        for (JsonlInput.Line line : JsonlInput.read(steps)) {
-            JsonNode n = line.node();
-            String episode = JsonlInput.requiredText(line, n, "episode");
-            int step = JsonlInput.requiredInt(line, n, "step");
-            JsonNode g = JsonlInput.object(line, n, "gold");
-            UiAction gold = UiAction.newBuilder().setBbox(JsonlInput.numbers(line, g, "bbox"))
-                    .setElement(JsonlInput.text(line, g, "element"))
-                    .setOp(JsonlInput.text(line, g, "op")).setValue(JsonlInput.text(line, g, "value")).build();
-            JsonlInput.convert(line, "gold", () -> MagmaRecords.mind2webGoldStep(gold));
-            UiAction prediction = UiEpisodes.notPredicted();
-            JsonNode p = UiEpisodes.pred(line, n);
-            if (p != null) {
-                prediction = UiAction.newBuilder().setPoint(JsonlInput.numbers(line, p, "point"))
-                        .setElement(JsonlInput.text(line, p, "element"))
-                        .setOp(JsonlInput.text(line, p, "op")).setValue(JsonlInput.text(line, p, "value")).build();
-                UiAction checked = prediction;
-                JsonlInput.convert(line, "pred", () -> MagmaRecords.mind2webPrediction(checked));
-            }
-            grouped.add(line, episode, step, gold, prediction);
-        }
-
-        SampleScorer scorer = FamilySample.scorer(MagmaUiEvaluator.ID, MagmaUiEvaluator::new);
-        List<UiStepMetrics.EpisodeResult> results = new ArrayList<>();
-        for (EpisodeSteps.Episode<UiAction, UiAction> e : grouped.episodes()) {
-            results.add(UiEpisodes.score(scorer, "mind2web", e, MagmaUiEvaluator.ID, UiStepMetrics.EpisodeResult.class));
-        }
+        // the family's adapter checks each line with the stream's own step rules, so a bad one is named by its number
+        EvalAdapter adapter = TaskFamily.evalAdapter("mind2web");
+        List<UiStepMetrics.EpisodeResult> results = FamilySample.details(adapter, JsonlInput.samples(adapter, steps),
+                UiStepMetrics.EpisodeResult.class, FamilySample::episodeRefused);
         UiStepMetrics.Summary s = UiStepMetrics.summarize(results);
 
         Map<String, Object> out = new LinkedHashMap<>();

@@ -1,31 +1,25 @@
 package io.mmgr.stream.cli;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import io.mmgr.stream.avro.BenchmarkItem;
-import io.mmgr.stream.avro.GenerationEvent;
-import io.mmgr.stream.avro.GenerationInputs;
-import io.mmgr.stream.avro.GroundTruth;
-import io.mmgr.stream.avro.RobotTrial;
-import io.mmgr.stream.tasks.EvaluationException;
+import io.mmgr.stream.tasks.EvalAdapter;
+import io.mmgr.stream.tasks.EvalCaseException;
 import io.mmgr.stream.tasks.SampleScorer;
+import io.mmgr.stream.tasks.TaskFamily;
 import io.mmgr.stream.tasks.magma.RobotRollup;
 import io.mmgr.stream.tasks.magma.RobotTrialMetrics;
-import io.mmgr.stream.tasks.magma.RobotTrialsEvaluator;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * {@code mmgr eval robot --trials FILE.jsonl}: robot success rates. The file's lines are an input adapter:
- * each task's trials become the event and item the stream would get (the task is the suite), scored by
- * {@link SampleScorer}.
+ * {@code mmgr eval robot --trials FILE.jsonl}: robot success rates. The file's lines are cases of the
+ * family's input adapter (tasks/magma/RobotEvalCase): each task's trials become the event and item the
+ * stream would get (the task is the suite), scored by {@link SampleScorer}.
  */
 @Command(name = "robot", mixinStandardHelpOptions = true,
         description = "Score robot manipulation trials (LIBERO, SimplerEnv): success rate per task, protocol check.",
@@ -50,56 +44,24 @@ public final class EvalRobotCommand implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
-    private static final class TaskTrials {
-        final String suite;
-        final String task;
-        final JsonlInput.Line firstLine;
-        Integer protocolTrials;
-        final List<RobotTrial> trials = new ArrayList<>();
-
-        TaskTrials(String suite, String task, JsonlInput.Line firstLine, Integer protocolTrials) {
-            this.suite = suite;
-            this.task = task;
-            this.firstLine = firstLine;
-            this.protocolTrials = protocolTrials;
-        }
-    }
-
     @Override
     public Integer call() {
-        Map<List<String>, TaskTrials> tasks = new LinkedHashMap<>();
-        for (JsonlInput.Line line : JsonlInput.read(trials)) {
-            JsonNode n = line.node();
-            String suite = JsonlInput.requiredText(line, n, "suite");
-            String task = JsonlInput.requiredText(line, n, "task");
-            int trial = JsonlInput.requiredInt(line, n, "trial");
-            boolean success = JsonlInput.requiredBoolean(line, n, "success");
-            Integer protocol = JsonlInput.optionalInt(line, n, "protocolTrials");
-            TaskTrials t = tasks.computeIfAbsent(List.of(suite, task), k -> new TaskTrials(suite, task, line, protocol));
-            if (protocol != null && t.protocolTrials != null && !Objects.equals(protocol, t.protocolTrials)) {
-                throw line.error("protocolTrials " + protocol + " differs from " + t.protocolTrials
-                        + " given for the same task on line " + t.firstLine.number());
-            }
-            if (t.protocolTrials == null) {
-                t.protocolTrials = protocol;
-            }
-            // the stream refuses repeated trials too; here the line that repeats one is named
-            if (t.trials.stream().anyMatch(x -> x.getTrial() == trial)) {
-                throw line.error("trial " + trial + " of task '" + task + "' appears twice");
-            }
-            t.trials.add(RobotTrial.newBuilder().setTrial(trial).setSuccess(success).build());
-        }
-
-        SampleScorer scorer = FamilySample.scorer(RobotTrialsEvaluator.ID, RobotTrialsEvaluator::new);
+        EvalAdapter adapter = TaskFamily.evalAdapter("robot");
+        List<EvalAdapter.Group> tasks = JsonlInput.samples(adapter, trials);
+        List<RobotTrialMetrics.Result> scored = FamilySample.details(adapter, tasks, RobotTrialMetrics.Result.class,
+                this::refused);
 
         List<Map<String, Object>> perTask = new ArrayList<>();
         List<RobotRollup.TaskResult> results = new ArrayList<>();
-        for (TaskTrials t : tasks.values()) {
-            RobotTrialMetrics.Result r = score(scorer, t);
-            results.add(new RobotRollup.TaskResult(t.suite, t.task, r));
+        for (int i = 0; i < tasks.size(); i++) {
+            // the sample's task is the suite, the group's key the suite's task
+            String suite = tasks.get(i).sample().event().getTask();
+            String task = tasks.get(i).key();
+            RobotTrialMetrics.Result r = scored.get(i);
+            results.add(new RobotRollup.TaskResult(suite, task, r));
             Map<String, Object> row = new LinkedHashMap<>();
-            row.put("suite", t.suite);
-            row.put("task", t.task);
+            row.put("suite", suite);
+            row.put("task", task);
             row.put("success_rate", r.successRate());
             row.put("trials", r.trials());
             row.put("protocol_trials", r.protocolTrials());
@@ -129,15 +91,8 @@ public final class EvalRobotCommand implements Callable<Integer> {
         return 0;
     }
 
-    /** One task's trials as the sample the stream would get (task = the suite), through {@link SampleScorer}. */
-    private static RobotTrialMetrics.Result score(SampleScorer scorer, TaskTrials t) {
-        GenerationEvent event = FamilySample.event(t.suite, "robot", GenerationInputs.newBuilder().setTrials(t.trials).build());
-        BenchmarkItem item = FamilySample.item(t.suite, GroundTruth.newBuilder().setProtocolTrials(t.protocolTrials).build());
-        try {
-            return FamilySample.score(scorer, event, item, EvalInputs.none(), RobotTrialsEvaluator.ID)
-                    .detail(RobotTrialMetrics.Result.class);
-        } catch (EvaluationException e) {
-            throw t.firstLine.error("task '" + t.task + "': " + e.getMessage());
-        }
+    /** A task the stream would not score, named at its first line. */
+    private CliInputException refused(EvalAdapter.Group task, String reason) {
+        return JsonlInput.located(trials, new EvalCaseException(task.line(), "task '" + task.key() + "': " + reason));
     }
 }

@@ -1,11 +1,11 @@
 package io.mmgr.stream.cli;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import io.mmgr.stream.avro.GenerationInputs;
-import io.mmgr.stream.avro.GroundTruth;
+import io.mmgr.stream.tasks.EvalAdapter;
+import io.mmgr.stream.tasks.EvalCaseException;
 import io.mmgr.stream.tasks.EvaluationException;
 import io.mmgr.stream.tasks.PartEvaluation;
 import io.mmgr.stream.tasks.SampleScorer;
+import io.mmgr.stream.tasks.TaskFamily;
 import io.mmgr.stream.tasks.magma.VisualWebBench;
 import io.mmgr.stream.tasks.magma.VisualWebBenchEvaluator;
 import io.mmgr.stream.tasks.magma.VisualWebBench.Subtask;
@@ -13,7 +13,6 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.EnumMap;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -24,8 +23,9 @@ import picocli.CommandLine.Option;
 
 /**
  * {@code mmgr eval visualwebbench --predictions FILE.jsonl}: the seven VisualWebBench tasks scored as the
- * official {@code utils/eval_utils.py} does. Each line is an input adapter for one sample, scored by
- * {@link SampleScorer}; the columns aggregate the samples' results as the official code does ({@link VisualWebBench}).
+ * official {@code utils/eval_utils.py} does. Each line is a case of the family's input adapter
+ * (tasks/magma/VisualWebBenchEvalCase), one sample scored by {@link SampleScorer}; the columns aggregate
+ * the samples' results as the official code does ({@link VisualWebBench}).
  */
 @Command(name = "visualwebbench", mixinStandardHelpOptions = true,
         description = "Score VisualWebBench predictions exactly as its official eval_utils.py (rouge 1.0.1), 0-100.",
@@ -51,27 +51,18 @@ public final class EvalVisualWebBenchCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         PrintWriter err = spec.commandLine().getErr();
-        SampleScorer scorer = FamilySample.scorer(VisualWebBenchEvaluator.ID, VisualWebBenchEvaluator::new);
+        EvalAdapter adapter = TaskFamily.evalAdapter("visualwebbench");
+        SampleScorer scorer = FamilySample.scorer(adapter.evaluator(), adapter.evaluatorFactory());
         Map<Subtask, List<VisualWebBench.SampleResult>> results = new EnumMap<>(Subtask.class);
-        Map<Subtask, Map<String, Integer>> seen = new EnumMap<>(Subtask.class);
-        for (JsonlInput.Line line : JsonlInput.read(predictions)) {
-            JsonNode n = line.node();
-            String id = JsonlInput.requiredText(line, n, "id");
-            String name = JsonlInput.requiredText(line, n, "subtask");
-            Subtask task = Subtask.find(name).orElseThrow(() -> line.error(
-                    "unknown subtask '" + name + "' (one of " + Subtask.names() + ")"));
-            Integer earlier = seen.computeIfAbsent(task, t -> new HashMap<>()).putIfAbsent(id, line.number());
-            if (earlier != null) {
-                throw line.error(task.id() + " sample '" + id + "' already appears on line " + earlier);
-            }
-            String prediction = prediction(line, n);
-            GroundTruth gold = gold(line, n, task);
-            VisualWebBench.SampleResult r = score(scorer, line, id, task, prediction, gold);
+        // each line is scored, and its note printed, before the next is read
+        JsonlInput.samples(adapter, predictions, sample -> {
+            Subtask task = VisualWebBenchEvaluator.subtaskOf(sample.sample().event().getTask()).orElseThrow();
+            VisualWebBench.SampleResult r = score(scorer, sample);
             if (r.failure() != null) {
-                err.println(task.id() + ": line " + line.number() + " (id '" + id + "'): " + r.failure());
+                err.println(task.id() + ": line " + sample.line() + " (id '" + sample.key() + "'): " + r.failure());
             }
             results.computeIfAbsent(task, t -> new ArrayList<>()).add(r);
-        }
+        });
 
         Map<Subtask, VisualWebBench.Column> columns = new EnumMap<>(Subtask.class);
         Map<String, Object> out = new LinkedHashMap<>();
@@ -100,63 +91,21 @@ public final class EvalVisualWebBenchCommand implements Callable<Integer> {
     }
 
     /**
-     * One line as the sample the stream would get, through {@link SampleScorer}. A prediction the rouge package
-     * refuses fails the sample there; here it is a result too, since it fails the official task as a whole.
+     * One line's sample through {@link SampleScorer}. A prediction the rouge package refuses fails the sample
+     * there; here it is a result too, since it fails the official task as a whole.
      */
-    private static VisualWebBench.SampleResult score(SampleScorer scorer, JsonlInput.Line line, String id,
-                                                     Subtask task, String prediction, GroundTruth gold) {
-        String taskId = VisualWebBenchEvaluator.taskId(task);
-        SampleScorer.Result scored = scorer.score(
-                FamilySample.event(taskId, "text", GenerationInputs.newBuilder().setText(prediction).build()),
-                FamilySample.item(taskId, gold), EvalInputs.none());
+    private VisualWebBench.SampleResult score(SampleScorer scorer, EvalAdapter.Group sample) {
+        SampleScorer.Result scored = scorer.score(sample.sample().event(), sample.sample().item(), EvalInputs.none());
         PartEvaluation run;
         try {
             run = FamilySample.evaluation(scored, VisualWebBenchEvaluator.ID);
         } catch (EvaluationException e) {
-            throw line.error("sample '" + id + "': " + e.getMessage());
+            throw JsonlInput.located(predictions,
+                    new EvalCaseException(sample.line(), "sample '" + sample.key() + "': " + e.getMessage()));
         }
         if (run.failed()) {
             return new VisualWebBench.SampleResult(Map.of(), Map.of(), null, run.result().getError());
         }
         return run.outcome().detail(VisualWebBench.SampleResult.class).orElseThrow();
-    }
-
-    private static String prediction(JsonlInput.Line line, JsonNode n) {
-        JsonNode v = JsonlInput.required(line, n, "prediction");
-        if (!v.isTextual()) {
-            throw line.error("'prediction' must be a string (the model's raw output, \"\" for none)");
-        }
-        return v.textValue();
-    }
-
-    private static GroundTruth gold(JsonlInput.Line line, JsonNode n, Subtask task) {
-        JsonNode v = JsonlInput.required(line, n, "answer");
-        switch (task.answerKind()) {
-            case TEXT -> {
-                if (!v.isTextual()) {
-                    throw line.error("'answer' of " + task.id() + " must be a string");
-                }
-                return GroundTruth.newBuilder().setAnswer(v.textValue()).build();
-            }
-            case TEXT_LIST -> {
-                if (!v.isArray()) {
-                    throw line.error("'answer' of webqa must be a list of strings");
-                }
-                List<String> golds = new ArrayList<>();
-                for (JsonNode g : v) {
-                    if (!g.isTextual()) {
-                        throw line.error("'answer' of webqa must be a list of strings");
-                    }
-                    golds.add(g.textValue());
-                }
-                return GroundTruth.newBuilder().setAnswers(golds).build();
-            }
-            default -> {
-                if (!v.isIntegralNumber() || !v.canConvertToInt()) {
-                    throw line.error("'answer' of " + task.id() + " must be an option index 0-7");
-                }
-                return GroundTruth.newBuilder().setChoiceIndex(v.intValue()).build();
-            }
-        }
     }
 }

@@ -6,6 +6,7 @@ import io.mmgr.stream.avro.GenerationEvent;
 import io.mmgr.stream.avro.GenerationInputs;
 import io.mmgr.stream.avro.GroundTruth;
 import io.mmgr.stream.tasks.DeterministicEvaluator;
+import io.mmgr.stream.tasks.EvalAdapter;
 import io.mmgr.stream.tasks.EvalSample;
 import io.mmgr.stream.tasks.EvaluationException;
 import io.mmgr.stream.tasks.EvaluationOutcome;
@@ -14,7 +15,10 @@ import io.mmgr.stream.tasks.GateResult;
 import io.mmgr.stream.tasks.PartEvaluation;
 import io.mmgr.stream.tasks.SampleScorer;
 import io.mmgr.stream.tasks.TaskCatalog;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
+import java.util.function.BiFunction;
 import java.util.function.Supplier;
 
 /**
@@ -62,6 +66,33 @@ record FamilySample(EvaluationOutcome outcome, GateResult gate) {
             throw new EvaluationException(run.result().getError());
         }
         return new FamilySample(run.outcome(), r.sample().gate());
+    }
+
+    /**
+     * The adapter's evaluator's typed result of each group's sample, scored in the groups' order by a
+     * scorer of that evaluator alone.
+     *
+     * @param refused the error for a sample the stream would not score, from its group and the reason: its
+     *                cases were read, so the command names the sample (an episode, a task)
+     */
+    static <T> List<T> details(EvalAdapter adapter, List<EvalAdapter.Group> groups, Class<T> type,
+                               BiFunction<EvalAdapter.Group, String, CliInputException> refused) {
+        SampleScorer scorer = scorer(adapter.evaluator(), adapter.evaluatorFactory());
+        List<T> out = new ArrayList<>(groups.size());
+        for (EvalAdapter.Group g : groups) {
+            try {
+                out.add(score(scorer, g.sample().event(), g.sample().item(), EvalInputs.none(), adapter.evaluator())
+                        .detail(type));
+            } catch (EvaluationException e) {
+                throw refused.apply(g, e.getMessage());
+            }
+        }
+        return out;
+    }
+
+    /** An episode the stream would not score: its lines were checked, so this names the episode. */
+    static CliInputException episodeRefused(EvalAdapter.Group episode, String reason) {
+        return new CliInputException("episode '" + episode.key() + "': " + reason);
     }
 
     /**

@@ -3,8 +3,10 @@ package io.mmgr.stream.cli;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.mmgr.stream.tasks.CaseFields;
+import io.mmgr.stream.tasks.EvalAdapter;
 import io.mmgr.stream.tasks.EvalCase;
 import io.mmgr.stream.tasks.EvalCaseException;
+import io.mmgr.stream.tasks.EvaluationException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -12,10 +14,11 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Consumer;
 
 /**
- * Reads a JSONL file for the {@code eval} commands: one JSON object per non-blank line, with typed
- * field access whose errors name the file and the line.
+ * Reads a JSONL file for the {@code eval} commands: one JSON object per non-blank line, read as the
+ * cases of a family's input adapter or with typed field access, whose errors name the file and the line.
  */
 final class JsonlInput {
 
@@ -71,13 +74,26 @@ final class JsonlInput {
         return lines;
     }
 
-    /** A present, non-null field, or an error naming it. */
-    static JsonNode required(Line line, JsonNode obj, String field) {
-        return located(line, () -> CaseFields.required(line.asCase(), obj, field));
+    /**
+     * The file's samples as its family's adapter reads them from its lines, in the adapter's order; an
+     * error of a case names the file and its line.
+     */
+    static List<EvalAdapter.Group> samples(EvalAdapter adapter, Path file) {
+        List<EvalAdapter.Group> out = new ArrayList<>();
+        samples(adapter, file, out::add);
+        return out;
     }
 
-    static JsonNode object(Line line, JsonNode obj, String field) {
-        return located(line, () -> CaseFields.object(line.asCase(), obj, field));
+    /** As {@link #samples(EvalAdapter, Path)}, each handed to {@code out} as the adapter reads it. */
+    static void samples(EvalAdapter adapter, Path file, Consumer<EvalAdapter.Group> out) {
+        List<EvalCase> cases = read(file).stream().map(Line::asCase).toList();
+        try {
+            adapter.samples(cases, out);
+        } catch (EvalCaseException e) {
+            throw located(file, e);
+        } catch (EvaluationException | IOException e) {
+            throw new CliInputException(file + ": " + e.getMessage());
+        }
     }
 
     /** A string or number field as text; null when absent. */
@@ -85,34 +101,8 @@ final class JsonlInput {
         return located(line, () -> CaseFields.text(line.asCase(), obj, field));
     }
 
-    static String requiredText(Line line, JsonNode obj, String field) {
-        return located(line, () -> CaseFields.requiredText(line.asCase(), obj, field));
-    }
-
-    static int requiredInt(Line line, JsonNode obj, String field) {
-        return located(line, () -> CaseFields.requiredInt(line.asCase(), obj, field));
-    }
-
-    static Integer optionalInt(Line line, JsonNode obj, String field) {
-        return located(line, () -> CaseFields.optionalInt(line.asCase(), obj, field));
-    }
-
-    static boolean requiredBoolean(Line line, JsonNode obj, String field) {
-        return located(line, () -> CaseFields.requiredBoolean(line.asCase(), obj, field));
-    }
-
-    /** An array of numbers; null when absent. */
-    static List<Double> numbers(Line line, JsonNode obj, String field) {
-        return located(line, () -> CaseFields.numbers(line.asCase(), obj, field));
-    }
-
     static List<Double> numberArray(Line line, JsonNode v, String field) {
         return located(line, () -> CaseFields.numberArray(line.asCase(), v, field));
-    }
-
-    /** Runs a conversion into the metric types; their validation errors get the line's position. */
-    static <T> T convert(Line line, String where, java.util.function.Supplier<T> conversion) {
-        return located(line, () -> CaseFields.convert(line.asCase(), where, conversion));
     }
 
     /** A case's field error, with the file and the case's line named first. */

@@ -3,6 +3,7 @@ package io.mmgr.stream.tasks;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
@@ -59,10 +60,30 @@ public record EvalAdapter(String command, String evaluator, Supplier<Determinist
          *                                  group do not fit together ({@link EvalCase#error} names the case)
          */
         List<Group> samples(List<EvalCase> cases) throws EvaluationException, IOException;
+
+        /**
+         * The same samples, handed to {@code out} in order. By default once every case is read, as a group
+         * is only whole then; a grouping whose case is its sample hands each over before it reads the next,
+         * so what the command prints of a sample comes before the error of a later case.
+         */
+        default void samples(List<EvalCase> cases, Consumer<Group> out) throws EvaluationException, IOException {
+            samples(cases).forEach(out);
+        }
     }
 
-    /** One sample and what names it among the file's (an episode id, a suite). */
-    public record Group(String key, EvalSample sample) {
+    /**
+     * One sample and where it came from, for an error of the command that names it.
+     *
+     * @param key    what names it among the file's samples of its task (an episode id, a robot task)
+     * @param sample its event and item
+     * @param line   the line of its first case; 0 when its cases are not lines of a file
+     */
+    public record Group(String key, EvalSample sample, int line) {
+
+        /** A sample not read from the lines of a file. */
+        public Group(String key, EvalSample sample) {
+            this(key, sample, 0);
+        }
     }
 
     /** The event and item of one case (see {@link Reader#sample}). */
@@ -76,13 +97,22 @@ public record EvalAdapter(String command, String evaluator, Supplier<Determinist
      * @see Grouping#samples
      */
     public List<Group> samples(List<EvalCase> cases) throws EvaluationException, IOException {
-        if (grouping != null) {
-            return grouping.samples(cases);
-        }
         List<Group> out = new ArrayList<>(cases.size());
-        for (EvalCase c : cases) {
-            out.add(new Group("line-" + c.line(), reader.sample(c)));
-        }
+        samples(cases, out::add);
         return out;
+    }
+
+    /**
+     * The same samples handed to {@code out} in order, each case read alone handed over before the next
+     * is read ({@link Grouping#samples(List, Consumer)}).
+     */
+    public void samples(List<EvalCase> cases, Consumer<Group> out) throws EvaluationException, IOException {
+        if (grouping != null) {
+            grouping.samples(cases, out);
+            return;
+        }
+        for (EvalCase c : cases) {
+            out.accept(new Group("line-" + c.line(), reader.sample(c), c.line()));
+        }
     }
 }

@@ -87,7 +87,14 @@ public final class MagmaTasks implements TaskFamily {
 
     @Override
     public List<EvalAdapter> evalAdapters() {
-        return List.of(new EvalAdapter("screenspot", ClickEvaluator.ID, ClickEvaluator::new, ScreenSpotEvalCase::sample));
+        return List.of(
+                new EvalAdapter("screenspot", ClickEvaluator.ID, ClickEvaluator::new, ScreenSpotEvalCase::sample),
+                EvalAdapter.grouped("mind2web", MagmaUiEvaluator.ID, MagmaUiEvaluator::new, Mind2WebEvalCase.EPISODES),
+                EvalAdapter.grouped("aitw", AitwEvaluator.ID, AitwEvaluator::new, AitwEvalCase.EPISODES),
+                EvalAdapter.grouped("robot", RobotTrialsEvaluator.ID, RobotTrialsEvaluator::new,
+                        RobotEvalCase::samples),
+                EvalAdapter.grouped("visualwebbench", VisualWebBenchEvaluator.ID, VisualWebBenchEvaluator::new,
+                        new VisualWebBenchEvalCase()));
     }
 
     @Override

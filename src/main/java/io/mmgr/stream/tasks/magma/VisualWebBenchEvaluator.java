@@ -71,9 +71,14 @@ public final class VisualWebBenchEvaluator implements DeterministicEvaluator {
         return new EvaluationOutcome(r.metrics(), diagnostics, r);
     }
 
-    static VisualWebBench.Subtask subtask(String taskId) throws EvaluationException {
+    /** The subtask of a task id ({@link #taskId}); empty for a task that is not VisualWebBench's. */
+    public static Optional<VisualWebBench.Subtask> subtaskOf(String taskId) {
         String name = taskId != null && taskId.startsWith(TASK_PREFIX) ? taskId.substring(TASK_PREFIX.length()) : "";
-        return VisualWebBench.Subtask.find(name).orElseThrow(() -> new EvaluationException(
+        return VisualWebBench.Subtask.find(name);
+    }
+
+    static VisualWebBench.Subtask subtask(String taskId) throws EvaluationException {
+        return subtaskOf(taskId).orElseThrow(() -> new EvaluationException(
                 "task '" + taskId + "' is not a VisualWebBench task (" + TASK_PREFIX + "<" + VisualWebBench.Subtask.names() + ">)"));
     }
 
