@@ -51,8 +51,8 @@ public final class MazeImageScorer {
      * wall is a crossing, scored as such, not a change of layout).
      */
     static double layoutIou(MazeReference ref, MazeCanvas out) {
-        Mask painted = out.path().or(out.start()).or(out.target()).dilate(1);
-        return Mask.iou(out.walls(), ref.walls(), painted.not());
+        // walls away from what is painted over them (path, start and target, and a pixel around them)
+        return Mask.iouAwayFrom(out.walls(), ref.walls(), out.path(), out.start(), out.target());
     }
 
     /**

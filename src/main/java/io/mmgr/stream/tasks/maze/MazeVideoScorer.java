@@ -35,6 +35,8 @@ public final class MazeVideoScorer {
     private final List<double[]> targetSightings = new ArrayList<>();
     private Cell current;
     private MazeGeometry lastGeometry;
+    /** The last frame read from colour codes, whose walls the next frame reuses when its wall pixels are the same. */
+    private final MazeCanvas.PreviousFrame previous = new MazeCanvas.PreviousFrame();
     private double[] lastCentre;
 
     public MazeVideoScorer(MazeReference ref) {
@@ -49,7 +51,7 @@ public final class MazeVideoScorer {
 
     /** As {@link #accept(RgbImage)}, a frame decoded to raw colour codes ({@link MazePalette#lut()}). */
     public void accept(LabelImage codes) {
-        located(MazeCanvas.of(codes, ref.rows(), ref.cols(), lastGeometry));
+        located(MazeCanvas.of(codes, ref.rows(), ref.cols(), lastGeometry, previous));
     }
 
     private void located(MazeCanvas frame) {
