@@ -89,6 +89,62 @@ public final class MazeCanvas {
         private MazeGeometry geometry;
         private int paper = -1;
         private Mask walls;
+        /** The kept frame's code histogram and coloured pixels (ascending), as {@link #count} gives them. */
+        private final int[] histogram = new int[MazePalette.CODES];
+        private final Positions colour = new Positions();
+        /** The pixels in which this frame differs from the kept one, when {@link #countFrom} found them. */
+        private final Positions changed = new Positions();
+        private boolean diffed;
+
+        /**
+         * This frame's histogram and coloured pixels from the kept frame's and the pixels that changed (the
+         * same as {@link #count}, which reads every pixel; here the unchanged runs are skipped by a
+         * vectorised compare); false when there is no kept frame of this size.
+         */
+        private boolean countFrom(byte[] now, int n, int[] hist, Positions out) {
+            diffed = false;
+            if (n != size) {
+                return false;
+            }
+            changed.size = 0;
+            for (int i = 0; i < n; i++) {
+                int m = java.util.Arrays.mismatch(codes, i, n, now, i, n);
+                if (m < 0) {
+                    break;
+                }
+                i += m;
+                changed.add(i);
+            }
+            System.arraycopy(histogram, 0, hist, 0, hist.length);
+            for (int k = 0; k < changed.size; k++) {
+                int i = changed.at[k];
+                hist[codes[i]]--;
+                hist[now[i]]++;
+            }
+            // the kept coloured pixels still coloured, merged in order with the changed ones newly coloured
+            int a = 0;
+            int b = 0;
+            while (a < colour.size || b < changed.size) {
+                int pa = a < colour.size ? colour.at[a] : Integer.MAX_VALUE;
+                int pb = b < changed.size ? changed.at[b] : Integer.MAX_VALUE;
+                if (pa <= pb) {
+                    if (coloured(now[pa])) {
+                        out.add(pa);
+                    }
+                    a++;
+                    if (pa == pb) {
+                        b++;
+                    }
+                } else {
+                    if (coloured(now[pb]) && !coloured(codes[pb])) {
+                        out.add(pb);
+                    }
+                    b++;
+                }
+            }
+            diffed = true;
+            return true;
+        }
 
         /** The previous frame's walls, if this frame has its board position, paper and wall pixels. */
         private Mask wallsIfUnchanged(byte[] now, int n, MazeGeometry g, int paperNow, byte[] classes) {
@@ -96,6 +152,15 @@ public final class MazeCanvas {
                 return null;
             }
             // a pixel that changed matters only when it is or was a wall (the paper decides the classes)
+            if (diffed) {
+                for (int k = 0; k < changed.size; k++) {
+                    int i = changed.at[k];
+                    if (classes[codes[i]] == MazePalette.WALL || classes[now[i]] == MazePalette.WALL) {
+                        return null;
+                    }
+                }
+                return walls;
+            }
             for (int i = 0; i < n; i++) {
                 int m = java.util.Arrays.mismatch(codes, i, n, now, i, n);
                 if (m < 0) {
@@ -110,7 +175,7 @@ public final class MazeCanvas {
         }
 
         /** Keeps this frame for the next (the codes are copied: their buffer is the next frame's). */
-        private void keep(byte[] now, int n, MazeGeometry g, int paperNow, Mask wallsNow) {
+        private void keep(byte[] now, int n, MazeGeometry g, int paperNow, Mask wallsNow, int[] hist, Positions col) {
             if (codes.length < n) {
                 codes = new byte[n];
             }
@@ -119,6 +184,17 @@ public final class MazeCanvas {
             geometry = g;
             paper = paperNow;
             walls = wallsNow;
+            System.arraycopy(hist, 0, histogram, 0, histogram.length);
+            if (colour.at.length < col.size) {
+                colour.at = new int[col.at.length];
+            }
+            System.arraycopy(col.at, 0, colour.at, 0, col.size);
+            colour.size = col.size;
+            diffed = false;
+        }
+
+        private static boolean coloured(int code) {
+            return code >= MazePalette.CODE_START && code <= MazePalette.CODE_PATH;
         }
     }
 
@@ -199,7 +275,7 @@ public final class MazeCanvas {
         } else {
             if (pixels != null) {
                 codes(pixels, codes, histogram, scratch.colour);
-            } else {
+            } else if (previous == null || !previous.countFrom(codes, w * h, histogram, scratch.colour)) {
                 count(codes, w * h, histogram, scratch.colour);
             }
             paper = MazePalette.paper(histogram);
@@ -246,7 +322,7 @@ public final class MazeCanvas {
                     .mask(MazePalette.WALL, (x, y, area) -> MazeThresholds.WALL_FRACTION * ex[x] * ey[y]);
         }
         if (previous != null) {
-            previous.keep(codes, w * h, g, paper, walls);
+            previous.keep(codes, w * h, g, paper, walls, histogram, scratch.colour);
         }
         return new MazeCanvas(rows, cols, g, walls, start, target, path);
     }

@@ -10,8 +10,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A video frame lends its walls to the next one only while no wall pixel changed: frames that only grow
- * the path read the previous frame's walls, a frame with one wall pixel erased reads them again, and
- * every frame's walls are those it would read alone, on every image style of the corpus.
+ * the path read the previous frame's walls, a frame with wall pixels erased reads them again, and every
+ * frame's masks (its histogram and coloured pixels taken from the changed pixels) are those it would
+ * read alone, on every image style of the corpus.
  */
 @Tag("unit")
 class MazeCanvasPreviousFrameTest {
@@ -64,8 +65,9 @@ class MazeCanvasPreviousFrameTest {
             assertThat(b.geometry()).as(style + ": the board stays put").isSameAs(a.geometry());
             assertThat(b.walls()).as(style + ": only the path changed").isSameAs(a.walls());
             assertThat(d.walls()).as(style + ": a wall pixel changed").isNotSameAs(b.walls());
-            assertSameMask(style + " grown", b.walls(), frame(buffer, grown, w, h, p, a.geometry(), null).walls());
-            assertSameMask(style + " erased", d.walls(), frame(buffer, erased, w, h, p, a.geometry(), null).walls());
+            // and every mask is the one the frame reads alone (markers and path come from the changed pixels)
+            assertSameCanvas(style + " grown", frame(buffer, grown, w, h, p, a.geometry(), null), b);
+            assertSameCanvas(style + " erased", frame(buffer, erased, w, h, p, a.geometry(), null), d);
         }
     }
 
@@ -73,6 +75,13 @@ class MazeCanvasPreviousFrameTest {
                                     MazeCanvas.PreviousFrame previous) {
         System.arraycopy(codes, 0, buffer, 0, w * h);
         return MazeCanvas.of(new LabelImage(w, h, buffer, null), p.rows(), p.cols(), hint, previous);
+    }
+
+    private static void assertSameCanvas(String what, MazeCanvas alone, MazeCanvas after) {
+        assertSameMask(what + " walls", alone.walls(), after.walls());
+        assertSameMask(what + " start", alone.start(), after.start());
+        assertSameMask(what + " target", alone.target(), after.target());
+        assertSameMask(what + " path", alone.path(), after.path());
     }
 
     private static void assertSameMask(String what, Mask expected, Mask actual) {
