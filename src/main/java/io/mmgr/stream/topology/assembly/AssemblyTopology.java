@@ -24,9 +24,7 @@ public final class AssemblyTopology {
                                                         KStream<SampleKey, SamplePlan> plans) {
         Topics topics = ctx.topics();
         String store = ctx.stores().assembly.name();
-        // cached: a light sample's plan and its result usually land in one commit interval, and the cache
-        // writes the changelog and RocksDB once for both (reads see the cache; the score is forwarded at once)
-        builder.addStateStore(ctx.stores().assembly.persistent().withCachingEnabled());
+        builder.addStateStore(ctx.stores().assembly.persistent());
 
         KStream<SampleKey, Arrival> arrivals = plans
                 .mapValues(p -> (Arrival) new Arrival.Plan(p), Named.as("assembly-plan-arrived"))

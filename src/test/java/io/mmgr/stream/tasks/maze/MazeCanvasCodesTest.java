@@ -89,7 +89,8 @@ class MazeCanvasCodesTest {
         return new LabelImage(image.width(), image.height(), buffer, null);
     }
 
-    private static void assertSameCanvas(String what, MazeCanvas rgb, MazeCanvas codes) {
+    /** Same board and masks (also for the other canvas tests of this package). */
+    static void assertSameCanvas(String what, MazeCanvas rgb, MazeCanvas codes) {
         assertThat(codes.found()).as(what + " found").isEqualTo(rgb.found());
         assertThat(codes.geometry()).as(what + " board").isEqualTo(rgb.geometry());
         assertSameMask(what + " walls", rgb.walls(), codes.walls());
@@ -98,7 +99,7 @@ class MazeCanvasCodesTest {
         assertSameMask(what + " path", rgb.path(), codes.path());
     }
 
-    private static void assertSameMask(String what, Mask a, Mask b) {
+    static void assertSameMask(String what, Mask a, Mask b) {
         assertThat(b.width()).as(what).isEqualTo(a.width());
         assertThat(b.height()).as(what).isEqualTo(a.height());
         int differ = 0;

@@ -3,7 +3,6 @@ package io.mmgr.stream.tasks.maze;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.mmgr.stream.vision.LabelImage;
-import io.mmgr.stream.vision.Mask;
 import java.util.Random;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -66,8 +65,8 @@ class MazeCanvasPreviousFrameTest {
             assertThat(b.walls()).as(style + ": only the path changed").isSameAs(a.walls());
             assertThat(d.walls()).as(style + ": a wall pixel changed").isNotSameAs(b.walls());
             // and every mask is the one the frame reads alone (markers and path come from the changed pixels)
-            assertSameCanvas(style + " grown", frame(buffer, grown, w, h, p, a.geometry(), null), b);
-            assertSameCanvas(style + " erased", frame(buffer, erased, w, h, p, a.geometry(), null), d);
+            MazeCanvasCodesTest.assertSameCanvas(style + " grown", frame(buffer, grown, w, h, p, a.geometry(), null), b);
+            MazeCanvasCodesTest.assertSameCanvas(style + " erased", frame(buffer, erased, w, h, p, a.geometry(), null), d);
         }
     }
 
@@ -75,24 +74,5 @@ class MazeCanvasPreviousFrameTest {
                                     MazeCanvas.PreviousFrame previous) {
         System.arraycopy(codes, 0, buffer, 0, w * h);
         return MazeCanvas.of(new LabelImage(w, h, buffer, null), p.rows(), p.cols(), hint, previous);
-    }
-
-    private static void assertSameCanvas(String what, MazeCanvas alone, MazeCanvas after) {
-        assertSameMask(what + " walls", alone.walls(), after.walls());
-        assertSameMask(what + " start", alone.start(), after.start());
-        assertSameMask(what + " target", alone.target(), after.target());
-        assertSameMask(what + " path", alone.path(), after.path());
-    }
-
-    private static void assertSameMask(String what, Mask expected, Mask actual) {
-        assertThat(actual.width()).as(what).isEqualTo(expected.width());
-        assertThat(actual.height()).as(what).isEqualTo(expected.height());
-        int differ = 0;
-        for (int i = 0; i < expected.width() * expected.height(); i++) {
-            if (expected.get(i) != actual.get(i)) {
-                differ++;
-            }
-        }
-        assertThat(differ).as(what + ": pixels that differ").isZero();
     }
 }
