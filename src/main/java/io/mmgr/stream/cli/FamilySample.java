@@ -3,11 +3,8 @@ package io.mmgr.stream.cli;
 import io.mmgr.stream.artifacts.ArtifactResolver;
 import io.mmgr.stream.avro.BenchmarkItem;
 import io.mmgr.stream.avro.GenerationEvent;
-import io.mmgr.stream.avro.GenerationInputs;
-import io.mmgr.stream.avro.GroundTruth;
 import io.mmgr.stream.tasks.DeterministicEvaluator;
 import io.mmgr.stream.tasks.EvalAdapter;
-import io.mmgr.stream.tasks.EvalSample;
 import io.mmgr.stream.tasks.EvaluationException;
 import io.mmgr.stream.tasks.EvaluationOutcome;
 import io.mmgr.stream.tasks.EvaluatorRegistry;
@@ -37,19 +34,6 @@ record FamilySample(EvaluationOutcome outcome, GateResult gate) {
      */
     static SampleScorer scorer(String evaluator, Supplier<DeterministicEvaluator> factory) {
         return new SampleScorer(TaskCatalog.load(), new EvaluatorRegistry(Map.of(evaluator, factory)));
-    }
-
-    /**
-     * The event of a sample that travels as precomputed inputs (steps, trials, text), no artifact, built
-     * as the families' input adapters build theirs ({@link EvalSample}).
-     */
-    static GenerationEvent event(String task, String modality, GenerationInputs inputs) {
-        return EvalSample.event(task, modality, inputs);
-    }
-
-    /** The benchmark item of that sample, as {@link EvalSample#item} builds it. */
-    static BenchmarkItem item(String task, GroundTruth groundTruth) {
-        return EvalSample.item(task, groundTruth);
     }
 
     /**

@@ -11,6 +11,7 @@ import io.mmgr.stream.avro.GenerationEvent;
 import io.mmgr.stream.avro.GenerationInputs;
 import io.mmgr.stream.avro.GroundTruth;
 import io.mmgr.stream.avro.UiAction;
+import io.mmgr.stream.tasks.EvalSample;
 import io.mmgr.stream.tasks.magma.AitwEvaluator;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -325,9 +326,9 @@ class EvalMagmaCommandsTest {
         // the same episode as an event and item for the stream: the skipped step is an empty action
         UiAction tapAction = UiAction.newBuilder().setOp("DUAL_POINT").setPoint(List.of(0.5, 0.5)).build();
         UiAction backAction = UiAction.newBuilder().setOp("PRESS_BACK").build();
-        GenerationEvent event = FamilySample.event("aitw", "ui", GenerationInputs.newBuilder()
+        GenerationEvent event = EvalSample.event("aitw", "ui", GenerationInputs.newBuilder()
                 .setUiActions(List.of(tapAction, UiAction.newBuilder().build(), backAction)).build());
-        BenchmarkItem item = FamilySample.item("aitw", GroundTruth.newBuilder()
+        BenchmarkItem item = EvalSample.item("aitw", GroundTruth.newBuilder()
                 .setUiSteps(List.of(tapAction, backAction, backAction)).build());
         Map<String, Object> stream = EvalCommand.print(FamilySample.scorer(AitwEvaluator.ID, AitwEvaluator::new), event, item);
         assertThat(stream.get("status")).isEqualTo("COMPLETE");

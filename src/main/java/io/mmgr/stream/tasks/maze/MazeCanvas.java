@@ -92,9 +92,8 @@ public final class MazeCanvas {
         /** The kept frame's code histogram and coloured pixels (ascending), as {@link #count} gives them. */
         private final int[] histogram = new int[MazePalette.CODES];
         private final Positions colour = new Positions();
-        /** The pixels in which this frame differs from the kept one, when {@link #countFrom} found them. */
+        /** The pixels in which this frame differs from the kept one, once {@link #diff} found them. */
         private final Positions changed = new Positions();
-        private boolean diffed;
 
         /**
          * This frame's histogram and coloured pixels from the kept frame's and the pixels that changed (the
@@ -102,19 +101,10 @@ public final class MazeCanvas {
          * vectorised compare); false when there is no kept frame of this size.
          */
         private boolean countFrom(byte[] now, int n, int[] hist, Positions out) {
-            diffed = false;
             if (n != size) {
                 return false;
             }
-            changed.size = 0;
-            for (int i = 0; i < n; i++) {
-                int m = java.util.Arrays.mismatch(codes, i, n, now, i, n);
-                if (m < 0) {
-                    break;
-                }
-                i += m;
-                changed.add(i);
-            }
+            diff(now, n);
             System.arraycopy(histogram, 0, hist, 0, hist.length);
             for (int k = 0; k < changed.size; k++) {
                 int i = changed.at[k];
@@ -142,31 +132,36 @@ public final class MazeCanvas {
                     b++;
                 }
             }
-            diffed = true;
             return true;
         }
 
-        /** The previous frame's walls, if this frame has its board position, paper and wall pixels. */
-        private Mask wallsIfUnchanged(byte[] now, int n, MazeGeometry g, int paperNow, byte[] classes) {
-            if (walls == null || n != size || g != geometry || paperNow != paper) {
-                return null;
-            }
-            // a pixel that changed matters only when it is or was a wall (the paper decides the classes)
-            if (diffed) {
-                for (int k = 0; k < changed.size; k++) {
-                    int i = changed.at[k];
-                    if (classes[codes[i]] == MazePalette.WALL || classes[now[i]] == MazePalette.WALL) {
-                        return null;
-                    }
-                }
-                return walls;
-            }
+        /** Notes the pixels in which {@code now} differs from the kept frame (of the same size). */
+        private void diff(byte[] now, int n) {
+            changed.size = 0;
             for (int i = 0; i < n; i++) {
                 int m = java.util.Arrays.mismatch(codes, i, n, now, i, n);
                 if (m < 0) {
                     break;
                 }
                 i += m;
+                changed.add(i);
+            }
+        }
+
+        /**
+         * The previous frame's walls, if this frame has its board position, paper and wall pixels;
+         * {@code diffed}: {@link #countFrom} already found this frame's changed pixels.
+         */
+        private Mask wallsIfUnchanged(byte[] now, int n, MazeGeometry g, int paperNow, byte[] classes, boolean diffed) {
+            if (walls == null || n != size || g != geometry || paperNow != paper) {
+                return null;
+            }
+            if (!diffed) {
+                diff(now, n); // this frame was counted in full, not against the kept one
+            }
+            // a pixel that changed matters only when it is or was a wall (the paper decides the classes)
+            for (int k = 0; k < changed.size; k++) {
+                int i = changed.at[k];
                 if (classes[codes[i]] == MazePalette.WALL || classes[now[i]] == MazePalette.WALL) {
                     return null;
                 }
@@ -190,7 +185,6 @@ public final class MazeCanvas {
             }
             System.arraycopy(col.at, 0, colour.at, 0, col.size);
             colour.size = col.size;
-            diffed = false;
         }
 
         private static boolean coloured(int code) {
@@ -260,6 +254,7 @@ public final class MazeCanvas {
         byte[] codes = pixels != null ? scratch.codes : given;
         int paper;
         MazeGeometry g = null;
+        boolean diffed = false;
         if (hint == null) {
             // classify and profile in one pass against the paper a sparse sample suggests; profile
             // again in the rare case the whole image says otherwise
@@ -275,8 +270,11 @@ public final class MazeCanvas {
         } else {
             if (pixels != null) {
                 codes(pixels, codes, histogram, scratch.colour);
-            } else if (previous == null || !previous.countFrom(codes, w * h, histogram, scratch.colour)) {
-                count(codes, w * h, histogram, scratch.colour);
+            } else {
+                diffed = previous != null && previous.countFrom(codes, w * h, histogram, scratch.colour);
+                if (!diffed) {
+                    count(codes, w * h, histogram, scratch.colour);
+                }
             }
             paper = MazePalette.paper(histogram);
             byte[] classes = MazePalette.classes(paper);
@@ -313,7 +311,7 @@ public final class MazeCanvas {
         }
         LabelImage.Footprints wx = g.x().walls();
         LabelImage.Footprints wy = g.y().walls();
-        Mask walls = previous == null ? null : previous.wallsIfUnchanged(codes, w * h, g, paper, classes);
+        Mask walls = previous == null ? null : previous.wallsIfUnchanged(codes, w * h, g, paper, classes, diffed);
         if (walls == null) {
             double[] ex = g.x().wallExtent(wx);
             double[] ey = g.y().wallExtent(wy);
