@@ -172,7 +172,9 @@ public final class MazeAnswerCorpus {
         List<Case> out = new ArrayList<>(count);
         for (int i = 0; i < count; i++) {
             Fault fault = CYCLE[i % CYCLE.length];
-            MazeBand band = MazeBand.values()[i % MazeBand.values().length];
+            // the band turns once more each cycle, so every fault meets every band (12 % 3 == 0 would tie
+            // each fault to one band)
+            MazeBand band = MazeBand.values()[(i + i / CYCLE.length) % MazeBand.values().length];
             Scenario sc = scenario(band, fault, video, random);
             String id = String.format(Locale.ROOT, "%s-%04d-%s", style.name(), i + 1, fault.name().toLowerCase(Locale.ROOT));
             out.add(new Case(id, sc, style, i % 2 == 0 ? null : style, video));

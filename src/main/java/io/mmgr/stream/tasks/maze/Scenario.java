@@ -284,19 +284,25 @@ public record Scenario(Fault fault, MazeProblem problem, MazeLattice drawnLattic
     /** Erases inner wall blocks (keeping the outer frame) until at most 70 % of the wall blocks remain. */
     private static MazeLattice eraseInnerWalls(MazeLattice lattice, List<Cell> sol, Random random) {
         List<String> lines = new ArrayList<>(lattice.toStrings());
-        List<int[]> inner = new ArrayList<>();
+        List<int[]> segments = new ArrayList<>();
+        List<int[]> posts = new ArrayList<>();
         int walls = 0;
         for (int r = 0; r < lines.size(); r++) {
             for (int c = 0; c < lines.get(r).length(); c++) {
                 if (lines.get(r).charAt(c) == MazeLattice.WALL) {
                     walls++;
                     if (r > 0 && c > 0 && r < lines.size() - 1 && c < lines.get(r).length() - 1) {
-                        inner.add(new int[] {r, c});
+                        ((r + c) % 2 == 1 ? segments : posts).add(new int[] {r, c});
                     }
                 }
             }
         }
-        java.util.Collections.shuffle(inner, random);
+        // wall segments between cells go first, the posts where they meet after: a thin-wall drawing has no
+        // ink of its own for a post, so erasing posts while their segments stand would change nothing there
+        java.util.Collections.shuffle(segments, random);
+        java.util.Collections.shuffle(posts, random);
+        List<int[]> inner = new ArrayList<>(segments);
+        inner.addAll(posts);
         int toErase = Math.min(inner.size(), (int) Math.ceil(0.3 * walls) + 1);
         char[][] grid = new char[lines.size()][];
         for (int r = 0; r < lines.size(); r++) {
