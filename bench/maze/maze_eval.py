@@ -731,9 +731,10 @@ class VideoScorer:
         if nearest == self.current:
             return
         centre = block_centre(nearest)
-        if max(abs(c[0] - centre[0]), abs(c[1] - centre[1])) > CELL_SWITCH_DISTANCE:
+        steps = abs(self.current[0] - nearest[0]) + abs(self.current[1] - nearest[1])
+        if steps == 1 and max(abs(c[0] - centre[0]), abs(c[1] - centre[1])) > CELL_SWITCH_DISTANCE:
             return
-        if abs(self.current[0] - nearest[0]) + abs(self.current[1] - nearest[1]) > 1:
+        if steps > 1:
             between = ref.lattice.shortest_path(self.current, nearest)
             if between and len(between) - 1 <= MAX_FILLED_STEPS:
                 self.route.extend(between[1:-1])

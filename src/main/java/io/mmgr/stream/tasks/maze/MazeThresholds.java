@@ -69,7 +69,7 @@ public final class MazeThresholds {
     /** A video target is only located in frames showing at least this share of its largest visible area (not hidden by the agent). */
     public static final double VISIBLE_TARGET_FRACTION = 0.5;
 
-    /** Video tracking: the agent moves to a new cell once its centroid is this close (Chebyshev, canonical px) to that cell's centre. */
+    /** Video tracking: the agent moves to a neighbouring cell once its centroid is this close (Chebyshev, canonical px) to that cell's centre (to a cell further away at once). */
     public static final double CELL_SWITCH_DISTANCE = 0.75 * BLOCK;
 
     /** Video tracking: gaps between sampled positions up to this many steps are filled with the maze route. */

@@ -130,9 +130,12 @@ public final class MazeVideoScorer {
         if (nearest.equals(current)) {
             return;
         }
+        // the hysteresis is for a neighbour only: a centroid nearest to a cell further away has left the
+        // current one whatever its phase (a fast agent sampled about once a step can pass every cell
+        // between two of them for many frames in a row)
         double[] centre = MazeReference.blockCentre(nearest);
         double cheb = Math.max(Math.abs(c[0] - centre[0]), Math.abs(c[1] - centre[1]));
-        if (cheb > MazeThresholds.CELL_SWITCH_DISTANCE) {
+        if (current.manhattan(nearest) == 1 && cheb > MazeThresholds.CELL_SWITCH_DISTANCE) {
             return;
         }
         // fill gaps between sampled positions with the maze's own route when it is short; a step into

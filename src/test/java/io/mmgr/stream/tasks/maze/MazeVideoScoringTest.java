@@ -95,6 +95,35 @@ class MazeVideoScoringTest {
         assertThat(overall).isEqualTo(fault == Fault.CORRECT ? 1.0 : 0.0);
     }
 
+    /**
+     * A fast agent: about one step (or more) per sampled frame over a long route, so the sampling nearly
+     * locks to the walk and many frames in a row catch the square between two cells. Every cell it
+     * passes must still count (the tracker used to wait for a centroid near a cell centre and lost a
+     * third of a 126-cell route this way).
+     */
+    @ParameterizedTest(name = "{0} steps per sampled frame")
+    @org.junit.jupiter.params.provider.ValueSource(doubles = {0.9, 1.0, 1.1, 1.25, 1.6})
+    void aFastAgentStillCoversItsRoute(double stepsPerFrame) throws Exception {
+        Scenario sc = MazeFixtures.scenario(MazeBand.HARD, Fault.CORRECT, 11, s -> s.route().size() >= 80 && s.route().size() <= 90);
+        MazeProblem p = sc.problem();
+        MazeReference ref = MazeImageScoringTest.referenceFromImages(p);
+        Path file = Files.createDirectories(Path.of("target/fixtures/maze-video")).resolve("fast-" + stepsPerFrame + ".mp4");
+        int steps = sc.route().size() - 1;
+        // walking frames at the rate asked, inside the 120 decoded, then still frames (progress() walks 85 %)
+        int frames = (int) Math.round(steps / stepsPerFrame / 0.85);
+        assertThat(frames).isLessThanOrEqualTo(FrameBudget.WAN);
+        OutputRenderer.video(sc, MP4_STYLE, frames, VideoEncoder.Container.MP4, file);
+        MazeVideoScorer scorer = new MazeVideoScorer(ref);
+        VideoDecoder.sample(file, FrameBudget.WAN, VideoDecoder.Limits.DEFAULT,
+                (i, f) -> scorer.accept(MazeCanvas.of(f, p.rows(), p.cols())));
+        MazeMetrics m = scorer.finish();
+
+        assertThat(scorer.route()).as("tracked cells").containsExactlyElementsOf(sc.route());
+        assertThat(m.targetAchievement()).isEqualTo(1.0);
+        assertThat(m.actionReflection()).isFalse();
+        assertThat(MazeEvaluatorItems.gate("video", m.asMap()).primary()).isEqualTo(1.0);
+    }
+
     private static void writeWithCodec(Scenario sc, OutputStyle s, int frames, Path file, String codec) throws Exception {
         try (VideoEncoder enc = VideoEncoder.open(file, s.width(), s.height(), 24, VideoEncoder.Container.MP4, codec)) {
             assertThat(enc.codec()).isEqualTo(codec);
