@@ -24,7 +24,7 @@ class SudokuStyleAgreementTest extends WithDigitOcr {
 
     static final double REQUIRED = 0.99;
     /** Each fault at each size this many times per look. */
-    static final int ROUNDS = 1;
+    static final int ROUNDS = 2;
 
     @Test
     void everyLookAgreesWithTheLabelsOnAtLeast99Percent() {
