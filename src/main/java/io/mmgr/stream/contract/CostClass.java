@@ -4,12 +4,16 @@ import io.mmgr.stream.avro.ArtifactRef;
 import java.util.Locale;
 
 /**
- * How expensive one evaluation is. Each class has its own work queue and its own bounded pool, so
- * cheap work (trajectories, UI steps) never waits behind image decoding, and neither waits behind
- * video decoding. Declared by the evaluator for each event ({@link DeterministicEvaluator#costClass}).
+ * How expensive one evaluation is. Light work (trajectories, UI steps, text) runs at intake, on the stream
+ * thread, and its result travels on the sample's plan; image and video work each have their own queue and
+ * bounded pool in the evaluation worker, so images never wait behind video decoding and neither runs on a
+ * stream thread. Declared by the evaluator for each event ({@link DeterministicEvaluator#costClass}).
  */
 public enum CostClass {
-    /** Numbers and geometry from the event itself: milliseconds, no artifact is read. */
+    /**
+     * Numbers, geometry and text from the event and its item: microseconds to milliseconds, bounded by the
+     * input limits; no artifact is read (intake refuses the read). Runs at intake, on the stream thread.
+     */
     LIGHT,
     /** One or a few images decoded (pixels, OCR): tens to hundreds of milliseconds. */
     IMAGE,

@@ -34,8 +34,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Deterministic evaluation, off the stream threads: a consumer of the three evaluation queues (light,
- * image, video) in its own group, whose records run on one bounded pool per cost class, and whose
+ * Deterministic image and video evaluation, off the stream threads: a consumer of the three evaluation
+ * queues (light, image, video; intake runs light evaluations itself, so the light queue only holds what an
+ * earlier version wrote) in its own group, whose records run on one bounded pool per cost class, and whose
  * results (and dead letters) are written with the consumer's offsets in one transaction
  * ({@link WorkLoop}).
  *

@@ -18,7 +18,8 @@ import org.slf4j.LoggerFactory;
 /**
  * One evaluation request in; its result and, when the generation could not be evaluated, a dead letter
  * out. A failed evaluation yields both, so that the sample's score shows the failure instead of waiting
- * forever. The worker's pools and the topology tests call this same code.
+ * forever. The worker's pools, intake's light evaluations ({@code topology.intake.LightEvaluations}) and the
+ * topology tests call this same code.
  */
 public final class Evaluations {
 

@@ -15,7 +15,8 @@ import java.util.Set;
  * topic with Kafka's default {@code max.message.bytes} (1 MiB) with room to spare: an evaluation or
  * judge request carries a whole event and a whole item (at most {@link #eventBytes} + {@link #itemBytes}
  * + a few hundred bytes = 512 KiB), a sample's assembly state its plan (bounded by the event) and its
- * parts, a score the event's artifacts and at most {@link #labelsPerSample} human labels' metrics
+ * parts, a plan on its way to assembly the results of the light parts intake evaluated (no more than the
+ * state holds), a score the event's artifacts and at most {@link #labelsPerSample} human labels' metrics
  * ({@link #worstCaseDerivedBytes()} adds these up; the scorer compares it with the topics' limit at start).
  *
  * @param eventBytes          a serialized GenerationEvent (Confluent wire format), checked before it is read

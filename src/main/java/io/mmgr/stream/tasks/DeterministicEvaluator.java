@@ -11,8 +11,10 @@ import java.util.Optional;
  * the {@code eval} commands and the tests all call the same code. One instance serves one stream
  * thread at a time; keep per-call state on the stack.
  *
- * <p>Evaluations run on the evaluation worker's pools, never on a stream thread: one pool per
- * {@link CostClass}, which each evaluator declares per event ({@link #costClass}).
+ * <p>Each evaluator declares a {@link CostClass} per event ({@link #costClass}). Light evaluations run at
+ * intake, on the stream thread that plans the sample, and must read no artifact (they are handed a resolver
+ * that refuses every read); image and video evaluations run on the evaluation worker's pools, one per class,
+ * never on a stream thread.
  */
 public interface DeterministicEvaluator {
 
@@ -31,8 +33,9 @@ public interface DeterministicEvaluator {
     }
 
     /**
-     * What evaluating this event costs, so that it queues with work of its kind. Called at intake on
-     * one shared instance from every stream thread: it must be cheap, read only the records and keep no state.
+     * What evaluating this event costs: {@link CostClass#LIGHT} runs at once at intake, the others queue
+     * with work of their kind. Called at intake: it must be cheap, read only the records and keep no state.
+     * Declare IMAGE or VIDEO whenever the evaluation reads an artifact.
      */
     CostClass costClass(GenerationEvent event, BenchmarkItem item);
 

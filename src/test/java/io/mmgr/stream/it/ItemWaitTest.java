@@ -44,18 +44,28 @@ class ItemWaitTest {
         return ScorerSettings.defaults().withPrefix(prefix).withPartitions(3).withApplicationId(prefix + "scorer");
     }
 
-    /** Every sample scored once, right or wrong as published, each part requested once, and no dead letter. */
+    /**
+     * Every sample scored once, right or wrong as published, planned once with each part evaluated once, and no
+     * dead letter. Mind2Web's parts are light, evaluated at intake and carried on the plan: a sample planned once
+     * is one write of the assembly store (its changelog's record) and no evaluation request or cv-result at all.
+     */
     static void assertScoredExactlyOnce(ScorerHarness h, List<GenerationEvent> events) {
         Map<SampleKey, SampleScore> scores = await(h::scores, s -> events.stream().allMatch(e -> s.containsKey(SampleKeys.of(e))),
                 WAIT, "a score for each of the " + events.size() + " samples");
         int parts = TaskCatalog.load().find("mind2web").orElseThrow().evaluators().size();
         Map<SampleKey, Integer> requests = h.recordsPerSample(h.topics.evaluationRequests.name());
+        Map<SampleKey, Integer> cvResults = h.recordsPerSample(h.topics.cvResults.name());
+        Map<SampleKey, Integer> assemblyWrites = h.recordsPerSample(h.changelog(h.stores.assembly));
         Map<SampleKey, Integer> scoreRecords = h.recordsPerSample(h.topics.sampleScores.name());
         for (GenerationEvent e : events) {
             SampleKey k = SampleKeys.of(e);
             boolean right = e.getInputs().getUiActions().get(0).getElement().equals("e" + e.getSampleId().substring(2));
             assertThat(scores.get(k).getPrimary()).as("score of %s", SampleKeys.ref(k)).isEqualTo(right ? 1.0 : 0.0);
-            assertThat(requests.get(k)).as("evaluation requests of %s (planned once)", SampleKeys.ref(k)).isEqualTo(parts);
+            assertThat(scores.get(k).getPartsUsed()).as("parts of %s", SampleKeys.ref(k)).hasSize(parts);
+            assertThat(assemblyWrites.get(k)).as("assembly writes of %s (planned once, its parts on the plan)", SampleKeys.ref(k))
+                    .isEqualTo(1);
+            assertThat(requests.get(k)).as("evaluation requests of %s (light: evaluated at intake)", SampleKeys.ref(k)).isNull();
+            assertThat(cvResults.get(k)).as("cv-results of %s", SampleKeys.ref(k)).isNull();
             assertThat(scoreRecords.get(k)).as("score records of %s", SampleKeys.ref(k)).isEqualTo(1);
         }
         assertThat(h.deadLetters()).as("dead letters").isEmpty();

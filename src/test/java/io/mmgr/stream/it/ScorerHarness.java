@@ -1,5 +1,7 @@
 package io.mmgr.stream.it;
 
+import io.mmgr.stream.contract.Store;
+import io.mmgr.stream.contract.Stores;
 import io.mmgr.stream.app.ScorerApp;
 import io.mmgr.stream.app.TopicAdmin;
 import io.mmgr.stream.app.TopicSnapshot;
@@ -43,6 +45,7 @@ public final class ScorerHarness implements AutoCloseable {
     /** Null until the scorer starts (see {@link #withoutScorer}). */
     ScorerApp scorer;
     final Topics topics;
+    final Stores stores;
     final KafkaProducer<byte[], byte[]> producer;
     final Map<String, Object> clientConfig;
     private final Path dir;
@@ -75,8 +78,9 @@ public final class ScorerHarness implements AutoCloseable {
         kafka = EmbeddedKafka.start(dir.resolve("broker"), 0, brokerOverrides, null);
         beforeScorer.accept(kafka.bootstrapServers());
         registry = RegistryServer.start(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), dir.resolve("registry"));
-        topics = new Topics(settings.topicPrefix(), settings.partitions(), (short) 1,
-                new AvroSerdes(new SchemaRegistryClient(registry.url()), true));
+        AvroSerdes serdes = new AvroSerdes(new SchemaRegistryClient(registry.url()), true);
+        topics = new Topics(settings.topicPrefix(), settings.partitions(), (short) 1, serdes);
+        stores = new Stores(serdes);
         clientConfig = Map.of("bootstrap.servers", kafka.bootstrapServers());
         // large enough for any record a broker of the tests accepts (the hostile-size corpus sends 8 MB ones)
         producer = new KafkaProducer<>(Map.of("bootstrap.servers", kafka.bootstrapServers(), "acks", "all",
@@ -132,6 +136,11 @@ public final class ScorerHarness implements AutoCloseable {
 
     public Topics topics() {
         return topics;
+    }
+
+    /** The changelog topic of one of the scorer's stores: one record per write of the store. */
+    public String changelog(Store<?, ?> store) {
+        return settings.applicationId() + "-" + store.name() + "-changelog";
     }
 
     /** Client properties that reach this harness's broker. */

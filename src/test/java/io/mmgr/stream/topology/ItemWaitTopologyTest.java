@@ -2,6 +2,7 @@ package io.mmgr.stream.topology;
 
 import io.mmgr.stream.contract.Topics;
 import io.mmgr.stream.contract.SampleKeys;
+import io.mmgr.stream.contract.CostClass;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.mmgr.stream.avro.BenchmarkItem;
@@ -71,7 +72,7 @@ class ItemWaitTopologyTest {
         generations = fx.rawInput(topics.generations);
         benchmark = fx.input(topics.benchmark);
         plans = fx.output(planTopic(fx.context));
-        evaluations = fx.output(topics.evaluationRequests);
+        evaluations = fx.output(topics.evaluationRequests(CostClass.IMAGE));
         deadLetters = fx.deadLetters();
         parked = fx.store(fx.stores.parkedEvents);
     }
@@ -103,8 +104,12 @@ class ItemWaitTopologyTest {
         return publish("k".getBytes(StandardCharsets.UTF_8), e);
     }
 
+    /**
+     * An image sample (the echo task's {@code cost} 1), so that each planning shows as an evaluation request
+     * on the image queue (a light one is evaluated at intake and sends none).
+     */
     static GenerationEvent event(String sample, double quality) {
-        return Fixtures.event("run", "c1", 1, "echo", sample, 0, Map.of("ok", 1.0, "quality", quality));
+        return Fixtures.event("run", "c1", 1, "echo", sample, 0, Map.of("ok", 1.0, "quality", quality, "cost", 1.0));
     }
 
     long parkedCount() {
@@ -169,6 +174,27 @@ class ItemWaitTopologyTest {
         assertThat(plannedQualities()).containsExactly(0.9);
         assertThat(plans.readValuesToList()).hasSize(5);
         assertThat(deadLetters.isEmpty()).isTrue();
+    }
+
+    @Test
+    void aLightEventReleasedByTheWaitIsEvaluatedThenAndItsResultTravelsOnItsPlan() {
+        start(ItemWait.DEFAULTS);
+        publish(Fixtures.event("run", "c1", 1, "echo", "s1", 0, Map.of("ok", 1.0, "quality", 0.6)));
+        assertThat(parkedCount()).isEqualTo(1);
+        publishItem("s1");
+        driver.advanceWallClockTime(TICK);
+
+        SamplePlan plan = plans.readValue();
+        assertThat(plan.getPlannedParts()).containsExactly("echo");
+        assertThat(plan.getResults()).singleElement().satisfies(r -> {
+            assertThat(r.getGenerationId()).isEqualTo(plan.getGenerationId());
+            assertThat(r.getMetrics()).containsEntry("ok", 1.0).containsEntry("quality", 0.6);
+            assertThat(r.getError()).isNull();
+        });
+        assertThat(fx.output(topics.evaluationRequests).isEmpty()).as("no light request").isTrue();
+        assertThat(evaluations.isEmpty()).isTrue();
+        assertThat(deadLetters.isEmpty()).isTrue();
+        assertThat(parkedCount()).isZero();
     }
 
     @Test

@@ -192,11 +192,12 @@ class ScoringTopologyTest {
         assertThat(byKey).containsOnlyKeys(new SampleKey("run", "c1", "echo", "s1", 0), new SampleKey("run", "c1", "echo", "s2", 0));
     }
 
+    /** An image evaluation (the echo task's {@code cost} 1), failed in the evaluation worker. */
     @Test
     void aFailedEvaluationShowsOnTheScoreAndInTheDeadLetterTopic() {
         start(false);
         publishItem("echo", "s1", 1);
-        publish(Fixtures.event("run", "c1", 1, "echo", "s1", 0, Map.of("fail", 1.0)));
+        publish(Fixtures.event("run", "c1", 1, "echo", "s1", 0, Map.of("fail", 1.0, "cost", 1.0)));
         SampleScore s = scores.readValue();
         assertThat(s.getStatus()).isEqualTo("FAILED");
         assertThat(s.getErrors()).containsEntry("echo", "asked to fail");
@@ -212,13 +213,14 @@ class ScoringTopologyTest {
         assertThat(row.getPrimaryRate()).isNull();
     }
 
+    /** Image evaluations (the echo task's {@code cost} 1), which the worker writes. */
     @Test
     void resultsReplayedAfterAWorkerCrashAddNoSecondScoreRecord() {
         start(false);
         publishItem("echo", "s1", 1);
         publishItem("echo", "s2", 1);
-        publish(Fixtures.event("run", "c1", 1, "echo", "s1", 0, Map.of("ok", 1.0, "quality", 0.5)));
-        publish(Fixtures.event("run", "c1", 1, "echo", "s2", 0, Map.of("fail", 1.0)));
+        publish(Fixtures.event("run", "c1", 1, "echo", "s1", 0, Map.of("ok", 1.0, "quality", 0.5, "cost", 1.0)));
+        publish(Fixtures.event("run", "c1", 1, "echo", "s2", 0, Map.of("fail", 1.0, "cost", 1.0)));
         assertThat(scores.readValuesToList()).hasSize(2);
         assertThat(leaderboard.readKeyValuesToMap().get(board("run", "c1", "echo")).getSamplesScored()).isEqualTo(2);
 
@@ -226,6 +228,78 @@ class ScoringTopologyTest {
         assertThat(evaluation.replayAll()).isEqualTo(2);
         assertThat(scores.isEmpty()).as("no second score record for a replayed part").isTrue();
         assertThat(leaderboard.isEmpty()).as("and no leaderboard change").isTrue();
+    }
+
+    /** Nothing written to the three evaluation queues and to cv-results, by intake or by the worker's stand-in. */
+    void assertNoEvaluationTraffic() {
+        for (io.mmgr.stream.contract.CostClass c : io.mmgr.stream.contract.CostClass.values()) {
+            assertThat(fx.output(topics.evaluationRequests(c)).isEmpty()).as("%s evaluation requests", c.label()).isTrue();
+        }
+        assertThat(fx.output(topics.cvResults).isEmpty()).as("cv-results").isTrue();
+    }
+
+    @Test
+    void aLightSampleIsScoredWithoutAnEvaluationRequestOrACvResult() {
+        start(false);
+        publishItem("echo", "s1", 1);
+        fx.send(Fixtures.event("run", "c1", 100, "echo", "s1", 0, Map.of("ok", 1.0, "quality", 0.8)));
+
+        SampleScore s = scores.readValue();
+        assertThat(s.getStatus()).as("scored as its plan arrived").isEqualTo("COMPLETE");
+        assertThat(s.getPrimary()).isEqualTo(1.0);
+        assertThat(s.getMetrics()).containsEntry("echo.ok", 1.0).containsEntry("echo.quality", 0.8);
+        assertThat(s.getPartsUsed()).containsExactly("echo@echo@1");
+        assertNoEvaluationTraffic();
+        assertThat(evaluation.drain()).as("nothing for the worker").isZero();
+        assertThat(deadLetters.isEmpty()).isTrue();
+        assertThat(leaderboard.readKeyValuesToMap().get(board("run", "c1", "echo")).getSamplesScored()).isEqualTo(1);
+    }
+
+    @Test
+    void aFailedLightEvaluationIsAFailedPartAndADeadLetterFromIntakeAndTheStreamGoesOn() {
+        start(false);
+        publishItem("echo", "s1", 1);
+        publishItem("echo", "s2", 1);
+        fx.send(Fixtures.event("run", "c1", 1, "echo", "s1", 0, Map.of("fail", 1.0)));
+        fx.send(Fixtures.event("run", "c1", 1, "echo", "s2", 0, Map.of("ok", 1.0)));
+
+        Map<SampleKey, SampleScore> byKey = scores.readKeyValuesToMap();
+        SampleScore failed = byKey.get(new SampleKey("run", "c1", "echo", "s1", 0));
+        assertThat(failed.getStatus()).isEqualTo("FAILED");
+        assertThat(failed.getErrors()).containsEntry("echo", "asked to fail");
+        assertThat(failed.getPrimary()).isNull();
+        assertThat(failed.getMissingChecks()).containsExactly("echo.ok=1");
+        assertThat(byKey.get(new SampleKey("run", "c1", "echo", "s2", 0)).getPrimary()).as("the next sample is scored").isEqualTo(1.0);
+
+        DeadLetter letter = deadLetters.readValue();
+        assertThat(deadLetters.isEmpty()).as("one letter").isTrue();
+        assertThat(letter.getStage()).isEqualTo("evaluate:echo");
+        assertThat(letter.getReason()).isEqualTo("asked to fail");
+        assertThat(letter.getSampleRef()).isEqualTo("run/c1/echo/s1#0");
+        assertThat(letter.getSourceTopic()).as("it quotes the generation event").isEqualTo("t.generations");
+        assertThat(letter.getSourceOffset()).isZero();
+        assertThat(bytes(letter.getOriginalValue()))
+                .isEqualTo(fx.eventBytes(Fixtures.event("run", "c1", 1, "echo", "s1", 0, Map.of("fail", 1.0))));
+        assertNoEvaluationTraffic();
+        assertThat(evaluation.deadLetters()).as("no worker involved").isEmpty();
+        LeaderboardRow row = leaderboard.readKeyValuesToMap().get(board("run", "c1", "echo"));
+        assertThat(row.getSamplesFailed()).isEqualTo(1);
+        assertThat(row.getSamplesScored()).isEqualTo(2);
+    }
+
+    @Test
+    void anImageSampleStillGoesThroughTheWorker() {
+        start(false);
+        publishItem("echo", "s1", 1);
+        fx.send(Fixtures.event("run", "c1", 1, "echo", "s1", 0, Map.of("ok", 1.0, "cost", 1.0)));
+        assertThat(scores.isEmpty()).as("waiting for the worker's result").isTrue();
+
+        assertThat(evaluation.drain()).isEqualTo(1);
+        assertThat(evaluation.evaluated(io.mmgr.stream.contract.CostClass.IMAGE)).as("from the image queue").isEqualTo(1);
+        SampleScore s = scores.readValue();
+        assertThat(s.getStatus()).isEqualTo("COMPLETE");
+        assertThat(s.getPrimary()).isEqualTo(1.0);
+        assertThat(s.getPartsUsed()).containsExactly("echo@echo@1");
     }
 
     @Test

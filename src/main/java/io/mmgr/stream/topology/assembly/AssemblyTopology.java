@@ -12,7 +12,8 @@ import org.apache.kafka.streams.kstream.KStream;
 import org.apache.kafka.streams.kstream.Named;
 
 /**
- * Score assembly: plans, deterministic results, judge verdicts and human labels meet per sample in a
+ * Score assembly: plans (with the results of the light evaluations intake ran), deterministic results
+ * from the evaluation worker (image and video), judge verdicts and human labels meet per sample in a
  * changelogged store; the task's gate turns them into the sample score.
  */
 public final class AssemblyTopology {

@@ -4,6 +4,7 @@ import io.mmgr.stream.contract.MetricKey;
 import io.mmgr.stream.contract.SampleStatus;
 import io.mmgr.stream.contract.PartStatus;
 import io.mmgr.stream.avro.AssemblyState;
+import io.mmgr.stream.avro.DeterministicResult;
 import io.mmgr.stream.avro.PartResult;
 import io.mmgr.stream.avro.SampleKey;
 import io.mmgr.stream.avro.SamplePlan;
@@ -25,8 +26,8 @@ import java.util.Optional;
 import java.util.TreeMap;
 
 /**
- * The assembly rules, free of Kafka: keep a sample's plan and arrived parts, and decide when and
- * what score to emit. A score is emitted when the last planned part arrives, again whenever a part
+ * The assembly rules, free of Kafka: keep a sample's plan and arrived parts (those intake evaluated
+ * arrive on the plan itself), and decide when and what score to emit. A score is emitted when the last planned part arrives, again whenever a part
  * is replaced or a label added, and early (status PENDING) when a part reports why it is delayed.
  * No time window is involved, so a part that takes hours still counts.
  */
@@ -56,12 +57,31 @@ public final class ScoreAssembler {
                 // a new generation of the sample replaces the old one: its parts no longer apply
                 s.getParts().values().removeIf(part -> old.getGenerationId().equals(part.getGenerationId()));
             }
-            s.setPlan(p.plan());
+            // the parts intake evaluated itself arrive with the plan, in the same store write; the kept plan
+            // leaves them out (they are in the parts)
+            SamplePlan plan = p.plan();
+            if (!plan.getResults().isEmpty()) {
+                for (DeterministicResult r : plan.getResults()) {
+                    PartResult part = Parts.of(r);
+                    s.getParts().put(slot(part.getPart(), part.getGenerationId()), part);
+                }
+                plan = withoutResults(plan);
+                s.setPlan(plan);
+                prune(s);
+            } else {
+                s.setPlan(plan);
+            }
         } else if (arrival instanceof Arrival.Part p) {
             s.getParts().put(slot(p.part().getPart(), p.part().getGenerationId()), p.part());
             prune(s);
         }
         return s;
+    }
+
+    /** The plan as assembly keeps it: without the results it carried (a copy; the arrival is not changed). */
+    private static SamplePlan withoutResults(SamplePlan p) {
+        return new SamplePlan(p.getGenerationId(), p.getModel(), p.getTrainingStep(), p.getModality(), p.getProducedAt(),
+                p.getPlannedParts(), p.getUnavailableParts(), p.getArtifacts(), List.of());
     }
 
     private static String slot(String part, String generationId) {

@@ -3,10 +3,8 @@ package io.mmgr.stream.topology.frechet;
 import io.mmgr.stream.artifacts.ArtifactResolver;
 import io.mmgr.stream.avro.ArtifactRef;
 import io.mmgr.stream.avro.BenchmarkItem;
-import io.mmgr.stream.avro.EvaluationRequest;
 import io.mmgr.stream.avro.FrechetSample;
 import io.mmgr.stream.avro.GenerationEvent;
-import io.mmgr.stream.avro.JudgeRequest;
 import io.mmgr.stream.avro.LeaderboardKey;
 import io.mmgr.stream.avro.SampleKey;
 import io.mmgr.stream.topology.intake.IntakeResult;
@@ -35,17 +33,9 @@ public final class FrechetSamples {
     private FrechetSamples() {
     }
 
-    /** From intake's plan: the event and item travel in its evaluation (or judge) requests. */
+    /** From intake's plan: its event and item. */
     public static List<KeyValue<LeaderboardKey, FrechetSample>> of(IntakeResult.Planned planned) {
-        if (!planned.evaluations().isEmpty()) {
-            EvaluationRequest r = planned.evaluations().get(0);
-            return of(planned.key(), r.getEvent(), r.getItem(), planned.plan().getGenerationId());
-        }
-        if (!planned.judgeRequests().isEmpty()) {
-            JudgeRequest r = planned.judgeRequests().get(0);
-            return of(planned.key(), r.getEvent(), r.getItem(), planned.plan().getGenerationId());
-        }
-        return List.of();
+        return of(planned.key(), planned.event(), planned.item(), planned.plan().getGenerationId());
     }
 
     /**

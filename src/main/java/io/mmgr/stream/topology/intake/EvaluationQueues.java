@@ -12,7 +12,9 @@ import org.apache.kafka.streams.processor.TopicNameExtractor;
 
 /**
  * Sends each evaluation request to the queue of its cost class, as its evaluator declares it, so that
- * cheap work never waits behind images or videos in the evaluation worker.
+ * images never wait behind videos in the evaluation worker. Light evaluations run at intake
+ * ({@link LightEvaluations}) and send no request; the light queue is kept (the worker still reads it) for
+ * the requests an earlier version wrote.
  */
 final class EvaluationQueues implements TopicNameExtractor<SampleKey, EvaluationRequest> {
 

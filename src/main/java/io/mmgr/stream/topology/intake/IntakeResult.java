@@ -20,9 +20,14 @@ public sealed interface IntakeResult {
         }
     }
 
-    /** The sample's plan and the work it asks of the evaluators and the judge. */
-    record Planned(SampleKey key, SamplePlan plan, List<EvaluationRequest> evaluations,
-                   List<JudgeRequest> judgeRequests) implements IntakeResult {
+    /**
+     * The sample's plan (with the results of the light evaluations intake ran itself), the work it asks of
+     * the evaluation worker (image and video evaluations) and the judge, and the dead letters of light
+     * evaluations that failed.
+     */
+    record Planned(SampleKey key, GenerationEvent event, BenchmarkItem item, SamplePlan plan,
+                   List<EvaluationRequest> evaluations, List<JudgeRequest> judgeRequests,
+                   List<DeadLetter> deadLetters) implements IntakeResult {
     }
 
     /** A benchmark item that passed the checks, with its key {@code <task>/<sampleId>}; a null item deletes it. */

@@ -26,8 +26,9 @@ import org.apache.kafka.streams.kstream.Repartitioned;
 
 /**
  * Intake: deserialize and validate generation events, give each its benchmark item (waiting for it
- * when the event came first, see {@link ItemWaitProcessor}), plan the parts each sample needs and send
- * the work out. Benchmark items are checked on their way into the global
+ * when the event came first, see {@link ItemWaitProcessor}), plan the parts each sample needs, run its
+ * light evaluations ({@link LightEvaluations}; their results go on the plan) and send the rest of the work
+ * out: image and video evaluations to the worker's queues, the judge's part to the judge. Benchmark items are checked on their way into the global
  * table (through {@link Topics#benchmarkValid}) and human labels on their way into assembly. Every
  * input is held to the {@link io.mmgr.stream.limits.InputLimits} before anything is derived from it;
  * invalid records go to the dead-letter topic with their reason.
@@ -81,7 +82,11 @@ public final class IntakeTopology {
                     return org.apache.kafka.streams.KeyValue.pair(p.key(), p);
                 }, Named.as("intake-key-by-sample"));
 
-        // each request to the queue of its cost class, so cheap work never waits behind images or videos
+        // light evaluations ran in intake-plan, their results travel on the plan; a failed one has its dead letter
+        bySample.flatMap((k, p) -> p.deadLetters().stream().map(l -> KeyValue.pair(DeadLetters.recordKey(l), l)).toList(),
+                        Named.as("intake-evaluation-dead-letter"))
+                .to(topics.deadLetter.name(), topics.deadLetter.produced("intake-evaluation-dead-letter-sink"));
+        // image and video requests to the queue of their cost class, so images never wait behind videos
         bySample.flatMapValues(IntakeResult.Planned::evaluations, Named.as("intake-evaluation-requests"))
                 .to(new EvaluationQueues(topics, evaluators),
                         topics.evaluationRequests.produced("intake-evaluation-requests-sink", new SamplePartitioner<EvaluationRequest>()));

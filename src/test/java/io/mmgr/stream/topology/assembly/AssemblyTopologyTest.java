@@ -5,11 +5,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.mmgr.stream.avro.AssemblyState;
 import io.mmgr.stream.avro.DeterministicResult;
 import io.mmgr.stream.avro.HumanLabel;
+import io.mmgr.stream.avro.JudgeVerdict;
 import io.mmgr.stream.avro.SampleKey;
 import io.mmgr.stream.avro.SamplePlan;
 import io.mmgr.stream.avro.SampleScore;
 import io.mmgr.stream.contract.Topic;
 import io.mmgr.stream.topology.EchoTask;
+import io.mmgr.stream.topology.Fixtures;
 import io.mmgr.stream.topology.ScorerContext;
 import io.mmgr.stream.topology.TopologyFixture;
 import java.nio.file.Path;
@@ -27,8 +29,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Assembly on its own ({@link AssemblyTopology#build} called directly): plans come from a test topic as
- * intake would send them, deterministic results and labels from their topics; the echo task's gate
- * (echo.ok = 1) decides the primary, so every expected score is known here.
+ * intake would send them (with the results of light evaluations on them, or without), deterministic results,
+ * verdicts and labels from their topics; the echo task's gate (echo.ok = 1, and judge.agree = 1 for the
+ * judged variant) decides the primary, so every expected score is known here.
  */
 @Tag("topology")
 class AssemblyTopologyTest {
@@ -42,6 +45,7 @@ class AssemblyTopologyTest {
     TestInputTopic<SampleKey, SamplePlan> plans;
     TestInputTopic<SampleKey, DeterministicResult> results;
     TestInputTopic<SampleKey, HumanLabel> labels;
+    TestInputTopic<SampleKey, JudgeVerdict> verdicts;
     TestOutputTopic<SampleKey, SampleScore> scores;
 
     /** Intake's plans, as a topic of this test. */
@@ -58,6 +62,7 @@ class AssemblyTopologyTest {
         plans = fx.input(planTopic(fx.context));
         results = fx.input(fx.topics.cvResults);
         labels = fx.input(fx.topics.humanLabels);
+        verdicts = fx.input(fx.topics.judgeVerdicts);
         scores = fx.output(fx.topics.sampleScores);
     }
 
@@ -101,6 +106,91 @@ class AssemblyTopologyTest {
 
         AssemblyState state = fx.store(fx.stores.assembly).get(KEY);
         assertThat(state.getPlan().getGenerationId()).isEqualTo("g1");
+    }
+
+    /** A plan as intake sends it for a light sample: its parts evaluated and carried on it. */
+    static SamplePlan carrying(String generation, List<String> planned, DeterministicResult... results) {
+        SamplePlan p = plan(generation);
+        p.setPlannedParts(planned);
+        p.setResults(List.of(results));
+        return p;
+    }
+
+    /** The assembly store's changelog records of a sample so far: one per store write. */
+    long storeWrites(SampleKey key) {
+        String changelog = fx.settings.applicationId() + "-" + fx.stores.assembly.name() + "-changelog";
+        return fx.output(new Topic<>(changelog, fx.stores.assembly.keySerde(), fx.stores.assembly.valueSerde()))
+                .readKeyValuesToList().stream().filter(kv -> kv.key.equals(key)).count();
+    }
+
+    @Test
+    void aPlanCarryingItsResultsIsScoredAtOnceInOneStoreWrite() {
+        plans.pipeInput(KEY, carrying("g1", List.of(EchoTask.EVALUATOR), echo("g1", 1)));
+        SampleScore score = scores.readValue();
+        assertThat(score.getStatus()).isEqualTo("COMPLETE");
+        assertThat(score.getGenerationId()).isEqualTo("g1");
+        assertThat(score.getPrimary()).isEqualTo(1.0);
+        assertThat(score.getMetrics()).containsEntry("echo.ok", 1.0);
+        assertThat(score.getPartsUsed()).containsExactly("echo@echo@1");
+        assertThat(storeWrites(KEY)).as("the plan and its parts in one write").isEqualTo(1);
+        AssemblyState state = fx.store(fx.stores.assembly).get(KEY);
+        assertThat(state.getPlan().getResults()).as("kept once, as parts, not on the plan too").isEmpty();
+        assertThat(state.getParts()).containsOnlyKeys(EchoTask.EVALUATOR + "|g1");
+
+        results.pipeInput(KEY, echo("g0", 0));
+        assertThat(scores.isEmpty()).as("a result of another generation changes nothing").isTrue();
+        assertThat(fx.store(fx.stores.assembly).get(KEY).getParts()).as("it is kept aside, not applied")
+                .containsOnlyKeys(EchoTask.EVALUATOR + "|g1", EchoTask.EVALUATOR + "|g0");
+
+        // the same generation's plan again (a duplicate event): the same score, not emitted twice
+        plans.pipeInput(KEY, carrying("g1", List.of(EchoTask.EVALUATOR), echo("g1", 1)));
+        assertThat(scores.isEmpty()).isTrue();
+    }
+
+    @Test
+    void aResentGenerationCarryingItsResultsReplacesTheOldOnesParts() {
+        plans.pipeInput(KEY, carrying("g1", List.of(EchoTask.EVALUATOR), echo("g1", 1)));
+        assertThat(scores.readValue().getPrimary()).isEqualTo(1.0);
+
+        plans.pipeInput(KEY, carrying("g2", List.of(EchoTask.EVALUATOR), echo("g2", 0)));
+        SampleScore resent = scores.readValue();
+        assertThat(resent.getGenerationId()).isEqualTo("g2");
+        assertThat(resent.getPrimary()).isEqualTo(0.0);
+        assertThat(resent.getFailedChecks()).containsExactly("echo.ok=1");
+        assertThat(fx.store(fx.stores.assembly).get(KEY).getParts()).as("g1's part is gone")
+                .containsOnlyKeys(EchoTask.EVALUATOR + "|g2");
+
+        // a late worker result for the old generation changes nothing
+        results.pipeInput(KEY, echo("g1", 1));
+        assertThat(scores.isEmpty()).isTrue();
+    }
+
+    @Test
+    void aPlanCarryingResultsWaitsForItsJudgeVerdictAndALaterVerdictCompletesIt() {
+        SampleKey key = new SampleKey("run", "c1", EchoTask.JUDGED_TASK, "s1", 0);
+        List<String> planned = List.of(EchoTask.EVALUATOR, "judge");
+        plans.pipeInput(key, carrying("g1", planned, echo("g1", 1)));
+        assertThat(scores.isEmpty()).as("the judge's part is still to come").isTrue();
+
+        verdicts.pipeInput(key, Fixtures.verdict("r0", "g0", "VALID", "1", Map.of("agree", 1.0)));
+        assertThat(scores.isEmpty()).as("a verdict for another generation is ignored").isTrue();
+
+        verdicts.pipeInput(key, Fixtures.verdict("r1", "g1", "VALID", "1", Map.of("agree", 1.0)));
+        SampleScore done = scores.readValue();
+        assertThat(done.getStatus()).isEqualTo("COMPLETE");
+        assertThat(done.getGenerationId()).isEqualTo("g1");
+        assertThat(done.getPrimary()).isEqualTo(1.0);
+        assertThat(done.getMetrics()).containsEntry("echo.ok", 1.0).containsEntry("judge.agree", 1.0);
+        assertThat(done.getPartsUsed()).containsExactlyInAnyOrder("echo@echo@1", "judge@echo@1 by judge-model");
+
+        // a re-sent generation: its own carried part, and it waits for its own verdict (g1's no longer counts)
+        plans.pipeInput(key, carrying("g2", planned, echo("g2", 0)));
+        assertThat(scores.isEmpty()).isTrue();
+        verdicts.pipeInput(key, Fixtures.verdict("r2", "g2", "VALID", "1", Map.of("agree", 1.0)));
+        SampleScore resent = scores.readValue();
+        assertThat(resent.getGenerationId()).isEqualTo("g2");
+        assertThat(resent.getPrimary()).isEqualTo(0.0);
+        assertThat(resent.getFailedChecks()).containsExactly("echo.ok=1");
     }
 
     @Test
