@@ -151,7 +151,11 @@ class DashboardBrowserTest {
             assertThat(browser.eval("document.querySelector('#chart svg').dataset.best").asText()).isEqualTo(best);
             assertThat(browser.eval("document.querySelector('#checkpoints li.best').dataset.checkpoint").asText()).isEqualTo(best);
             assertThat(browser.eval("document.querySelectorAll('#chart .best-mark').length").asInt()).isEqualTo(1);
-            // REST rows carry the time they last changed: two reads a second apart agree
+            // REST rows carry the time they last changed: two reads a second apart agree, once every row has its
+            // samples (a task row trails its all-tasks row by the agreement join's two hops, so the all-tasks
+            // progress above can be complete while a task row still takes its last sample)
+            browser.await("fetch('/api/leaderboard').then(r => r.json()).then(rows => rows.length > 0"
+                    + " && rows.every(r => r.samplesScored === r.samplesExpected))", Duration.ofSeconds(60), "every row complete");
             JsonNode rows1 = browser.eval("fetch('/api/leaderboard').then(r => r.json())");
             Thread.sleep(1100);
             JsonNode rows2 = browser.eval("fetch('/api/leaderboard').then(r => r.json())");
