@@ -211,7 +211,9 @@ public final class ScorerApp implements AutoCloseable {
                 a.streams.start(); // returns once it has opened, checked and closed the local state stores
                 timeline.mark("local-state-check");
             }
-            awaitRunning(a.streams, startTimeout);
+            Map<String, Object> adminClient = ScorerSettings.clientProperties(settings.kafkaOverrides());
+            adminClient.put("bootstrap.servers", bootstrapServers);
+            awaitRunning(a.streams, startTimeout, adminClient);
             timeline.mark("running");
             // bound once running, so task and processor-node metrics (record e2e latency per node) are there
             // from the first scrape; the binder picks up later ones (rebalances) by itself
@@ -368,15 +370,27 @@ public final class ScorerApp implements AutoCloseable {
         return out;
     }
 
-    private static void awaitRunning(KafkaStreams streams, Duration timeout) {
-        long deadline = System.nanoTime() + timeout.toNanos();
+    /** How long a start may take before each note of where it waits (threads, open transactions). */
+    static final Duration STALL_NOTE = Duration.ofSeconds(30);
+
+    private static void awaitRunning(KafkaStreams streams, Duration timeout, Map<String, Object> adminClient) {
+        long start = System.nanoTime();
+        long deadline = start + timeout.toNanos();
+        long nextNote = start + STALL_NOTE.toNanos();
         while (streams.state() != KafkaStreams.State.RUNNING) {
             if (streams.state() == KafkaStreams.State.ERROR || streams.state() == KafkaStreams.State.NOT_RUNNING) {
                 throw new IllegalStateException("the scorer stopped while starting (state " + streams.state() + ")");
             }
-            if (System.nanoTime() > deadline) {
+            long now = System.nanoTime();
+            if (now > deadline) {
                 throw new IllegalStateException("the scorer did not reach RUNNING within " + timeout + " (state " + streams.state()
-                        + "; " + threadsNow(streams) + ")");
+                        + "; " + threadsNow(streams) + "; open transactions: " + openTransactions(adminClient) + ")");
+            }
+            if (now > nextNote) {
+                // a task waiting for committed offsets waits on a transaction that has not ended: say which
+                LOG.warn("not running after {} s (state {}; {}); open transactions: {}", (now - start) / 1_000_000_000L,
+                        streams.state(), threadsNow(streams), openTransactions(adminClient));
+                nextNote = now + STALL_NOTE.toNanos();
             }
             try {
                 Thread.sleep(50);
@@ -384,6 +398,14 @@ public final class ScorerApp implements AutoCloseable {
                 Thread.currentThread().interrupt();
                 throw new IllegalStateException("interrupted while starting the scorer", e);
             }
+        }
+    }
+
+    private static String openTransactions(Map<String, Object> adminClient) {
+        try (Admin admin = Admin.create(adminClient)) {
+            return OpenTransactions.describe(admin, Duration.ofSeconds(10));
+        } catch (RuntimeException e) {
+            return "unknown (" + e + ")";
         }
     }
 
