@@ -60,28 +60,21 @@ public final class ScoreAssembler {
             // the parts intake evaluated itself arrive with the plan, in the same store write; the kept plan
             // leaves them out (they are in the parts)
             SamplePlan plan = p.plan();
-            if (!plan.getResults().isEmpty()) {
+            if (plan.getResults().isEmpty()) {
+                s.setPlan(plan);
+            } else {
                 for (DeterministicResult r : plan.getResults()) {
                     PartResult part = Parts.of(r);
                     s.getParts().put(slot(part.getPart(), part.getGenerationId()), part);
                 }
-                plan = withoutResults(plan);
-                s.setPlan(plan);
+                s.setPlan(SamplePlan.newBuilder(plan).setResults(List.of()).build()); // a copy: the arrival is not changed
                 prune(s);
-            } else {
-                s.setPlan(plan);
             }
         } else if (arrival instanceof Arrival.Part p) {
             s.getParts().put(slot(p.part().getPart(), p.part().getGenerationId()), p.part());
             prune(s);
         }
         return s;
-    }
-
-    /** The plan as assembly keeps it: without the results it carried (a copy; the arrival is not changed). */
-    private static SamplePlan withoutResults(SamplePlan p) {
-        return new SamplePlan(p.getGenerationId(), p.getModel(), p.getTrainingStep(), p.getModality(), p.getProducedAt(),
-                p.getPlannedParts(), p.getUnavailableParts(), p.getArtifacts(), List.of());
     }
 
     private static String slot(String part, String generationId) {
