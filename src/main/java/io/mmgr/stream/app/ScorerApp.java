@@ -211,15 +211,13 @@ public final class ScorerApp implements AutoCloseable {
                 a.streams.start(); // returns once it has opened, checked and closed the local state stores
                 timeline.mark("local-state-check");
             }
-            Map<String, Object> adminClient = ScorerSettings.clientProperties(settings.kafkaOverrides());
-            adminClient.put("bootstrap.servers", bootstrapServers);
-            awaitRunning(a.streams, startTimeout, adminClient);
+            Map<String, Object> clients = ScorerSettings.clientProperties(settings.kafkaOverrides());
+            clients.put("bootstrap.servers", bootstrapServers);
+            awaitRunning(a.streams, startTimeout, clients);
             timeline.mark("running");
             // bound once running, so task and processor-node metrics (record e2e latency per node) are there
             // from the first scrape; the binder picks up later ones (rebalances) by itself
             a.streamsMetrics.bindTo(a.meters);
-            Map<String, Object> clients = ScorerSettings.clientProperties(settings.kafkaOverrides());
-            clients.put("bootstrap.servers", bootstrapServers);
             Map<String, Object> metricsClient = new HashMap<>(clients);
             a.identity.groupInstanceId().ifPresent(id -> metricsClient.put(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, id));
             pipeline = new PipelineMetrics(a.meters, metricsClient, settings.applicationId(), a.topics);
