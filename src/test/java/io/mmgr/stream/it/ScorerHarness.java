@@ -140,7 +140,8 @@ public final class ScorerHarness implements AutoCloseable {
 
     /** The changelog topic of one of the scorer's stores: one record per write of the store. */
     public String changelog(Store<?, ?> store) {
-        return settings.applicationId() + "-" + store.name() + "-changelog";
+        return org.apache.kafka.streams.processor.internals.ProcessorStateManager.storeChangelogTopic(
+                settings.applicationId(), store.name(), null); // Kafka Streams' own naming rule
     }
 
     /** Client properties that reach this harness's broker. */

@@ -118,7 +118,8 @@ class AssemblyTopologyTest {
 
     /** The assembly store's changelog records of a sample so far: one per store write. */
     long storeWrites(SampleKey key) {
-        String changelog = fx.settings.applicationId() + "-" + fx.stores.assembly.name() + "-changelog";
+        String changelog = org.apache.kafka.streams.processor.internals.ProcessorStateManager.storeChangelogTopic(
+                fx.settings.applicationId(), fx.stores.assembly.name(), null);
         return fx.output(new Topic<>(changelog, fx.stores.assembly.keySerde(), fx.stores.assembly.valueSerde()))
                 .readKeyValuesToList().stream().filter(kv -> kv.key.equals(key)).count();
     }
