@@ -81,9 +81,10 @@ class HeavyWorkTest {
             // sized from the warm-up video so the burst outweighs max.poll.interval.ms on a quiet machine
             // as on a busy one (a fixed count was too light once the machine was idle); the warm-up ran
             // cold, up to 3x slower than the burst's videos once frames decoded straight to colour codes
-            // (36 videos then added up to 14.4 s on a quiet machine), so a factor of 8 over the 2x needed
+            // (36 videos then added up to 14.4 s on a quiet machine) and up to 4x since the frame diff (60 videos
+            // added up to 15.7 s in CI), so a factor of 12 over the 2x needed
             long warmMicros = Math.max(1, evaluationMicros(h, MazePixelEvaluator.ID, "warm"));
-            int videoCount = (int) Math.min(160, Math.max(48, 8 * POLL_INTERVAL.toNanos() / 1000 / warmMicros + 1));
+            int videoCount = (int) Math.min(160, Math.max(48, 12 * POLL_INTERVAL.toNanos() / 1000 / warmMicros + 1));
             int lightPerVideo = 5;
             List<SampleKey> videoKeys = new ArrayList<>();
             List<SampleKey> lightKeys = new ArrayList<>();
