@@ -11,8 +11,11 @@ import org.apache.kafka.streams.state.ValueAndTimestamp;
 
 /**
  * Samples a checkpoint is expected to score on a task: the sum of the seeds of the task's benchmark
- * items, read from the global benchmark store by key prefix. Counts are cached for a second per
- * task, so a burst of scores costs one scan. One instance per processor (not thread-safe).
+ * items, read from the global benchmark store by key prefix. By default counts are cached for a second
+ * per task, so a burst of scores costs one scan; a processor that decides something final on the count
+ * (a checkpoint's answer) reads it {@link #uncached}, since a marker can reach it before the items do and a
+ * count cached then would still be served after the samples of the missing items are scored. One
+ * instance per processor (not thread-safe).
  */
 public final class BenchmarkSeeds {
 
@@ -24,14 +27,26 @@ public final class BenchmarkSeeds {
     private Map<String, Long> byTask;
     private long byTaskAt;
 
+    private final long cacheMillis;
+
     public BenchmarkSeeds(ReadOnlyKeyValueStore<String, Object> items) {
+        this(items, CACHE_MILLIS);
+    }
+
+    private BenchmarkSeeds(ReadOnlyKeyValueStore<String, Object> items, long cacheMillis) {
         this.items = items;
+        this.cacheMillis = cacheMillis;
+    }
+
+    /** Counts read from the store at every call. */
+    public static BenchmarkSeeds uncached(ReadOnlyKeyValueStore<String, Object> items) {
+        return new BenchmarkSeeds(items, 0);
     }
 
     public long expected(String task) {
         long now = System.currentTimeMillis();
         long[] cached = cache.get(task);
-        if (cached != null && now - cached[1] < CACHE_MILLIS) {
+        if (cached != null && now - cached[1] < cacheMillis) {
             return cached[0];
         }
         long seeds = 0;
@@ -48,6 +63,29 @@ public final class BenchmarkSeeds {
         return seeds;
     }
 
+    /**
+     * The task's count, read again when the cached one is below {@code seen}: a row that already holds more
+     * samples than the cache expects was scored on items that came after the count was cached.
+     */
+    public long expectedAtLeast(String task, long seen) {
+        long n = expected(task);
+        if (n >= seen) {
+            return n;
+        }
+        cache.remove(task);
+        return expected(task);
+    }
+
+    /** {@link #total()}, read again when the cached one is below {@code seen} (see {@link #expectedAtLeast}). */
+    public long totalAtLeast(long seen) {
+        long n = total();
+        if (n >= seen) {
+            return n;
+        }
+        byTask = null;
+        return total();
+    }
+
     /** Samples of the whole benchmark: every task's items x seeds (cached like a task's count). */
     public long total() {
         long sum = 0;
@@ -60,7 +98,7 @@ public final class BenchmarkSeeds {
     /** Every task of the benchmark with its expected samples, by task name. */
     public Map<String, Long> expectedByTask() {
         long now = System.currentTimeMillis();
-        if (byTask != null && now - byTaskAt < CACHE_MILLIS) {
+        if (byTask != null && now - byTaskAt < cacheMillis) {
             return byTask;
         }
         Map<String, Long> out = new java.util.TreeMap<>();

@@ -78,7 +78,9 @@ final class ComparisonProcessor implements Processor<SampleKey, SampleOutcome, L
         checkpoints = stores.comparisonCheckpoints.in(context);
         results = stores.comparisonResults.in(context);
         alerts = stores.comparisonAlerts.in(context);
-        seeds = new BenchmarkSeeds(context.getStateStore(stores.benchmarkItems.name()));
+        // read at each comparison run, not cached: a count cached before the last items arrived would mark a
+        // comparison complete (and keep its expected count) while the checkpoint is still short of samples
+        seeds = BenchmarkSeeds.uncached(context.getStateStore(stores.benchmarkItems.name()));
         context.schedule(settings.interval(), PunctuationType.WALL_CLOCK_TIME, this::compareChanged);
     }
 
@@ -194,6 +196,7 @@ final class ComparisonProcessor implements Processor<SampleKey, SampleOutcome, L
         String run = p.get(0);
         String task = p.get(1);
         AlertRule rule = settings.rule();
+        long expected = expected(task);
         Ckpt best = null;
         for (int i = 0; i < list.size(); i++) {
             Ckpt x = list.get(i);
@@ -212,13 +215,12 @@ final class ComparisonProcessor implements Processor<SampleKey, SampleOutcome, L
             if (!needed) {
                 continue;
             }
-            long expected = expected(task);
             CheckpointComparison c = CheckpointComparison.newBuilder()
                     .setRunId(run).setTask(task).setCheckpointId(x.id()).setTrainingStep(x.step())
                     .setSamplesWithPrimary(x.sums().getPrimaryCount()).setSamplesExpected(expected)
                     .setRate(x.rate())
-                    .setVsPrevious(prev == null ? null : compare(x, prev, expected, expected(task)))
-                    .setVsBest(bestBaseline == null ? null : compare(x, bestBaseline, expected, expected(task)))
+                    .setVsPrevious(prev == null ? null : compare(x, prev, expected, expected))
+                    .setVsBest(bestBaseline == null ? null : compare(x, bestBaseline, expected, expected))
                     .setUpdatedAt(at)
                     .build();
             results.put(x.key(), c);

@@ -27,7 +27,7 @@ final class ExpectedSamples implements ValueTransformerWithKey<LeaderboardKey, S
             return null;
         }
         ScoreAggregate out = ScoreAggregate.newBuilder(value).build();
-        out.setExpected(seeds.expected(key.getTask()));
+        out.setExpected(seeds.expectedAtLeast(key.getTask(), value.getScored() + value.getPending()));
         return out;
     }
 

@@ -57,7 +57,8 @@ final class LeaderboardRows implements Processor<LeaderboardKey, ScoreAggregate,
         Instant now = Instant.ofEpochMilli(context.currentSystemTimeMs());
         LeaderboardRow row = LeaderboardTopology.row(k, record.value(), rubrics, policy, now);
         if (SampleKeys.ALL_TASKS.equals(k.getTask())) {
-            row.setSamplesExpected(Math.max(row.getSamplesExpected(), seeds.total()));
+            row.setSamplesExpected(Math.max(row.getSamplesExpected(),
+                    seeds.totalAtLeast(row.getSamplesScored() + row.getSamplesPending())));
         }
         LeaderboardRow old = rows.get(k);
         if (old != null) {

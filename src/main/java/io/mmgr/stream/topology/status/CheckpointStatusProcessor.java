@@ -71,7 +71,7 @@ final class CheckpointStatusProcessor implements Processor<CheckpointKey, Specif
         markers = stores.statusMarkers.in(context);
         deadlines = stores.statusDeadlines.in(context);
         answers = stores.statusAnswers.in(context);
-        seeds = new BenchmarkSeeds(context.getStateStore(stores.benchmarkItems.name()));
+        seeds = BenchmarkSeeds.uncached(context.getStateStore(stores.benchmarkItems.name()));
         context.schedule(settings.interval(), PunctuationType.WALL_CLOCK_TIME, this::answer);
     }
 

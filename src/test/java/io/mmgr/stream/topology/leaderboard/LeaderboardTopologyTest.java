@@ -113,6 +113,26 @@ class LeaderboardTopologyTest {
                 .isEqualTo(task);
     }
 
+    /**
+     * Items that come after the row's count was cached (within its second) still count once their samples
+     * are scored: a row never shows more samples scored than expected because of the cache.
+     */
+    @Test
+    void itemsAddedAfterTheCountWasCachedCountOnceTheirSamplesAreScored() {
+        for (int i = 0; i < 4; i++) {
+            score("s" + i, 1);
+        }
+        assertThat(row(ROW).getSamplesExpected()).isEqualTo(4);
+        fx.item(Fixtures.item(TASK, "s4", 1));
+        fx.item(Fixtures.item(TASK, "s5", 1));
+        score("s4", 1);
+        score("s5", 0);
+        LeaderboardRow task = row(ROW);
+        assertThat(task.getSamplesScored()).isEqualTo(6);
+        assertThat(task.getSamplesExpected()).isEqualTo(6);
+        assertThat(row(ALL).getSamplesExpected()).isEqualTo(6);
+    }
+
     @Test
     void aRowCarriesItsLatestFrechetDistance() {
         score("s0", 1);

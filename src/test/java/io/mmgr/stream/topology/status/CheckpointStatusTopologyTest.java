@@ -247,6 +247,46 @@ class CheckpointStatusTopologyTest {
         assertThat(statuses.isEmpty()).isTrue();
     }
 
+    /**
+     * A marker can reach the status flow before the benchmark items its samples need reach the global
+     * store (the job publishes the benchmark, then outputs, then the marker; items pass validation first).
+     * The answer counts the items as they are when the samples are in, not as they were at the marker:
+     * CI once saw 5 of 7 expected, the count of the first punctuation, answered COMPLETE a moment later.
+     */
+    @Test
+    void itemsThatArriveAfterTheMarkerCountInTheAnswer() {
+        String task = "aitw";
+        String c = "ckpt-3000";
+        benchmark.pipeInput(SampleKeys.itemKey(task, "e0"), item(task, "e0", 1));
+        mark(c, "done-late-items", null, null, List.of(task));
+        tick(500);
+        assertThat(statuses.isEmpty()).as("nothing scored yet").isTrue();
+
+        benchmark.pipeInput(SampleKeys.itemKey(task, "e1"), item(task, "e1", 1));
+        benchmark.pipeInput(SampleKeys.itemKey(task, "e2"), item(task, "e2", 1));
+        Double[] two = {1.0, 0.0};
+        LeaderboardRow partial = row(c, task, 3, two);
+        publish(partial);
+        publish(allTasks(c, two));
+        publish(comparison(c, task, partial, null));
+        publish(comparison(c, SampleKeys.ALL_TASKS, allTasks(c, two), null));
+        tick(500);
+        assertThat(statuses.isEmpty()).as("2 of the 3 items' samples scored: the first count (1) must not stand").isTrue();
+
+        Double[] three = {1.0, 0.0, 1.0};
+        LeaderboardRow full = row(c, task, 3, three);
+        publish(full);
+        publish(allTasks(c, three));
+        publish(comparison(c, task, full, null));
+        publish(comparison(c, SampleKeys.ALL_TASKS, allTasks(c, three), null));
+        tick(500);
+        var out = statuses.readValuesToList();
+        assertThat(out).hasSize(1);
+        assertThat(out.get(0).getStatus()).isEqualTo("COMPLETE");
+        assertThat(out.get(0).getOverall().getSamplesExpected()).isEqualTo(3);
+        assertThat(out.get(0).getOverall().getSamplesScored()).isEqualTo(3);
+    }
+
     /** Both checkpoints' rows, task and all-tasks, with their comparisons. */
     void scored(String ckpt, String previous, Long baselineSamples, Double... m2w) {
         LeaderboardRow r = row(ckpt, M2W, 3, m2w);
