@@ -149,12 +149,15 @@ class HeavyWorkTest {
             System.out.printf("burst: light event -> score p50 %d ms, p95 %d ms, max %d ms (load average %s)%n",
                     percentile(latencies, 0.5), p95, percentile(latencies, 1.0), loadAverage());
             // Queued behind the videos, the burst's later light samples would wait for nearly all of them
-            // (p95 close to the videos' summed evaluation time); on their own pool they wait for none. The
-            // bound is a share of that time, measured in the same run, so a busy machine slows both sides:
-            // an absolute bound (2 s) failed at load 20-36 with the pools working as designed.
+            // (p95 close to the videos' summed evaluation time); evaluated at intake they wait for none. The
+            // first bound is a share of that time, measured in the same run, so it holds whatever the load;
+            // the second is issue 12's own (2 s), which light work at intake meets even on a busy machine
+            // (before intake evaluated it, at the worker's light pool, 2 s failed at loads of 20-36).
             long videoMillis = videoMicros / 1000;
             assertThat(p95).as("light samples' event -> score p95, ms, against the videos' %d ms", videoMillis)
                     .isLessThan(videoMillis / 8);
+            assertThat(Duration.ofMillis(p95)).as("light samples' event -> score p95 (load average %s)", loadAverage())
+                    .isLessThan(Duration.ofSeconds(2));
             assertThat(h.scorer().evaluation().loop().sessions()).as("worker sessions (a failure restarts one)").isEqualTo(1);
         }
     }
