@@ -40,6 +40,11 @@ public final class PipelineMetrics implements AutoCloseable {
     private volatile boolean running = true;
     private volatile int assigned;
 
+    /** Its consumer group, beside the scorer's. */
+    static String group(String applicationId) {
+        return applicationId + "-metrics";
+    }
+
     public PipelineMetrics(MeterRegistry registry, Map<String, Object> clientConfig, String applicationId, Topics topics) {
         this.registry = registry;
         this.topics = topics;
@@ -50,7 +55,7 @@ public final class PipelineMetrics implements AutoCloseable {
         stageOfTopic.put(topics.sampleScores.name(), "assembly");
         stageOfTopic.put(topics.leaderboard.name(), "leaderboard");
         Map<String, Object> conf = new HashMap<>(clientConfig);
-        conf.put("group.id", applicationId + "-metrics");
+        conf.put("group.id", group(applicationId));
         conf.put("isolation.level", "read_committed");
         // a new group counts what the topics hold once; afterwards it continues from its committed offsets
         conf.put("auto.offset.reset", "earliest");

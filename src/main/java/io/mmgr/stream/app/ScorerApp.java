@@ -122,10 +122,11 @@ public final class ScorerApp implements AutoCloseable {
     private final WebServer web;
     private final EvaluationWorker evaluation;
     private final RestoreLog restores;
+    private final HangingTransactions hanging;
 
     private ScorerApp(KafkaStreams streams, Topics topics, Stores stores, Topology topology, SchemaRegistryClient registry,
                       PrometheusMeterRegistry meters, StreamsMeters streamsMetrics, PipelineMetrics pipelineMetrics,
-                      WebServer web, EvaluationWorker evaluation, RestoreLog restores) {
+                      WebServer web, EvaluationWorker evaluation, RestoreLog restores, HangingTransactions hanging) {
         this.streams = streams;
         this.topics = topics;
         this.stores = stores;
@@ -137,6 +138,7 @@ public final class ScorerApp implements AutoCloseable {
         this.web = web;
         this.evaluation = evaluation;
         this.restores = restores;
+        this.hanging = hanging;
     }
 
     /** Starts a scorer against existing Kafka and registry endpoints and waits until it runs (no web server). */
@@ -190,9 +192,16 @@ public final class ScorerApp implements AutoCloseable {
         Assembly a = early;
         PipelineMetrics pipeline = null;
         EvaluationWorker evaluation = null;
+        HangingTransactions hanging = null;
         try {
-            checkLimitsFit(InputLimits.of(settings.kafkaOverrides()), caps, new Topics(settings.topicPrefix(),
-                    settings.partitions(), settings.replicationFactor(), new AvroSerdes(registry, true)));
+            Map<String, Object> clients = ScorerSettings.clientProperties(settings.kafkaOverrides());
+            clients.put("bootstrap.servers", bootstrapServers);
+            Topics named = new Topics(settings.topicPrefix(), settings.partitions(), settings.replicationFactor(),
+                    new AvroSerdes(registry, true));
+            // from the broker's first answer on: a transaction a crashed broker left hanging would stop a task
+            // before it runs (see HangingTransactions)
+            hanging = HangingTransactions.forScorer(clients, settings.kafkaOverrides(), scorerScope(settings.applicationId(), named));
+            checkLimitsFit(InputLimits.of(settings.kafkaOverrides()), caps, named);
             if (a == null) {
                 a = Assembly.build(settings, options, bootstrapServers, registryUrl, stateDir, registry, caps, timeline);
             }
@@ -211,8 +220,6 @@ public final class ScorerApp implements AutoCloseable {
                 a.streams.start(); // returns once it has opened, checked and closed the local state stores
                 timeline.mark("local-state-check");
             }
-            Map<String, Object> clients = ScorerSettings.clientProperties(settings.kafkaOverrides());
-            clients.put("bootstrap.servers", bootstrapServers);
             awaitRunning(a.streams, startTimeout, clients);
             timeline.mark("running");
             // bound once running, so task and processor-node metrics (record e2e latency per node) are there
@@ -231,6 +238,9 @@ public final class ScorerApp implements AutoCloseable {
             if (evaluation != null) {
                 evaluation.close(Duration.ZERO);
             }
+            if (hanging != null) {
+                hanging.close();
+            }
             if (a != null) {
                 a.close();
             }
@@ -242,7 +252,15 @@ public final class ScorerApp implements AutoCloseable {
         LOG.info("start-up{}: {}", early != null ? " (topology and local state prepared while the broker started)" : "",
                 timeline.summary());
         return new ScorerApp(a.streams, a.topics, a.stores, a.topology, registry, a.meters, a.streamsMetrics, pipeline, a.web,
-                evaluation, a.restores);
+                evaluation, a.restores, hanging);
+    }
+
+    /** The partitions a scorer's transactions write: its topics, Kafka Streams' own, its groups' offsets. */
+    static HangingTransactions.Scope scorerScope(String app, Topics topics) {
+        java.util.Set<String> names = new java.util.HashSet<>();
+        topics.definitions().forEach(d -> names.add(d.name()));
+        return new HangingTransactions.Scope(t -> names.contains(t) || t.startsWith(app + "-"),
+                java.util.Set.of(app, evaluationGroup(app), PipelineMetrics.group(app), app + "-judge"));
     }
 
     /** Where a start keeps the record limits it read, for the next one. */
@@ -471,6 +489,9 @@ public final class ScorerApp implements AutoCloseable {
         streamsMetrics.close();
         evaluation.close(Duration.ofSeconds(5)); // what finishes meanwhile is written; the rest is done again
         closeLeavingGroup(streams);
+        if (hanging != null) {
+            hanging.close();
+        }
         registry.close();
         meters.close();
     }

@@ -1,0 +1,261 @@
+package io.mmgr.stream.app;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.LongSupplier;
+import java.util.function.Predicate;
+import org.apache.kafka.clients.admin.AbortTransactionSpec;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.DescribeProducersResult;
+import org.apache.kafka.clients.admin.ListTopicsOptions;
+import org.apache.kafka.clients.admin.ListTransactionsOptions;
+import org.apache.kafka.clients.admin.ProducerState;
+import org.apache.kafka.clients.admin.TransactionDescription;
+import org.apache.kafka.clients.admin.TransactionListing;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.utils.Utils;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Ends the transactions that partitions of the scorer hold open after their coordinator has finished them
+ * (KIP-664's "hanging transactions"), as {@code kafka-transactions.sh abort} would.
+ *
+ * <p>Kafka 4.4 makes them when a lone broker restarts after a kill -9 while a transaction was prepared: the
+ * coordinator, loaded from the broker's own metadata before the controller has it back, resends the markers,
+ * finds the partitions leaderless for a moment (the new incarnation is fenced until it re-registers), takes them
+ * for deleted partitions ({@code TransactionMarkerChannelManager}: "these partitions are likely deleted already
+ * and hence can be skipped") and completes the transaction without them. Every partition it wrote then stays
+ * open: read_committed readers stop there, and a group whose offsets it held cannot read them (a stream thread's
+ * tasks log that the committed offsets "could not be determined" for ever). Seen once in 9 and once in 3 kill -9
+ * restarts of {@code bin/mmgr run} on this project's machines, with the coordinator's log line.
+ *
+ * <p>A sweep lists the open transactions on the scorer's partitions (its topics, and the offsets partitions of
+ * its groups). One still open with the same producer, epoch and start offset after {@code abortAfter} (longer
+ * than any transaction of the scorer may live: 10 s and the coordinator's timeout check), which its coordinator
+ * does not hold open on that partition, is aborted. The same test as {@code kafka-transactions.sh find-hanging}
+ * (tools' {@code TransactionsCommand.FindHangingTransactionsCommand}: the partition missing from the producer's
+ * transaction), with the epoch compared too. None of the transaction's markers reached a partition in the case
+ * above, so aborting them all is the whole transaction aborted: its input offsets are read again and its
+ * output written again once, as after any abort. The sweeps run on their own thread, never a stream thread.
+ */
+final class HangingTransactions implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(HangingTransactions.class);
+
+    static final String OFFSETS_TOPIC = "__consumer_offsets";
+
+    /** An open transaction as one partition sees it. */
+    record Open(TopicPartition partition, long producerId, int producerEpoch, long startOffset) {
+    }
+
+    /** What the sweeps look at: topics by name, and the groups whose offsets partitions count too. */
+    record Scope(Predicate<String> topics, Set<String> groups) {
+    }
+
+    /** Aborts a transaction open this long and not held by its coordinator (0: report it only). */
+    static final String ABORT_AFTER = "mmgr.hanging-transactions.abort-after-ms";
+    static final Duration DEFAULT_ABORT_AFTER = Duration.ofSeconds(30);
+    static final Duration SWEEP_INTERVAL = Duration.ofSeconds(10);
+
+    private final Admin admin;
+    private final boolean ownsAdmin;
+    private final Scope scope;
+    private final Duration abortAfter;
+    private final Duration timeout;
+    private final LongSupplier clock;
+    private final AtomicInteger aborted = new AtomicInteger();
+    private Map<Open, Long> firstSeen = new HashMap<>();
+    private ScheduledExecutorService sweeper;
+
+    HangingTransactions(Admin admin, Scope scope, Duration abortAfter, Duration timeout, LongSupplier clock) {
+        this(admin, false, scope, abortAfter, timeout, clock);
+    }
+
+    private HangingTransactions(Admin admin, boolean ownsAdmin, Scope scope, Duration abortAfter, Duration timeout,
+                                LongSupplier clock) {
+        this.admin = admin;
+        this.ownsAdmin = ownsAdmin;
+        this.scope = scope;
+        this.abortAfter = abortAfter;
+        this.timeout = timeout;
+        this.clock = clock;
+    }
+
+    /**
+     * Sweeps the scorer's partitions every 10 s with an admin client of its own, or returns null when the
+     * setting turns it off (0).
+     */
+    static HangingTransactions forScorer(Map<String, Object> adminConfig, Map<String, ?> settings, Scope scope) {
+        Object v = settings.get(ABORT_AFTER);
+        Duration after = v == null ? DEFAULT_ABORT_AFTER : Duration.ofMillis(parseMillis(v));
+        if (after.isZero()) {
+            return null;
+        }
+        return new HangingTransactions(Admin.create(adminConfig), true, scope, after, Duration.ofSeconds(10),
+                System::currentTimeMillis).start(SWEEP_INTERVAL);
+    }
+
+    private static long parseMillis(Object v) {
+        try {
+            long ms = Long.parseLong(v.toString().trim());
+            if (ms >= 0) {
+                return ms;
+            }
+        } catch (NumberFormatException e) {
+            // below
+        }
+        throw new IllegalArgumentException(ABORT_AFTER + " must be a number of milliseconds, 0 or more (0: never abort): " + v);
+    }
+
+    /** Sweeps every {@code interval} on a daemon thread of its own until closed. */
+    HangingTransactions start(Duration interval) {
+        sweeper = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "hanging-transactions");
+            t.setDaemon(true);
+            return t;
+        });
+        sweeper.scheduleWithFixedDelay(() -> {
+            try {
+                sweep();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } catch (Exception e) {
+                // a broker restarting or unreachable: the next sweep asks again
+                LOG.debug("hanging-transaction sweep failed: {}", e.toString());
+            }
+        }, interval.toMillis(), interval.toMillis(), TimeUnit.MILLISECONDS);
+        return this;
+    }
+
+    /** Transactions aborted so far. */
+    int aborted() {
+        return aborted.get();
+    }
+
+    /** One sweep: returns the transactions it aborted. */
+    synchronized List<Open> sweep() throws Exception {
+        long now = clock.getAsLong();
+        Map<Open, Long> seen = new HashMap<>();
+        List<Open> candidates = new ArrayList<>();
+        Map<Open, Integer> coordinatorEpochs = new HashMap<>();
+        for (var e : describeProducers(partitions()).entrySet()) {
+            for (ProducerState p : e.getValue().activeProducers()) {
+                if (p.currentTransactionStartOffset().isEmpty()) {
+                    continue;
+                }
+                Open o = new Open(e.getKey(), p.producerId(), p.producerEpoch(), p.currentTransactionStartOffset().getAsLong());
+                long first = firstSeen.getOrDefault(o, now);
+                seen.put(o, first);
+                coordinatorEpochs.put(o, p.coordinatorEpoch().orElse(-1));
+                if (now - first >= abortAfter.toMillis()) {
+                    candidates.add(o);
+                }
+            }
+        }
+        firstSeen = seen;
+        if (candidates.isEmpty()) {
+            return List.of();
+        }
+        Map<Long, TransactionDescription> byProducer = coordinatorViews(candidates);
+        List<Open> done = new ArrayList<>();
+        for (Open o : candidates) {
+            TransactionDescription d = byProducer.get(o.producerId());
+            if (d != null && holdsOpen(d, o)) {
+                continue;
+            }
+            // an epoch below 0 is a transaction that never ended one before: 0 is at most any coordinator's
+            // epoch, as kafka-transactions.sh takes it
+            int coordinatorEpoch = Math.max(0, coordinatorEpochs.get(o));
+            admin.abortTransaction(new AbortTransactionSpec(o.partition(), o.producerId(), (short) o.producerEpoch(),
+                    coordinatorEpoch)).all().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            aborted.incrementAndGet();
+            long openFor = now - firstSeen.remove(o);
+            done.add(o);
+            LOG.warn("aborted a hanging transaction on {}: producer {}, epoch {}, open since offset {} for {} s, which its "
+                    + "coordinator {}", o.partition(), o.producerId(), o.producerEpoch(), o.startOffset(),
+                    openFor / 1000, d == null ? "does not know"
+                            : "has " + d.state() + " at epoch " + d.producerEpoch() + " without this partition");
+        }
+        return done;
+    }
+
+    /**
+     * Whether the coordinator still holds the transaction open on that partition: its markers are still to
+     * come. A transaction prepared to end has its epoch raised by one (transaction version 2).
+     */
+    static boolean holdsOpen(TransactionDescription d, Open o) {
+        return OpenTransactions.isOpen(d.state()) && d.topicPartitions().contains(o.partition())
+                && (d.producerEpoch() == o.producerEpoch() || d.producerEpoch() == o.producerEpoch() + 1);
+    }
+
+    private Map<Long, TransactionDescription> coordinatorViews(List<Open> candidates) throws Exception {
+        Set<Long> producers = new HashSet<>();
+        candidates.forEach(o -> producers.add(o.producerId()));
+        Collection<TransactionListing> listed = admin.listTransactions(new ListTransactionsOptions()
+                .filterProducerIds(producers)).all().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        Map<Long, TransactionDescription> out = new HashMap<>();
+        for (TransactionListing l : listed) {
+            if (!producers.contains(l.producerId())) {
+                continue;
+            }
+            try {
+                out.put(l.producerId(), admin.describeTransactions(List.of(l.transactionalId()))
+                        .description(l.transactionalId()).get(timeout.toMillis(), TimeUnit.MILLISECONDS));
+            } catch (java.util.concurrent.ExecutionException e) {
+                // gone since it was listed: the coordinator holds nothing open for it
+            }
+        }
+        return out;
+    }
+
+    private Map<TopicPartition, DescribeProducersResult.PartitionProducerState> describeProducers(
+            Collection<TopicPartition> partitions) throws Exception {
+        if (partitions.isEmpty()) {
+            return Map.of();
+        }
+        return admin.describeProducers(partitions).all().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    /** The scorer's partitions: its topics' and the offsets partitions its groups commit to. */
+    private List<TopicPartition> partitions() throws Exception {
+        List<String> topics = admin.listTopics(new ListTopicsOptions().listInternal(true)).names()
+                .get(timeout.toMillis(), TimeUnit.MILLISECONDS).stream()
+                .filter(t -> t.equals(OFFSETS_TOPIC) || scope.topics().test(t)).toList();
+        List<TopicPartition> out = new ArrayList<>();
+        for (var e : admin.describeTopics(topics).allTopicNames().get(timeout.toMillis(), TimeUnit.MILLISECONDS).entrySet()) {
+            int count = e.getValue().partitions().size();
+            if (e.getKey().equals(OFFSETS_TOPIC)) {
+                scope.groups().stream().map(g -> offsetsPartition(g, count)).distinct()
+                        .forEach(p -> out.add(new TopicPartition(OFFSETS_TOPIC, p)));
+            } else {
+                e.getValue().partitions().forEach(p -> out.add(new TopicPartition(e.getKey(), p.partition())));
+            }
+        }
+        return out;
+    }
+
+    /** The offsets partition a group commits to: Kafka's own rule (GroupCoordinatorService#partitionFor). */
+    static int offsetsPartition(String group, int partitions) {
+        return Utils.abs(group.hashCode()) % partitions;
+    }
+
+    @Override
+    public void close() {
+        Optional.ofNullable(sweeper).ifPresent(ScheduledExecutorService::shutdownNow);
+        if (ownsAdmin) {
+            admin.close(Duration.ofSeconds(5));
+        }
+    }
+}
