@@ -178,8 +178,15 @@ final class HangingTransactions implements AutoCloseable {
             // an epoch below 0 is a transaction that never ended one before: 0 is at most any coordinator's
             // epoch, as kafka-transactions.sh takes it
             int coordinatorEpoch = Math.max(0, coordinatorEpochs.get(o));
-            admin.abortTransaction(new AbortTransactionSpec(o.partition(), o.producerId(), (short) o.producerEpoch(),
-                    coordinatorEpoch)).all().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            try {
+                admin.abortTransaction(new AbortTransactionSpec(o.partition(), o.producerId(), (short) o.producerEpoch(),
+                        coordinatorEpoch)).all().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            } catch (java.util.concurrent.ExecutionException e) {
+                // another instance's sweep may have ended it first; the next sweep sees whether it is still open
+                LOG.info("could not abort the hanging transaction of producer {} on {}: {}", o.producerId(), o.partition(),
+                        e.getCause().toString());
+                continue;
+            }
             aborted.incrementAndGet();
             long openFor = now - firstSeen.remove(o);
             done.add(o);

@@ -22,7 +22,7 @@ import org.apache.kafka.common.TopicPartition;
  * determined" waits on a transaction that wrote offsets for its group and never ended. Lists what the
  * transaction coordinators call open (id, state, age, partitions) and the producers the offsets topic itself
  * has an open transaction for; one the coordinators do not list is a hanging transaction (KIP-664's term),
- * which no timeout will end.
+ * which no timeout ends: {@link HangingTransactions} aborts it.
  */
 final class OpenTransactions {
 
