@@ -23,6 +23,7 @@ import org.apache.kafka.clients.admin.ListTransactionsOptions;
 import org.apache.kafka.clients.admin.ProducerState;
 import org.apache.kafka.clients.admin.TransactionDescription;
 import org.apache.kafka.clients.admin.TransactionListing;
+import org.apache.kafka.common.Node;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.utils.Utils;
 import org.slf4j.Logger;
@@ -71,22 +72,29 @@ final class HangingTransactions implements AutoCloseable {
 
     private final Admin admin;
     private final boolean ownsAdmin;
+    private final Map<String, Object> clientConfig;
+    private final TransactionOutcomes outcomes;
     private final Scope scope;
     private final Duration abortAfter;
     private final Duration timeout;
     private final LongSupplier clock;
-    private final AtomicInteger aborted = new AtomicInteger();
+    private final AtomicInteger ended = new AtomicInteger();
     private Map<Open, Long> firstSeen = new HashMap<>();
+    private Map<TopicPartition, Node> leaders = new HashMap<>();
+    private final Set<Open> reported = new HashSet<>();
     private ScheduledExecutorService sweeper;
 
-    HangingTransactions(Admin admin, Scope scope, Duration abortAfter, Duration timeout, LongSupplier clock) {
-        this(admin, false, scope, abortAfter, timeout, clock);
+    HangingTransactions(Admin admin, Map<String, Object> clientConfig, Scope scope, Duration abortAfter, Duration timeout,
+                        LongSupplier clock) {
+        this(admin, false, clientConfig, scope, abortAfter, timeout, clock);
     }
 
-    private HangingTransactions(Admin admin, boolean ownsAdmin, Scope scope, Duration abortAfter, Duration timeout,
-                                LongSupplier clock) {
+    private HangingTransactions(Admin admin, boolean ownsAdmin, Map<String, Object> clientConfig, Scope scope,
+                                Duration abortAfter, Duration timeout, LongSupplier clock) {
         this.admin = admin;
         this.ownsAdmin = ownsAdmin;
+        this.clientConfig = clientConfig;
+        this.outcomes = new TransactionOutcomes(admin, clientConfig, timeout);
         this.scope = scope;
         this.abortAfter = abortAfter;
         this.timeout = timeout;
@@ -103,7 +111,7 @@ final class HangingTransactions implements AutoCloseable {
         if (after.isZero()) {
             return null;
         }
-        return new HangingTransactions(Admin.create(adminConfig), true, scope, after, Duration.ofSeconds(10),
+        return new HangingTransactions(Admin.create(adminConfig), true, adminConfig, scope, after, Duration.ofSeconds(10),
                 System::currentTimeMillis).start(SWEEP_INTERVAL);
     }
 
@@ -139,9 +147,9 @@ final class HangingTransactions implements AutoCloseable {
         return this;
     }
 
-    /** Transactions aborted so far. */
-    int aborted() {
-        return aborted.get();
+    /** Hanging transactions ended so far (committed or aborted). */
+    int ended() {
+        return ended.get();
     }
 
     /** One sweep: returns the transactions it aborted. */
@@ -168,34 +176,73 @@ final class HangingTransactions implements AutoCloseable {
         if (candidates.isEmpty()) {
             return List.of();
         }
-        Map<Long, TransactionDescription> byProducer = coordinatorViews(candidates);
+        Map<Long, View> byProducer = coordinatorViews(candidates);
+        Map<String, Optional<TransactionOutcomes.Decision>> decisions = new HashMap<>();
         List<Open> done = new ArrayList<>();
         for (Open o : candidates) {
-            TransactionDescription d = byProducer.get(o.producerId());
-            if (d != null && holdsOpen(d, o)) {
+            View v = byProducer.get(o.producerId());
+            if (v != null && holdsOpen(v.description(), o)) {
+                continue;
+            }
+            // a coordinator that knows no such producer has nothing of its to commit: abort, as kafka-transactions.sh
+            Optional<TransactionOutcomes.Decision> decision = v == null ? Optional.of(ABORT) : decisions.computeIfAbsent(
+                    v.transactionalId() + "/" + o.producerId() + "/" + o.producerEpoch(), k -> decide(v, o));
+            if (decision.isEmpty() || (decision.get().commit() && !CommitMarker.canWrite(clientConfig))) {
+                if (reported.add(o)) {
+                    LOG.error("a hanging transaction on {}: producer {} ({}), epoch {}, open since offset {}; {}: it stops "
+                            + "read_committed readers of that partition until it is ended", o.partition(), o.producerId(),
+                            v.transactionalId(), o.producerEpoch(), o.startOffset(), decision.isEmpty()
+                                    ? "its coordinator's log no longer says how it ended"
+                                    : "it was committed, and its commit marker can only be written over a plain connection");
+                }
                 continue;
             }
             // an epoch below 0 is a transaction that never ended one before: 0 is at most any coordinator's
             // epoch, as kafka-transactions.sh takes it
             int coordinatorEpoch = Math.max(0, coordinatorEpochs.get(o));
             try {
-                admin.abortTransaction(new AbortTransactionSpec(o.partition(), o.producerId(), (short) o.producerEpoch(),
-                        coordinatorEpoch)).all().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-            } catch (java.util.concurrent.ExecutionException e) {
+                if (decision.get().commit()) {
+                    CommitMarker.write(leaders.get(o.partition()), o.partition(), o.producerId(), decision.get(),
+                            coordinatorEpoch, timeout);
+                } else {
+                    admin.abortTransaction(new AbortTransactionSpec(o.partition(), o.producerId(), (short) o.producerEpoch(),
+                            coordinatorEpoch)).all().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+                }
+            } catch (java.util.concurrent.ExecutionException | java.io.IOException e) {
                 // another instance's sweep may have ended it first; the next sweep sees whether it is still open
-                LOG.info("could not abort the hanging transaction of producer {} on {}: {}", o.producerId(), o.partition(),
-                        e.getCause().toString());
+                LOG.info("could not end the hanging transaction of producer {} on {}: {}", o.producerId(), o.partition(),
+                        e instanceof java.util.concurrent.ExecutionException x ? x.getCause().toString() : e.toString());
                 continue;
             }
-            aborted.incrementAndGet();
+            ended.incrementAndGet();
             long openFor = now - firstSeen.remove(o);
             done.add(o);
-            LOG.warn("aborted a hanging transaction on {}: producer {}, epoch {}, open since offset {} for {} s, which its "
-                    + "coordinator {}", o.partition(), o.producerId(), o.producerEpoch(), o.startOffset(),
-                    openFor / 1000, d == null ? "does not know"
-                            : "has " + d.state() + " at epoch " + d.producerEpoch() + " without this partition");
+            LOG.warn("{} a hanging transaction on {} ({}): producer {}, epoch {}, open since offset {} for {} s",
+                    decision.get().commit() ? "committed" : "aborted", o.partition(), v == null
+                            ? "no coordinator knows its producer"
+                            : "as its coordinator decided; it has " + v.description().state() + " at epoch "
+                            + v.description().producerEpoch() + " without this partition",
+                    o.producerId(), o.producerEpoch(), o.startOffset(), openFor / 1000);
         }
         return done;
+    }
+
+    private static final TransactionOutcomes.Decision ABORT = new TransactionOutcomes.Decision(false, (short) -1, (short) 0);
+
+    /** The producer's transaction id and what its coordinator says of it now. */
+    private record View(String transactionalId, TransactionDescription description) {
+    }
+
+    private Optional<TransactionOutcomes.Decision> decide(View v, Open o) {
+        try {
+            return outcomes.decision(v.transactionalId(), o.producerId(), o.producerEpoch());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return Optional.empty();
+        } catch (Exception e) {
+            LOG.debug("cannot read how transaction {} ended: {}", v.transactionalId(), e.toString());
+            return Optional.empty();
+        }
     }
 
     /**
@@ -207,19 +254,19 @@ final class HangingTransactions implements AutoCloseable {
                 && (d.producerEpoch() == o.producerEpoch() || d.producerEpoch() == o.producerEpoch() + 1);
     }
 
-    private Map<Long, TransactionDescription> coordinatorViews(List<Open> candidates) throws Exception {
+    private Map<Long, View> coordinatorViews(List<Open> candidates) throws Exception {
         Set<Long> producers = new HashSet<>();
         candidates.forEach(o -> producers.add(o.producerId()));
         Collection<TransactionListing> listed = admin.listTransactions(new ListTransactionsOptions()
                 .filterProducerIds(producers)).all().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-        Map<Long, TransactionDescription> out = new HashMap<>();
+        Map<Long, View> out = new HashMap<>();
         for (TransactionListing l : listed) {
             if (!producers.contains(l.producerId())) {
                 continue;
             }
             try {
-                out.put(l.producerId(), admin.describeTransactions(List.of(l.transactionalId()))
-                        .description(l.transactionalId()).get(timeout.toMillis(), TimeUnit.MILLISECONDS));
+                out.put(l.producerId(), new View(l.transactionalId(), admin.describeTransactions(List.of(l.transactionalId()))
+                        .description(l.transactionalId()).get(timeout.toMillis(), TimeUnit.MILLISECONDS)));
             } catch (java.util.concurrent.ExecutionException e) {
                 // gone since it was listed: the coordinator holds nothing open for it
             }
@@ -241,8 +288,10 @@ final class HangingTransactions implements AutoCloseable {
                 .get(timeout.toMillis(), TimeUnit.MILLISECONDS).stream()
                 .filter(t -> t.equals(OFFSETS_TOPIC) || scope.topics().test(t)).toList();
         List<TopicPartition> out = new ArrayList<>();
+        Map<TopicPartition, Node> leaderOf = new HashMap<>();
         for (var e : admin.describeTopics(topics).allTopicNames().get(timeout.toMillis(), TimeUnit.MILLISECONDS).entrySet()) {
             int count = e.getValue().partitions().size();
+            e.getValue().partitions().forEach(p -> leaderOf.put(new TopicPartition(e.getKey(), p.partition()), p.leader()));
             if (e.getKey().equals(OFFSETS_TOPIC)) {
                 scope.groups().stream().map(g -> offsetsPartition(g, count)).distinct()
                         .forEach(p -> out.add(new TopicPartition(OFFSETS_TOPIC, p)));
@@ -250,6 +299,7 @@ final class HangingTransactions implements AutoCloseable {
                 e.getValue().partitions().forEach(p -> out.add(new TopicPartition(e.getKey(), p.partition())));
             }
         }
+        leaders = leaderOf;
         return out;
     }
 

@@ -46,7 +46,8 @@ import org.junit.jupiter.api.io.TempDir;
  * (a produce request of our own, the broker's partition verification off, as a transaction's partition looks
  * after Kafka 4.4 dropped its markers at a restart); read_committed readers then stop there. The sweep aborts
  * it once it has been open long enough, and leaves alone a live transaction, one on another application's
- * topic and one not yet open long enough.
+ * topic and one not yet open long enough. A partition a committed transaction wrote to without its coordinator
+ * marking it is committed, as the coordinator decided, not aborted.
  */
 @Tag("integration")
 class HangingTransactionsTest {
@@ -95,8 +96,8 @@ class HangingTransactionsTest {
                 AtomicLong now = new AtomicLong(1_000_000);
                 HangingTransactions.Scope scope = new HangingTransactions.Scope(t -> t.startsWith("mmgr-scorer-"),
                         Set.of("mmgr-scorer"));
-                HangingTransactions sweeper = new HangingTransactions(admin, scope, Duration.ofSeconds(30),
-                        Duration.ofSeconds(30), now::get);
+                HangingTransactions sweeper = new HangingTransactions(admin, clientConfig(kafka), scope,
+                        Duration.ofSeconds(30), Duration.ofSeconds(30), now::get);
                 assertThat(sweeper.sweep()).as("first sight").isEmpty();
                 now.addAndGet(29_000);
                 assertThat(sweeper.sweep()).as("open for 29 s of the 30").isEmpty();
@@ -104,7 +105,7 @@ class HangingTransactionsTest {
                 List<HangingTransactions.Open> aborted = sweeper.sweep();
                 assertThat(aborted).as("aborted after 31 s").extracting(HangingTransactions.Open::partition,
                         HangingTransactions.Open::producerId).containsExactly(org.assertj.core.groups.Tuple.tuple(hung, 4242L));
-                assertThat(sweeper.aborted()).isEqualTo(1);
+                assertThat(sweeper.ended()).isEqualTo(1);
 
                 assertThat(values(reader, Duration.ofSeconds(10))).as("read_committed once it is aborted").containsExactly("after");
                 assertThat(openProducers(admin, hung)).as("open transactions on the scorer's partition").isEmpty();
@@ -118,16 +119,65 @@ class HangingTransactionsTest {
         }
     }
 
+    @Test
+    void aPartitionACommittedTransactionNeverGotItsMarkerForIsCommitted() throws Exception {
+        try (EmbeddedKafka kafka = EmbeddedKafka.start(dir, 0, Map.of("transaction.partition.verification.enable", "false"), null);
+             Admin admin = Admin.create(clientConfig(kafka))) {
+            String ours = "mmgr-scorer-scores-changelog";
+            admin.createTopics(List.of(new NewTopic(ours, 2, (short) 1))).all().get();
+            TopicPartition marked = new TopicPartition(ours, 0);
+            TopicPartition unmarked = new TopicPartition(ours, 1);
+            try (KafkaProducer<String, String> committer = producer(kafka, "scorer-thread-2");
+                 KafkaConsumer<String, String> reader = readCommitted(kafka)) {
+                committer.initTransactions();
+                committer.beginTransaction();
+                committer.send(new ProducerRecord<>(ours, 0, "k", "marked")).get();
+                ProducerState p = admin.describeProducers(List.of(marked)).partitionResult(marked).get().activeProducers().get(0);
+                // the same producer and epoch write to a partition its coordinator does not know is in the
+                // transaction: the commit marks the first and never the second, as the dropped markers did
+                produceWithoutCoordinator(kafka.bootstrapServers(), unmarked, p.producerId(), (short) p.producerEpoch(),
+                        "scorer-thread-2", "unmarked");
+                committer.commitTransaction();
+
+                reader.assign(List.of(unmarked));
+                reader.seekToBeginning(List.of(unmarked));
+                assertThat(values(reader, Duration.ofSeconds(2))).as("behind the transaction with no marker").isEmpty();
+                assertThat(openProducers(admin, unmarked)).containsExactly(p.producerId());
+
+                AtomicLong now = new AtomicLong(0);
+                HangingTransactions sweeper = new HangingTransactions(admin, clientConfig(kafka),
+                        new HangingTransactions.Scope(t -> t.startsWith("mmgr-scorer-"), Set.of("mmgr-scorer")),
+                        Duration.ofSeconds(30), Duration.ofSeconds(30), now::get);
+                assertThat(sweeper.sweep()).isEmpty();
+                now.addAndGet(31_000);
+                assertThat(sweeper.sweep()).extracting(HangingTransactions.Open::partition).containsExactly(unmarked);
+                // committed, as its coordinator decided: an abort would have dropped the record
+                assertThat(values(reader, Duration.ofSeconds(10))).as("read_committed once it is ended").containsExactly("unmarked");
+                assertThat(openProducers(admin, unmarked)).isEmpty();
+            }
+        }
+    }
+
+    private static Map<String, Object> clientConfig(EmbeddedKafka kafka) {
+        return Map.of("bootstrap.servers", kafka.bootstrapServers());
+    }
+
     /** A transactional record from a producer id no coordinator handed out, sent as a client would. */
     private static void produceWithoutCoordinator(String bootstrap, TopicPartition tp, long producerId) throws Exception {
-        MemoryRecords records = MemoryRecords.withTransactionalRecords(Compression.NONE, producerId, (short) 0, 0,
-                new SimpleRecord("k".getBytes(StandardCharsets.UTF_8), "hanging".getBytes(StandardCharsets.UTF_8)));
+        produceWithoutCoordinator(bootstrap, tp, producerId, (short) 0, "ghost-" + producerId, "hanging");
+    }
+
+    /** A transactional record written straight to the partition, without its coordinator hearing of it. */
+    private static void produceWithoutCoordinator(String bootstrap, TopicPartition tp, long producerId, short epoch,
+                                                  String transactionalId, String value) throws Exception {
+        MemoryRecords records = MemoryRecords.withTransactionalRecords(Compression.NONE, producerId, epoch, 0,
+                new SimpleRecord("k".getBytes(StandardCharsets.UTF_8), value.getBytes(StandardCharsets.UTF_8)));
         ProduceRequestData.TopicProduceDataCollection topics = new ProduceRequestData.TopicProduceDataCollection();
         topics.add(new ProduceRequestData.TopicProduceData().setName(tp.topic()).setPartitionData(List.of(
                 new ProduceRequestData.PartitionProduceData().setIndex(tp.partition()).setRecords(records))));
         short version = 11; // topics by name
         ProduceRequest request = new ProduceRequest.Builder(version, version, new ProduceRequestData().setAcks((short) -1)
-                .setTimeoutMs(30_000).setTransactionalId("ghost-" + producerId).setTopicData(topics)).build(version);
+                .setTimeoutMs(30_000).setTransactionalId(transactionalId).setTopicData(topics)).build(version);
         RequestHeader header = new RequestHeader(ApiKeys.PRODUCE, version, "hanging-test", 1);
         String[] hostPort = bootstrap.split(":");
         try (Socket socket = new Socket(hostPort[0], Integer.parseInt(hostPort[1]))) {
