@@ -31,25 +31,28 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Ends the transactions that partitions of the scorer hold open after their coordinator has finished them
- * (KIP-664's "hanging transactions"), as {@code kafka-transactions.sh abort} would.
+ * (KIP-664's "hanging transactions"), as their coordinator decided.
  *
  * <p>Kafka 4.4 makes them when a lone broker restarts after a kill -9 while a transaction was prepared: the
- * coordinator, loaded from the broker's own metadata before the controller has it back, resends the markers,
- * finds the partitions leaderless for a moment (the new incarnation is fenced until it re-registers), takes them
- * for deleted partitions ({@code TransactionMarkerChannelManager}: "these partitions are likely deleted already
- * and hence can be skipped") and completes the transaction without them. Every partition it wrote then stays
- * open: read_committed readers stop there, and a group whose offsets it held cannot read them (a stream thread's
- * tasks log that the committed offsets "could not be determined" for ever). Seen once in 9 and once in 3 kill -9
- * restarts of {@code bin/mmgr run} on this project's machines, with the coordinator's log line.
+ * coordinator, loaded from the broker's own metadata before the controller has it back, resends the missing
+ * markers, finds the partitions leaderless for a moment (the new incarnation is fenced until it registers
+ * again), takes them for deleted partitions ({@code TransactionMarkerChannelManager}: "these partitions are
+ * likely deleted already and hence can be skipped", since {@code KRaftMetadataCache#getPartitionLeaderEndpoint}
+ * answers empty for a partition without a leader) and completes the transaction without them. Every partition
+ * still unmarked then stays open: read_committed readers stop there, and a group whose offsets it held cannot
+ * read them (a stream thread's tasks log that the committed offsets "could not be determined" for ever). Seen
+ * 4 times in 30 kill -9 restarts of {@code bin/mmgr bench restart}, twice with some partitions already marked.
  *
  * <p>A sweep lists the open transactions on the scorer's partitions (its topics, and the offsets partitions of
- * its groups). One still open with the same producer, epoch and start offset after {@code abortAfter} (longer
+ * its groups). One still open with the same producer, epoch and start offset after {@code endAfter} (longer
  * than any transaction of the scorer may live: 10 s and the coordinator's timeout check), which its coordinator
- * does not hold open on that partition, is aborted. The same test as {@code kafka-transactions.sh find-hanging}
- * (tools' {@code TransactionsCommand.FindHangingTransactionsCommand}: the partition missing from the producer's
- * transaction), with the epoch compared too. None of the transaction's markers reached a partition in the case
- * above, so aborting them all is the whole transaction aborted: its input offsets are read again and its
- * output written again once, as after any abort. The sweeps run on their own thread, never a stream thread.
+ * does not hold open on that partition, is hanging: {@code kafka-transactions.sh find-hanging}'s test (tools'
+ * {@code TransactionsCommand}: the partition missing from the producer's transaction), with the epoch compared
+ * too. It is ended as the coordinator decided, read back from its log ({@link TransactionOutcomes}): a commit
+ * gets its commit marker ({@link CommitMarker}), an abort its abort; one whose producer no coordinator knows
+ * is aborted, as the tool would. Aborting a committed transaction's unmarked partitions would undo part of it
+ * (its offsets, with its outputs kept: the input scored twice). The sweeps run on their own thread, never a
+ * stream thread.
  */
 final class HangingTransactions implements AutoCloseable {
 
@@ -65,9 +68,9 @@ final class HangingTransactions implements AutoCloseable {
     record Scope(Predicate<String> topics, Set<String> groups) {
     }
 
-    /** Aborts a transaction open this long and not held by its coordinator (0: report it only). */
-    static final String ABORT_AFTER = "mmgr.hanging-transactions.abort-after-ms";
-    static final Duration DEFAULT_ABORT_AFTER = Duration.ofSeconds(30);
+    /** Ends a transaction open this long and not held open by its coordinator (0: never). */
+    static final String END_AFTER = "mmgr.hanging-transactions.end-after-ms";
+    static final Duration DEFAULT_END_AFTER = Duration.ofSeconds(30);
     static final Duration SWEEP_INTERVAL = Duration.ofSeconds(10);
 
     private final Admin admin;
@@ -75,7 +78,7 @@ final class HangingTransactions implements AutoCloseable {
     private final Map<String, Object> clientConfig;
     private final TransactionOutcomes outcomes;
     private final Scope scope;
-    private final Duration abortAfter;
+    private final Duration endAfter;
     private final Duration timeout;
     private final LongSupplier clock;
     private final AtomicInteger ended = new AtomicInteger();
@@ -84,19 +87,19 @@ final class HangingTransactions implements AutoCloseable {
     private final Set<Open> reported = new HashSet<>();
     private ScheduledExecutorService sweeper;
 
-    HangingTransactions(Admin admin, Map<String, Object> clientConfig, Scope scope, Duration abortAfter, Duration timeout,
+    HangingTransactions(Admin admin, Map<String, Object> clientConfig, Scope scope, Duration endAfter, Duration timeout,
                         LongSupplier clock) {
-        this(admin, false, clientConfig, scope, abortAfter, timeout, clock);
+        this(admin, false, clientConfig, scope, endAfter, timeout, clock);
     }
 
     private HangingTransactions(Admin admin, boolean ownsAdmin, Map<String, Object> clientConfig, Scope scope,
-                                Duration abortAfter, Duration timeout, LongSupplier clock) {
+                                Duration endAfter, Duration timeout, LongSupplier clock) {
         this.admin = admin;
         this.ownsAdmin = ownsAdmin;
         this.clientConfig = clientConfig;
         this.outcomes = new TransactionOutcomes(admin, clientConfig, timeout);
         this.scope = scope;
-        this.abortAfter = abortAfter;
+        this.endAfter = endAfter;
         this.timeout = timeout;
         this.clock = clock;
     }
@@ -106,8 +109,8 @@ final class HangingTransactions implements AutoCloseable {
      * setting turns it off (0).
      */
     static HangingTransactions forScorer(Map<String, Object> adminConfig, Map<String, ?> settings, Scope scope) {
-        Object v = settings.get(ABORT_AFTER);
-        Duration after = v == null ? DEFAULT_ABORT_AFTER : Duration.ofMillis(parseMillis(v));
+        Object v = settings.get(END_AFTER);
+        Duration after = v == null ? DEFAULT_END_AFTER : Duration.ofMillis(parseMillis(v));
         if (after.isZero()) {
             return null;
         }
@@ -124,7 +127,7 @@ final class HangingTransactions implements AutoCloseable {
         } catch (NumberFormatException e) {
             // below
         }
-        throw new IllegalArgumentException(ABORT_AFTER + " must be a number of milliseconds, 0 or more (0: never abort): " + v);
+        throw new IllegalArgumentException(END_AFTER + " must be a number of milliseconds, 0 or more (0: never): " + v);
     }
 
     /** Sweeps every {@code interval} on a daemon thread of its own until closed. */
@@ -167,7 +170,7 @@ final class HangingTransactions implements AutoCloseable {
                 long first = firstSeen.getOrDefault(o, now);
                 seen.put(o, first);
                 coordinatorEpochs.put(o, p.coordinatorEpoch().orElse(-1));
-                if (now - first >= abortAfter.toMillis()) {
+                if (now - first >= endAfter.toMillis()) {
                     candidates.add(o);
                 }
             }
