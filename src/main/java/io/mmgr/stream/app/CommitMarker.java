@@ -13,6 +13,7 @@ import org.apache.kafka.common.Node;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.Errors;
+import org.apache.kafka.common.requests.AbstractRequest;
 import org.apache.kafka.common.requests.AbstractResponse;
 import org.apache.kafka.common.requests.RequestHeader;
 import org.apache.kafka.common.requests.TransactionResult;
@@ -44,8 +45,19 @@ final class CommitMarker {
         short version = ApiKeys.WRITE_TXN_MARKERS.latestVersion();
         WriteTxnMarkersRequest request = new WriteTxnMarkersRequest.Builder(List.of(marker)).build(version);
         RequestHeader header = new RequestHeader(ApiKeys.WRITE_TXN_MARKERS, version, "mmgr-hanging-transactions", 1);
+        WriteTxnMarkersResponse response = (WriteTxnMarkersResponse) exchange(leader.host(), leader.port(), request, header,
+                timeout);
+        Errors error = response.errorsByProducerId().getOrDefault(producerId, Map.of()).getOrDefault(tp, Errors.NONE);
+        if (error != Errors.NONE) {
+            throw new IOException("the commit marker for producer " + producerId + " on " + tp + " was refused: " + error);
+        }
+    }
+
+    /** One request and its response over a new plain connection, framed as Kafka's protocol frames them. */
+    static AbstractResponse exchange(String host, int port, AbstractRequest request, RequestHeader header, Duration timeout)
+            throws IOException {
         try (Socket socket = new Socket()) {
-            socket.connect(new InetSocketAddress(leader.host(), leader.port()), (int) timeout.toMillis());
+            socket.connect(new InetSocketAddress(host, port), (int) timeout.toMillis());
             socket.setSoTimeout((int) timeout.toMillis());
             ByteBuffer out = request.serializeWithHeader(header);
             DataOutputStream w = new DataOutputStream(socket.getOutputStream());
@@ -55,11 +67,7 @@ final class CommitMarker {
             DataInputStream r = new DataInputStream(socket.getInputStream());
             byte[] body = new byte[r.readInt()];
             r.readFully(body);
-            WriteTxnMarkersResponse response = (WriteTxnMarkersResponse) AbstractResponse.parseResponse(ByteBuffer.wrap(body), header);
-            Errors error = response.errorsByProducerId().getOrDefault(producerId, Map.of()).getOrDefault(tp, Errors.NONE);
-            if (error != Errors.NONE) {
-                throw new IOException("the commit marker for producer " + producerId + " on " + tp + " was refused: " + error);
-            }
+            return AbstractResponse.parseResponse(ByteBuffer.wrap(body), header);
         }
     }
 }

@@ -3,10 +3,6 @@ package io.mmgr.stream.app;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.mmgr.stream.embedded.EmbeddedKafka;
-import java.io.DataInputStream;
-import java.io.DataOutputStream;
-import java.net.Socket;
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -31,7 +27,6 @@ import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.record.internal.MemoryRecords;
 import org.apache.kafka.common.record.internal.SimpleRecord;
-import org.apache.kafka.common.requests.AbstractResponse;
 import org.apache.kafka.common.requests.ProduceRequest;
 import org.apache.kafka.common.requests.ProduceResponse;
 import org.apache.kafka.common.requests.RequestHeader;
@@ -180,19 +175,10 @@ class HangingTransactionsTest {
                 .setTimeoutMs(30_000).setTransactionalId(transactionalId).setTopicData(topics)).build(version);
         RequestHeader header = new RequestHeader(ApiKeys.PRODUCE, version, "hanging-test", 1);
         String[] hostPort = bootstrap.split(":");
-        try (Socket socket = new Socket(hostPort[0], Integer.parseInt(hostPort[1]))) {
-            ByteBuffer out = request.serializeWithHeader(header);
-            DataOutputStream w = new DataOutputStream(socket.getOutputStream());
-            w.writeInt(out.remaining());
-            w.write(out.array(), out.arrayOffset() + out.position(), out.remaining());
-            w.flush();
-            DataInputStream r = new DataInputStream(socket.getInputStream());
-            byte[] body = new byte[r.readInt()];
-            r.readFully(body);
-            ProduceResponse response = (ProduceResponse) AbstractResponse.parseResponse(ByteBuffer.wrap(body), header);
-            response.data().responses().forEach(t -> t.partitionResponses().forEach(p ->
-                    assertThat(Errors.forCode(p.errorCode())).as("the hanging record's write").isEqualTo(Errors.NONE)));
-        }
+        ProduceResponse response = (ProduceResponse) CommitMarker.exchange(hostPort[0], Integer.parseInt(hostPort[1]), request,
+                header, Duration.ofSeconds(30));
+        response.data().responses().forEach(t -> t.partitionResponses().forEach(p ->
+                assertThat(Errors.forCode(p.errorCode())).as("the hanging record's write").isEqualTo(Errors.NONE)));
     }
 
     private static List<Long> openProducers(Admin admin, TopicPartition tp) throws Exception {
