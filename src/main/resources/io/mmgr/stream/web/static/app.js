@@ -363,6 +363,9 @@ document.addEventListener('DOMContentLoaded', () => {
   });
   $('#drill-failing').addEventListener('change', () => loadDrillList().catch(showError));
   $('#drill-close').addEventListener('click', () => { $('#drilldown').hidden = true; state.drill = null; });
+  // the empty state at once: render() waits for an animation frame, which a page in the background (or a
+  // headless one) may not get before it says it is live
+  renderCheckpoints();
   connect(); // first, so nothing published while the snapshot loads is missed
   loadSnapshot().catch(showError);
 });
