@@ -260,7 +260,7 @@ public final class ScorerApp implements AutoCloseable {
         java.util.Set<String> names = new java.util.HashSet<>();
         topics.definitions().forEach(d -> names.add(d.name()));
         return new HangingTransactions.Scope(t -> names.contains(t) || t.startsWith(app + "-"),
-                java.util.Set.of(app, evaluationGroup(app), PipelineMetrics.group(app), app + "-judge"));
+                java.util.Set.of(app, evaluationGroup(app), PipelineMetrics.group(app), defaultJudgeGroup(app)));
     }
 
     /** Where a start keeps the record limits it read, for the next one. */
@@ -355,6 +355,11 @@ public final class ScorerApp implements AutoCloseable {
     /** The evaluation worker's consumer group: its own, beside the Streams application's. */
     public static String evaluationGroup(String applicationId) {
         return applicationId + "-evaluate";
+    }
+
+    /** The judge workers' consumer group unless they are given another (--judge-group). */
+    public static String defaultJudgeGroup(String applicationId) {
+        return applicationId + "-judge";
     }
 
     /**

@@ -187,7 +187,7 @@ public final class JudgeOptions {
     }
 
     public String group(String applicationId) {
-        return group != null ? group : applicationId + "-judge";
+        return group != null ? group : io.mmgr.stream.app.ScorerApp.defaultJudgeGroup(applicationId);
     }
 
     /** One line for start-up banners: protocol, model, endpoint, request parameters and limits (never the key). */
