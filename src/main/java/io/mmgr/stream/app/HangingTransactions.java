@@ -155,7 +155,7 @@ final class HangingTransactions implements AutoCloseable {
         return ended.get();
     }
 
-    /** One sweep: returns the transactions it aborted. */
+    /** One sweep: returns the transactions it ended. */
     synchronized List<Open> sweep() throws Exception {
         long now = clock.getAsLong();
         Map<Open, Long> seen = new HashMap<>();
@@ -190,6 +190,9 @@ final class HangingTransactions implements AutoCloseable {
             // a coordinator that knows no such producer has nothing of its to commit: abort, as kafka-transactions.sh
             Optional<TransactionOutcomes.Decision> decision = v == null ? Optional.of(ABORT) : decisions.computeIfAbsent(
                     v.transactionalId() + "/" + o.producerId() + "/" + o.producerEpoch(), k -> decide(v, o));
+            if (decision == null) {
+                continue; // its coordinator's log could not be read this time: the next sweep asks again
+            }
             if (decision.isEmpty() || (decision.get().commit() && !CommitMarker.canWrite(clientConfig))) {
                 if (reported.add(o)) {
                     LOG.error("a hanging transaction on {}: producer {} ({}), epoch {}, open since offset {}; {}: it stops "
@@ -205,8 +208,11 @@ final class HangingTransactions implements AutoCloseable {
             int coordinatorEpoch = Math.max(0, coordinatorEpochs.get(o));
             try {
                 if (decision.get().commit()) {
-                    CommitMarker.write(leaders.get(o.partition()), o.partition(), o.producerId(), decision.get(),
-                            coordinatorEpoch, timeout);
+                    Node leader = leaders.get(o.partition());
+                    if (leader == null || leader.isEmpty()) {
+                        throw new java.io.IOException("the partition has no leader now");
+                    }
+                    CommitMarker.write(leader, o.partition(), o.producerId(), decision.get(), coordinatorEpoch, timeout);
                 } else {
                     admin.abortTransaction(new AbortTransactionSpec(o.partition(), o.producerId(), (short) o.producerEpoch(),
                             coordinatorEpoch)).all().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
@@ -236,15 +242,16 @@ final class HangingTransactions implements AutoCloseable {
     private record View(String transactionalId, TransactionDescription description) {
     }
 
+    /** The decision; empty when the log does not have it, null when the log could not be read. */
     private Optional<TransactionOutcomes.Decision> decide(View v, Open o) {
         try {
             return outcomes.decision(v.transactionalId(), o.producerId(), o.producerEpoch());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            return Optional.empty();
+            return null;
         } catch (Exception e) {
             LOG.debug("cannot read how transaction {} ended: {}", v.transactionalId(), e.toString());
-            return Optional.empty();
+            return null;
         }
     }
 

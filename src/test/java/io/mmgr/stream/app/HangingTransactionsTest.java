@@ -175,10 +175,21 @@ class HangingTransactionsTest {
                 .setTimeoutMs(30_000).setTransactionalId(transactionalId).setTopicData(topics)).build(version);
         RequestHeader header = new RequestHeader(ApiKeys.PRODUCE, version, "hanging-test", 1);
         String[] hostPort = bootstrap.split(":");
-        ProduceResponse response = (ProduceResponse) CommitMarker.exchange(hostPort[0], Integer.parseInt(hostPort[1]), request,
-                header, Duration.ofSeconds(30));
-        response.data().responses().forEach(t -> t.partitionResponses().forEach(p ->
-                assertThat(Errors.forCode(p.errorCode())).as("the hanging record's write").isEqualTo(Errors.NONE)));
+        // as a client would, again while the new partition has no leader yet (a retriable error, nothing written)
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        Errors error;
+        do {
+            ProduceResponse response = (ProduceResponse) CommitMarker.exchange(hostPort[0], Integer.parseInt(hostPort[1]),
+                    request, header, Duration.ofSeconds(30));
+            error = Errors.forCode(response.data().responses().iterator().next().partitionResponses().get(0).errorCode());
+        } while (error.exception() instanceof org.apache.kafka.common.errors.RetriableException
+                && System.nanoTime() < deadline && sleep());
+        assertThat(error).as("the hanging record's write").isEqualTo(Errors.NONE);
+    }
+
+    private static boolean sleep() throws InterruptedException {
+        Thread.sleep(100);
+        return true;
     }
 
     private static List<Long> openProducers(Admin admin, TopicPartition tp) throws Exception {
