@@ -41,7 +41,10 @@ public final class IntakeTopology {
     private IntakeTopology() {
     }
 
-    /** Adds intake to the builder and returns the plans, keyed and partitioned by sample. */
+    /**
+     * Adds intake to the builder and returns the plans, keyed by sample, each in the task of its sample's
+     * partition: assembly must be built on them in the same sub-topology.
+     */
     public static KStream<SampleKey, SamplePlan> build(StreamsBuilder builder, ScorerContext ctx) {
         Topics topics = ctx.topics();
         Stores stores = ctx.stores();
@@ -97,12 +100,22 @@ public final class IntakeTopology {
         bySample.flatMap((k, p) -> FrechetSamples.of(p), Named.as("intake-frechet-samples"))
                 .to(topics.frechetSamples.name(), topics.frechetSamples.produced("intake-frechet-samples-sink"));
 
-        return bySample.mapValues(IntakeResult.Planned::plan, Named.as("intake-plans"))
+        // a plan this task assembles goes straight on; the others to their sample's partition (see PlanPlacement)
+        var placed = bySample.mapValues(IntakeResult.Planned::plan, Named.as("intake-plans"))
+                .processValues(() -> new PlanPlacement(ctx.partitions()), Named.as("intake-plan-placement"))
+                .split(Named.as("intake-plan-"))
+                .branch((k, v) -> v.local(), Branched.as("local"))
+                .defaultBranch(Branched.as("elsewhere"));
+        KStream<SampleKey, SamplePlan> moved = placed.get("intake-plan-elsewhere")
+                .mapValues(PlanPlacement.Placed::plan, Named.as("intake-plan-to-move"))
                 .repartition(Repartitioned.<SampleKey, SamplePlan>with(ctx.serdes().forKeys(SampleKey.class),
                                 ctx.serdes().forValues(SamplePlan.class))
                         .withName(PLANS_REPARTITION)
                         .withNumberOfPartitions(ctx.partitions())
                         .withStreamPartitioner(new SamplePartitioner<>()));
+        return placed.get("intake-plan-local")
+                .mapValues(PlanPlacement.Placed::plan, Named.as("intake-plan-here"))
+                .merge(moved, Named.as("intake-plans-merge"));
     }
 
     /**
