@@ -39,11 +39,13 @@ public final class ScoringTopology {
         KStream<SampleKey, SampleScore> scores = AssemblyTopology.build(builder, ctx, plans);
         // the live FID / FVD's sub-topology comes before the leaderboard that joins its table
         KTable<LeaderboardKey, FrechetStat> frechet = FrechetTopology.build(builder, ctx);
-        LeaderboardTopology.build(builder, ctx, scores, frechet);
+        LeaderboardTopology.build(builder, ctx, LeaderboardTopology.scores(builder, ctx), frechet);
         ComparisonTopology.build(builder, ctx, scores);
         IntakeTopology.validateItems(builder, ctx);
         CheckpointStatusTopology.build(builder, ctx);
-        return builder.build();
+        Properties optimization = new Properties();
+        optimization.put(StreamsConfig.TOPOLOGY_OPTIMIZATION_CONFIG, LeaderboardTopology.OPTIMIZATION);
+        return builder.build(optimization);
     }
 
     /** Streams configuration: exactly-once, dead-letter safety nets, then the user's overrides (Kafka's default record limits). */
@@ -95,6 +97,8 @@ public final class ScoringTopology {
         p.put(StreamsConfig.restoreConsumerPrefix(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG), 20);
         p.put(StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG), 5);
         p.putAll(settings.kafkaOverrides());
+        // the topology is built with it (ScoringTopology#build); the runtime must agree
+        p.put(StreamsConfig.TOPOLOGY_OPTIMIZATION_CONFIG, LeaderboardTopology.OPTIMIZATION);
         return p;
     }
 }

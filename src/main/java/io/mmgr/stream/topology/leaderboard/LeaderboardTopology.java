@@ -25,7 +25,6 @@ import java.util.Map;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.kstream.Grouped;
-import org.apache.kafka.streams.kstream.KStream;
 import org.apache.kafka.streams.kstream.KTable;
 import org.apache.kafka.streams.kstream.Named;
 import org.apache.kafka.streams.kstream.TableJoined;
@@ -44,18 +43,30 @@ public final class LeaderboardTopology {
     private LeaderboardTopology() {
     }
 
-    /** {@code frechet}: each task row's live FID / FVD ({@link io.mmgr.stream.topology.frechet.FrechetTopology}). */
-    public static void build(StreamsBuilder builder, ScorerContext ctx, KStream<SampleKey, SampleScore> scores,
+    /**
+     * The sample-score table, read back from {@code mmgr.sample-scores}. With {@link #OPTIMIZATION} the topic is
+     * its store's changelog: assembly writes each score once, and no second copy goes to a changelog. Reading it
+     * back costs the leaderboard no extra hop: a table built on assembly's stream itself would need a repartition
+     * there, since intake changed the key upstream of assembly. Uncached: its keys are samples, nearly each
+     * written once, so a cache holds them for nothing and they crowd the few hot aggregate keys out of the
+     * thread's record cache (alternating bench load runs: 7-11 % less wall time and 5-13 % less CPU).
+     */
+    public static KTable<SampleKey, SampleScore> scores(StreamsBuilder builder, ScorerContext ctx) {
+        Topics topics = ctx.topics();
+        return builder.table(topics.sampleScores.name(), topics.sampleScores.consumed("leaderboard-scores"),
+                ctx.stores().sampleScores.materialized().withCachingDisabled());
+    }
+
+    /** The topology optimization {@link #scores} relies on: a table's source topic serves as its changelog. */
+    public static final String OPTIMIZATION = org.apache.kafka.streams.StreamsConfig.REUSE_KTABLE_SOURCE_TOPICS;
+
+    /** {@code table}: the sample scores ({@link #scores}); {@code frechet}: each task row's live FID / FVD ({@link io.mmgr.stream.topology.frechet.FrechetTopology}). */
+    public static void build(StreamsBuilder builder, ScorerContext ctx, KTable<SampleKey, SampleScore> table,
                              KTable<LeaderboardKey, FrechetStat> frechet) {
         Topics topics = ctx.topics();
         Stores stores = ctx.stores();
         RubricCatalog rubrics = ctx.rubrics();
         Agreement.Policy policy = ctx.agreement();
-        // uncached: its keys are samples, nearly each written once, so a cache holds them for nothing and
-        // they crowd the few hot aggregate keys out of the thread's record cache (alternating bench load runs:
-        // 7-11 % less wall time and 5-13 % less CPU)
-        KTable<SampleKey, SampleScore> table = scores.toTable(Named.as("leaderboard-scores-table"),
-                stores.sampleScores.materialized().withCachingDisabled());
 
         KTable<ItemScoreKey, ScoreAggregate> items = table
                 .groupBy((k, s) -> KeyValue.pair(SampleKeys.item(k), Aggregates.ofScore(s)),
