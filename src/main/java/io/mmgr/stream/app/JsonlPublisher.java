@@ -6,6 +6,7 @@ import io.mmgr.stream.avro.BenchmarkItem;
 import io.mmgr.stream.avro.GenerationEvent;
 import io.mmgr.stream.avro.HumanLabel;
 import io.mmgr.stream.avro.SampleKey;
+import io.mmgr.stream.contract.GenerationRecords;
 import io.mmgr.stream.json.JsonAvro;
 import io.mmgr.stream.limits.InputCheck;
 import io.mmgr.stream.limits.InputLimits;
@@ -148,8 +149,7 @@ public final class JsonlPublisher implements AutoCloseable {
             case generations -> {
                 GenerationEvent e = JsonAvro.read(line, GenerationEvent.class);
                 byte[] value = within(e, events.serialize(topic, e), "event", check.limits().eventBytes(), "event-bytes");
-                byte[] key = SampleKeys.ref(SampleKeys.of(e)).getBytes(StandardCharsets.UTF_8);
-                return new ProducerRecord<>(topic, key, value);
+                return GenerationRecords.of(topic, producer.partitionsFor(topic).size(), e, value);
             }
             case benchmark -> {
                 BenchmarkItem item = JsonAvro.read(line, BenchmarkItem.class);

@@ -6,6 +6,7 @@ import io.mmgr.stream.avro.LeaderboardKey;
 import io.mmgr.stream.avro.LeaderboardRow;
 import io.mmgr.stream.avro.SampleKey;
 import io.mmgr.stream.avro.SampleScore;
+import io.mmgr.stream.contract.GenerationRecords;
 import io.mmgr.stream.contract.SampleKeys;
 import io.mmgr.stream.contract.Topics;
 import java.nio.charset.StandardCharsets;
@@ -108,6 +109,7 @@ public final class LoadRunner {
             AtomicReference<Exception> sendError = new AtomicReference<>();
             AtomicLong publishedAt = new AtomicLong();
             Serializer<GenerationEvent> events = topics.generations.valueSerde().serializer();
+            int generationPartitions = producer.partitionsFor(topics.generations.name()).size();
             long start = System.nanoTime();
             Thread publisher = new Thread(() -> {
                 for (long n = 0; n < samples && sendError.get() == null; n++) {
@@ -120,8 +122,7 @@ public final class LoadRunner {
                     }
                     GenerationEvent e = workload.event(runId, n);
                     sendListener.sent(n, e.getProducedAt().toEpochMilli());
-                    producer.send(new ProducerRecord<>(topics.generations.name(),
-                            SampleKeys.ref(SampleKeys.of(e)).getBytes(StandardCharsets.UTF_8),
+                    producer.send(GenerationRecords.of(topics.generations.name(), generationPartitions, e,
                             events.serialize(topics.generations.name(), e)), (m, ex) -> {
                         if (ex != null) {
                             sendError.compareAndSet(null, ex);

@@ -3,6 +3,7 @@ package io.mmgr.stream.bench;
 import io.mmgr.stream.app.Endpoints;
 import io.mmgr.stream.avro.GenerationEvent;
 import io.mmgr.stream.avro.SampleScore;
+import io.mmgr.stream.contract.GenerationRecords;
 import io.mmgr.stream.registry.AvroSerdes;
 import io.mmgr.stream.registry.SchemaRegistryClient;
 import io.mmgr.stream.contract.SampleKeys;
@@ -237,7 +238,7 @@ public final class RestartBench {
                     }
                 }
                 GenerationEvent e = workload.event("restart-load", n);
-                producer.send(new ProducerRecord<>(topic, SampleKeys.ref(SampleKeys.of(e)).getBytes(StandardCharsets.UTF_8),
+                producer.send(GenerationRecords.of(topic, producer.partitionsFor(topic).size(), e,
                         topics.generations.valueSerde().serializer().serialize(topic, e)));
                 sent.incrementAndGet();
             }

@@ -7,6 +7,7 @@ import io.mmgr.stream.avro.BenchmarkItem;
 import io.mmgr.stream.avro.GenerationEvent;
 import io.mmgr.stream.avro.LeaderboardKey;
 import io.mmgr.stream.avro.LeaderboardRow;
+import io.mmgr.stream.contract.GenerationRecords;
 import io.mmgr.stream.leaderboard.AlertRule;
 import io.mmgr.stream.registry.AvroSerdes;
 import io.mmgr.stream.registry.SchemaRegistryClient;
@@ -207,7 +208,7 @@ public final class DemoRun implements AutoCloseable {
 
     private void publish(GenerationEvent e) {
         String topic = topics.generations.name();
-        producer.send(new ProducerRecord<>(topic, SampleKeys.ref(SampleKeys.of(e)).getBytes(StandardCharsets.UTF_8),
+        producer.send(GenerationRecords.of(topic, producer.partitionsFor(topic).size(), e,
                 topics.generations.valueSerde().serializer().serialize(topic, e)));
     }
 
