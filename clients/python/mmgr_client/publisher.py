@@ -17,6 +17,7 @@ except ImportError as e:  # pragma: no cover - depends on the machine
 
 from . import codec
 from .errors import BrokerUnreachable, DeliveryFailed, TopicMissing
+from .partitioning import sample_partition
 from .schemas import SchemaSet
 
 # librdkafka's own log lines go through logging instead of straight to stderr
@@ -43,6 +44,8 @@ class Publisher:
         self.schemas = SchemaSet()
         self.registry = codec.Registry(schema_registry_url, dict(registry_config or {}), timeout=connect_timeout)
         self._delivery_timeout = delivery_timeout
+        self._connect_timeout = connect_timeout
+        self._partitions: Dict[str, int] = {}
         # security_protocol="SASL_SSL" is security.protocol; keys with dots pass as they are
         self._kafka = {(k if "." in k else k.replace("_", ".")): v for k, v in kafka_config.items()}
         self._kafka["bootstrap.servers"] = bootstrap_servers
@@ -70,9 +73,22 @@ class Publisher:
         topic = self.topics[kind]
         key_type, value_type = TOPICS[kind]
         key_bytes = self.encode(key_type, topic, key, ref, is_key=True) if key_type else str(key).encode("utf-8")
-        self.send(topic, key_bytes, self.encode(value_type, topic, value, ref), ref)
+        # an event on its sample's partition is assembled where it is read, without a repartition hop
+        partition = sample_partition(value, self._partition_count(topic)) if kind == "generations" else None
+        self.send(topic, key_bytes, self.encode(value_type, topic, value, ref), ref, partition)
 
-    def send(self, topic: str, key: bytes, value: bytes, ref: str) -> None:
+    def _partition_count(self, topic: str) -> int:
+        count = self._partitions.get(topic)
+        if count is None:
+            metadata = self._producer.list_topics(topic, timeout=self._connect_timeout)
+            found = metadata.topics.get(topic)
+            if found is None or found.error is not None or not found.partitions:
+                raise TopicMissing("topic %s does not exist on %s (is the scorer running with this topic prefix?)"
+                                   % (topic, self.bootstrap_servers))
+            count = self._partitions[topic] = len(found.partitions)
+        return count
+
+    def send(self, topic: str, key: bytes, value: bytes, ref: str, partition: Optional[int] = None) -> None:
         """Sends encoded bytes; a failed delivery is raised by the next :meth:`flush`."""
         self.raise_failures()
 
@@ -82,7 +98,10 @@ class Publisher:
                     self._failures.append((ref, err.str()))
         while True:
             try:
-                self._producer.produce(topic, key=key, value=value, on_delivery=delivered)
+                if partition is None:
+                    self._producer.produce(topic, key=key, value=value, on_delivery=delivered)
+                else:
+                    self._producer.produce(topic, key=key, value=value, partition=partition, on_delivery=delivered)
                 break
             except BufferError:  # the local queue is full: let deliveries drain it
                 self._producer.poll(0.1)

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.mmgr.stream.avro.SampleKey;
+import io.mmgr.stream.contract.SampleKeys;
 import io.mmgr.stream.it.PythonRunner;
 import io.mmgr.stream.json.JsonAvro;
 import io.mmgr.stream.tasks.TaskCatalog;
@@ -117,6 +119,58 @@ class PythonClientContractTest {
             o.remove("avro.java.string");
         }
         node.forEach(PythonClientContractTest::strip);
+    }
+
+    /**
+     * The client sends each generation event to the partition the scorer computes for its sample (murmur2 of the
+     * key's fields, as {@link SampleKeys#partition}), so that the task reading it assembles it: random keys of
+     * every length modulo 4, with non-ASCII characters, on several partition counts.
+     */
+    @Test
+    void theClientPutsAnEventOnItsSamplesPartitionAsTheScorerComputesIt(@TempDir Path dir) throws Exception {
+        PythonRunner.requireClient();
+        java.util.Random random = new java.util.Random(20261203);
+        String alphabet = "abcXYZ019-_./ éü日本\uD83D\uDE00";
+        ArrayNode keys = JsonAvro.MAPPER.createArrayNode();
+        List<SampleKey> sampleKeys = new ArrayList<>();
+        for (int i = 0; i < 400; i++) {
+            String[] f = new String[4];
+            for (int j = 0; j < 4; j++) {
+                StringBuilder b = new StringBuilder();
+                for (int n = random.nextInt(1, 14); n > 0; n--) {
+                    int c = random.nextInt(alphabet.length() - 1);
+                    b.append(Character.isHighSurrogate(alphabet.charAt(c)) ? alphabet.substring(c, c + 2) : String.valueOf(alphabet.charAt(c)));
+                }
+                f[j] = b.toString();
+            }
+            SampleKey k = new SampleKey(f[0], f[1], f[2], f[3], random.nextInt(-3, 100_000));
+            sampleKeys.add(k);
+            ObjectNode o = keys.addObject();
+            o.put("runId", k.getRunId()).put("checkpointId", k.getCheckpointId()).put("task", k.getTask())
+                    .put("sampleId", k.getSampleId()).put("seed", k.getSeed());
+        }
+        Path file = dir.resolve("keys.json");
+        Files.writeString(file, keys.toString(), StandardCharsets.UTF_8);
+        int[] counts = {1, 6, 7, 64};
+        PythonRunner.Result r = PythonRunner.run(List.of("-c", "import json, sys; from mmgr_client.partitioning import sample_partition; "
+                + "keys = json.load(open(sys.argv[1], encoding='utf-8')); "
+                + "print(json.dumps([[sample_partition(k, n) for n in (1, 6, 7, 64)] for k in keys]))", file.toString()),
+                Map.of(), Path.of("."));
+        assertThat(r.code()).as(r.out()).isZero();
+        com.fasterxml.jackson.databind.JsonNode got = JsonAvro.MAPPER.readTree(r.out().strip().lines().reduce((a, b) -> b).orElseThrow());
+        java.util.Set<Integer> seen = new java.util.HashSet<>();
+        for (int i = 0; i < sampleKeys.size(); i++) {
+            for (int c = 0; c < counts.length; c++) {
+                int expected = SampleKeys.partition(sampleKeys.get(i), counts[c]);
+                assertThat(got.get(i).get(c).asInt()).as("%s on %d partitions", SampleKeys.ref(sampleKeys.get(i)), counts[c])
+                        .isEqualTo(expected);
+                if (counts[c] == 64) {
+                    seen.add(expected);
+                }
+            }
+        }
+        // the keys spread: a constant answer would not pass
+        assertThat(seen).hasSizeGreaterThan(40);
     }
 
     @Test
