@@ -4,7 +4,7 @@ partition count. A generation event sent to its sample's partition is assembled 
 it; on any other partition it is still scored, after one more hop through an internal topic."""
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any, Mapping, Optional
 
 _M = 0x5BD1E995
 _MASK = 0xFFFFFFFF
@@ -36,7 +36,13 @@ def murmur2(data: bytes) -> int:
     return h - (1 << 32) if h & 0x80000000 else h
 
 
-def sample_partition(event: Mapping[str, Any], partitions: int) -> int:
-    """The partition of the event's sample on a topic of ``partitions`` partitions."""
-    canonical = "\0".join(str(event[f]) for f in ("runId", "checkpointId", "task", "sampleId", "seed"))
+def sample_partition(event: Mapping[str, Any], partitions: int) -> Optional[int]:
+    """The partition of the event's sample on a topic of ``partitions`` partitions, or None (the producer's
+    own choice) for an event whose key fields are not all there as strings and an int seed: the scorer
+    scores an event on any partition, and tells what is wrong with one it cannot read."""
+    fields = [event.get(f) for f in ("runId", "checkpointId", "task", "sampleId")]
+    seed = event.get("seed", 0)  # the schema's default
+    if not all(isinstance(f, str) for f in fields) or not isinstance(seed, int) or isinstance(seed, bool):
+        return None
+    canonical = "\0".join(fields + [str(seed)])
     return (murmur2(canonical.encode("utf-8")) & 0x7FFFFFFF) % partitions

@@ -171,6 +171,20 @@ class PythonClientContractTest {
         }
         // the keys spread: a constant answer would not pass
         assertThat(seen).hasSizeGreaterThan(40);
+
+        // a seed left out is the schema's default, 0; an event missing a key field is left to the producer
+        // (None): it is still sent, and the scorer says what is wrong with it
+        SampleKey noSeed = new SampleKey("run-ü", "ckpt", "maze", "m-17", 0);
+        PythonRunner.Result edge = PythonRunner.run(List.of("-c", "import json; from mmgr_client.partitioning import sample_partition; "
+                + "print(json.dumps([sample_partition({'runId': 'run-\\u00fc', 'checkpointId': 'ckpt', 'task': 'maze', 'sampleId': 'm-17'}, 64), "
+                + "sample_partition({'runId': 'run', 'task': 'maze', 'sampleId': 'm-17'}, 64), "
+                + "sample_partition({'runId': 'run', 'checkpointId': 'ckpt', 'task': 'maze', 'sampleId': 'm-17', 'seed': '3'}, 64)]))"),
+                Map.of(), Path.of("."));
+        assertThat(edge.code()).as(edge.out()).isZero();
+        com.fasterxml.jackson.databind.JsonNode e = JsonAvro.MAPPER.readTree(edge.out().strip().lines().reduce((a, b) -> b).orElseThrow());
+        assertThat(e.get(0).asInt()).isEqualTo(SampleKeys.partition(noSeed, 64));
+        assertThat(e.get(1).isNull()).as("no checkpoint id").isTrue();
+        assertThat(e.get(2).isNull()).as("a seed that is not an int").isTrue();
     }
 
     @Test
