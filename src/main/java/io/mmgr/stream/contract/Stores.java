@@ -49,9 +49,9 @@ public final class Stores {
     public final Store<LeaderboardKey, ScoreAggregate> leaderboardCheckpoints;
     /** Agreement counts per task x model (judge, evaluators, human labels). */
     public final Store<AgreementKey, AgreementCounts> agreement;
-    /** Task rows with their task x model agreement joined in. */
-    public final Store<LeaderboardKey, ScoreAggregate> taskAgreement;
-    /** Task rows as published: agreement and the live FID / FVD joined in. */
+    /** Task rows with their live FID / FVD joined in. */
+    public final Store<LeaderboardKey, ScoreAggregate> taskFrechet;
+    /** Task rows as published: the live FID / FVD and the task x model agreement joined in. */
     public final Store<LeaderboardKey, ScoreAggregate> taskRows;
     /** Every row as published (task and all-tasks), with the time it last changed: what the REST API serves. */
     public final Store<LeaderboardKey, LeaderboardRow> leaderboardRows;
@@ -99,7 +99,7 @@ public final class Stores {
         leaderboardTasks = new Store<>("leaderboard-tasks", boardKey, aggregate);
         leaderboardCheckpoints = new Store<>("leaderboard-checkpoints", boardKey, aggregate);
         agreement = new Store<>("leaderboard-agreement", serdes.forKeys(AgreementKey.class), serdes.forValues(AgreementCounts.class));
-        taskAgreement = new Store<>("leaderboard-task-agreement", boardKey, aggregate);
+        taskFrechet = new Store<>("leaderboard-task-frechet", boardKey, aggregate);
         taskRows = new Store<>("leaderboard-task-rows", boardKey, aggregate);
         leaderboardRows = new Store<>("leaderboard-rows", boardKey, serdes.forValues(LeaderboardRow.class));
         frechetVectors = new Store<>("frechet-vectors", text, serdes.forValues(FrechetSample.class));

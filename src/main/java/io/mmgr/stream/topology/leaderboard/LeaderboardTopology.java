@@ -25,6 +25,7 @@ import java.util.Map;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.kstream.Grouped;
+import org.apache.kafka.streams.kstream.KStream;
 import org.apache.kafka.streams.kstream.KTable;
 import org.apache.kafka.streams.kstream.Named;
 import org.apache.kafka.streams.kstream.TableJoined;
@@ -107,8 +108,11 @@ public final class LeaderboardTopology {
                         Named.as("leaderboard-agreement-aggregate"),
                         stores.agreement.materialized());
 
+        // the row's live FID / FVD, same key and partitions: a new distance re-emits the row
+        KTable<LeaderboardKey, ScoreAggregate> withFrechet = tasks.leftJoin(frechet, LeaderboardTopology::withFrechet,
+                Named.as("leaderboard-frechet-join"), stores.taskFrechet.materialized());
         // every task row of a task x model follows its agreement (a foreign-key join: a new label re-emits them all)
-        KTable<LeaderboardKey, ScoreAggregate> taskRows = tasks.leftJoin(agreement,
+        KTable<LeaderboardKey, ScoreAggregate> taskRows = withFrechet.leftJoin(agreement,
                 (k, a) -> a.getModel() == null ? null : new AgreementKey(k.getTask(), a.getModel()),
                 (a, c) -> {
                     ScoreAggregate r = ScoreAggregate.newBuilder(a).build();
@@ -116,10 +120,13 @@ public final class LeaderboardTopology {
                     return r;
                 },
                 TableJoined.as("leaderboard-agreement-join"),
-                stores.taskAgreement.materialized())
-                // the row's live FID / FVD, same key and partitions: a new distance re-emits the row
-                .leftJoin(frechet, LeaderboardTopology::withFrechet, Named.as("leaderboard-frechet-join"),
-                        stores.taskRows.materialized());
+                stores.taskRows.materialized());
+        // the join answers two hops later (subscription and response topics); a changed row goes out now with
+        // the agreement its last join gave, and the join's answer follows only if the agreement changed since
+        // (LeaderboardRows publishes no row that shows nothing new)
+        KStream<LeaderboardKey, ScoreAggregate> taskRowsNow = withFrechet.toStream(Named.as("leaderboard-task-rows-now"))
+                .processValues(() -> new LastAgreement(stores.taskRows), Named.as("leaderboard-task-last-agreement"),
+                        stores.taskRows.name());
 
         // from the task sums beside the agreement join, not behind it: the join's two extra hops would
         // delay every all-tasks row while adding nothing it carries (agreement is per task)
@@ -133,6 +140,7 @@ public final class LeaderboardTopology {
 
         builder.addStateStore(stores.leaderboardRows.persistent());
         taskRows.toStream(Named.as("leaderboard-task-rows"))
+                .merge(taskRowsNow, Named.as("leaderboard-task-rows-merge"))
                 .merge(checkpoints.toStream(Named.as("leaderboard-checkpoint-rows")), Named.as("leaderboard-rows-merge"))
                 .process(() -> new LeaderboardRows(rubrics, policy, stores), Named.as("leaderboard-row"),
                         stores.leaderboardRows.name())
