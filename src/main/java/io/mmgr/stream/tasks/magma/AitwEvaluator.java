@@ -2,7 +2,6 @@ package io.mmgr.stream.tasks.magma;
 
 import io.mmgr.stream.avro.BenchmarkItem;
 import io.mmgr.stream.avro.GenerationEvent;
-import io.mmgr.stream.contract.CostClass;
 import io.mmgr.stream.tasks.DeterministicEvaluator;
 import io.mmgr.stream.tasks.EvaluationContext;
 import io.mmgr.stream.tasks.EvaluationException;
@@ -11,8 +10,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.stream.Collectors;
-import java.util.stream.IntStream;
 
 /**
  * {@code magma-aitw}: one AITW episode scored by action matching (see {@link AitwActionMatching}).
@@ -21,24 +18,12 @@ import java.util.stream.IntStream;
  * extra steps are not scored; an empty predicted step (no field set) is one the model did not produce,
  * and is not matched. The episode's result is the outcome's detail, for {@code eval aitw}'s counts.
  */
-public final class AitwEvaluator implements DeterministicEvaluator {
+public final class AitwEvaluator extends EventRecordEvaluator {
 
     public static final String ID = "magma-aitw";
 
-    @Override
-    public String id() {
-        return ID;
-    }
-
-    /** Numbers from the event: no artifact is read. */
-    @Override
-    public CostClass costClass(GenerationEvent event, BenchmarkItem item) {
-        return CostClass.LIGHT;
-    }
-
-    @Override
-    public String version() {
-        return "1";
+    public AitwEvaluator() {
+        super(ID, "1");
     }
 
     @Override
@@ -66,9 +51,7 @@ public final class AitwEvaluator implements DeterministicEvaluator {
         diagnostics.put("predicted_steps", Integer.toString(r.predictedSteps()));
         diagnostics.put("missing_steps", Integer.toString(Math.max(0, gold.size() - predicted.size())));
         diagnostics.put("extra_predicted_steps", Integer.toString(Math.max(0, predicted.size() - gold.size())));
-        diagnostics.put("unmatched_steps", IntStream.range(0, r.matched().size())
-                .filter(i -> !r.matched().get(i))
-                .mapToObj(Integer::toString).collect(Collectors.joining(",")));
+        diagnostics.put("unmatched_steps", failedIndices(r.matched(), i -> r.matched().get(i)));
         return new EvaluationOutcome(metrics, diagnostics, r);
     }
 }

@@ -2,7 +2,6 @@ package io.mmgr.stream.tasks.magma;
 
 import io.mmgr.stream.avro.BenchmarkItem;
 import io.mmgr.stream.avro.GenerationEvent;
-import io.mmgr.stream.contract.CostClass;
 import io.mmgr.stream.tasks.DeterministicEvaluator;
 import io.mmgr.stream.tasks.EvaluationContext;
 import io.mmgr.stream.tasks.EvaluationException;
@@ -17,24 +16,12 @@ import java.util.Optional;
  * kind is null (not applicable), so leaderboard means per kind count only samples of that kind. The
  * scored click is the outcome's detail, for {@code eval screenspot}'s counts.
  */
-public final class ClickEvaluator implements DeterministicEvaluator {
+public final class ClickEvaluator extends EventRecordEvaluator {
 
     public static final String ID = "magma-click";
 
-    @Override
-    public String id() {
-        return ID;
-    }
-
-    /** Numbers from the event: no artifact is read. */
-    @Override
-    public CostClass costClass(GenerationEvent event, BenchmarkItem item) {
-        return CostClass.LIGHT;
-    }
-
-    @Override
-    public String version() {
-        return "1";
+    public ClickEvaluator() {
+        super(ID, "1");
     }
 
     @Override

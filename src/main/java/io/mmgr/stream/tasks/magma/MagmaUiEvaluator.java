@@ -2,7 +2,6 @@ package io.mmgr.stream.tasks.magma;
 
 import io.mmgr.stream.avro.BenchmarkItem;
 import io.mmgr.stream.avro.GenerationEvent;
-import io.mmgr.stream.contract.CostClass;
 import io.mmgr.stream.tasks.DeterministicEvaluator;
 import io.mmgr.stream.tasks.EvaluationContext;
 import io.mmgr.stream.tasks.EvaluationException;
@@ -11,8 +10,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.stream.Collectors;
-import java.util.stream.IntStream;
 
 /**
  * {@code magma-ui}: one Mind2Web episode (predicted steps in {@code inputs.uiActions}, gold steps in
@@ -22,24 +19,12 @@ import java.util.stream.IntStream;
  * scores a step without a prediction. The step results are the outcome's detail, for
  * {@code eval mind2web}'s pooled (micro) figures.
  */
-public final class MagmaUiEvaluator implements DeterministicEvaluator {
+public final class MagmaUiEvaluator extends EventRecordEvaluator {
 
     public static final String ID = "magma-ui";
 
-    @Override
-    public String id() {
-        return ID;
-    }
-
-    /** Numbers from the event: no artifact is read. */
-    @Override
-    public CostClass costClass(GenerationEvent event, BenchmarkItem item) {
-        return CostClass.LIGHT;
-    }
-
-    @Override
-    public String version() {
-        return "1";
+    public MagmaUiEvaluator() {
+        super(ID, "1");
     }
 
     @Override
@@ -67,9 +52,7 @@ public final class MagmaUiEvaluator implements DeterministicEvaluator {
         diagnostics.put("predicted_steps", Integer.toString(r.predictedSteps()));
         diagnostics.put("missing_steps", Integer.toString(r.missingSteps()));
         diagnostics.put("extra_predicted_steps", Integer.toString(r.extraPredictedSteps()));
-        diagnostics.put("failed_steps", IntStream.range(0, r.steps().size())
-                .filter(i -> !r.steps().get(i).success())
-                .mapToObj(Integer::toString).collect(Collectors.joining(",")));
+        diagnostics.put("failed_steps", failedIndices(r.steps(), i -> r.steps().get(i).success()));
         return new EvaluationOutcome(metrics, diagnostics, r);
     }
 }

@@ -2,7 +2,6 @@ package io.mmgr.stream.tasks.magma;
 
 import io.mmgr.stream.avro.BenchmarkItem;
 import io.mmgr.stream.avro.GenerationEvent;
-import io.mmgr.stream.contract.CostClass;
 import io.mmgr.stream.tasks.DeterministicEvaluator;
 import io.mmgr.stream.tasks.EvaluationContext;
 import io.mmgr.stream.tasks.EvaluationException;
@@ -17,24 +16,12 @@ import java.util.Optional;
  * a short run still shows up, marked as not comparable. The result is the outcome's detail, for the
  * per-suite roll-up of {@code eval robot}.
  */
-public final class RobotTrialsEvaluator implements DeterministicEvaluator {
+public final class RobotTrialsEvaluator extends EventRecordEvaluator {
 
     public static final String ID = "robot-trials";
 
-    @Override
-    public String id() {
-        return ID;
-    }
-
-    /** Numbers from the event: no artifact is read. */
-    @Override
-    public CostClass costClass(GenerationEvent event, BenchmarkItem item) {
-        return CostClass.LIGHT;
-    }
-
-    @Override
-    public String version() {
-        return "1";
+    public RobotTrialsEvaluator() {
+        super(ID, "1");
     }
 
     @Override

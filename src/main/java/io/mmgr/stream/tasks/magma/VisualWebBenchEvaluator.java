@@ -3,7 +3,6 @@ package io.mmgr.stream.tasks.magma;
 import io.mmgr.stream.avro.BenchmarkItem;
 import io.mmgr.stream.avro.GenerationEvent;
 import io.mmgr.stream.avro.GroundTruth;
-import io.mmgr.stream.contract.CostClass;
 import io.mmgr.stream.tasks.DeterministicEvaluator;
 import io.mmgr.stream.tasks.EvaluationContext;
 import io.mmgr.stream.tasks.EvaluationException;
@@ -21,25 +20,14 @@ import java.util.Optional;
  * rouge package refuses (one that makes the official evaluation of the task raise) fails the sample.
  * The sample's result is the outcome's detail: the official column sums the fractions, not the 0-100 metrics.
  */
-public final class VisualWebBenchEvaluator implements DeterministicEvaluator {
+public final class VisualWebBenchEvaluator extends EventRecordEvaluator {
 
     public static final String ID = "visualwebbench";
     /** Task ids in events are the official task names with this prefix, e.g. {@code visualwebbench-webqa}. */
     public static final String TASK_PREFIX = "visualwebbench-";
 
-    @Override
-    public String id() {
-        return ID;
-    }
-
-    @Override
-    public CostClass costClass(GenerationEvent event, BenchmarkItem item) {
-        return CostClass.LIGHT; // text from the event, no artifact
-    }
-
-    @Override
-    public String version() {
-        return "1";
+    public VisualWebBenchEvaluator() {
+        super(ID, "1");
     }
 
     public static String taskId(VisualWebBench.Subtask subtask) {
