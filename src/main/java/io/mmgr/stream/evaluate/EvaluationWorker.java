@@ -234,7 +234,6 @@ public final class EvaluationWorker implements AutoCloseable {
 
         @Override
         public void expired(Duration deadline) {
-            deadlineFailures.get(costClass).increment();
             SampleKey k = key;
             EvaluationRequest req = request;
             ConsumerRecord<byte[], byte[]> r = job.record();
@@ -249,8 +248,12 @@ public final class EvaluationWorker implements AutoCloseable {
                     + costClass.label() + " evaluations)";
             LOG.warn("{}: {} on {}", req.getEvaluator(), reason, SampleKeys.ref(k));
             try {
-                job.complete(outputs(k, Evaluations.failed(k, req, reason, version, null, source(r), r.key(), r.value(),
-                        deadline.toNanos() / 1000)));
+                // counted when the failure is what the job ends with: a request still being read at its deadline is
+                // read again, and if that read's run also expires, the first of the two to complete is the one written
+                if (job.complete(outputs(k, Evaluations.failed(k, req, reason, version, null, source(r), r.key(), r.value(),
+                        deadline.toNanos() / 1000)))) {
+                    deadlineFailures.get(costClass).increment();
+                }
             } catch (RuntimeException e) {
                 LOG.error("could not write the deadline failure of {}; it is evaluated again after a restart", SampleKeys.ref(k), e);
             }

@@ -10,6 +10,7 @@ import io.mmgr.stream.avro.BenchmarkItem;
 import io.mmgr.stream.avro.GenerationEvent;
 import io.mmgr.stream.avro.GenerationInputs;
 import io.mmgr.stream.avro.GroundTruth;
+import io.mmgr.stream.avro.LeaderboardKey;
 import io.mmgr.stream.avro.SampleKey;
 import io.mmgr.stream.avro.UiAction;
 import io.mmgr.stream.bench.ScriptedVlmServer;
@@ -156,6 +157,9 @@ class SecretsTest {
         SampleKey key = new SampleKey(run, "c1", "mind2web", "s1", 0);
         ScorerHarness.await(() -> infra.scoreRecords(t), r -> r.containsKey(key), WAIT, "the sample scored over SASL");
         ScorerHarness.await(() -> infra.deadLetters(t), l -> !l.isEmpty(), WAIT, "the dead letter");
+        // the leaderboard row too, before the scorer stops: the client-command test reads it back
+        ScorerHarness.await(() -> infra.leaderboard(t), b -> b.containsKey(new LeaderboardKey(run, "c1", "mind2web")), WAIT,
+                "the sample's leaderboard row");
     }
 
     @Test
