@@ -51,7 +51,7 @@ public final class AitwEvaluator extends EventRecordEvaluator {
         diagnostics.put("predicted_steps", Integer.toString(r.predictedSteps()));
         diagnostics.put("missing_steps", Integer.toString(Math.max(0, gold.size() - predicted.size())));
         diagnostics.put("extra_predicted_steps", Integer.toString(Math.max(0, predicted.size() - gold.size())));
-        diagnostics.put("unmatched_steps", failedIndices(r.matched(), i -> r.matched().get(i)));
+        diagnostics.put("unmatched_steps", failedIndices(r.matched(), matched -> matched));
         return new EvaluationOutcome(metrics, diagnostics, r);
     }
 }

@@ -5,7 +5,7 @@ import io.mmgr.stream.avro.GenerationEvent;
 import io.mmgr.stream.contract.CostClass;
 import io.mmgr.stream.tasks.DeterministicEvaluator;
 import java.util.List;
-import java.util.function.IntPredicate;
+import java.util.function.Predicate;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
@@ -38,9 +38,9 @@ abstract class EventRecordEvaluator implements DeterministicEvaluator {
         return CostClass.LIGHT;
     }
 
-    /** The indices of {@code steps} that fail {@code ok}, comma-separated, for an episode's diagnostics. */
-    static String failedIndices(List<?> steps, IntPredicate ok) {
-        return IntStream.range(0, steps.size()).filter(ok.negate())
+    /** The indices of the steps that fail {@code ok}, comma-separated, for an episode's diagnostics. */
+    static <T> String failedIndices(List<T> steps, Predicate<T> ok) {
+        return IntStream.range(0, steps.size()).filter(i -> !ok.test(steps.get(i)))
                 .mapToObj(Integer::toString).collect(Collectors.joining(","));
     }
 }

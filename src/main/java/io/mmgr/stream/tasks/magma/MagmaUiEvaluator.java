@@ -52,7 +52,7 @@ public final class MagmaUiEvaluator extends EventRecordEvaluator {
         diagnostics.put("predicted_steps", Integer.toString(r.predictedSteps()));
         diagnostics.put("missing_steps", Integer.toString(r.missingSteps()));
         diagnostics.put("extra_predicted_steps", Integer.toString(r.extraPredictedSteps()));
-        diagnostics.put("failed_steps", failedIndices(r.steps(), i -> r.steps().get(i).success()));
+        diagnostics.put("failed_steps", failedIndices(r.steps(), step -> step.success()));
         return new EvaluationOutcome(metrics, diagnostics, r);
     }
 }

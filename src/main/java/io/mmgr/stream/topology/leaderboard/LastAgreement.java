@@ -3,11 +3,10 @@ package io.mmgr.stream.topology.leaderboard;
 import io.mmgr.stream.avro.LeaderboardKey;
 import io.mmgr.stream.avro.ScoreAggregate;
 import io.mmgr.stream.contract.Store;
-import java.util.HashMap;
 import org.apache.kafka.streams.processor.api.FixedKeyProcessor;
 import org.apache.kafka.streams.processor.api.FixedKeyProcessorContext;
 import org.apache.kafka.streams.processor.api.FixedKeyRecord;
-import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.TimestampedKeyValueStore;
 import org.apache.kafka.streams.state.ValueAndTimestamp;
 
 /**
@@ -19,7 +18,7 @@ final class LastAgreement implements FixedKeyProcessor<LeaderboardKey, ScoreAggr
 
     private final Store<LeaderboardKey, ScoreAggregate> joined;
     private FixedKeyProcessorContext<LeaderboardKey, ScoreAggregate> context;
-    private KeyValueStore<LeaderboardKey, Object> rows;
+    private TimestampedKeyValueStore<LeaderboardKey, ScoreAggregate> rows; // a table's store: values with their timestamps
 
     LastAgreement(Store<LeaderboardKey, ScoreAggregate> joined) {
         this.joined = joined;
@@ -36,14 +35,10 @@ final class LastAgreement implements FixedKeyProcessor<LeaderboardKey, ScoreAggr
         if (record.value() == null) {
             return;
         }
-        // the join's table store keeps each value with its timestamp
-        Object last = rows.get(record.key());
-        ScoreAggregate before = last instanceof ValueAndTimestamp<?> t ? (ScoreAggregate) t.value() : (ScoreAggregate) last;
+        ScoreAggregate before = ValueAndTimestamp.getValueOrNull(rows.get(record.key()));
         if (before == null) {
             return;
         }
-        ScoreAggregate now = ScoreAggregate.newBuilder(record.value()).build();
-        now.setAgreement(new HashMap<>(before.getAgreement()));
-        context.forward(record.withValue(now));
+        context.forward(record.withValue(LeaderboardTopology.withAgreement(record.value(), before.getAgreement())));
     }
 }

@@ -7,6 +7,7 @@ import io.mmgr.stream.avro.FrechetStat;
 import io.mmgr.stream.avro.ItemScoreKey;
 import io.mmgr.stream.avro.LeaderboardRow;
 import io.mmgr.stream.avro.LeaderboardKey;
+import io.mmgr.stream.avro.PairCounts;
 import io.mmgr.stream.avro.SampleKey;
 import io.mmgr.stream.avro.SampleScore;
 import io.mmgr.stream.avro.ScoreAggregate;
@@ -114,11 +115,7 @@ public final class LeaderboardTopology {
         // every task row of a task x model follows its agreement (a foreign-key join: a new label re-emits them all)
         KTable<LeaderboardKey, ScoreAggregate> taskRows = withFrechet.leftJoin(agreement,
                 (k, a) -> a.getModel() == null ? null : new AgreementKey(k.getTask(), a.getModel()),
-                (a, c) -> {
-                    ScoreAggregate r = ScoreAggregate.newBuilder(a).build();
-                    r.setAgreement(c == null ? new HashMap<>() : new HashMap<>(c.getPairs()));
-                    return r;
-                },
+                (a, c) -> withAgreement(a, c == null ? Map.of() : c.getPairs()),
                 TableJoined.as("leaderboard-agreement-join"),
                 stores.taskRows.materialized());
         // the join answers two hops later (subscription and response topics); a changed row goes out now with
@@ -150,6 +147,13 @@ public final class LeaderboardTopology {
     private static ScoreAggregate withFrechet(ScoreAggregate a, FrechetStat f) {
         ScoreAggregate r = ScoreAggregate.newBuilder(a).build();
         r.setFrechet(f == null ? new HashMap<>() : new HashMap<>(Map.of(f.getMetric(), f)));
+        return r;
+    }
+
+    /** A copy of a task row with these agreement counts (the join's answer, or the last one it gave). */
+    static ScoreAggregate withAgreement(ScoreAggregate a, Map<String, PairCounts> pairs) {
+        ScoreAggregate r = ScoreAggregate.newBuilder(a).build();
+        r.setAgreement(new HashMap<>(pairs));
         return r;
     }
 
