@@ -114,6 +114,7 @@ public final class BenchLoadCommand implements Callable<Integer> {
                 ep = connection.resolve();
                 mazes = artifactDir != null ? artifactDir : Path.of("mmgr-bench-mazes");
             } else {
+                rejectScorerPropertiesGivenAsClientProperties();
                 tmp = Files.createTempDirectory("mmgr-load-");
                 mazes = artifactDir != null ? artifactDir : tmp.resolve("mazes");
                 Files.createDirectories(mazes);
@@ -215,5 +216,27 @@ public final class BenchLoadCommand implements Callable<Integer> {
         } catch (java.io.IOException ignored) {
             // a temporary directory; the OS cleans what is left
         }
+    }
+
+    /**
+     * Without --attach, -P configures the load generator's own clients, and Kafka clients only warn about a key
+     * they do not know: a scorer setting given there (say -P commit.interval.ms=50) would be measured against
+     * itself without a word. It is refused, naming the option that sets it.
+     */
+    private void rejectScorerPropertiesGivenAsClientProperties() {
+        List<String> notClient = notClientProperties(connection.properties.keySet());
+        if (!notClient.isEmpty()) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "-P " + String.join(", ", notClient)
+                    + ": not a Kafka client property; -P sets the load generator's clients, a setting of the embedded "
+                    + "scorer is --scorer-property KEY=VALUE");
+        }
+    }
+
+    /** The keys no Kafka client (producer, consumer, admin) knows, but for the registry client's own. */
+    static List<String> notClientProperties(java.util.Collection<String> keys) {
+        java.util.Set<String> client = new java.util.HashSet<>(org.apache.kafka.clients.producer.ProducerConfig.configNames());
+        client.addAll(org.apache.kafka.clients.consumer.ConsumerConfig.configNames());
+        client.addAll(org.apache.kafka.clients.admin.AdminClientConfig.configNames());
+        return keys.stream().filter(k -> !client.contains(k) && !k.startsWith("mmgr.schema-registry.")).sorted().toList();
     }
 }
