@@ -382,13 +382,7 @@ public final class ScorerApp implements AutoCloseable {
     }
 
     static Map<String, Object> registryClientConfig(ScorerSettings settings) {
-        Map<String, Object> out = new HashMap<>();
-        settings.kafkaOverrides().forEach((k, v) -> {
-            if (k.startsWith("mmgr.schema-registry.")) {
-                out.put(k.substring("mmgr.schema-registry.".length()), v);
-            }
-        });
-        return out;
+        return SchemaRegistryClient.configFrom(settings.kafkaOverrides());
     }
 
     /** How long a start may take before each note of where it waits (threads, open transactions). */

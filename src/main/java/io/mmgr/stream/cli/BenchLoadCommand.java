@@ -237,6 +237,6 @@ public final class BenchLoadCommand implements Callable<Integer> {
         java.util.Set<String> client = new java.util.HashSet<>(org.apache.kafka.clients.producer.ProducerConfig.configNames());
         client.addAll(org.apache.kafka.clients.consumer.ConsumerConfig.configNames());
         client.addAll(org.apache.kafka.clients.admin.AdminClientConfig.configNames());
-        return keys.stream().filter(k -> !client.contains(k) && !k.startsWith("mmgr.schema-registry.")).sorted().toList();
+        return keys.stream().filter(k -> !client.contains(k) && !k.startsWith(SchemaRegistryClient.PROPERTY_PREFIX)).sorted().toList();
     }
 }

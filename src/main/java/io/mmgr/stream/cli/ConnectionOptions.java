@@ -2,7 +2,6 @@ package io.mmgr.stream.cli;
 
 import io.mmgr.stream.app.Endpoints;
 import java.nio.file.Path;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import picocli.CommandLine.Option;
@@ -59,12 +58,6 @@ public final class ConnectionOptions {
 
     /** Registry client settings given as -P mmgr.schema-registry.KEY=VALUE. */
     public Map<String, Object> registryProperties() {
-        Map<String, Object> out = new HashMap<>();
-        properties.forEach((k, v) -> {
-            if (k.startsWith("mmgr.schema-registry.")) {
-                out.put(k.substring("mmgr.schema-registry.".length()), v);
-            }
-        });
-        return out;
+        return io.mmgr.stream.registry.SchemaRegistryClient.configFrom(properties);
     }
 }

@@ -43,6 +43,20 @@ public final class SchemaRegistryClient implements SchemaRegistry {
     private static final long UNKNOWN_ID_TTL_NANOS = Duration.ofSeconds(30).toNanos();
     private static final ObjectMapper JSON = new ObjectMapper();
 
+    /** Properties given beside Kafka's ({@code -P}, the streams config) that configure this client, prefix removed. */
+    public static final String PROPERTY_PREFIX = "mmgr.schema-registry.";
+
+    /** This client's config out of properties given beside Kafka's: the {@link #PROPERTY_PREFIX} keys, prefix removed. */
+    public static Map<String, Object> configFrom(Map<String, ?> properties) {
+        Map<String, Object> out = new java.util.HashMap<>();
+        properties.forEach((k, v) -> {
+            if (k.startsWith(PROPERTY_PREFIX)) {
+                out.put(k.substring(PROPERTY_PREFIX.length()), v);
+            }
+        });
+        return out;
+    }
+
     private final String baseUrl;
     private final String authorization;
     private final Duration requestTimeout;

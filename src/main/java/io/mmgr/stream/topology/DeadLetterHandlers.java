@@ -30,7 +30,7 @@ import org.slf4j.LoggerFactory;
 public final class DeadLetterHandlers {
 
     public static final String TOPIC = "mmgr.dead-letter.topic";
-    public static final String REGISTRY_URL = "mmgr.schema-registry.url";
+    public static final String REGISTRY_URL = SchemaRegistryClient.PROPERTY_PREFIX + "url";
     /**
      * A {@link SchemaRegistry} instance to write dead letters with instead of a client of {@link #REGISTRY_URL}:
      * the one the topology's own serdes use, when that is not behind a URL (topology tests' in-memory registry).
@@ -48,14 +48,8 @@ public final class DeadLetterHandlers {
 
         Writer(Map<String, ?> configs) {
             this.topic = String.valueOf(configs.get(TOPIC));
-            Map<String, Object> clientConfig = new java.util.HashMap<>();
-            configs.forEach((k, v) -> {
-                if (k.startsWith("mmgr.schema-registry.")) {
-                    clientConfig.put(k.substring("mmgr.schema-registry.".length()), v);
-                }
-            });
             SchemaRegistry client = configs.get(REGISTRY) instanceof SchemaRegistry given ? given
-                    : new SchemaRegistryClient(String.valueOf(configs.get(REGISTRY_URL)), clientConfig);
+                    : new SchemaRegistryClient(String.valueOf(configs.get(REGISTRY_URL)), SchemaRegistryClient.configFrom(configs));
             this.serializer = new AvroSerdes(client, true).forValues(DeadLetter.class).serializer();
         }
 
