@@ -106,6 +106,33 @@ public final class DashboardLatencyProbe implements LoadRunner.SendListener, Aut
                 pct(values, 99), values[values.length - 1]);
     }
 
+    /**
+     * The worst lag in each {@code bucketMillis} of the run since {@code startMillis}, as "0-10 s: 812 ms" and so
+     * on: a p99 alone cannot tell a run that stalled once (one tall bucket) from one that trailed the producer
+     * throughout (a rising or flat high line).
+     */
+    public String timeline(long startMillis, long bucketMillis) {
+        List<long[]> copy;
+        synchronized (lags) {
+            copy = new ArrayList<>(lags);
+        }
+        return timeline(copy, startMillis, bucketMillis);
+    }
+
+    /** {@code lags}: {receivedAt, lagMillis} pairs. */
+    static String timeline(List<long[]> lags, long startMillis, long bucketMillis) {
+        java.util.TreeMap<Long, long[]> buckets = new java.util.TreeMap<>(); // bucket -> {updates, max lag}
+        for (long[] l : lags) {
+            long[] v = buckets.computeIfAbsent(Math.max(0, l[0] - startMillis) / bucketMillis, x -> new long[2]);
+            v[0]++;
+            v[1] = Math.max(v[1], l[1]);
+        }
+        StringBuilder sb = new StringBuilder("worst dashboard lag per " + bucketMillis / 1000 + " s of the run (updates):");
+        buckets.forEach((b, v) -> sb.append(String.format(" %d-%d s %d ms (%d);", b * bucketMillis / 1000,
+                (b + 1) * bucketMillis / 1000, v[1], v[0])));
+        return buckets.isEmpty() ? sb.append(" no updates").toString() : sb.substring(0, sb.length() - 1);
+    }
+
     private static long pct(long[] sorted, double p) {
         int idx = (int) Math.min(sorted.length - 1, Math.max(0, Math.ceil(p / 100.0 * sorted.length) - 1));
         return sorted[idx];

@@ -158,6 +158,7 @@ public final class BenchLoadCommand implements Callable<Integer> {
                     if (probe != null) {
                         Thread.sleep(1000); // the last updates
                         out.println(probe.summary(started + warmup.toMillis()));
+                        out.println(probe.timeline(started, 10_000));
                         probe.close();
                         out.println("stage lag (event produced -> stage output visible), from " + dashboardUrl + "metrics:");
                         out.println(stageLags(dashboardUrl + "metrics"));
