@@ -1,7 +1,6 @@
 package io.mmgr.stream.contract;
 
 import io.mmgr.stream.avro.BenchmarkItem;
-import java.util.HashMap;
 import java.util.Map;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.KeyValue;
@@ -15,37 +14,56 @@ import org.apache.kafka.streams.state.ValueAndTimestamp;
  * per task, so a burst of scores costs one scan; a processor that decides something final on the count
  * (a checkpoint's answer) reads it {@link #uncached}, since a marker can reach it before the items do and a
  * count cached then would still be served after the samples of the missing items are scored. One
- * instance per processor (not thread-safe).
+ * instance per processor; the cached counts themselves live in a {@link Shared} that the processors of one
+ * scorer share, so a second's counts cost one scan per scorer, not one per task (a scan reads every item of
+ * the task; with a scan per task and second, JFR put them at 3 % of the stream threads under bench load).
  */
 public final class BenchmarkSeeds {
 
     static final long CACHE_MILLIS = 1000;
 
+    /**
+     * Counts cached for a second, shared by the processors (and stream threads) of one scorer: each scorer
+     * reads the same benchmark, whichever task or thread asks.
+     */
+    public static final class Shared {
+        private final Map<String, long[]> byTask = new java.util.concurrent.ConcurrentHashMap<>(); // task -> {seeds, at}
+        private volatile Counted all;
+
+        private record Counted(Map<String, Long> byTask, long at) {
+        }
+    }
+
     private final ReadOnlyKeyValueStore<String, Object> items;
     private final StringSerializer prefixSerializer = new StringSerializer();
-    private final Map<String, long[]> cache = new HashMap<>();
-    private Map<String, Long> byTask;
-    private long byTaskAt;
+    private final Shared shared;
 
     private final long cacheMillis;
 
+    /** Counts cached for this processor alone. */
     public BenchmarkSeeds(ReadOnlyKeyValueStore<String, Object> items) {
-        this(items, CACHE_MILLIS);
+        this(items, new Shared(), CACHE_MILLIS);
     }
 
-    private BenchmarkSeeds(ReadOnlyKeyValueStore<String, Object> items, long cacheMillis) {
+    /** Counts cached in {@code shared}, with the other processors of the scorer. */
+    public BenchmarkSeeds(ReadOnlyKeyValueStore<String, Object> items, Shared shared) {
+        this(items, shared, CACHE_MILLIS);
+    }
+
+    private BenchmarkSeeds(ReadOnlyKeyValueStore<String, Object> items, Shared shared, long cacheMillis) {
         this.items = items;
+        this.shared = shared;
         this.cacheMillis = cacheMillis;
     }
 
     /** Counts read from the store at every call. */
     public static BenchmarkSeeds uncached(ReadOnlyKeyValueStore<String, Object> items) {
-        return new BenchmarkSeeds(items, 0);
+        return new BenchmarkSeeds(items, new Shared(), 0);
     }
 
     public long expected(String task) {
         long now = System.currentTimeMillis();
-        long[] cached = cache.get(task);
+        long[] cached = shared.byTask.get(task);
         if (cached != null && now - cached[1] < cacheMillis) {
             return cached[0];
         }
@@ -59,7 +77,7 @@ public final class BenchmarkSeeds {
                 }
             }
         }
-        cache.put(task, new long[] {seeds, now});
+        shared.byTask.put(task, new long[] {seeds, now});
         return seeds;
     }
 
@@ -72,7 +90,7 @@ public final class BenchmarkSeeds {
         if (n >= seen) {
             return n;
         }
-        cache.remove(task);
+        shared.byTask.remove(task);
         return expected(task);
     }
 
@@ -82,7 +100,7 @@ public final class BenchmarkSeeds {
         if (n >= seen) {
             return n;
         }
-        byTask = null;
+        shared.all = null;
         return total();
     }
 
@@ -98,8 +116,9 @@ public final class BenchmarkSeeds {
     /** Every task of the benchmark with its expected samples, by task name. */
     public Map<String, Long> expectedByTask() {
         long now = System.currentTimeMillis();
-        if (byTask != null && now - byTaskAt < cacheMillis) {
-            return byTask;
+        Shared.Counted cached = shared.all;
+        if (cached != null && now - cached.at() < cacheMillis) {
+            return cached.byTask();
         }
         Map<String, Long> out = new java.util.TreeMap<>();
         try (KeyValueIterator<String, Object> it = items.all()) {
@@ -111,13 +130,14 @@ public final class BenchmarkSeeds {
                 }
             }
         }
-        byTask = java.util.Collections.unmodifiableMap(out);
-        byTaskAt = now;
-        return byTask;
+        Map<String, Long> counted = java.util.Collections.unmodifiableMap(out);
+        shared.all = new Shared.Counted(counted, now);
+        return counted;
     }
 
+    /** Forgets the cached counts (of every processor sharing them). */
     public void clear() {
-        byTask = null;
-        cache.clear();
+        shared.all = null;
+        shared.byTask.clear();
     }
 }

@@ -25,8 +25,14 @@ public final class Aggregates {
     private Aggregates() {
     }
 
+    /**
+     * The constructor, not the builder: a builder fills unset fields by deep-copying the schema's defaults,
+     * and this runs several times per sample (a JFR profile of bench load put the builders at 4 % of the
+     * stream threads).
+     */
     public static ScoreAggregate empty() {
-        return ScoreAggregate.newBuilder().build();
+        return new ScoreAggregate(null, 0L, 0L, 0L, 0L, 0L, 0L, 0.0, 0L, new HashMap<>(), 0L, new HashMap<>(),
+                new HashMap<>(), 0L, new HashMap<>(), new HashMap<>());
     }
 
     /** What one sample score adds to its item. */
@@ -130,12 +136,17 @@ public final class Aggregates {
         return out;
     }
 
-    private static ScoreAggregate copy(ScoreAggregate a) {
-        ScoreAggregate r = ScoreAggregate.newBuilder(a).build();
-        r.setMetricSums(new HashMap<>(a.getMetricSums()));
-        r.setPassAtK(new HashMap<>(a.getPassAtK()));
-        r.setTaskPrimary(new HashMap<>(a.getTaskPrimary()));
-        return r;
+    /**
+     * A copy whose fields and maps can be set and changed without touching {@code a}. The maps' values are
+     * shared: no code changes a {@code MetricSum}, {@code PairCounts} or {@code FrechetStat} in place (each
+     * change puts a new one), so a deep copy (what {@code newBuilder(a)} makes) bought nothing and cost a
+     * schema walk per call.
+     */
+    public static ScoreAggregate copy(ScoreAggregate a) {
+        return new ScoreAggregate(a.getModel(), a.getTrainingStep(), a.getScored(), a.getFailed(), a.getPartial(),
+                a.getPending(), a.getPrimaryCount(), a.getPrimarySum(), a.getSuccesses(), new HashMap<>(a.getMetricSums()),
+                a.getItems(), new HashMap<>(a.getPassAtK()), new HashMap<>(a.getTaskPrimary()), a.getExpected(),
+                new HashMap<>(a.getAgreement()), new HashMap<>(a.getFrechet()));
     }
 
     /** The published row. */

@@ -1,5 +1,6 @@
 package io.mmgr.stream.topology;
 
+import io.mmgr.stream.contract.BenchmarkSeeds;
 import io.mmgr.stream.contract.Topics;
 import io.mmgr.stream.contract.Stores;
 import io.mmgr.stream.artifacts.ArtifactResolver;
@@ -26,12 +27,13 @@ import org.apache.kafka.common.serialization.Serializer;
  *
  * @param partitions   partitions of the sample-keyed topics and of the repartitions by checkpoint
  * @param judgeEnabled whether judge parts are planned
+ * @param seedCounts   the benchmark's expected-sample counts, cached once for all the scorer's processors
  */
 public record ScorerContext(Topics topics, Stores stores, AvroSerdes serdes, TaskCatalog catalog,
                             EvaluatorRegistry evaluators, ArtifactResolver artifacts, InputCheck check,
                             ItemWait itemWait, RubricCatalog rubrics, Agreement.Policy agreement,
                             ComparisonSettings comparisons, CheckpointStatusSettings status, FrechetSettings frechet,
-                            int partitions, boolean judgeEnabled) {
+                            int partitions, boolean judgeEnabled, BenchmarkSeeds.Shared seedCounts) {
 
     public ScorerContext {
         Objects.requireNonNull(topics, "topics");
@@ -47,6 +49,7 @@ public record ScorerContext(Topics topics, Stores stores, AvroSerdes serdes, Tas
         Objects.requireNonNull(comparisons, "comparisons");
         Objects.requireNonNull(status, "status");
         Objects.requireNonNull(frechet, "frechet");
+        Objects.requireNonNull(seedCounts, "seedCounts");
         if (partitions < 1) {
             throw new IllegalArgumentException("partitions must be at least 1");
         }
@@ -148,7 +151,7 @@ public record ScorerContext(Topics topics, Stores stores, AvroSerdes serdes, Tas
 
         public ScorerContext build() {
             return new ScorerContext(topics, stores, serdes, catalog, evaluators, artifacts, check, itemWait, rubrics, agreement,
-                    comparisons, status, frechet, partitions, judgeEnabled);
+                    comparisons, status, frechet, partitions, judgeEnabled, new BenchmarkSeeds.Shared());
         }
     }
 }

@@ -44,6 +44,26 @@ class AggregatesTest {
     }
 
     @Test
+    void emptyIsTheSchemasDefaultAndACopyIsEqualButIndependent() {
+        assertThat(Aggregates.empty()).isEqualTo(ScoreAggregate.newBuilder().build());
+        ScoreAggregate a = sum(List.of(complete("a", 0, 1.0), complete("b", 0, 0.0)));
+        a.setAgreement(new HashMap<>(Map.of("judge_vs_human", new io.mmgr.stream.avro.PairCounts(1L, 2L, 3L, 4L))));
+        ScoreAggregate before = ScoreAggregate.newBuilder(a).build(); // the builder's deep copy, for comparison
+        ScoreAggregate c = Aggregates.copy(a);
+        assertThat(c).isEqualTo(a).isNotSameAs(a);
+        c.getMetricSums().put("new", new MetricSum(1.0, 1L));
+        c.getMetricSums().remove("gate.overall");
+        c.getPassAtK().put("1", new MetricSum(1.0, 1L));
+        c.getTaskPrimary().put("t", new MetricSum(1.0, 1L));
+        c.getAgreement().clear();
+        c.getFrechet().put("fid", null);
+        c.setScored(99L);
+        assertThat(a).as("changing the copy leaves the original").isEqualTo(before);
+        assertThat(Aggregates.add(a, Aggregates.ofScore(complete("c", 0, 1.0))).getScored()).isEqualTo(3);
+        assertThat(a).as("adding leaves its operands").isEqualTo(before);
+    }
+
+    @Test
     void aPendingSampleCountsOnlyAsPending() {
         ScoreAggregate a = Aggregates.ofScore(score("s", 0, "PENDING", 1.0, Map.of("cv.x", 1.0), Map.of("overall", 1.0)));
 

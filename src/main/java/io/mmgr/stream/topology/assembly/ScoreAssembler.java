@@ -49,8 +49,9 @@ public final class ScoreAssembler {
 
     public AssemblyState apply(AssemblyState state, Arrival arrival) {
         AssemblyState s = state == null
-                ? AssemblyState.newBuilder().setPlan(null).setParts(new HashMap<>()).setLastEmitted(null).build()
-                : AssemblyState.newBuilder(state).setParts(new HashMap<>(state.getParts())).build();
+                ? new AssemblyState(null, new HashMap<>(), null)
+                // a new state over the same plan and parts: only its own map of parts is changed below
+                : new AssemblyState(state.getPlan(), new HashMap<>(state.getParts()), state.getLastEmitted());
         if (arrival instanceof Arrival.Plan p) {
             SamplePlan old = s.getPlan();
             if (old != null && !old.getGenerationId().equals(p.plan().getGenerationId())) {
@@ -67,7 +68,10 @@ public final class ScoreAssembler {
                     PartResult part = Parts.of(r);
                     s.getParts().put(slot(part.getPart(), part.getGenerationId()), part);
                 }
-                s.setPlan(SamplePlan.newBuilder(plan).setResults(List.of()).build()); // a copy: the arrival is not changed
+                // a copy, so that the arrival is not changed; by constructor, since a builder's copy is deep (a schema
+                // walk over the whole plan per sample) and nothing here changes the lists it shares
+                s.setPlan(new SamplePlan(plan.getGenerationId(), plan.getModel(), plan.getTrainingStep(), plan.getModality(),
+                        plan.getProducedAt(), plan.getPlannedParts(), plan.getUnavailableParts(), plan.getArtifacts(), List.of()));
                 prune(s);
             }
         } else if (arrival instanceof Arrival.Part p) {

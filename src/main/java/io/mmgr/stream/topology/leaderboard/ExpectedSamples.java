@@ -3,6 +3,7 @@ package io.mmgr.stream.topology.leaderboard;
 import io.mmgr.stream.avro.LeaderboardKey;
 import io.mmgr.stream.avro.ScoreAggregate;
 import io.mmgr.stream.contract.BenchmarkSeeds;
+import io.mmgr.stream.leaderboard.Aggregates;
 import org.apache.kafka.streams.kstream.ValueTransformerWithKey;
 import org.apache.kafka.streams.processor.ProcessorContext;
 
@@ -10,15 +11,17 @@ import org.apache.kafka.streams.processor.ProcessorContext;
 final class ExpectedSamples implements ValueTransformerWithKey<LeaderboardKey, ScoreAggregate, ScoreAggregate> {
 
     private final String storeName;
+    private final BenchmarkSeeds.Shared counts;
     private BenchmarkSeeds seeds;
 
-    ExpectedSamples(String storeName) {
+    ExpectedSamples(String storeName, BenchmarkSeeds.Shared counts) {
         this.storeName = storeName;
+        this.counts = counts;
     }
 
     @Override
     public void init(ProcessorContext context) {
-        this.seeds = new BenchmarkSeeds(context.getStateStore(storeName));
+        this.seeds = new BenchmarkSeeds(context.getStateStore(storeName), counts);
     }
 
     @Override
@@ -26,7 +29,7 @@ final class ExpectedSamples implements ValueTransformerWithKey<LeaderboardKey, S
         if (value == null) {
             return null;
         }
-        ScoreAggregate out = ScoreAggregate.newBuilder(value).build();
+        ScoreAggregate out = Aggregates.copy(value);
         out.setExpected(seeds.expectedAtLeast(key.getTask(), value.getScored() + value.getPending()));
         return out;
     }

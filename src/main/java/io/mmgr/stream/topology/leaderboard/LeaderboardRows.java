@@ -31,7 +31,10 @@ final class LeaderboardRows implements Processor<LeaderboardKey, ScoreAggregate,
     private KeyValueStore<LeaderboardKey, LeaderboardRow> rows;
     private BenchmarkSeeds seeds;
 
-    LeaderboardRows(RubricCatalog rubrics, Agreement.Policy policy, Stores stores) {
+    private final BenchmarkSeeds.Shared counts;
+
+    LeaderboardRows(RubricCatalog rubrics, Agreement.Policy policy, Stores stores, BenchmarkSeeds.Shared counts) {
+        this.counts = counts;
         this.rubrics = rubrics;
         this.policy = policy;
         this.stores = stores;
@@ -41,7 +44,7 @@ final class LeaderboardRows implements Processor<LeaderboardKey, ScoreAggregate,
     public void init(ProcessorContext<LeaderboardKey, LeaderboardRow> context) {
         this.context = context;
         this.rows = stores.leaderboardRows.in(context);
-        this.seeds = new BenchmarkSeeds(context.getStateStore(stores.benchmarkItems.name()));
+        this.seeds = new BenchmarkSeeds(context.getStateStore(stores.benchmarkItems.name()), counts);
     }
 
     @Override

@@ -85,7 +85,7 @@ public final class LeaderboardTopology {
                         (k, v, agg) -> Aggregates.subtract(agg, v), Named.as("leaderboard-task-aggregate"),
                         stores.leaderboardTaskSums.materialized())
                 // materialized so that the all-tasks row subtracts exactly what it once added
-                .transformValues(() -> new ExpectedSamples(stores.benchmarkItems.name()),
+                .transformValues(() -> new ExpectedSamples(stores.benchmarkItems.name(), ctx.seedCounts()),
                         stores.leaderboardTasks.materialized(), Named.as("leaderboard-task-expected"));
 
         // agreement per task x model, from the same table: a re-scored sample replaces its pairs
@@ -139,20 +139,20 @@ public final class LeaderboardTopology {
         taskRows.toStream(Named.as("leaderboard-task-rows"))
                 .merge(taskRowsNow, Named.as("leaderboard-task-rows-merge"))
                 .merge(checkpoints.toStream(Named.as("leaderboard-checkpoint-rows")), Named.as("leaderboard-rows-merge"))
-                .process(() -> new LeaderboardRows(rubrics, policy, stores), Named.as("leaderboard-row"),
+                .process(() -> new LeaderboardRows(rubrics, policy, stores, ctx.seedCounts()), Named.as("leaderboard-row"),
                         stores.leaderboardRows.name())
                 .to(topics.leaderboard.name(), topics.leaderboard.produced("leaderboard-sink"));
     }
 
     private static ScoreAggregate withFrechet(ScoreAggregate a, FrechetStat f) {
-        ScoreAggregate r = ScoreAggregate.newBuilder(a).build();
+        ScoreAggregate r = Aggregates.copy(a);
         r.setFrechet(f == null ? new HashMap<>() : new HashMap<>(Map.of(f.getMetric(), f)));
         return r;
     }
 
     /** A copy of a task row with these agreement counts (the join's answer, or the last one it gave). */
     static ScoreAggregate withAgreement(ScoreAggregate a, Map<String, PairCounts> pairs) {
-        ScoreAggregate r = ScoreAggregate.newBuilder(a).build();
+        ScoreAggregate r = Aggregates.copy(a);
         r.setAgreement(new HashMap<>(pairs));
         return r;
     }
