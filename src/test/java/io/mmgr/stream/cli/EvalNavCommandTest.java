@@ -5,8 +5,6 @@ import static org.assertj.core.api.Assertions.within;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Tag;
@@ -20,15 +18,7 @@ class EvalNavCommandTest {
     Path dir;
 
     private String run(String... args) {
-        PrintStream old = System.out;
-        ByteArrayOutputStream buf = new ByteArrayOutputStream();
-        System.setOut(new PrintStream(buf, true));
-        try {
-            Main.commandLine().execute(args);
-        } finally {
-            System.setOut(old);
-        }
-        return buf.toString();
+        return CliRun.stdout(args);
     }
 
     @Test

@@ -8,8 +8,6 @@ import io.mmgr.stream.tasks.sudoku.SudokuPuzzle;
 import io.mmgr.stream.tasks.sudoku.SudokuRenderer;
 import io.mmgr.stream.tasks.sudoku.SudokuStyle;
 import io.mmgr.stream.vision.VideoEncoder;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -25,23 +23,8 @@ class EvalSudokuCommandTest {
 
     final ObjectMapper mapper = new ObjectMapper();
 
-    private record Run(int exit, String out, String err) {
-    }
-
-    private Run run(String... args) {
-        PrintStream old = System.out;
-        ByteArrayOutputStream buf = new ByteArrayOutputStream();
-        System.setOut(new PrintStream(buf, true));
-        var cl = Main.commandLine();
-        java.io.StringWriter err = new java.io.StringWriter();
-        cl.setErr(new java.io.PrintWriter(err));
-        int exit;
-        try {
-            exit = cl.execute(args);
-        } finally {
-            System.setOut(old);
-        }
-        return new Run(exit, buf.toString(), err.toString());
+    private CliRun run(String... args) {
+        return CliRun.of(args);
     }
 
     private JsonNode json(String line) throws Exception {
@@ -50,7 +33,7 @@ class EvalSudokuCommandTest {
 
     @Test
     void generatesThenScoresSingleAndBatch() throws Exception {
-        Run gen = run("bench", "generate", "sudoku", "--out", dir.toString(), "--count", "2", "--size", "all",
+        CliRun gen = run("bench", "generate", "sudoku", "--out", dir.toString(), "--count", "2", "--size", "all",
                 "--band", "hard", "--seed", "4");
         assertThat(gen.exit()).isZero();
         List<String> items = Files.readAllLines(dir.resolve("benchmark-items.jsonl"));
@@ -65,7 +48,7 @@ class EvalSudokuCommandTest {
         Path solved = dir.resolve(nine.get("sampleId").asText() + "-solution.png");
         Path posed = dir.resolve(nine.get("sampleId").asText() + "-problem.png");
 
-        Run single = run("eval", "sudoku", "--size", "9", "--givens", givens, "--solution", solution,
+        CliRun single = run("eval", "sudoku", "--size", "9", "--givens", givens, "--solution", solution,
                 "--output", solved.toString());
         assertThat(single.exit()).isZero();
         JsonNode good = json(single.out());
@@ -96,7 +79,7 @@ class EvalSudokuCommandTest {
                 caseLine("missing", 9, givens, solution, dir.resolve("nope.png")),
                 caseLine("wrong-size", 4, p4.givensString(), p4.solutionString(), solved),
                 "{\"id\":\"incomplete\",\"size\":9,\"givens\":\"" + givens + "\"}") + "\n");
-        Run batch = run("eval", "sudoku", "--batch", cases.toString());
+        CliRun batch = run("eval", "sudoku", "--batch", cases.toString());
         assertThat(batch.exit()).isEqualTo(1); // some cases failed
         List<String> lines = batch.out().lines().toList();
         assertThat(lines).hasSize(6);
@@ -121,17 +104,17 @@ class EvalSudokuCommandTest {
 
     @Test
     void missingArgumentsAndBadGroundTruthAreReported() throws Exception {
-        Run missing = run("eval", "sudoku", "--size", "4");
+        CliRun missing = run("eval", "sudoku", "--size", "4");
         assertThat(missing.exit()).isEqualTo(2);
         assertThat(missing.err()).contains("--givens");
 
         Path any = dir.resolve("any.png");
         Files.write(any, new byte[] {1});
-        Run bad = run("eval", "sudoku", "--size", "4", "--givens", "1..4", "--solution", "1234", "--output", any.toString());
+        CliRun bad = run("eval", "sudoku", "--size", "4", "--givens", "1..4", "--solution", "1234", "--output", any.toString());
         assertThat(bad.exit()).isEqualTo(1);
         assertThat(json(bad.out()).get("error").asText()).contains("givens have 4 cells, a 4x4 grid has 16");
 
-        Run badSize = run("bench", "generate", "sudoku", "--out", dir.toString(), "--size", "6");
+        CliRun badSize = run("bench", "generate", "sudoku", "--out", dir.toString(), "--size", "6");
         assertThat(badSize.exit()).isEqualTo(2);
         assertThat(badSize.err()).contains("--size must be 4, 9 or all");
     }
