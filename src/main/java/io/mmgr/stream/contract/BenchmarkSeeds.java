@@ -134,10 +134,4 @@ public final class BenchmarkSeeds {
         shared.all = new Shared.Counted(counted, now);
         return counted;
     }
-
-    /** Forgets the cached counts (of every processor sharing them). */
-    public void clear() {
-        shared.all = null;
-        shared.byTask.clear();
-    }
 }

@@ -36,6 +36,6 @@ final class ExpectedSamples implements ValueTransformerWithKey<LeaderboardKey, S
 
     @Override
     public void close() {
-        seeds.clear();
+        // the counts are the scorer's (shared with the other tasks), not this task's to drop
     }
 }

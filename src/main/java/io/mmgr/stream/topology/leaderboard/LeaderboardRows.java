@@ -27,17 +27,16 @@ final class LeaderboardRows implements Processor<LeaderboardKey, ScoreAggregate,
     private final RubricCatalog rubrics;
     private final Agreement.Policy policy;
     private final Stores stores;
+    private final BenchmarkSeeds.Shared counts;
     private ProcessorContext<LeaderboardKey, LeaderboardRow> context;
     private KeyValueStore<LeaderboardKey, LeaderboardRow> rows;
     private BenchmarkSeeds seeds;
 
-    private final BenchmarkSeeds.Shared counts;
-
     LeaderboardRows(RubricCatalog rubrics, Agreement.Policy policy, Stores stores, BenchmarkSeeds.Shared counts) {
-        this.counts = counts;
         this.rubrics = rubrics;
         this.policy = policy;
         this.stores = stores;
+        this.counts = counts;
     }
 
     @Override
@@ -73,12 +72,5 @@ final class LeaderboardRows implements Processor<LeaderboardKey, ScoreAggregate,
         }
         rows.put(k, row);
         context.forward(record.withValue(row));
-    }
-
-    @Override
-    public void close() {
-        if (seeds != null) {
-            seeds.clear();
-        }
     }
 }
