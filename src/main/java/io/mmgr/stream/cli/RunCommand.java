@@ -190,8 +190,13 @@ public final class RunCommand implements Callable<Integer> {
         String registry = registryUrl;
         long t0 = System.nanoTime();
         EmbeddedStack.Starting starting = null;
+        // the Kafka clients' routine warnings (retried transactions, out-of-order sequences in a failover) go to the
+        // file on a cluster as with the embedded broker: on a console they look like failures
+        Path logFile = ConsoleLogs.route(dataDir, verbose);
+        if (bootstrap != null && logFile != null) {
+            out.println("Kafka's log lines: " + logFile);
+        }
         if (bootstrap == null) {
-            Path logFile = ConsoleLogs.route(dataDir, verbose);
             out.println("Starting the embedded Kafka broker and schema registry in " + dataDir.toAbsolutePath() + " ..."
                     + (logFile == null ? "" : " (their logs: " + logFile + ")"));
             out.flush();
