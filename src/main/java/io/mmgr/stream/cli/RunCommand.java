@@ -261,7 +261,7 @@ public final class RunCommand implements Callable<Integer> {
         out.printf("  HTTP artifact hosts     : %s%n", artifacts.httpAllow.isEmpty() ? "none" : String.join(", ", artifacts.httpAllow));
         java.util.List<String> limits = properties.keySet().stream().filter(k -> k.startsWith(InputLimits.PREFIX)).sorted()
                 .map(k -> k + "=" + properties.get(k)).toList();
-        out.printf("  Input limits            : %s%n", limits.isEmpty() ? "defaults (README: Input limits)" : String.join(", ", limits));
+        out.printf("  Input limits            : %s%n", limits.isEmpty() ? "defaults (docs/configuration.md: Input limits)" : String.join(", ", limits));
         out.printf("  Judge                   : %s%n", inProcessJudge ? judge.describe() + " (in-process worker)"
                 : judgeExternal ? "served by separate judge-worker processes"
                 : "not configured (judged metrics show as unavailable)");
