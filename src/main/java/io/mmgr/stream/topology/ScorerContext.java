@@ -3,7 +3,7 @@ package io.mmgr.stream.topology;
 import io.mmgr.stream.contract.BenchmarkSeeds;
 import io.mmgr.stream.contract.Topics;
 import io.mmgr.stream.contract.Stores;
-import io.mmgr.stream.artifacts.ArtifactResolver;
+import io.mmgr.stream.tasks.ArtifactResolver;
 import io.mmgr.stream.avro.SampleKey;
 import io.mmgr.stream.leaderboard.Agreement;
 import io.mmgr.stream.limits.InputCheck;

@@ -1,5 +1,6 @@
 package io.mmgr.stream.topology;
 
+import io.mmgr.stream.contract.DeadLetters;
 import io.mmgr.stream.contract.Topics;
 import io.mmgr.stream.contract.SampleKeys;
 import io.mmgr.stream.contract.CostClass;

@@ -3,7 +3,7 @@ package io.mmgr.stream.topology.intake;
 import io.mmgr.stream.avro.BenchmarkItem;
 import io.mmgr.stream.avro.GenerationEvent;
 import io.mmgr.stream.avro.ParkedEvent;
-import io.mmgr.stream.topology.DeadLetters;
+import io.mmgr.stream.contract.DeadLetters;
 import io.mmgr.stream.contract.SampleKeys;
 import java.nio.ByteBuffer;
 import java.time.Duration;

@@ -1,13 +1,13 @@
 package io.mmgr.stream.topology.intake;
 
+import io.mmgr.stream.contract.PartKind;
 import io.mmgr.stream.avro.AssemblyState;
 import io.mmgr.stream.avro.HumanLabel;
 import io.mmgr.stream.avro.PartResult;
 import io.mmgr.stream.avro.SampleKey;
 import io.mmgr.stream.limits.InputCheck;
 import io.mmgr.stream.limits.InputLimits;
-import io.mmgr.stream.topology.DeadLetters;
-import io.mmgr.stream.topology.assembly.Parts;
+import io.mmgr.stream.contract.DeadLetters;
 import java.util.Optional;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.Serializer;
@@ -78,9 +78,9 @@ public final class LabelIntakeProcessor implements FixedKeyProcessor<SampleKey, 
         }
         AssemblyState state = store.get(key);
         if (state != null) {
-            String part = Parts.HUMAN_PREFIX + label.getAnnotator();
+            String part = PartKind.HUMAN_PART_PREFIX + label.getAnnotator();
             long others = state.getParts().values().stream().map(PartResult::getPart)
-                    .filter(p -> p.startsWith(Parts.HUMAN_PREFIX) && !p.equals(part)).distinct().count();
+                    .filter(p -> p.startsWith(PartKind.HUMAN_PART_PREFIX) && !p.equals(part)).distinct().count();
             if (others >= limits.labelsPerSample()) {
                 InputCheck.Violation v = new InputCheck.Violation("annotator", others + 1, limits.labelsPerSample(),
                         InputLimits.setting("labels-per-sample"), "the sample already has labels of " + others
