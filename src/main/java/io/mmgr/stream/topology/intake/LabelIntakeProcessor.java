@@ -8,6 +8,7 @@ import io.mmgr.stream.avro.SampleKey;
 import io.mmgr.stream.limits.InputCheck;
 import io.mmgr.stream.limits.InputLimits;
 import io.mmgr.stream.contract.DeadLetters;
+import io.mmgr.stream.contract.Store;
 import java.util.Optional;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.Serializer;
@@ -29,13 +30,13 @@ public final class LabelIntakeProcessor implements FixedKeyProcessor<SampleKey, 
     private final Deserializer<HumanLabel> deserializer;
     private final Serializer<SampleKey> keyBytes;
     private final InputCheck check;
-    private final String assemblyStore;
+    private final Store<SampleKey, AssemblyState> assemblyStore;
     private KeyValueStore<SampleKey, AssemblyState> store;
     private FixedKeyProcessorContext<SampleKey, IntakeResult> context;
 
     /** @param keyBytes an uncapped key serializer: the dead letter quotes the key's bytes however long it was */
     public LabelIntakeProcessor(Deserializer<HumanLabel> deserializer, Serializer<SampleKey> keyBytes, InputCheck check,
-                                String assemblyStore) {
+                                Store<SampleKey, AssemblyState> assemblyStore) {
         this.deserializer = deserializer;
         this.keyBytes = keyBytes;
         this.check = check;
@@ -45,7 +46,7 @@ public final class LabelIntakeProcessor implements FixedKeyProcessor<SampleKey, 
     @Override
     public void init(FixedKeyProcessorContext<SampleKey, IntakeResult> context) {
         this.context = context;
-        this.store = context.getStateStore(assemblyStore);
+        this.store = assemblyStore.in(context);
     }
 
     @Override
