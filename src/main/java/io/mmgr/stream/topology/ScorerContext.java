@@ -28,7 +28,8 @@ import java.util.Objects;
  * topic and store registries, the serdes, the task plug-ins and the settings of every sub-flow. Made once by
  * whoever composes the scorer (the app, a test), so that no builder loads or parses a dependency of its own.
  * Only the composition reads it whole: each sub-flow builder is handed the record of what it uses
- * ({@link #intakeDeps()} and the others), and a store of another sub-flow only as a typed handle in it.
+ * ({@link #intakeDeps()} and the others, checked here once: the records do not check again), and a store
+ * of another sub-flow only as a typed handle in it.
  *
  * @param partitions   partitions of the sample-keyed topics and of the repartitions by checkpoint
  * @param judgeEnabled whether judge parts are planned

@@ -9,7 +9,6 @@ import io.mmgr.stream.contract.SamplePartitioner;
 import io.mmgr.stream.contract.Store;
 import io.mmgr.stream.contract.Topics;
 import io.mmgr.stream.tasks.TaskCatalog;
-import java.util.Objects;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.kstream.KStream;
 import org.apache.kafka.streams.kstream.Named;
@@ -26,11 +25,6 @@ public final class AssemblyTopology {
 
     /** What assembly uses: the public topics, its per-sample store and the task catalog (each task's gate). */
     public record Deps(Topics topics, Store<SampleKey, AssemblyState> assembly, TaskCatalog catalog) {
-        public Deps {
-            Objects.requireNonNull(topics, "topics");
-            Objects.requireNonNull(assembly, "assembly");
-            Objects.requireNonNull(catalog, "catalog");
-        }
     }
 
     /**

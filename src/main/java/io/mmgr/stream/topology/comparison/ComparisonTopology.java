@@ -14,7 +14,6 @@ import io.mmgr.stream.avro.ScoreAggregate;
 import io.mmgr.stream.contract.Topics;
 import io.mmgr.stream.registry.AvroSerdes;
 import java.util.List;
-import java.util.Objects;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.StreamsBuilder;
@@ -59,13 +58,6 @@ public final class ComparisonTopology {
      */
     public record Deps(Topics topics, OwnStores stores, Store<String, BenchmarkItem> benchmarkItems, AvroSerdes serdes,
                        ComparisonSettings settings) {
-        public Deps {
-            Objects.requireNonNull(topics, "topics");
-            Objects.requireNonNull(stores, "stores");
-            Objects.requireNonNull(benchmarkItems, "benchmarkItems");
-            Objects.requireNonNull(serdes, "serdes");
-            Objects.requireNonNull(settings, "settings");
-        }
     }
 
     public static void build(StreamsBuilder builder, Deps deps, KStream<SampleKey, SampleScore> scores) {

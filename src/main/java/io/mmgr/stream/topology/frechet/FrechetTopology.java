@@ -6,7 +6,6 @@ import io.mmgr.stream.avro.FrechetStat;
 import io.mmgr.stream.avro.LeaderboardKey;
 import io.mmgr.stream.contract.Topics;
 import io.mmgr.stream.tasks.ArtifactResolver;
-import java.util.Objects;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.kstream.KStream;
 import org.apache.kafka.streams.kstream.KTable;
@@ -33,13 +32,6 @@ public final class FrechetTopology {
      */
     public record Deps(Topics topics, Store<String, FrechetSample> vectors, Store<LeaderboardKey, FrechetStat> stats,
                        ArtifactResolver artifacts, FrechetSettings settings) {
-        public Deps {
-            Objects.requireNonNull(topics, "topics");
-            Objects.requireNonNull(vectors, "vectors");
-            Objects.requireNonNull(stats, "stats");
-            Objects.requireNonNull(artifacts, "artifacts");
-            Objects.requireNonNull(settings, "settings");
-        }
     }
 
     public static KTable<LeaderboardKey, FrechetStat> build(StreamsBuilder builder, Deps deps) {

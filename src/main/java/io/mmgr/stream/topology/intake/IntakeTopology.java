@@ -18,7 +18,6 @@ import io.mmgr.stream.contract.Store;
 import io.mmgr.stream.contract.Topics;
 import io.mmgr.stream.limits.InputCheck;
 import io.mmgr.stream.registry.AvroSerdes;
-import java.util.Objects;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.serialization.Serializer;
 import org.apache.kafka.streams.KeyValue;
@@ -55,19 +54,6 @@ public final class IntakeTopology {
     public record Deps(Topics topics, Store<String, BenchmarkItem> benchmarkItems, Store<Long, ParkedEvent> parkedEvents,
                        TaskCatalog catalog, EvaluatorRegistry evaluators, InputCheck check, ItemWait itemWait,
                        AvroSerdes serdes, int partitions, boolean judgeEnabled) {
-        public Deps {
-            Objects.requireNonNull(topics, "topics");
-            Objects.requireNonNull(benchmarkItems, "benchmarkItems");
-            Objects.requireNonNull(parkedEvents, "parkedEvents");
-            Objects.requireNonNull(catalog, "catalog");
-            Objects.requireNonNull(evaluators, "evaluators");
-            Objects.requireNonNull(check, "check");
-            Objects.requireNonNull(itemWait, "itemWait");
-            Objects.requireNonNull(serdes, "serdes");
-            if (partitions < 1) {
-                throw new IllegalArgumentException("partitions must be at least 1");
-            }
-        }
     }
 
     /**

@@ -25,7 +25,6 @@ import io.mmgr.stream.contract.Topics;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.Objects;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.kstream.Grouped;
@@ -69,14 +68,6 @@ public final class LeaderboardTopology {
      */
     public record Deps(Topics topics, OwnStores stores, Store<String, BenchmarkItem> benchmarkItems,
                        BenchmarkSeeds.Shared seedCounts, RubricCatalog rubrics, Agreement.Policy agreement) {
-        public Deps {
-            Objects.requireNonNull(topics, "topics");
-            Objects.requireNonNull(stores, "stores");
-            Objects.requireNonNull(benchmarkItems, "benchmarkItems");
-            Objects.requireNonNull(seedCounts, "seedCounts");
-            Objects.requireNonNull(rubrics, "rubrics");
-            Objects.requireNonNull(agreement, "agreement");
-        }
     }
 
     /**

@@ -13,7 +13,6 @@ import io.mmgr.stream.avro.LeaderboardKey;
 import io.mmgr.stream.avro.LeaderboardRow;
 import io.mmgr.stream.contract.Topic;
 import io.mmgr.stream.contract.Topics;
-import java.util.Objects;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
@@ -59,15 +58,6 @@ public final class CheckpointStatusTopology {
      */
     public record Deps(Topics topics, OwnStores stores, Store<String, BenchmarkItem> benchmarkItems,
                        CheckpointStatusSettings settings, int partitions) {
-        public Deps {
-            Objects.requireNonNull(topics, "topics");
-            Objects.requireNonNull(stores, "stores");
-            Objects.requireNonNull(benchmarkItems, "benchmarkItems");
-            Objects.requireNonNull(settings, "settings");
-            if (partitions < 1) {
-                throw new IllegalArgumentException("partitions must be at least 1");
-            }
-        }
     }
 
     /**
