@@ -118,7 +118,7 @@ final class ItemWaitProcessor implements Processor<byte[], IntakeResult, byte[],
     @Override
     public void init(ProcessorContext<byte[], IntakeResult> context) {
         this.context = context;
-        // the global store's facade hands out what the table holds (a value with its timestamp): read as Object
+        // untyped: see item()
         this.items = context.getStateStore(itemStore.name());
         this.parked = parkedStore.in(context);
         waiting.clear();
