@@ -6,10 +6,8 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
-import io.mmgr.stream.artifacts.ArtifactException;
 import io.mmgr.stream.artifacts.ArtifactResolver;
 import io.mmgr.stream.avro.Alert;
-import io.mmgr.stream.avro.ArtifactRef;
 import io.mmgr.stream.avro.BenchmarkItem;
 import io.mmgr.stream.avro.CheckpointComparison;
 import io.mmgr.stream.avro.LeaderboardRow;
@@ -19,10 +17,6 @@ import io.mmgr.stream.json.JsonAvro;
 import io.mmgr.stream.contract.SampleKeys;
 import io.mmgr.stream.contract.SamplePartitioner;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -45,12 +39,12 @@ final class ApiHandler implements HttpHandler {
 
     private final StoreQueries local;
     private final Cluster cluster;
-    private final ArtifactResolver artifacts;
+    private final ArtifactEndpoint artifacts;
 
     ApiHandler(StoreQueries local, Cluster cluster, ArtifactResolver artifacts) {
         this.local = local;
         this.cluster = cluster;
-        this.artifacts = artifacts;
+        this.artifacts = new ArtifactEndpoint(local, cluster, artifacts);
     }
 
     @Override
@@ -70,7 +64,7 @@ final class ApiHandler implements HttpHandler {
                 case "/api/sample" -> sample(ex, q);
                 case "/api/comparisons" -> HttpExchanges.json(ex, 200, gather(path, q, () -> localComparisons(q)));
                 case "/api/alerts" -> HttpExchanges.json(ex, 200, sortAlerts(gather(path, q, () -> localAlerts(q))));
-                case "/api/artifact" -> artifact(ex, q);
+                case "/api/artifact" -> artifacts.handle(ex, q);
                 case "/api/instances" -> HttpExchanges.json(ex, 200, instances());
                 case "/api/report" -> report(ex, q);
                 default -> HttpExchanges.error(ex, 404, "no such endpoint: " + path + " (see the README's REST API section)");
@@ -82,10 +76,9 @@ final class ApiHandler implements HttpHandler {
         } catch (Cluster.Unavailable e) {
             HttpExchanges.error(ex, 503, e.getMessage());
         } catch (InvalidStateStoreException e) {
-            HttpExchanges.error(ex, 503, "the scorer's stores are not queryable right now (starting or rebalancing): "
-                    + e.getMessage() + "; retry");
+            HttpExchanges.error(ex, 503, "the scorer's stores are not queryable right now (starting or rebalancing); retry");
         } catch (RuntimeException e) {
-            HttpExchanges.error(ex, 500, e.toString());
+            HttpExchanges.internalError(ex, e);
         }
     }
 
@@ -240,8 +233,7 @@ final class ApiHandler implements HttpHandler {
 
     private void sample(HttpExchange ex, Map<String, String> q) throws IOException {
         require(q, "run", "checkpoint", "task", "sample");
-        SampleKey key = new SampleKey(q.get("run"), q.get("checkpoint"), q.get("task"), q.get("sample"),
-                q.containsKey("seed") ? Integer.parseInt(q.get("seed")) : 0);
+        SampleKey key = sampleKey(q);
         JsonNode answer;
         if (localOnly(q)) {
             answer = localSample(key);
@@ -268,11 +260,11 @@ final class ApiHandler implements HttpHandler {
         }
         ObjectNode o = Json.MAPPER.createObjectNode();
         o.set("score", JsonAvro.toJson(s));
-        o.set("artifacts", Json.artifacts(s.getArtifacts()));
+        o.set("artifacts", Json.artifacts(s.getArtifacts(), ArtifactEndpoint.sampleQuery(key)));
         BenchmarkItem item = local.item(key.getTask(), key.getSampleId()).orElse(null);
         if (item != null) {
             ObjectNode it = JsonAvro.toJson(item);
-            it.set("artifacts", Json.artifacts(item.getArtifacts()));
+            it.set("artifacts", Json.artifacts(item.getArtifacts(), ArtifactEndpoint.itemQuery(key.getTask(), key.getSampleId())));
             o.set("item", it);
         }
         o.set("why", why(s));
@@ -324,28 +316,6 @@ final class ApiHandler implements HttpHandler {
         return out;
     }
 
-    /** Serves an artifact's bytes, only from the scorer's artifact roots (or inline data), digest checked. */
-    private void artifact(HttpExchange ex, Map<String, String> q) throws IOException {
-        require(q, "uri");
-        String mediaType = q.getOrDefault("mediaType", "application/octet-stream");
-        ArtifactRef ref = ArtifactRef.newBuilder().setUri(q.get("uri")).setSha256(q.get("sha256"))
-                .setMediaType(mediaType).build();
-        Path file;
-        try {
-            file = artifacts.file(ref);
-        } catch (ArtifactException e) {
-            HttpExchanges.error(ex, 404, e.getMessage());
-            return;
-        }
-        ex.getResponseHeaders().set("Content-Type", mediaType);
-        ex.getResponseHeaders().set("Cache-Control", "max-age=3600");
-        ex.sendResponseHeaders(200, Files.size(file));
-        try (InputStream in = Files.newInputStream(file); OutputStream out = ex.getResponseBody()) {
-            in.transferTo(out);
-        }
-        ex.close();
-    }
-
     /** The run's static report page (io.mmgr.stream.report.ReportPage), from every instance's rows, comparisons and alerts. */
     private void report(HttpExchange ex, Map<String, String> q) throws IOException {
         require(q, "run");
@@ -368,6 +338,7 @@ final class ApiHandler implements HttpHandler {
         String name = ("mmgr-report-" + q.get("run") + (q.get("checkpoint") == null ? "" : "-" + q.get("checkpoint")))
                 .replaceAll("[^A-Za-z0-9._-]", "_") + ".html";
         ex.getResponseHeaders().set("Content-Disposition", "inline; filename=\"" + name + "\"");
+        ex.getResponseHeaders().set("Content-Security-Policy", io.mmgr.stream.report.ReportPage.CSP + "; frame-ancestors 'none'");
         HttpExchanges.send(ex, 200, "text/html; charset=utf-8", html.getBytes(java.nio.charset.StandardCharsets.UTF_8));
     }
 
@@ -379,7 +350,13 @@ final class ApiHandler implements HttpHandler {
         return o;
     }
 
-    private static void require(Map<String, String> q, String... names) {
+    /** The sample a request names: run, checkpoint, task, sample and seed (0 when not given). */
+    static SampleKey sampleKey(Map<String, String> q) {
+        return new SampleKey(q.get("run"), q.get("checkpoint"), q.get("task"), q.get("sample"),
+                q.containsKey("seed") ? Integer.parseInt(q.get("seed")) : 0);
+    }
+
+    static void require(Map<String, String> q, String... names) {
         for (String n : names) {
             if (q.get(n) == null || q.get(n).isEmpty()) {
                 throw new IllegalArgumentException("parameter '" + n + "' is required");

@@ -13,12 +13,16 @@ import org.apache.kafka.streams.KeyQueryMetadata;
 import org.apache.kafka.streams.processor.StreamPartitioner;
 import org.apache.kafka.streams.state.HostInfo;
 import org.apache.kafka.streams.StreamsMetadata;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The scorer instances sharing this application id, found through Kafka Streams' metadata (each
  * advertises its web address as {@code application.server}), and HTTP calls to them.
  */
 final class Cluster {
+
+    private static final Logger LOG = LoggerFactory.getLogger(Cluster.class);
 
     /** A store or an instance cannot answer now (rebalancing, starting, unreachable): retry. */
     static final class Unavailable extends RuntimeException {
@@ -29,11 +33,14 @@ final class Cluster {
 
     private final KafkaStreams streams;
     private final HostInfo self;
+    private final WebAccess access;
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(3)).build();
 
-    Cluster(KafkaStreams streams, HostInfo self) {
+    /** @param access this instance's token, which every instance of the application shares and sends to the others */
+    Cluster(KafkaStreams streams, HostInfo self, WebAccess access) {
         this.streams = streams;
         this.self = self;
+        this.access = access;
     }
 
     HostInfo self() {
@@ -65,8 +72,13 @@ final class Cluster {
     JsonNode get(HostInfo host, String pathAndQuery) {
         URI uri = URI.create("http://" + host.host() + ":" + host.port() + pathAndQuery);
         try {
-            HttpResponse<byte[]> r = http.send(HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(10)).GET().build(),
-                    HttpResponse.BodyHandlers.ofByteArray());
+            HttpRequest.Builder request = HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(10)).GET();
+            access.authorization().ifPresent(a -> request.header("Authorization", a));
+            HttpResponse<byte[]> r = http.send(request.build(), HttpResponse.BodyHandlers.ofByteArray());
+            if (r.statusCode() == 401) {
+                throw new Unavailable("instance " + host.host() + ":" + host.port() + " refused this instance's access token: "
+                        + "give every instance of the application the same --web-token");
+            }
             JsonNode body = Json.MAPPER.readTree(r.body());
             if (r.statusCode() == 404) {
                 return null;
@@ -77,7 +89,9 @@ final class Cluster {
             }
             return body;
         } catch (IOException e) {
-            throw new Unavailable("instance " + host.host() + ":" + host.port() + " is unreachable: " + e.getMessage());
+            // the cause is for the log; the caller learns which instance, not our internals
+            LOG.warn("instance {}:{} did not answer {}: {}", host.host(), host.port(), uri.getPath(), e.toString());
+            throw new Unavailable("instance " + host.host() + ":" + host.port() + " is unreachable; retry");
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new Unavailable("interrupted");
