@@ -57,13 +57,13 @@ final class ApiHandler implements HttpHandler {
             String path = ex.getRequestURI().getPath();
             Map<String, String> q = HttpExchanges.query(ex);
             switch (path) {
-                case "/api/runs" -> HttpExchanges.json(ex, 200, runs(q));
-                case "/api/leaderboard" -> HttpExchanges.json(ex, 200, gather(path, q, () -> localRows(q)));
-                case "/api/progress" -> HttpExchanges.json(ex, 200, progress(q));
-                case "/api/samples" -> HttpExchanges.json(ex, 200, samples(path, q));
+                case "/api/runs" -> HttpExchanges.json(ex, 200, runs(ex, q));
+                case "/api/leaderboard" -> HttpExchanges.json(ex, 200, gather(ex, path, q, () -> localRows(q)));
+                case "/api/progress" -> HttpExchanges.json(ex, 200, progress(ex, q));
+                case "/api/samples" -> HttpExchanges.json(ex, 200, samples(ex, path, q));
                 case "/api/sample" -> sample(ex, q);
-                case "/api/comparisons" -> HttpExchanges.json(ex, 200, gather(path, q, () -> localComparisons(q)));
-                case "/api/alerts" -> HttpExchanges.json(ex, 200, sortAlerts(gather(path, q, () -> localAlerts(q))));
+                case "/api/comparisons" -> HttpExchanges.json(ex, 200, gather(ex, path, q, () -> localComparisons(q)));
+                case "/api/alerts" -> HttpExchanges.json(ex, 200, sortAlerts(gather(ex, path, q, () -> localAlerts(q))));
                 case "/api/artifact" -> artifacts.handle(ex, q);
                 case "/api/instances" -> HttpExchanges.json(ex, 200, instances());
                 case "/api/report" -> report(ex, q);
@@ -86,14 +86,31 @@ final class ApiHandler implements HttpHandler {
         return "local".equals(q.get("scope"));
     }
 
-    /** This instance's answer, plus every other instance's local answer when the request is not itself local. */
-    private ArrayNode gather(String path, Map<String, String> q, Supplier<ArrayNode> mine) {
+    /** Names the instances a gathered answer lacks: {@code X-MMGR-Partial: host:port host:port}. */
+    static final String PARTIAL = "X-MMGR-Partial";
+
+    /**
+     * This instance's answer, plus every other instance's local answer when the request is not itself
+     * local. An instance that cannot answer (gone, and its session not yet expired; starting) leaves the
+     * answer partial, not failed: what the live instances hold, with {@link #PARTIAL} naming the missing.
+     */
+    private ArrayNode gather(HttpExchange ex, String path, Map<String, String> q, Supplier<ArrayNode> mine) {
         ArrayNode out = mine.get();
         if (localOnly(q)) {
             return out;
         }
         for (HostInfo h : cluster.others()) {
-            JsonNode theirs = cluster.get(h, path + "?" + queryString(q, "scope", "local"));
+            JsonNode theirs;
+            try {
+                theirs = cluster.get(h, path + "?" + queryString(q, "scope", "local"));
+            } catch (Cluster.Unavailable e) {
+                String missing = h.host() + ":" + h.port();
+                String before = ex.getResponseHeaders().getFirst(PARTIAL);
+                if (before == null || !List.of(before.split(" ")).contains(missing)) {
+                    ex.getResponseHeaders().set(PARTIAL, before == null ? missing : before + " " + missing);
+                }
+                continue;
+            }
             if (theirs != null) {
                 theirs.forEach(out::add);
             }
@@ -119,10 +136,10 @@ final class ApiHandler implements HttpHandler {
     }
 
     /** Runs with their checkpoints (from the all-tasks rows), ordered by training step. */
-    private JsonNode runs(Map<String, String> q) {
+    private JsonNode runs(HttpExchange ex, Map<String, String> q) {
         Map<String, String> star = new LinkedHashMap<>(q);
         star.put("task", SampleKeys.ALL_TASKS);
-        ArrayNode rows = gather("/api/leaderboard", star, () -> localRows(star));
+        ArrayNode rows = gather(ex, "/api/leaderboard", star, () -> localRows(star));
         Map<String, List<JsonNode>> byRun = new TreeMap<>();
         rows.forEach(r -> byRun.computeIfAbsent(r.get("runId").asText(), k -> new ArrayList<>()).add(r));
         ArrayNode out = Json.MAPPER.createArrayNode();
@@ -144,13 +161,13 @@ final class ApiHandler implements HttpHandler {
     }
 
     /** A checkpoint's progress per task: expected, scored, pending, failed, partial. */
-    private JsonNode progress(Map<String, String> q) {
+    private JsonNode progress(HttpExchange ex, Map<String, String> q) {
         require(q, "run", "checkpoint");
         Map<String, String> filter = new LinkedHashMap<>();
         filter.put("run", q.get("run"));
         filter.put("checkpoint", q.get("checkpoint"));
         keepScope(q, filter);
-        ArrayNode rows = gather("/api/leaderboard", filter, () -> localRows(filter));
+        ArrayNode rows = gather(ex, "/api/leaderboard", filter, () -> localRows(filter));
         ObjectNode out = Json.MAPPER.createObjectNode().put("runId", q.get("run")).put("checkpointId", q.get("checkpoint"));
         ArrayNode tasks = out.putArray("tasks");
         // every task of the benchmark, from the first sample on: those not started yet show 0 of their count
@@ -191,7 +208,7 @@ final class ApiHandler implements HttpHandler {
         return expected == 0 ? 0.0 : Math.min(1.0, scored / (double) expected);
     }
 
-    private JsonNode samples(String path, Map<String, String> q) {
+    private JsonNode samples(HttpExchange ex, String path, Map<String, String> q) {
         require(q, "run", "checkpoint", "task");
         int limit = q.containsKey("limit") ? Integer.parseInt(q.get("limit")) : DEFAULT_SAMPLE_LIMIT;
         String status = q.get("status");
@@ -199,7 +216,7 @@ final class ApiHandler implements HttpHandler {
         Predicate<SampleScore> filter = s -> (status == null || status.isEmpty() || status.equalsIgnoreCase(s.getStatus()))
                 && (outcome == null || outcome.isEmpty()
                         || ("fail".equals(outcome) ? s.getPrimary() == null || s.getPrimary() < 1.0 : s.getPrimary() != null && s.getPrimary() == 1.0));
-        ArrayNode all = gather(path, q, () -> {
+        ArrayNode all = gather(ex, path, q, () -> {
             ArrayNode a = Json.MAPPER.createArrayNode();
             for (SampleScore s : local.samples(q.get("run"), q.get("checkpoint"), q.get("task"), filter, limit)) {
                 a.add(summary(s));
@@ -323,16 +340,16 @@ final class ApiHandler implements HttpHandler {
         filter.put("run", q.get("run"));
         keepScope(q, filter);
         List<LeaderboardRow> rows = new ArrayList<>();
-        gather("/api/leaderboard", filter, () -> localRows(filter)).forEach(n -> {
+        gather(ex, "/api/leaderboard", filter, () -> localRows(filter)).forEach(n -> {
             ObjectNode o = ((ObjectNode) n).deepCopy();
             o.remove("flags"); // added for the dashboard, not part of the record
             rows.add(JsonAvro.read(o, LeaderboardRow.class));
         });
         List<CheckpointComparison> comparisons = new ArrayList<>();
-        gather("/api/comparisons", filter, () -> localComparisons(filter))
+        gather(ex, "/api/comparisons", filter, () -> localComparisons(filter))
                 .forEach(n -> comparisons.add(JsonAvro.read(n, CheckpointComparison.class)));
         List<Alert> alerts = new ArrayList<>();
-        gather("/api/alerts", filter, () -> localAlerts(filter)).forEach(n -> alerts.add(JsonAvro.read(n, Alert.class)));
+        gather(ex, "/api/alerts", filter, () -> localAlerts(filter)).forEach(n -> alerts.add(JsonAvro.read(n, Alert.class)));
         String html = io.mmgr.stream.report.ReportPage.html(q.get("run"), q.get("checkpoint"), rows, comparisons, alerts,
                 java.time.Instant.now());
         String name = ("mmgr-report-" + q.get("run") + (q.get("checkpoint") == null ? "" : "-" + q.get("checkpoint")))

@@ -8,6 +8,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
+import java.util.function.Supplier;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.KeyQueryMetadata;
 import org.apache.kafka.streams.processor.StreamPartitioner;
@@ -31,6 +32,7 @@ final class Cluster {
         }
     }
 
+    private final Supplier<List<HostInfo>> others;
     private final KafkaStreams streams;
     private final HostInfo self;
     private final WebAccess access;
@@ -38,9 +40,16 @@ final class Cluster {
 
     /** @param access this instance's token, which every instance of the application shares and sends to the others */
     Cluster(KafkaStreams streams, HostInfo self, WebAccess access) {
+        this(streams, self, access, () -> streams.metadataForAllStreamsClients().stream().map(StreamsMetadata::hostInfo)
+                .filter(h -> !h.equals(self) && h.port() > 0).distinct().toList());
+    }
+
+    /** @param others the other instances, as Kafka Streams' metadata lists them (or as a test sets them) */
+    Cluster(KafkaStreams streams, HostInfo self, WebAccess access, Supplier<List<HostInfo>> others) {
         this.streams = streams;
         this.self = self;
         this.access = access;
+        this.others = others;
     }
 
     HostInfo self() {
@@ -53,8 +62,7 @@ final class Cluster {
 
     /** Every other instance that advertises a web address. */
     List<HostInfo> others() {
-        return streams.metadataForAllStreamsClients().stream().map(StreamsMetadata::hostInfo)
-                .filter(h -> !h.equals(self) && h.port() > 0).distinct().toList();
+        return others.get();
     }
 
     <K> HostInfo owner(String store, K key, StreamPartitioner<? super K, ?> partitioner) {

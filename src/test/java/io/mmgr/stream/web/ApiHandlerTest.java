@@ -317,4 +317,51 @@ class ApiHandlerTest {
             broken.stop(0);
         }
     }
+
+    @Test
+    void aListGatheredWhileAnotherInstanceCannotAnswerHoldsWhatTheLiveOnesHaveMarkedPartial() throws Exception {
+        publish(EchoTask.TASK, "ckpt-1000", 1000, 0, ITEMS, true);
+        // a live peer holding one row of its own, and an instance that is gone (its port closed)
+        HttpServer peer = HttpServer.create(new java.net.InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), 0), 4);
+        peer.createContext("/api/", ex -> HttpExchanges.json(ex, 200, Json.MAPPER.createArrayNode()
+                .add(Json.MAPPER.createObjectNode().put("runId", "held-by-peer"))));
+        peer.start();
+        int gone;
+        try (java.net.ServerSocket s = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            gone = s.getLocalPort();
+        }
+        var peerHost = new org.apache.kafka.streams.state.HostInfo("127.0.0.1", peer.getAddress().getPort());
+        HttpServer partial = gathering(List.of(peerHost, new org.apache.kafka.streams.state.HostInfo("127.0.0.1", gone)));
+        HttpServer whole = gathering(List.of(peerHost));
+        try {
+            HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + partial.getAddress().getPort()
+                    + "/api/leaderboard")).build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+            assertThat(r.headers().allValues(ApiHandler.PARTIAL)).containsExactly("127.0.0.1:" + gone);
+            List<String> runs = new ArrayList<>();
+            Json.MAPPER.readTree(r.body()).forEach(n -> runs.add(n.get("runId").asText()));
+            assertThat(runs).contains(RUN, "held-by-peer");
+            // with every instance answering, nothing is marked
+            HttpResponse<String> all = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + whole.getAddress().getPort()
+                    + "/api/leaderboard")).build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(all.statusCode()).isEqualTo(200);
+            assertThat(all.headers().firstValue(ApiHandler.PARTIAL)).isEmpty();
+            assertThat(all.body()).contains("held-by-peer", RUN);
+        } finally {
+            partial.stop(0);
+            whole.stop(0);
+            peer.stop(0);
+        }
+    }
+
+    /** The API over the driver's stores, gathering from {@code others}. */
+    HttpServer gathering(List<org.apache.kafka.streams.state.HostInfo> others) throws Exception {
+        java.util.function.Function<String, org.apache.kafka.streams.state.ReadOnlyKeyValueStore<?, ?>> stores = driver::getKeyValueStore;
+        HttpServer api = HttpServer.create(new java.net.InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), 0), 4);
+        api.createContext("/api/", new ApiHandler(new StoreQueries(stores, fx.stores),
+                new Cluster(null, new org.apache.kafka.streams.state.HostInfo("127.0.0.1", 1), WebAccess.open(), () -> others),
+                fx.artifacts));
+        api.start();
+        return api;
+    }
 }

@@ -50,6 +50,7 @@ async function getJson(url) {
     }
     const body = await r.json();
     if (!r.ok) throw new Error(body.error || ('HTTP ' + r.status));
+    if (Array.isArray(body)) showPartial(r.headers.get('X-MMGR-Partial'));
     return body;
   }
 }
@@ -411,6 +412,14 @@ async function start() {
   started = true;
   connect(); // first, so nothing published while the snapshot loads is missed
   await loadSnapshot();
+}
+
+// a list gathered while another instance could not answer (gone, its session not yet expired) holds what the
+// live instances have; the server names the missing ones (ApiHandler.PARTIAL) and the page says so
+function showPartial(missing) {
+  const el = $('#partial');
+  el.hidden = !missing;
+  el.textContent = missing ? 'partial: ' + missing + ' not answering' : '';
 }
 
 function showLogin() {
