@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
- * The layering the README's source layout describes, read from the import lines: plain-Java layers
+ * The layering docs/architecture.md's source layout describes, read from the import lines: plain-Java layers
  * (evaluators, vision, leaderboard maths) do not reach up into Kafka wiring, the CLI or the benches,
  * and vision knows no task.
  */

@@ -78,7 +78,7 @@ public final class ScoringTopology {
         // A scorer is read live: commit (and so publish) often. Under exactly-once a record is read downstream
         // only once its transaction commits, so each of the four hops from event to task row waits half an
         // interval on average: 50 ms instead of 100 lowered event -> dashboard p50 by about 150 ms at 1,000
-        // samples/s (README: Per-sample cost), and with the linger below cost no throughput
+        // samples/s (docs/benchmarks.md: Per-sample cost), and with the linger below cost no throughput
         p.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 50);
         // Never hold a task back for an empty input partition: no sub-flow relies on cross-topic time order
         // (assembly keeps parts that come before their plan, the other joins re-evaluate on every input).
