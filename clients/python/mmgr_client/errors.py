@@ -47,3 +47,11 @@ class ScorerTimeout(MmgrError, TimeoutError):
 
 class ModalityUnknown(MmgrError, ValueError):
     """The generation's modality cannot be inferred, or the task does not accept the one given."""
+
+
+class WebUnauthorized(MmgrError, PermissionError):
+    """The scorer's web server wants its access token (MMGR_WEB_TOKEN), or refused the one given."""
+
+
+class ScorerUnreachable(MmgrError, ConnectionError):
+    """The scorer's web server does not answer."""

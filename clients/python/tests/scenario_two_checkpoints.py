@@ -3,6 +3,7 @@ checkpoints' outputs, marks both done and prints the scorer's verdicts (RESULT l
 (EVENT lines). Checkpoint 1 answers every maze with its problem image (no path: a fail) and gets one
 episode right, one two-thirds right and one wrong; checkpoint 2 answers with the solutions and every step
 right. The maze outputs go as a path, bytes, a PIL image and a numpy array in turn."""
+import hashlib
 import json
 import os
 import pathlib
@@ -12,8 +13,8 @@ import time
 import numpy as np
 from PIL import Image
 
-from mmgr_client import Evaluator
-from stack import ARTIFACTS, BOOTSTRAP, PREFIX, REGISTRY, mind2web_actions, mind2web_item, report
+from mmgr_client import Evaluator, ScorerApi
+from stack import ARTIFACTS, BOOTSTRAP, PREFIX, REGISTRY, WEB_TOKEN, WEB_URL, mind2web_actions, mind2web_item, report
 
 RUN = os.environ["MMGR_TEST_RUN"]
 EPISODES = {"ep-a": [("a0", "CLICK", None), ("a1", "TYPE", "new york"), ("a2", "CLICK", None)],
@@ -59,6 +60,13 @@ def main():
             t0 = time.monotonic()
             verdict = ev.wait(ckpt)
             report("RESULT", dict(verdict, ckpt=ckpt, seconds=round(time.monotonic() - t0, 2)))
+    # the same rows from the scorer's REST API, with its token; and a maze output's bytes as the scorer serves them
+    api = ScorerApi(WEB_URL, token=WEB_TOKEN)
+    report("WEB", api.leaderboard(run=RUN, task="*"))
+    sample = api.sample(RUN, "ckpt-200", "maze", mazes[0]["sampleId"])
+    ref = sample["artifacts"][0]
+    served = api.artifact(ref["href"])
+    report("ARTIFACT", {"recorded": ref["sha256"], "served": hashlib.sha256(served).hexdigest(), "mediaType": ref["mediaType"]})
     return 0
 
 

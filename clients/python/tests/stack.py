@@ -9,6 +9,9 @@ REGISTRY = os.environ.get("MMGR_TEST_REGISTRY")
 PREFIX = os.environ.get("MMGR_TEST_PREFIX", "mmgr.")
 ARTIFACTS = os.environ.get("MMGR_TEST_ARTIFACTS")
 CLOSED_PORT = os.environ.get("MMGR_TEST_CLOSED_PORT")
+# the scorer's web server and the access token it requires (the test's own, made for the run)
+WEB_URL = os.environ.get("MMGR_TEST_WEB_URL")
+WEB_TOKEN = os.environ.get("MMGR_TEST_WEB_TOKEN")
 
 
 def report(kind, value):

@@ -13,15 +13,16 @@ import numpy as np
 from PIL import Image
 
 from mmgr_client import (ArtifactOutsideDirectory, BrokerUnreachable, DeliveryFailed, Evaluator, ModalityUnknown,
-                         RegistryUnreachable, SchemaMismatch, ScorerTimeout, TopicMissing, UnknownTask,
-                         VideoEncoderMissing)
-from mmgr_client import artifacts, codec, tasks
+                         RegistryUnreachable, SchemaMismatch, ScorerApi, ScorerTimeout, ScorerUnreachable, TopicMissing,
+                         UnknownTask, VideoEncoderMissing, WebUnauthorized)
+from mmgr_client import MmgrError, artifacts, codec, tasks
 from mmgr_client.publisher import TOPICS
 from mmgr_client.schemas import SchemaSet
-from stack import ARTIFACTS, BOOTSTRAP, CLOSED_PORT, PREFIX, REGISTRY, mind2web_actions
+from stack import ARTIFACTS, BOOTSTRAP, CLOSED_PORT, PREFIX, REGISTRY, WEB_TOKEN, WEB_URL, mind2web_actions
 
 needs_stack = unittest.skipUnless(BOOTSTRAP and REGISTRY and ARTIFACTS and CLOSED_PORT,
                                   "needs the stack PythonClientTest starts")
+needs_web = unittest.skipUnless(WEB_URL and WEB_TOKEN and CLOSED_PORT, "needs the scorer's web server PythonClientTest starts")
 needs_ffmpeg = unittest.skipUnless(artifacts.ffmpeg(), "needs ffmpeg (Debian: apt-get install ffmpeg)")
 # topics with no scorer behind them; the generations subject of the first holds an incompatible schema
 MISMATCH = "mismatch."
@@ -238,3 +239,39 @@ class Conversions(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+@needs_web
+class Web(unittest.TestCase):
+    """The REST API takes the scorer's access token: from token= or MMGR_WEB_TOKEN, never echoed."""
+
+    def setUp(self):
+        self.saved = os.environ.pop("MMGR_WEB_TOKEN", None)
+
+    def tearDown(self):
+        os.environ.pop("MMGR_WEB_TOKEN", None)
+        if self.saved is not None:
+            os.environ["MMGR_WEB_TOKEN"] = self.saved
+
+    def test_web_without_the_token(self):
+        with self.assertRaises(WebUnauthorized) as e:
+            ScorerApi(WEB_URL).runs()
+        self.assertIn("MMGR_WEB_TOKEN", str(e.exception))
+
+    def test_web_with_a_wrong_token(self):
+        with self.assertRaises(WebUnauthorized) as e:
+            ScorerApi(WEB_URL, token="not-the-token-" + "0" * 20).runs()
+        self.assertIn("refused", str(e.exception))
+        self.assertNotIn("not-the-token", str(e.exception))
+
+    def test_web_token_from_the_environment(self):
+        os.environ["MMGR_WEB_TOKEN"] = WEB_TOKEN
+        self.assertIsInstance(ScorerApi(WEB_URL).runs(), list)
+        with self.assertRaises(MmgrError) as e:
+            ScorerApi(WEB_URL).get("/api/progress")
+        self.assertIn("parameter 'run' is required", str(e.exception))
+        self.assertNotIn(WEB_TOKEN, str(e.exception))
+
+    def test_web_unreachable(self):
+        with self.assertRaises(ScorerUnreachable):
+            ScorerApi("http://127.0.0.1:%s" % CLOSED_PORT, token=WEB_TOKEN, timeout=5).runs()

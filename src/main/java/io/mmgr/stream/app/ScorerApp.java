@@ -22,6 +22,7 @@ import io.mmgr.stream.topology.ScorerSettings;
 import io.mmgr.stream.topology.ScoringTopology;
 import io.mmgr.stream.contract.Topics;
 import io.mmgr.stream.topology.comparison.ComparisonSettings;
+import io.mmgr.stream.web.WebAccess;
 import io.mmgr.stream.web.WebServer;
 import io.mmgr.stream.worker.MemberIdentity;
 import java.nio.file.Path;
@@ -56,6 +57,7 @@ public final class ScorerApp implements AutoCloseable {
      * @param webBindHost interface the web server listens on
      * @param webPort     its port (0: any free port)
      * @param webHost     how other instances and browsers reach it (advertised as {@code application.server})
+     * @param webAccess   who may read the web layer (a token, or open)
      * @param stateListener told every Kafka Streams state change (the health file watches it)
      * @param evaluation    the evaluation worker's threads, deadlines and polling per cost class
      * @param identity      instance id and membership (null: an id kept in the state directory, dynamic membership)
@@ -63,11 +65,11 @@ public final class ScorerApp implements AutoCloseable {
      * @param brokerReady   completes when the broker answers (the embedded one may still be starting)
      */
     public record Options(ComparisonSettings comparisons, boolean web, String webBindHost, int webPort, String webHost,
-                          KafkaStreams.StateListener stateListener, EvaluationSettings evaluation, MemberIdentity identity,
+                          WebAccess webAccess, KafkaStreams.StateListener stateListener, EvaluationSettings evaluation, MemberIdentity identity,
                           StartupTimeline timeline, CompletableFuture<?> brokerReady) {
 
         public static Options defaults() {
-            return new Options(ComparisonSettings.DEFAULT, false, "127.0.0.1", 0, "127.0.0.1", (now, before) -> { },
+            return new Options(ComparisonSettings.DEFAULT, false, "127.0.0.1", 0, "127.0.0.1", WebAccess.open(), (now, before) -> { },
                     EvaluationSettings.DEFAULT, null, null, CompletableFuture.completedFuture(null));
         }
 
@@ -76,30 +78,36 @@ public final class ScorerApp implements AutoCloseable {
          * its topology and local state meanwhile.
          */
         public Options withBrokerReady(CompletableFuture<?> ready) {
-            return new Options(comparisons, web, webBindHost, webPort, webHost, stateListener, evaluation, identity, timeline,
+            return new Options(comparisons, web, webBindHost, webPort, webHost, webAccess, stateListener, evaluation, identity, timeline,
                     ready);
         }
 
         /** Records the scorer's start-up steps on {@code t}, after the steps already on it (the embedded broker's). */
         public Options withTimeline(StartupTimeline t) {
-            return new Options(comparisons, web, webBindHost, webPort, webHost, stateListener, evaluation, identity, t, brokerReady);
+            return new Options(comparisons, web, webBindHost, webPort, webHost, webAccess, stateListener, evaluation, identity, t, brokerReady);
         }
 
         public Options withWeb(String bindHost, int port, String advertisedHost) {
-            return new Options(comparisons, true, bindHost, port, advertisedHost, stateListener, evaluation, identity, timeline, brokerReady);
+            return new Options(comparisons, true, bindHost, port, advertisedHost, webAccess, stateListener, evaluation, identity, timeline, brokerReady);
+        }
+
+        /** The token every web request must carry (other instances of the application share it). */
+        public Options withWebAccess(WebAccess access) {
+            return new Options(comparisons, web, webBindHost, webPort, webHost, access, stateListener, evaluation, identity,
+                    timeline, brokerReady);
         }
 
         public Options withComparisons(ComparisonSettings settings) {
-            return new Options(settings, web, webBindHost, webPort, webHost, stateListener, evaluation, identity, timeline, brokerReady);
+            return new Options(settings, web, webBindHost, webPort, webHost, webAccess, stateListener, evaluation, identity, timeline, brokerReady);
         }
 
         public Options withStateListener(KafkaStreams.StateListener listener) {
-            return new Options(comparisons, web, webBindHost, webPort, webHost, listener, evaluation, identity, timeline, brokerReady);
+            return new Options(comparisons, web, webBindHost, webPort, webHost, webAccess, listener, evaluation, identity, timeline, brokerReady);
         }
 
         /** How the evaluation worker runs each cost class (threads, deadlines). */
         public Options withEvaluation(EvaluationSettings settings) {
-            return new Options(comparisons, web, webBindHost, webPort, webHost, stateListener, settings, identity, timeline, brokerReady);
+            return new Options(comparisons, web, webBindHost, webPort, webHost, webAccess, stateListener, settings, identity, timeline, brokerReady);
         }
 
         /**
@@ -107,7 +115,7 @@ public final class ScorerApp implements AutoCloseable {
          * without one, an id kept in the state directory with dynamic membership.
          */
         public Options withIdentity(MemberIdentity id) {
-            return new Options(comparisons, web, webBindHost, webPort, webHost, stateListener, evaluation, id, timeline, brokerReady);
+            return new Options(comparisons, web, webBindHost, webPort, webHost, webAccess, stateListener, evaluation, id, timeline, brokerReady);
         }
     }
 
@@ -321,7 +329,7 @@ public final class ScorerApp implements AutoCloseable {
             WebServer web = null;
             if (options.web()) {
                 try {
-                    web = WebServer.bind(options.webBindHost(), options.webPort(), options.webHost());
+                    web = WebServer.bind(options.webBindHost(), options.webPort(), options.webHost(), options.webAccess());
                 } catch (java.io.IOException e) {
                     throw new IllegalStateException("cannot start the web server on " + options.webBindHost() + ":"
                             + options.webPort() + ": " + e.getMessage(), e);

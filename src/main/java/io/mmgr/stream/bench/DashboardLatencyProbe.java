@@ -31,10 +31,11 @@ public final class DashboardLatencyProbe implements LoadRunner.SendListener, Aut
     private volatile Exception failure;
     private volatile boolean connected;
 
-    public DashboardLatencyProbe(String dashboardUrl, String runId, int items, long samples) {
+    /** @param token the scorer's access token (null: it needs none) */
+    public DashboardLatencyProbe(String dashboardUrl, String token, String runId, int items, long samples) {
         this.items = items;
         this.sentAt = new AtomicLongArray((int) samples);
-        this.reader = new Thread(() -> read(dashboardUrl + "api/events?run=" + runId), "dashboard-latency-probe");
+        this.reader = new Thread(() -> read(request(dashboardUrl + "api/events?run=" + runId, token)), "dashboard-latency-probe");
         reader.setDaemon(true);
         reader.start();
         long deadline = System.currentTimeMillis() + 10_000;
@@ -53,11 +54,23 @@ public final class DashboardLatencyProbe implements LoadRunner.SendListener, Aut
         }
     }
 
-    private void read(String url) {
+    /** A GET of the scorer's web layer, with its token when it has one. */
+    public static HttpRequest request(String url, String token) {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(url));
+        if (token != null && !token.isEmpty()) {
+            b.header("Authorization", "Bearer " + token);
+        }
+        return b.build();
+    }
+
+    private void read(HttpRequest request) {
         HttpClient http = HttpClient.newHttpClient();
         try {
-            HttpResponse<java.io.InputStream> r = http.send(HttpRequest.newBuilder(URI.create(url)).build(),
-                    HttpResponse.BodyHandlers.ofInputStream());
+            HttpResponse<java.io.InputStream> r = http.send(request, HttpResponse.BodyHandlers.ofInputStream());
+            if (r.statusCode() != 200) {
+                throw new IllegalStateException("the live feed answered HTTP " + r.statusCode()
+                        + (r.statusCode() == 401 ? ": pass the scorer's token with --web-token or MMGR_WEB_TOKEN" : ""));
+            }
             try (BufferedReader in = new BufferedReader(new InputStreamReader(r.body(), StandardCharsets.UTF_8))) {
                 connected = true;
                 String event = null;

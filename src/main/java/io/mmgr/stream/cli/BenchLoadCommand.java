@@ -81,6 +81,11 @@ public final class BenchLoadCommand implements Callable<Integer> {
     @Option(names = "--dashboard-url", description = "the running scorer's dashboard, e.g. http://127.0.0.1:8080/ (with --attach)")
     String dashboardUrl;
 
+    @Option(names = "--web-token", defaultValue = "${env:MMGR_WEB_TOKEN}", paramLabel = "TOKEN",
+            description = "the attached scorer's access token, sent as 'Authorization: Bearer' to its live feed and /metrics "
+                    + "(env MMGR_WEB_TOKEN)")
+    String webToken;
+
     @Option(names = "--warmup", defaultValue = "PT10S", description = "dashboard updates in this first part of the run are left out (default: ${DEFAULT-VALUE})")
     Duration warmup;
 
@@ -148,7 +153,7 @@ public final class BenchLoadCommand implements Callable<Integer> {
                 if (workload != Kind.heavy) {
                     String runId = "load-light-" + stamp;
                     DashboardLatencyProbe probe = dashboardUrl != null && (dashboard || attach)
-                            ? new DashboardLatencyProbe(dashboardUrl, runId, items, samples) : null;
+                            ? new DashboardLatencyProbe(dashboardUrl, attach ? webToken : null, runId, items, samples) : null;
                     long started = System.currentTimeMillis();
                     Progress progress = new Progress(spec.commandLine().getErr(), samples, "light samples scored");
                     LoadReport report = runner.run(light, runId, samples, rate, timeout, n -> progress.step(),
@@ -161,7 +166,7 @@ public final class BenchLoadCommand implements Callable<Integer> {
                         out.println(probe.timeline(started, 10_000));
                         probe.close();
                         out.println("stage lag (event produced -> stage output visible), from " + dashboardUrl + "metrics:");
-                        out.println(stageLags(dashboardUrl + "metrics"));
+                        out.println(stageLags(dashboardUrl + "metrics", attach ? webToken : null));
                     }
                     out.flush();
                 }
@@ -188,10 +193,10 @@ public final class BenchLoadCommand implements Callable<Integer> {
     }
 
     /** p50 and p95 of mmgr_stage_lag_seconds per stage, in milliseconds, from a Prometheus scrape. */
-    static String stageLags(String metricsUrl) {
+    static String stageLags(String metricsUrl, String token) {
         try {
-            String text = java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest.newBuilder(
-                    java.net.URI.create(metricsUrl)).build(), java.net.http.HttpResponse.BodyHandlers.ofString()).body();
+            String text = java.net.http.HttpClient.newHttpClient().send(DashboardLatencyProbe.request(metricsUrl, token),
+                    java.net.http.HttpResponse.BodyHandlers.ofString()).body();
             java.util.Map<String, String> byStage = new java.util.TreeMap<>();
             java.util.regex.Matcher m = java.util.regex.Pattern.compile("^mmgr_stage_lag_seconds\\{([^}]*)\\} ([0-9.eE+-]+)$",
                     java.util.regex.Pattern.MULTILINE).matcher(text);

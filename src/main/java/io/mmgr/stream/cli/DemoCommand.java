@@ -84,6 +84,9 @@ public final class DemoCommand implements Callable<Integer> {
             + "(they always go to " + ConsoleLogs.FILE + " in the data directory)")
     boolean verbose;
 
+    @CommandLine.Mixin
+    WebAccessOptions webAccess;
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -93,6 +96,7 @@ public final class DemoCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
+        io.mmgr.stream.web.WebAccess access = webAccess.forBind("127.0.0.1", spec.commandLine()); // the demo serves loopback only
         ConsoleLogs.route(dataDir, verbose);
         DemoSettings settings = new DemoSettings(dataDir, free(webPort) ? webPort : 0, brokerPort, registryPort, families,
                 items, seeds, Math.max(1, checkpoints), stepSize, interval, regressAt > checkpoints ? 0 : regressAt, seed);
@@ -110,13 +114,14 @@ public final class DemoCommand implements Callable<Integer> {
             }
         }, "mmgr-demo-shutdown");
         Runtime.getRuntime().addShutdownHook(hook);
-        DemoRun demo = DemoRun.start(settings, out);
+        DemoRun demo = DemoRun.start(settings, out, access);
         running.set(demo);
         out.printf("mmgr demo running, run %s%n", demo.runId());
         out.printf("  Kafka bootstrap servers : %s (embedded broker, data in %s)%n", demo.stack().bootstrapServers(),
                 dataDir.resolve("broker").toAbsolutePath());
         out.printf("  Schema registry         : %s (embedded)%n", demo.stack().registryUrl());
-        out.printf("  Dashboard               : %s (REST under /api, metrics at /metrics)%n", demo.url());
+        out.printf("  Dashboard               : %s (REST under /api, metrics at /metrics%s)%n", demo.url(),
+                access.required() ? "; the page asks for the access token once, or open it as URL#token=TOKEN" : "");
         out.printf("  Endpoints file          : %s (client commands find the demo through --data-dir %s)%n",
                 dataDir.resolve(Endpoints.FILE).toAbsolutePath(), dataDir);
         out.println("Try 'bin/mmgr leaderboard --metrics" + dataDirFlag() + "' or 'bin/mmgr report --run " + demo.runId()

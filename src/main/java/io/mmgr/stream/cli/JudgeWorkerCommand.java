@@ -77,6 +77,10 @@ public final class JudgeWorkerCommand implements Callable<Integer> {
     @CommandLine.Mixin
     ArtifactOptions artifacts;
 
+    /** For /metrics: the same token rule as the scorer's web layer. */
+    @CommandLine.Mixin
+    WebAccessOptions webAccess;
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -87,6 +91,7 @@ public final class JudgeWorkerCommand implements Callable<Integer> {
                     "judge-worker needs --judge-protocol, --judge-base-url and --judge-model");
         }
         judge.settings(); // conflicting or invalid judge flags fail before anything starts
+        io.mmgr.stream.web.WebAccess metricsAccess = metricsPort == null ? null : webAccess.forBind(metricsBind, spec.commandLine());
         MemberIdentity identity;
         try {
             identity = MemberIdentity.resolve(connection.dataDir, Optional.ofNullable(groupInstanceId), MemberIdentity.NONE);
@@ -114,7 +119,7 @@ public final class JudgeWorkerCommand implements Callable<Integer> {
         clientConfig.remove("bootstrap.servers");
         PrometheusMeterRegistry meters = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         // bound before the worker starts: a busy port fails the start, not a running worker
-        MetricsServer metricsServer = metricsPort == null ? null : MetricsServer.start(metricsBind, metricsPort, meters);
+        MetricsServer metricsServer = metricsPort == null ? null : MetricsServer.start(metricsBind, metricsPort, meters, metricsAccess);
         HealthFile health = new HealthFile(connection.dataDir.resolve(STATE_FILE));
         health.write("STARTING");
         // the same artifact access as the scorer's: roots, allowlisted http hosts, inline data

@@ -11,6 +11,7 @@ import io.mmgr.stream.leaderboard.AlertRule;
 import io.mmgr.stream.limits.InputLimits;
 import io.mmgr.stream.topology.comparison.ComparisonSettings;
 import io.mmgr.stream.topology.ScorerSettings;
+import io.mmgr.stream.web.WebAccess;
 import io.mmgr.stream.worker.MemberIdentity;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -107,6 +108,9 @@ public final class RunCommand implements Callable<Integer> {
     @Option(names = "--no-web", description = "run without the web server")
     boolean noWeb;
 
+    @CommandLine.Mixin
+    WebAccessOptions webAccess;
+
     @Option(names = "--verbose", description = "with the embedded broker: also show the broker's and the Kafka clients' own "
             + "log lines on the console (they always go to " + ConsoleLogs.FILE + " in the data directory)")
     boolean verbose;
@@ -167,6 +171,7 @@ public final class RunCommand implements Callable<Integer> {
         if (judge.configured()) {
             judge.settings(); // conflicting or invalid judge flags fail before anything starts
         }
+        WebAccess access = noWeb ? null : webAccess.forBind(webBind, spec.commandLine());
         // registered first, so that Ctrl-C during start-up also stops whatever has started
         AtomicReference<EmbeddedStack> stackRef = new AtomicReference<>();
         AtomicReference<ScorerApp> appRef = new AtomicReference<>();
@@ -223,7 +228,7 @@ public final class RunCommand implements Callable<Integer> {
                         ComparisonSettings.DEFAULT.interval()))
                 .withStateListener((now, before) -> health.write(now.name()));
         if (!noWeb) {
-            options = options.withWeb(webBind, webPort, webHost);
+            options = options.withWeb(webBind, webPort, webHost).withWebAccess(access);
         }
         out.println("Starting the scorer (Kafka Streams: topics, state stores, first rebalance) ...");
         out.flush();
@@ -252,7 +257,9 @@ public final class RunCommand implements Callable<Integer> {
                 t.judgeVerdicts.name(), t.humanLabels.name());
         out.printf("  Output topics           : %s, %s, %s, %s, %s%n", t.sampleScores.name(), t.leaderboard.name(),
                 t.comparisons.name(), t.alerts.name(), t.deadLetter.name());
-        app.web().ifPresent(w -> out.printf("  Dashboard               : %s (REST under /api, metrics at /metrics)%n", w.url()));
+        app.web().ifPresent(w -> out.printf("  Dashboard               : %s (REST under /api, metrics at /metrics; %s)%n", w.url(),
+                access.required() ? "access token required" : WebAccess.isLoopback(webBind) ? "loopback only, no token"
+                        : "OPEN to anyone who reaches " + webBind + " (--web-auth none)"));
         out.printf("  Group membership        : %s%n", identity.staticMembership()
                 ? "static, instance id " + identity.id() : "dynamic");
         out.printf("  Evaluation              : threads %s, deadlines %s%n", describe(evaluation.threads()),

@@ -1,5 +1,6 @@
 package io.mmgr.stream.demo;
 
+import io.mmgr.stream.web.WebAccess;
 import io.mmgr.stream.app.EmbeddedStack;
 import io.mmgr.stream.app.Endpoints;
 import io.mmgr.stream.app.ScorerApp;
@@ -80,6 +81,11 @@ public final class DemoRun implements AutoCloseable {
      * {@code report}) finds the demo through {@code --data-dir} as it finds {@code bin/mmgr run}.
      */
     public static DemoRun start(DemoSettings settings, PrintWriter steps) throws IOException {
+        return start(settings, steps, WebAccess.open());
+    }
+
+    /** The same, its web layer readable only with {@code access}'s token (when it has one). */
+    public static DemoRun start(DemoSettings settings, PrintWriter steps, WebAccess access) throws IOException {
         Files.createDirectories(settings.dataDir());
         long t0 = System.nanoTime();
         step(steps, "Starting the embedded Kafka broker and schema registry ...");
@@ -93,7 +99,7 @@ public final class DemoRun implements AutoCloseable {
             // a demo benchmark is small: alert from 10 compared samples instead of the default 20
             ScorerApp.Options options = ScorerApp.Options.defaults()
                     .withComparisons(new ComparisonSettings(DEMO_RULE, ComparisonSettings.DEFAULT.interval()))
-                    .withWeb("127.0.0.1", settings.webPort(), "127.0.0.1");
+                    .withWeb("127.0.0.1", settings.webPort(), "127.0.0.1").withWebAccess(access);
             scorer = ScorerApp.start(scorerSettings, options,
                     stack.bootstrapServers(), stack.registryUrl(), settings.dataDir().resolve("streams"), Duration.ofMinutes(2));
             step(steps, String.format(Locale.ROOT, "  scorer running (%.1f s)", seconds(t0)));

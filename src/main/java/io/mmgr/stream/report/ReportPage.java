@@ -26,6 +26,16 @@ import java.util.TreeSet;
  */
 public final class ReportPage {
 
+    /**
+     * The page's policy, in a meta tag (the file is opened from disk, where no header can carry it) and
+     * as a header where it is served. No script may run (default-src 'none' covers script-src), nothing
+     * may load; inline styles are allowed because the page's own style sheet and swatches are inline,
+     * and with every fetch forbidden a style cannot send anything anywhere.
+     */
+    public static final String CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; "
+            + "form-action 'none'";
+
+
     /** Task colours, the dashboard's too (app.js): a task keeps its colour whatever else appears. */
     public static final List<String> COLORS = List.of("#2f6fde", "#d64545", "#1f9d55", "#c98a00", "#8e44ad", "#16a3a3",
             "#e67e22", "#5d6d7e", "#b03a8c", "#6b8e23");
@@ -88,7 +98,7 @@ public final class ReportPage {
 
         StringBuilder b = new StringBuilder(32_768);
         b.append("<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">")
-                .append("<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; img-src data:\">")
+                .append("<meta http-equiv=\"Content-Security-Policy\" content=\"").append(CSP).append("\">")
                 .append("<title>mmgr-stream report · ").append(esc(run)).append(" · ").append(esc(chosen)).append("</title>")
                 .append("<style>").append(STYLE).append("</style></head><body>\n");
         b.append("<h1>mmgr-stream report</h1><p class=\"muted\">run <b>").append(esc(run)).append("</b>")

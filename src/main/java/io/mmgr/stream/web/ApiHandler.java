@@ -6,10 +6,8 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
-import io.mmgr.stream.tasks.ArtifactException;
 import io.mmgr.stream.tasks.ArtifactResolver;
 import io.mmgr.stream.avro.Alert;
-import io.mmgr.stream.avro.ArtifactRef;
 import io.mmgr.stream.avro.BenchmarkItem;
 import io.mmgr.stream.avro.CheckpointComparison;
 import io.mmgr.stream.avro.LeaderboardRow;
@@ -19,10 +17,6 @@ import io.mmgr.stream.json.JsonAvro;
 import io.mmgr.stream.contract.SampleKeys;
 import io.mmgr.stream.contract.SamplePartitioner;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -45,12 +39,12 @@ final class ApiHandler implements HttpHandler {
 
     private final StoreQueries local;
     private final Cluster cluster;
-    private final ArtifactResolver artifacts;
+    private final ArtifactEndpoint artifacts;
 
     ApiHandler(StoreQueries local, Cluster cluster, ArtifactResolver artifacts) {
         this.local = local;
         this.cluster = cluster;
-        this.artifacts = artifacts;
+        this.artifacts = new ArtifactEndpoint(local, cluster, artifacts);
     }
 
     @Override
@@ -63,14 +57,14 @@ final class ApiHandler implements HttpHandler {
             String path = ex.getRequestURI().getPath();
             Map<String, String> q = HttpExchanges.query(ex);
             switch (path) {
-                case "/api/runs" -> HttpExchanges.json(ex, 200, runs(q));
-                case "/api/leaderboard" -> HttpExchanges.json(ex, 200, gather(path, q, () -> localRows(q)));
-                case "/api/progress" -> HttpExchanges.json(ex, 200, progress(q));
-                case "/api/samples" -> HttpExchanges.json(ex, 200, samples(path, q));
+                case "/api/runs" -> HttpExchanges.json(ex, 200, runs(ex, q));
+                case "/api/leaderboard" -> HttpExchanges.json(ex, 200, gather(ex, path, q, () -> localRows(q)));
+                case "/api/progress" -> HttpExchanges.json(ex, 200, progress(ex, q));
+                case "/api/samples" -> HttpExchanges.json(ex, 200, samples(ex, path, q));
                 case "/api/sample" -> sample(ex, q);
-                case "/api/comparisons" -> HttpExchanges.json(ex, 200, gather(path, q, () -> localComparisons(q)));
-                case "/api/alerts" -> HttpExchanges.json(ex, 200, sortAlerts(gather(path, q, () -> localAlerts(q))));
-                case "/api/artifact" -> artifact(ex, q);
+                case "/api/comparisons" -> HttpExchanges.json(ex, 200, gather(ex, path, q, () -> localComparisons(q)));
+                case "/api/alerts" -> HttpExchanges.json(ex, 200, sortAlerts(gather(ex, path, q, () -> localAlerts(q))));
+                case "/api/artifact" -> artifacts.handle(ex, q);
                 case "/api/instances" -> HttpExchanges.json(ex, 200, instances());
                 case "/api/report" -> report(ex, q);
                 default -> HttpExchanges.error(ex, 404, "no such endpoint: " + path + " (see docs/operations.md, REST API)");
@@ -82,10 +76,9 @@ final class ApiHandler implements HttpHandler {
         } catch (Cluster.Unavailable e) {
             HttpExchanges.error(ex, 503, e.getMessage());
         } catch (InvalidStateStoreException e) {
-            HttpExchanges.error(ex, 503, "the scorer's stores are not queryable right now (starting or rebalancing): "
-                    + e.getMessage() + "; retry");
+            HttpExchanges.error(ex, 503, "the scorer's stores are not queryable right now (starting or rebalancing); retry");
         } catch (RuntimeException e) {
-            HttpExchanges.error(ex, 500, e.toString());
+            HttpExchanges.internalError(ex, e);
         }
     }
 
@@ -93,14 +86,31 @@ final class ApiHandler implements HttpHandler {
         return "local".equals(q.get("scope"));
     }
 
-    /** This instance's answer, plus every other instance's local answer when the request is not itself local. */
-    private ArrayNode gather(String path, Map<String, String> q, Supplier<ArrayNode> mine) {
+    /** Names the instances a gathered answer lacks: {@code X-MMGR-Partial: host:port host:port}. */
+    static final String PARTIAL = "X-MMGR-Partial";
+
+    /**
+     * This instance's answer, plus every other instance's local answer when the request is not itself
+     * local. An instance that cannot answer (gone, and its session not yet expired; starting) leaves the
+     * answer partial, not failed: what the live instances hold, with {@link #PARTIAL} naming the missing.
+     */
+    private ArrayNode gather(HttpExchange ex, String path, Map<String, String> q, Supplier<ArrayNode> mine) {
         ArrayNode out = mine.get();
         if (localOnly(q)) {
             return out;
         }
         for (HostInfo h : cluster.others()) {
-            JsonNode theirs = cluster.get(h, path + "?" + queryString(q, "scope", "local"));
+            JsonNode theirs;
+            try {
+                theirs = cluster.get(h, path + "?" + queryString(q, "scope", "local"));
+            } catch (Cluster.Unavailable e) {
+                String missing = h.host() + ":" + h.port();
+                String before = ex.getResponseHeaders().getFirst(PARTIAL);
+                if (before == null || !List.of(before.split(" ")).contains(missing)) {
+                    ex.getResponseHeaders().set(PARTIAL, before == null ? missing : before + " " + missing);
+                }
+                continue;
+            }
             if (theirs != null) {
                 theirs.forEach(out::add);
             }
@@ -126,10 +136,10 @@ final class ApiHandler implements HttpHandler {
     }
 
     /** Runs with their checkpoints (from the all-tasks rows), ordered by training step. */
-    private JsonNode runs(Map<String, String> q) {
+    private JsonNode runs(HttpExchange ex, Map<String, String> q) {
         Map<String, String> star = new LinkedHashMap<>(q);
         star.put("task", SampleKeys.ALL_TASKS);
-        ArrayNode rows = gather("/api/leaderboard", star, () -> localRows(star));
+        ArrayNode rows = gather(ex, "/api/leaderboard", star, () -> localRows(star));
         Map<String, List<JsonNode>> byRun = new TreeMap<>();
         rows.forEach(r -> byRun.computeIfAbsent(r.get("runId").asText(), k -> new ArrayList<>()).add(r));
         ArrayNode out = Json.MAPPER.createArrayNode();
@@ -151,13 +161,13 @@ final class ApiHandler implements HttpHandler {
     }
 
     /** A checkpoint's progress per task: expected, scored, pending, failed, partial. */
-    private JsonNode progress(Map<String, String> q) {
+    private JsonNode progress(HttpExchange ex, Map<String, String> q) {
         require(q, "run", "checkpoint");
         Map<String, String> filter = new LinkedHashMap<>();
         filter.put("run", q.get("run"));
         filter.put("checkpoint", q.get("checkpoint"));
         keepScope(q, filter);
-        ArrayNode rows = gather("/api/leaderboard", filter, () -> localRows(filter));
+        ArrayNode rows = gather(ex, "/api/leaderboard", filter, () -> localRows(filter));
         ObjectNode out = Json.MAPPER.createObjectNode().put("runId", q.get("run")).put("checkpointId", q.get("checkpoint"));
         ArrayNode tasks = out.putArray("tasks");
         // every task of the benchmark, from the first sample on: those not started yet show 0 of their count
@@ -198,7 +208,7 @@ final class ApiHandler implements HttpHandler {
         return expected == 0 ? 0.0 : Math.min(1.0, scored / (double) expected);
     }
 
-    private JsonNode samples(String path, Map<String, String> q) {
+    private JsonNode samples(HttpExchange ex, String path, Map<String, String> q) {
         require(q, "run", "checkpoint", "task");
         int limit = q.containsKey("limit") ? Integer.parseInt(q.get("limit")) : DEFAULT_SAMPLE_LIMIT;
         String status = q.get("status");
@@ -206,7 +216,7 @@ final class ApiHandler implements HttpHandler {
         Predicate<SampleScore> filter = s -> (status == null || status.isEmpty() || status.equalsIgnoreCase(s.getStatus()))
                 && (outcome == null || outcome.isEmpty()
                         || ("fail".equals(outcome) ? s.getPrimary() == null || s.getPrimary() < 1.0 : s.getPrimary() != null && s.getPrimary() == 1.0));
-        ArrayNode all = gather(path, q, () -> {
+        ArrayNode all = gather(ex, path, q, () -> {
             ArrayNode a = Json.MAPPER.createArrayNode();
             for (SampleScore s : local.samples(q.get("run"), q.get("checkpoint"), q.get("task"), filter, limit)) {
                 a.add(summary(s));
@@ -240,8 +250,7 @@ final class ApiHandler implements HttpHandler {
 
     private void sample(HttpExchange ex, Map<String, String> q) throws IOException {
         require(q, "run", "checkpoint", "task", "sample");
-        SampleKey key = new SampleKey(q.get("run"), q.get("checkpoint"), q.get("task"), q.get("sample"),
-                q.containsKey("seed") ? Integer.parseInt(q.get("seed")) : 0);
+        SampleKey key = sampleKey(q);
         JsonNode answer;
         if (localOnly(q)) {
             answer = localSample(key);
@@ -268,11 +277,11 @@ final class ApiHandler implements HttpHandler {
         }
         ObjectNode o = Json.MAPPER.createObjectNode();
         o.set("score", JsonAvro.toJson(s));
-        o.set("artifacts", Json.artifacts(s.getArtifacts()));
+        o.set("artifacts", Json.artifacts(s.getArtifacts(), ArtifactEndpoint.sampleQuery(key)));
         BenchmarkItem item = local.item(key.getTask(), key.getSampleId()).orElse(null);
         if (item != null) {
             ObjectNode it = JsonAvro.toJson(item);
-            it.set("artifacts", Json.artifacts(item.getArtifacts()));
+            it.set("artifacts", Json.artifacts(item.getArtifacts(), ArtifactEndpoint.itemQuery(key.getTask(), key.getSampleId())));
             o.set("item", it);
         }
         o.set("why", why(s));
@@ -324,28 +333,6 @@ final class ApiHandler implements HttpHandler {
         return out;
     }
 
-    /** Serves an artifact's bytes, only from the scorer's artifact roots (or inline data), digest checked. */
-    private void artifact(HttpExchange ex, Map<String, String> q) throws IOException {
-        require(q, "uri");
-        String mediaType = q.getOrDefault("mediaType", "application/octet-stream");
-        ArtifactRef ref = ArtifactRef.newBuilder().setUri(q.get("uri")).setSha256(q.get("sha256"))
-                .setMediaType(mediaType).build();
-        Path file;
-        try {
-            file = artifacts.file(ref);
-        } catch (ArtifactException e) {
-            HttpExchanges.error(ex, 404, e.getMessage());
-            return;
-        }
-        ex.getResponseHeaders().set("Content-Type", mediaType);
-        ex.getResponseHeaders().set("Cache-Control", "max-age=3600");
-        ex.sendResponseHeaders(200, Files.size(file));
-        try (InputStream in = Files.newInputStream(file); OutputStream out = ex.getResponseBody()) {
-            in.transferTo(out);
-        }
-        ex.close();
-    }
-
     /** The run's static report page (io.mmgr.stream.report.ReportPage), from every instance's rows, comparisons and alerts. */
     private void report(HttpExchange ex, Map<String, String> q) throws IOException {
         require(q, "run");
@@ -353,21 +340,22 @@ final class ApiHandler implements HttpHandler {
         filter.put("run", q.get("run"));
         keepScope(q, filter);
         List<LeaderboardRow> rows = new ArrayList<>();
-        gather("/api/leaderboard", filter, () -> localRows(filter)).forEach(n -> {
+        gather(ex, "/api/leaderboard", filter, () -> localRows(filter)).forEach(n -> {
             ObjectNode o = ((ObjectNode) n).deepCopy();
             o.remove("flags"); // added for the dashboard, not part of the record
             rows.add(JsonAvro.read(o, LeaderboardRow.class));
         });
         List<CheckpointComparison> comparisons = new ArrayList<>();
-        gather("/api/comparisons", filter, () -> localComparisons(filter))
+        gather(ex, "/api/comparisons", filter, () -> localComparisons(filter))
                 .forEach(n -> comparisons.add(JsonAvro.read(n, CheckpointComparison.class)));
         List<Alert> alerts = new ArrayList<>();
-        gather("/api/alerts", filter, () -> localAlerts(filter)).forEach(n -> alerts.add(JsonAvro.read(n, Alert.class)));
+        gather(ex, "/api/alerts", filter, () -> localAlerts(filter)).forEach(n -> alerts.add(JsonAvro.read(n, Alert.class)));
         String html = io.mmgr.stream.report.ReportPage.html(q.get("run"), q.get("checkpoint"), rows, comparisons, alerts,
                 java.time.Instant.now());
         String name = ("mmgr-report-" + q.get("run") + (q.get("checkpoint") == null ? "" : "-" + q.get("checkpoint")))
                 .replaceAll("[^A-Za-z0-9._-]", "_") + ".html";
         ex.getResponseHeaders().set("Content-Disposition", "inline; filename=\"" + name + "\"");
+        ex.getResponseHeaders().set("Content-Security-Policy", io.mmgr.stream.report.ReportPage.CSP + "; frame-ancestors 'none'");
         HttpExchanges.send(ex, 200, "text/html; charset=utf-8", html.getBytes(java.nio.charset.StandardCharsets.UTF_8));
     }
 
@@ -379,7 +367,13 @@ final class ApiHandler implements HttpHandler {
         return o;
     }
 
-    private static void require(Map<String, String> q, String... names) {
+    /** The sample a request names: run, checkpoint, task, sample and seed (0 when not given). */
+    static SampleKey sampleKey(Map<String, String> q) {
+        return new SampleKey(q.get("run"), q.get("checkpoint"), q.get("task"), q.get("sample"),
+                q.containsKey("seed") ? Integer.parseInt(q.get("seed")) : 0);
+    }
+
+    static void require(Map<String, String> q, String... names) {
         for (String n : names) {
             if (q.get(n) == null || q.get(n).isEmpty()) {
                 throw new IllegalArgumentException("parameter '" + n + "' is required");

@@ -8,17 +8,22 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
+import java.util.function.Supplier;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.KeyQueryMetadata;
 import org.apache.kafka.streams.processor.StreamPartitioner;
 import org.apache.kafka.streams.state.HostInfo;
 import org.apache.kafka.streams.StreamsMetadata;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The scorer instances sharing this application id, found through Kafka Streams' metadata (each
  * advertises its web address as {@code application.server}), and HTTP calls to them.
  */
 final class Cluster {
+
+    private static final Logger LOG = LoggerFactory.getLogger(Cluster.class);
 
     /** A store or an instance cannot answer now (rebalancing, starting, unreachable): retry. */
     static final class Unavailable extends RuntimeException {
@@ -27,13 +32,24 @@ final class Cluster {
         }
     }
 
+    private final Supplier<List<HostInfo>> others;
     private final KafkaStreams streams;
     private final HostInfo self;
+    private final WebAccess access;
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(3)).build();
 
-    Cluster(KafkaStreams streams, HostInfo self) {
+    /** @param access this instance's token, which every instance of the application shares and sends to the others */
+    Cluster(KafkaStreams streams, HostInfo self, WebAccess access) {
+        this(streams, self, access, () -> streams.metadataForAllStreamsClients().stream().map(StreamsMetadata::hostInfo)
+                .filter(h -> !h.equals(self) && h.port() > 0).distinct().toList());
+    }
+
+    /** @param others the other instances, as Kafka Streams' metadata lists them (or as a test sets them) */
+    Cluster(KafkaStreams streams, HostInfo self, WebAccess access, Supplier<List<HostInfo>> others) {
         this.streams = streams;
         this.self = self;
+        this.access = access;
+        this.others = others;
     }
 
     HostInfo self() {
@@ -46,8 +62,7 @@ final class Cluster {
 
     /** Every other instance that advertises a web address. */
     List<HostInfo> others() {
-        return streams.metadataForAllStreamsClients().stream().map(StreamsMetadata::hostInfo)
-                .filter(h -> !h.equals(self) && h.port() > 0).distinct().toList();
+        return others.get();
     }
 
     <K> HostInfo owner(String store, K key, StreamPartitioner<? super K, ?> partitioner) {
@@ -65,8 +80,13 @@ final class Cluster {
     JsonNode get(HostInfo host, String pathAndQuery) {
         URI uri = URI.create("http://" + host.host() + ":" + host.port() + pathAndQuery);
         try {
-            HttpResponse<byte[]> r = http.send(HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(10)).GET().build(),
-                    HttpResponse.BodyHandlers.ofByteArray());
+            HttpRequest.Builder request = HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(10)).GET();
+            access.authorization().ifPresent(a -> request.header("Authorization", a));
+            HttpResponse<byte[]> r = http.send(request.build(), HttpResponse.BodyHandlers.ofByteArray());
+            if (r.statusCode() == 401) {
+                throw new Unavailable("instance " + host.host() + ":" + host.port() + " refused this instance's access token: "
+                        + "give every instance of the application the same --web-token");
+            }
             JsonNode body = Json.MAPPER.readTree(r.body());
             if (r.statusCode() == 404) {
                 return null;
@@ -77,7 +97,9 @@ final class Cluster {
             }
             return body;
         } catch (IOException e) {
-            throw new Unavailable("instance " + host.host() + ":" + host.port() + " is unreachable: " + e.getMessage());
+            // the cause is for the log; the caller learns which instance, not our internals
+            LOG.warn("instance {}:{} did not answer {}: {}", host.host(), host.port(), uri.getPath(), e.toString());
+            throw new Unavailable("instance " + host.host() + ":" + host.port() + " is unreachable; retry");
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new Unavailable("interrupted");

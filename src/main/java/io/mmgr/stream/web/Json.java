@@ -29,27 +29,25 @@ final class Json {
         return o;
     }
 
-    /** Artifact references with a link this server serves them from. */
-    static ArrayNode artifacts(List<ArtifactRef> refs) {
+    /**
+     * Artifact references with the link this server serves each from: where they were recorded
+     * ({@code recordedAt}, a query naming a score or an item) and their index there.
+     */
+    static ArrayNode artifacts(List<ArtifactRef> refs, String recordedAt) {
         ArrayNode a = MAPPER.createArrayNode();
         if (refs == null) {
             return a;
         }
-        for (ArtifactRef ref : refs) {
-            ObjectNode o = JsonAvro.toJson(ref);
-            o.put("href", link(ref));
+        for (int i = 0; i < refs.size(); i++) {
+            ObjectNode o = JsonAvro.toJson(refs.get(i));
+            o.put("href", link(recordedAt, i));
             a.add(o);
         }
         return a;
     }
 
-    static String link(ArtifactRef ref) {
-        StringBuilder b = new StringBuilder("/api/artifact?uri=").append(enc(ref.getUri()))
-                .append("&mediaType=").append(enc(ref.getMediaType()));
-        if (ref.getSha256() != null) {
-            b.append("&sha256=").append(enc(ref.getSha256()));
-        }
-        return b.toString();
+    static String link(String recordedAt, int index) {
+        return "/api/artifact?" + recordedAt + "&index=" + index;
     }
 
     static String enc(String s) {

@@ -153,6 +153,7 @@ public final class LiveFeed implements HttpHandler, AutoCloseable {
     public void handle(HttpExchange ex) throws IOException {
         String run = HttpExchanges.query(ex).get("run");
         Client client = new Client(run == null || run.isEmpty() ? null : run, new LinkedBlockingQueue<>(10_000));
+        HttpExchanges.secure(ex);
         ex.getResponseHeaders().set("Content-Type", "text/event-stream; charset=utf-8");
         ex.getResponseHeaders().set("Cache-Control", "no-store");
         ex.sendResponseHeaders(200, 0);

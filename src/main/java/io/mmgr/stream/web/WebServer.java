@@ -30,22 +30,26 @@ public final class WebServer implements AutoCloseable {
     private final HttpServer server;
     private final ExecutorService executor;
     private final String advertisedHost;
+    private final WebAccess access;
     private volatile ApiHandler api;
     private volatile LiveFeed feed;
     private volatile PrometheusMeterRegistry metrics;
 
-    private WebServer(HttpServer server, ExecutorService executor, String advertisedHost) {
+    private WebServer(HttpServer server, ExecutorService executor, String advertisedHost, WebAccess access) {
         this.server = server;
         this.executor = executor;
         this.advertisedHost = advertisedHost;
+        this.access = access;
     }
 
     /**
      * @param bindHost       interface to listen on (e.g. 127.0.0.1, 0.0.0.0)
      * @param port           0 for any free port
      * @param advertisedHost how other instances and browsers reach this one
+     * @param access         who may read the API, live updates, artifacts, report and metrics (the
+     *                       dashboard's static files carry no data and are served to anyone)
      */
-    public static WebServer bind(String bindHost, int port, String advertisedHost) throws IOException {
+    public static WebServer bind(String bindHost, int port, String advertisedHost, WebAccess access) throws IOException {
         HttpServer server = HttpServer.create(new InetSocketAddress(bindHost, port), 64);
         AtomicInteger n = new AtomicInteger();
         // one thread per open event stream, so a cached pool; daemon threads never hold the JVM
@@ -55,25 +59,27 @@ public final class WebServer implements AutoCloseable {
             return t;
         });
         server.setExecutor(executor);
-        WebServer web = new WebServer(server, executor, advertisedHost);
-        server.createContext("/", web::page);
-        server.createContext("/api/", ex -> {
+        WebServer web = new WebServer(server, executor, advertisedHost, access);
+        server.createContext("/", HttpExchanges.guarded(WebAccess.open(), web::page));
+        server.createContext("/api/session", HttpExchanges.guarded(WebAccess.open(), web::session));
+        server.createContext("/api/", HttpExchanges.guarded(access, ex -> {
             ApiHandler h = web.api;
             if (h == null) {
                 HttpExchanges.error(ex, 503, "the scorer is starting; retry");
             } else {
                 h.handle(ex);
             }
-        });
-        server.createContext("/api/events", ex -> {
+        }));
+        server.createContext("/api/events", HttpExchanges.guarded(access, ex -> {
             LiveFeed f = web.feed;
             if (f == null) {
                 HttpExchanges.error(ex, 503, "the scorer is starting; retry");
             } else {
                 f.handle(ex);
             }
-        });
-        server.createContext("/metrics", web::metrics);
+        }));
+        // the same token as the API: Prometheus sends it (scrape config 'authorization: credentials_file')
+        server.createContext("/metrics", HttpExchanges.guarded(access, web::metrics));
         server.start();
         return web;
     }
@@ -96,7 +102,7 @@ public final class WebServer implements AutoCloseable {
                       ArtifactResolver artifacts, PrometheusMeterRegistry registry) {
         this.metrics = registry;
         this.feed = new LiveFeed(clientConfig, topics);
-        this.api = new ApiHandler(new StoreQueries(streams, stores), new Cluster(streams, hostInfo()), artifacts);
+        this.api = new ApiHandler(new StoreQueries(streams, stores), new Cluster(streams, hostInfo(), access), artifacts);
     }
 
     public LiveFeed feed() {
@@ -112,6 +118,27 @@ public final class WebServer implements AutoCloseable {
         HttpExchanges.send(ex, 200, "text/plain; version=0.0.4; charset=utf-8", r.scrape().getBytes(StandardCharsets.UTF_8));
     }
 
+    /**
+     * {@code POST /api/session} with the bearer token: the browser's session cookie (see {@link WebAccess}).
+     * Without a token to check, there is nothing to trade: 204 and no cookie.
+     */
+    private void session(HttpExchange ex) throws IOException {
+        if (!"POST".equals(ex.getRequestMethod())) {
+            HttpExchanges.error(ex, 405, "POST the token as 'Authorization: Bearer <token>' to open a dashboard session");
+            return;
+        }
+        String auth = ex.getRequestHeaders().getFirst("Authorization");
+        if (access.required() && (auth == null || !auth.regionMatches(true, 0, "Bearer ", 0, 7)
+                || !access.matches(auth.substring(7).trim()))) {
+            HttpExchanges.unauthorized(ex);
+            return;
+        }
+        if (access.required()) {
+            ex.getResponseHeaders().add("Set-Cookie", access.sessionCookie());
+        }
+        HttpExchanges.send(ex, 204, "application/json; charset=utf-8", new byte[0]);
+    }
+
     /** The dashboard's files, from the classpath: no build step, nothing fetched from elsewhere. */
     private void page(HttpExchange ex) throws IOException {
         String path = ex.getRequestURI().getPath();
@@ -124,6 +151,9 @@ public final class WebServer implements AutoCloseable {
             if (in == null) {
                 HttpExchanges.error(ex, 404, "not found: " + path);
                 return;
+            }
+            if (name.endsWith(".html")) {
+                ex.getResponseHeaders().set("Content-Security-Policy", HttpExchanges.DASHBOARD_CSP);
             }
             HttpExchanges.send(ex, 200, contentType(name), in.readAllBytes());
         }

@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
 import io.mmgr.stream.it.SystemPackages;
+import io.mmgr.stream.web.WebAccess;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -22,7 +23,9 @@ import org.junit.jupiter.api.io.TempDir;
  * The dashboard in headless Chromium during a demo run: the page loads before any score exists, the
  * leaderboard fills and the chart gains points from live updates without a reload, a sample's
  * drill-down shows its generation (served from the artifact store), its reference and why it failed.
- * Screenshots are kept in target/screenshots/.
+ * The demo requires an access token: the page asks for it (a wrong one is refused), takes it once from the
+ * URL's fragment, and everything after (API, live updates, media, report) rides the session cookie,
+ * all under the page's Content-Security-Policy with no violation. Screenshots are kept in target/screenshots/.
  *
  * <p>Without Chromium the test is skipped with a message, unless the build asks for the browser
  * ({@code CI=true}, as .ci/run sets, or {@code -Dmmgr.browser.required=true}): then it fails.
@@ -52,14 +55,33 @@ class DashboardBrowserTest {
         DemoSettings settings = new DemoSettings(dir, 0, 0, 0, List.of("maze", "magma"), 10, 1, 4, 1000,
                 Duration.ofMillis(1500), 3, 11);
         StringWriter log = new StringWriter();
-        try (DemoRun demo = DemoRun.start(settings, new PrintWriter(log)); Chromium browser = Chromium.launch(chromium, 1400, 1000)) {
+        String token = "browser-test-token-" + Long.toHexString(System.nanoTime()) + "0123456789";
+        try (DemoRun demo = DemoRun.start(settings, new PrintWriter(log), WebAccess.token(token));
+             Chromium browser = Chromium.launch(chromium, 1400, 1000)) {
             assertThat(log.toString()).as("start-up prints its steps").contains("Starting the embedded Kafka broker",
                     "Starting the scorer", "scorer running");
             demo.publishBenchmark(new PrintWriter(log));
             demo.awaitBenchmarkLoaded(Duration.ofSeconds(30));
+            // without the token: the page loads (it holds no data) and asks for it; a wrong one is refused
             browser.navigate(demo.url());
+            browser.await("document.readyState === 'complete' && window.mmgr && !document.querySelector('#login').hidden",
+                    Duration.ofSeconds(30), "the page asking for the token");
+            assertThat(browser.eval("document.querySelector('#status').textContent").asText()).isEqualTo("access token required");
+            assertThat(browser.eval("fetch('/api/runs').then(r => r.status)").asInt()).isEqualTo(401);
+            browser.eval("(() => { document.querySelector('#login-token').value = 'wrong-token-0123456789'; "
+                    + "document.querySelector('#login').requestSubmit(); return true; })()");
+            browser.await("document.querySelector('#login-error').textContent", Duration.ofSeconds(10), "the refusal");
+            assertThat(browser.eval("document.cookie").asText()).as("no session").isEmpty();
+            // the token once in the URL's fragment: traded for the cookie, and gone from the address bar
+            browser.navigate("about:blank");
+            browser.navigate(demo.url() + "#token=" + token);
             browser.await("document.readyState === 'complete' && window.mmgr && document.querySelector('#status').textContent === 'live'",
                     Duration.ofSeconds(30), "the page and its live connection");
+            assertThat(browser.eval("location.href").asText()).doesNotContain(token).doesNotContain("#");
+            assertThat(browser.eval("document.cookie").asText()).as("HttpOnly: out of script's reach").isEmpty();
+            assertThat(browser.eval("document.querySelector('#login').hidden").asBoolean()).isTrue();
+            assertThat(browser.eval("fetch('/api/runs', {credentials: 'omit'}).then(r => r.status)").asInt())
+                    .as("the cookie is what lets the page in").isEqualTo(401);
             String loadId = browser.eval("window.mmgr.loadId").asText();
             assertThat(browser.eval("document.querySelectorAll('#leaderboard tbody tr[data-task]').length").asInt())
                     .as("nothing scored before the run starts").isZero();
@@ -190,6 +212,17 @@ class DashboardBrowserTest {
             assertThat(browser.eval("document.querySelector('#sample-detail').textContent").asText())
                     .contains("maze-pixel.", "Fine-grained metrics", "judge");
             browser.screenshot(SCREENSHOTS.resolve("dashboard-drilldown.png"));
+            // the media came from the artifact endpoint, by where they were recorded, never by a type the page chose
+            JsonNode media = browser.eval("[...document.querySelectorAll('#generation img, #generation video, #reference img')]"
+                    + ".map(m => m.getAttribute('src'))");
+            assertThat(media).isNotEmpty().allSatisfy(src -> assertThat(src.asText()).startsWith("/api/artifact?")
+                    .contains("&index=").doesNotContain("mediaType"));
+            JsonNode artifact = browser.eval("fetch(document.querySelector('#reference img').getAttribute('src'))"
+                    + ".then(r => [r.status, r.headers.get('content-type'), r.headers.get('x-content-type-options')])");
+            assertThat(artifact.toString()).isEqualTo("[200,\"image/png\",\"nosniff\"]");
+            assertThat(browser.eval("window.mmgr.cspViolations").toString()).as("the dashboard works under its policy").isEqualTo("[]");
+            assertThat(browser.eval("getComputedStyle(document.querySelector('#checkpoints .bar span')).width").asText())
+                    .as("the progress bars' widths, set through the CSSOM").isNotEqualTo("0px");
 
             // the CLI reaches the demo through its data directory, as it reaches 'run'
             StringWriter cli = new StringWriter();
@@ -208,6 +241,10 @@ class DashboardBrowserTest {
                     .doesNotContain("url(").contains("<svg", "★ best", "ckpt-3000 on all tasks dropped", "all tasks");
             assertThat(browser.eval("document.querySelector('#report-link').getAttribute('href')").asText())
                     .startsWith("/api/report?run=" + demo.runId());
+            JsonNode served = browser.eval("fetch(document.querySelector('#report-link').getAttribute('href'))"
+                    + ".then(r => [r.status, r.headers.get('content-security-policy')])");
+            assertThat(served.get(0).asInt()).isEqualTo(200);
+            assertThat(served.get(1).asText()).startsWith(io.mmgr.stream.report.ReportPage.CSP);
             browser.navigate(report.toUri().toString());
             browser.await("document.readyState === 'complete' && !!document.querySelector('#board')", Duration.ofSeconds(20), "the report");
             assertThat(browser.eval("performance.getEntriesByType('resource').length").asInt()).as("nothing fetched").isZero();

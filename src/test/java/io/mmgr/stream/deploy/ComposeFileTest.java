@@ -266,6 +266,19 @@ class ComposeFileTest {
                 .as("the file must be fresh: a hung worker stops rewriting it").contains("find " + stateFile + " -mmin -1");
     }
 
+    @Test
+    void whatListensBeyondLoopbackTakesTheAccessTokenFromTheHost() {
+        for (String s : services.keySet()) {
+            Map<String, String> env = env(s);
+            boolean beyond = "0.0.0.0".equals(env.get("MMGR_WEB_BIND")) || "0.0.0.0".equals(env.get("MMGR_JUDGE_METRICS_BIND"));
+            if (beyond) {
+                assertThat(env).as("%s serves HTTP on every interface", s).containsEntry("MMGR_WEB_TOKEN", "${MMGR_WEB_TOKEN:-}")
+                        .doesNotContainEntry("MMGR_WEB_AUTH", "none");
+            }
+        }
+        assertThat(scorers()).allSatisfy(s -> assertThat(env(s)).containsEntry("MMGR_WEB_BIND", "0.0.0.0"));
+    }
+
     /**
      * MMGR_* names in the picocli defaults of every command (and mixin) reachable from {@link Main},
      * in log4j2.xml and in bin/mmgr: the only places the application reads its environment.

@@ -65,7 +65,9 @@ class MultiInstanceApiTest {
         ScorerSettings base = ScorerSettings.defaults().withPrefix("two.");
         ScorerSettings settings = new ScorerSettings(base.topicPrefix(), "mmgr-two", 6, (short) 1, false,
                 base.artifactRoots(), base.maxArtifactBytes(), 1, Map.of());
-        ScorerApp.Options web = ScorerApp.Options.defaults().withWeb("127.0.0.1", 0, "127.0.0.1");
+        // both instances require the same token, so every list gathered across them shows the token passed on
+        ScorerApp.Options web = ScorerApp.Options.defaults().withWeb("127.0.0.1", 0, "127.0.0.1")
+                .withWebAccess(io.mmgr.stream.web.WebAccess.token(TOKEN));
         try (EmbeddedKafka kafka = EmbeddedKafka.start(dir.resolve("broker"), 0);
              RegistryServer registry = RegistryServer.start(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), null);
              ScorerApp a = ScorerApp.start(settings, web, kafka.bootstrapServers(), registry.url(), dir.resolve("a"), WAIT);
@@ -85,7 +87,7 @@ class MultiInstanceApiTest {
             // a live client of instance B, connected before anything is scored
             List<String> events = java.util.Collections.synchronizedList(new ArrayList<>());
             // async: had the response arrived before thenAccept, the endless stream would be read on this thread
-            var sse = http.sendAsync(HttpRequest.newBuilder(URI.create(urlB + "api/events?run=" + RUN)).build(),
+            var sse = http.sendAsync(request(urlB + "api/events?run=" + RUN),
                     HttpResponse.BodyHandlers.ofLines()).thenAcceptAsync(r -> r.body().forEach(events::add));
             ScorerHarness.await(() -> b.web().orElseThrow().feed().clientCount(), n -> n == 1, WAIT, "the live client connected");
 
@@ -109,6 +111,8 @@ class MultiInstanceApiTest {
                     r -> r.size() == 2 && r.get(0).get("samplesScored").asInt() == ITEMS && r.get(1).get("samplesScored").asInt() == ITEMS,
                     WAIT, "both checkpoints' rows, complete");
             JsonNode rowsB = get(urlB + "api/leaderboard?run=" + RUN + "&task=mind2web");
+            assertThat(http.send(HttpRequest.newBuilder(URI.create(urlB + "api/leaderboard?run=" + RUN)).build(),
+                    HttpResponse.BodyHandlers.ofString()).statusCode()).as("without the token").isEqualTo(401);
             assertThat(summary(rowsB)).isEqualTo(summary(rowsA));
 
             // keys: each sample from both instances, whoever holds it
@@ -220,13 +224,19 @@ class MultiInstanceApiTest {
         return out;
     }
 
+    static final String TOKEN = "multi-instance-" + Long.toHexString(System.nanoTime());
+
+    static HttpRequest request(String url) {
+        return HttpRequest.newBuilder(URI.create(url)).header("Authorization", "Bearer " + TOKEN).build();
+    }
+
     static String enc(String s) {
         return URLEncoder.encode(s, StandardCharsets.UTF_8);
     }
 
     JsonNode get(String url) {
         try {
-            HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(url)).build(), HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> r = http.send(request(url), HttpResponse.BodyHandlers.ofString());
             if (r.statusCode() != 200) {
                 throw new IllegalStateException(url + " answered " + r.statusCode() + ": " + r.body());
             }
@@ -238,7 +248,7 @@ class MultiInstanceApiTest {
 
     String text(String url) {
         try {
-            return http.send(HttpRequest.newBuilder(URI.create(url)).build(), HttpResponse.BodyHandlers.ofString()).body();
+            return http.send(request(url), HttpResponse.BodyHandlers.ofString()).body();
         } catch (Exception e) {
             throw new IllegalStateException(e);
         }

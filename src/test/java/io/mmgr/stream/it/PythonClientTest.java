@@ -53,6 +53,7 @@ class PythonClientTest {
     static final String PREFIX = "py.";
     static final Path TESTS = PythonRunner.CLIENT.resolve("tests");
     static final Duration WAIT = Duration.ofSeconds(90);
+    static final String WEB_TOKEN = "py-client-token-" + Long.toHexString(System.nanoTime());
 
     @TempDir
     static Path dir;
@@ -63,9 +64,12 @@ class PythonClientTest {
     static void start() throws Exception {
         PythonRunner.requireClient();
         artifacts = Files.createDirectories(dir.resolve("artifacts"));
+        // the web server with an access token, as a scorer bound beyond loopback has it: the client's REST reads pass it
         h = new ScorerHarness(dir.resolve("stack"), ScorerSettings.defaults().withPrefix(PREFIX).withPartitions(3)
                 .withArtifactRoots(List.of(artifacts))
-                .withKafkaOverrides(Map.of(CheckpointStatusSettings.INTERVAL_KEY, "200")));
+                .withKafkaOverrides(Map.of(CheckpointStatusSettings.INTERVAL_KEY, "200")),
+                io.mmgr.stream.app.ScorerApp.Options.defaults().withWeb("127.0.0.1", 0, "127.0.0.1")
+                        .withWebAccess(io.mmgr.stream.web.WebAccess.token(WEB_TOKEN)));
     }
 
     @AfterAll
@@ -82,6 +86,8 @@ class PythonClientTest {
         env.put("MMGR_TEST_PREFIX", PREFIX);
         env.put("MMGR_TEST_ARTIFACTS", artifacts.toString());
         env.put("MMGR_TEST_RUN", run);
+        env.put("MMGR_TEST_WEB_URL", h.scorer.web().orElseThrow().url());
+        env.put("MMGR_TEST_WEB_TOKEN", WEB_TOKEN);
         return env;
     }
 
@@ -140,6 +146,11 @@ class PythonClientTest {
         Map<String, List<JsonNode>> out = reports(script("scenario_two_checkpoints.py", withMazes(env(run))).out());
 
         assertThat(out.get("PUBLISHED").get(0).asInt()).isEqualTo(4 + 3);
+        // the REST API, read with the token: the all-tasks rows of both checkpoints; a maze output served as recorded
+        assertThat(out.get("WEB").get(0)).extracting(r -> r.get("checkpointId").asText()).containsExactlyInAnyOrder("ckpt-100", "ckpt-200");
+        JsonNode served = out.get("ARTIFACT").get(0);
+        assertThat(served.get("served").asText()).isEqualTo(served.get("recorded").asText());
+        assertThat(served.get("mediaType").asText()).isEqualTo("image/png");
         List<JsonNode> results = out.get("RESULT");
         assertThat(results).hasSize(2);
         Map<LeaderboardKey, LeaderboardRow> board = h.leaderboard();
@@ -298,7 +309,9 @@ class PythonClientTest {
                 "test_a_required_field_missing", "test_the_registry_refuses_an_incompatible_schema",
                 "test_artifact_outside_the_directory", "test_a_symlink_out_of_the_directory", "test_broker_unreachable",
                 "test_registry_unreachable", "test_topics_missing", "test_delivery_refused_by_the_broker",
-                "test_frames_without_an_encoder", "test_no_scorer_answers", "test_modality_not_accepted")) {
+                "test_frames_without_an_encoder", "test_no_scorer_answers", "test_modality_not_accepted",
+                "test_web_without_the_token", "test_web_with_a_wrong_token", "test_web_token_from_the_environment",
+                "test_web_unreachable")) {
             assertThat(verdicts).as("%s ran and passed", test).containsPattern(test + " \\(.*\\) \\.\\.\\. ok");
         }
     }

@@ -21,7 +21,7 @@ final class LocalApi {
         HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 8);
         HostInfo self = new HostInfo("127.0.0.1", server.getAddress().getPort());
         Function<String, ReadOnlyKeyValueStore<?, ?>> stores = driver::getKeyValueStore;
-        server.createContext("/api/", new ApiHandler(new StoreQueries(stores, registry), new Cluster(null, self), artifacts));
+        server.createContext("/api/", new ApiHandler(new StoreQueries(stores, registry), new Cluster(null, self, WebAccess.open()), artifacts));
         server.start();
         return server;
     }

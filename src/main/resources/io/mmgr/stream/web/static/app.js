@@ -26,22 +26,31 @@ const state = {
 };
 
 // counters a person or a test can read: live events received, renders, the page's identity
-window.mmgr = { events: 0, renders: 0, loadId: Math.random().toString(36).slice(2) };
+window.mmgr = { events: 0, renders: 0, loadId: Math.random().toString(36).slice(2), cspViolations: [] };
+// the page runs under a Content-Security-Policy (WebServer): whatever it blocks is counted here, for a person or a test
+document.addEventListener('securitypolicyviolation', (e) => window.mmgr.cspViolations.push(e.violatedDirective + ' ' + e.blockedURI));
 
 const $ = (sel) => document.querySelector(sel);
 const key = (...parts) => parts.join('|');
 const pct = (x) => (x == null ? '–' : (100 * x).toFixed(1) + '%');
+// the policy forbids style attributes in markup; styles given as data-style are set through the CSSOM, which it allows
+function setHtml(el, html) {
+  el.innerHTML = html;
+  for (const e of el.querySelectorAll('[data-style]')) e.style.cssText = e.dataset.style;
+}
 const esc = (s) => String(s == null ? '' : s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }[c]));
 
 async function getJson(url) {
   for (let attempt = 0; ; attempt++) {
     const r = await fetch(url, { cache: 'no-store' });
+    if (r.status === 401) { showLogin(); throw new Error('the access token is required'); }
     if (r.status === 503 && attempt < 20) { // starting or rebalancing: the answer comes shortly
       await new Promise((res) => setTimeout(res, 500));
       continue;
     }
     const body = await r.json();
     if (!r.ok) throw new Error(body.error || ('HTTP ' + r.status));
+    if (Array.isArray(body)) showPartial(r.headers.get('X-MMGR-Partial'));
     return body;
   }
 }
@@ -136,9 +145,9 @@ function renderCheckpoints() {
     return `<li data-checkpoint="${esc(c.checkpointId)}" class="${c.checkpointId === current ? 'selected' : ''}${isBest ? ' best' : ''}">
       <div class="row"><b>${esc(c.checkpointId)}${isBest ? ' <span class="best-mark" title="best checkpoint: highest all-tasks score">★ best</span>' : ''}</b><span class="muted">step ${c.trainingStep}</span></div>
       <div class="row"><span>${pct(c.primaryRate)}</span><span class="muted progress-text">${c.samplesScored} / ${c.samplesExpected}${c.samplesPending ? ' · ' + c.samplesPending + ' pending' : ''}${c.samplesPartial ? ' · ' + c.samplesPartial + ' with unavailable parts' : ''}</span></div>
-      <div class="bar${done ? ' done' : ''}"><span style="width:${(100 * frac).toFixed(1)}%"></span></div></li>`;
+      <div class="bar${done ? ' done' : ''}"><span data-style="width:${(100 * frac).toFixed(1)}%"></span></div></li>`;
   });
-  $('#checkpoints').innerHTML = items.join('') || `<li class="muted empty">${EMPTY}</li>`;
+  setHtml($('#checkpoints'), items.join('') || `<li class="muted empty">${EMPTY}</li>`);
   const report = $('#report-link');
   if (report) {
     report.hidden = !state.run;
@@ -201,13 +210,13 @@ function renderChart() {
   if (!steps.length) svg += `<text class="empty" x="${W / 2}" y="${H / 2}" text-anchor="middle">${esc(EMPTY)}</text>`;
   svg += '</svg>';
   $('#chart').innerHTML = svg;
-  $('#legend').innerHTML = series.map((s) => `<span data-task="${esc(s.task)}" data-color="${s.color}"><i style="background:${s.color}"></i>${s.task === ALL ? 'all tasks' : esc(s.task)}</span>`).join('');
+  setHtml($('#legend'), series.map((s) => `<span data-task="${esc(s.task)}" data-color="${s.color}"><i data-style="background:${s.color}"></i>${s.task === ALL ? 'all tasks' : esc(s.task)}</span>`).join(''));
 }
 
 function ciBar(r) {
   if (r.primaryRate == null) return '';
   const lo = 100 * r.primaryCiLow, hi = 100 * r.primaryCiHigh, p = 100 * r.primaryRate;
-  return `<span class="ci" title="95% Wilson interval ${pct(r.primaryCiLow)} – ${pct(r.primaryCiHigh)}"><span class="range" style="left:${lo}%;width:${hi - lo}%"></span><span class="point" style="left:calc(${p}% - 1px)"></span></span>`;
+  return `<span class="ci" title="95% Wilson interval ${pct(r.primaryCiLow)} – ${pct(r.primaryCiHigh)}"><span class="range" data-style="left:${lo}%;width:${hi - lo}%"></span><span class="point" data-style="left:calc(${p}% - 1px)"></span></span>`;
 }
 
 function delta(c) {
@@ -234,7 +243,7 @@ function renderBoard() {
   const rows = [];
   for (const r of state.rows.values()) if (r.runId === state.run && r.checkpointId === ck) rows.push(r);
   rows.sort((a, b) => (a.task === ALL) - (b.task === ALL) || a.task.localeCompare(b.task));
-  $('#leaderboard tbody').innerHTML = rows.map((r) => {
+  setHtml($('#leaderboard tbody'), rows.map((r) => {
     const c = state.comparisons.get(key(r.runId, r.checkpointId, r.task));
     const flags = (r.flags || []).map((f) => `<span class="flag ${f.level}" title="${esc(f.text)}">${esc(f.code)}</span>`).join('');
     return `<tr data-task="${esc(r.task)}" class="${r.task === ALL ? 'all' : ''}">
@@ -245,7 +254,7 @@ function renderBoard() {
       <td>${c && c.vsPrevious && !c.vsBest ? '<span class="muted" title="the previous checkpoint is the best earlier one">= previous</span>' : delta(c && c.vsBest)}</td>
       <td>${metricsCell(r)}</td>
       <td>${flags}</td></tr>`;
-  }).join('') || `<tr><td colspan="7" class="muted empty">${ck ? 'no scores for this checkpoint yet' : EMPTY}</td></tr>`;
+  }).join('') || `<tr><td colspan="7" class="muted empty">${ck ? 'no scores for this checkpoint yet' : EMPTY}</td></tr>`);
 }
 
 function renderAlerts() {
@@ -366,9 +375,59 @@ document.addEventListener('DOMContentLoaded', () => {
   // the empty state at once: render() waits for an animation frame, which a page in the background (or a
   // headless one) may not get before it says it is live
   renderCheckpoints();
-  connect(); // first, so nothing published while the snapshot loads is missed
-  loadSnapshot().catch(showError);
+  $('#login').addEventListener('submit', (e) => {
+    e.preventDefault();
+    const input = $('#login-token');
+    openSession(input.value).then((ok) => {
+      input.value = '';
+      if (!ok) { $('#login-error').textContent = 'not the scorer\'s token'; return; }
+      $('#login').hidden = true;
+      start().catch(showError);
+    }).catch(showError);
+  });
+  start().catch(showError);
 });
+
+// ---------- access ----------
+// The scorer may require an access token (--web-token). <img>, <video> and EventSource cannot send a header, so the
+// page trades the token once, with the header, for an HttpOnly SameSite=Strict session cookie (WebAccess): media and
+// live updates then work as they are, no script here holds the secret afterwards, and other sites cannot send it.
+// The token comes from the form, or once from the URL's fragment (#token=...), which browsers never send to a
+// server; the fragment is removed from the address bar and history at once.
+async function openSession(token) {
+  const r = await fetch('/api/session', { method: 'POST', headers: { Authorization: 'Bearer ' + token }, cache: 'no-store' });
+  return r.ok;
+}
+
+let started = false;
+async function start() {
+  const m = /(?:^#|&)token=([^&]*)/.exec(location.hash);
+  if (m) {
+    history.replaceState(null, '', location.pathname + location.search);
+    await openSession(decodeURIComponent(m[1]));
+  }
+  const probe = await fetch('/api/instances', { cache: 'no-store' });
+  if (probe.status === 401) { showLogin(); return; }
+  if (started) return;
+  started = true;
+  connect(); // first, so nothing published while the snapshot loads is missed
+  await loadSnapshot();
+}
+
+// a list gathered while another instance could not answer (gone, its session not yet expired) holds what the
+// live instances have; the server names the missing ones (ApiHandler.PARTIAL) and the page says so
+function showPartial(missing) {
+  const el = $('#partial');
+  el.hidden = !missing;
+  el.textContent = missing ? 'partial: ' + missing + ' not answering' : '';
+}
+
+function showLogin() {
+  $('#login').hidden = false;
+  $('#status').textContent = 'access token required';
+  $('#status').className = 'status down';
+  $('#login-token').focus();
+}
 
 function showError(e) {
   $('#status').textContent = 'error: ' + e.message;
