@@ -176,13 +176,16 @@ public final class JudgeWorker implements AutoCloseable {
         @Override
         public void accept(WorkLoop.Job job) {
             ConsumerRecord<byte[], byte[]> r = job.record();
+            Request request;
             try {
-                submit(new Request(job, requests.keySerde().deserializer().deserialize(r.topic(), r.key()),
-                        requests.valueSerde().deserializer().deserialize(r.topic(), r.value())));
+                request = new Request(job, requests.keySerde().deserializer().deserialize(r.topic(), r.key()),
+                        requests.valueSerde().deserializer().deserialize(r.topic(), r.value()));
             } catch (RuntimeException e) {
                 LOG.error("skipping an unreadable judge request at {}-{}@{}: {}", r.topic(), r.partition(), r.offset(), e.toString());
                 job.complete(List.of());
+                return;
             }
+            submit(request);
         }
 
         /** Every partition pauses while the circuit is open or the backlog is full; they resume at half of it. */
