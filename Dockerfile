@@ -18,7 +18,7 @@ COPY --from=build /src/target/lib /opt/mmgr/target/lib
 COPY bin/mmgr /opt/mmgr/bin/mmgr
 USER mmgr
 WORKDIR /var/lib/mmgr
-# every flag of 'run' has an MMGR_* environment default (README, "Configuration")
+# every flag of 'run' has an MMGR_* environment default (docs/configuration.md)
 ENV MMGR_DATA_DIR=/var/lib/mmgr \
     MMGR_ARTIFACT_ROOTS=/artifacts \
     MMGR_JAVA_OPTS="-XX:MaxRAMPercentage=75"

@@ -95,9 +95,9 @@ public class ItemWaitBenchmark {
                 .tasks(EchoTask.catalog(), EchoTask.evaluators()).rubrics(RubricCatalog.load())
                 .artifacts(new LocalArtifactResolver(List.of(stateDir), 1 << 20, stateDir)).check(check)
                 .itemWait(new ItemWait(Duration.ofHours(1), 1_000_000, 1L << 40)).build();
-        IntakeTopology.build(builder, ctx)
+        IntakeTopology.build(builder, ctx.intakeDeps())
                 .to("b.plans", Produced.with(keySerde, planSerde).withName("bench-plans-sink"));
-        IntakeTopology.validateItems(builder, ctx);
+        IntakeTopology.validateItems(builder, ctx.intakeDeps());
         ScorerSettings settings = ScorerSettings.defaults().withPrefix("b.").withPartitions(1);
         driver = new TopologyTestDriver(builder.build(), ScoringTopology.streamsConfig(settings, "unused:9092", registry.url(),
                 stateDir, topics.deadLetter.name()), Instant.parse("2026-01-01T00:00:00Z"));

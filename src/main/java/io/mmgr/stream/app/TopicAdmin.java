@@ -27,16 +27,25 @@ public final class TopicAdmin {
     private TopicAdmin() {
     }
 
+    /** How long a topic another client just created may stay unknown to the broker that answers. */
+    static final long METADATA_WAIT_NANOS = 30_000_000_000L;
+
+    /** One admin call that may fail with the answer of a broker not yet told of a topic. */
+    @FunctionalInterface
+    interface AdminCall<T> {
+        T call() throws ExecutionException, InterruptedException;
+    }
+
     /**
-     * A topic just created may not be in every broker's metadata yet (KRaft propagates it
-     * asynchronously), so describing it is retried for a few seconds.
+     * A topic just created (by this scorer or one started beside it) may not be in every broker's
+     * metadata yet: KRaft propagates it asynchronously, and each admin request may go to another
+     * broker. Such a call is retried whole for a while, so it re-reads what it lists.
      */
-    private static Map<String, TopicDescription> describe(Admin admin, List<String> names)
-            throws ExecutionException, InterruptedException {
-        long deadline = System.nanoTime() + 30_000_000_000L;
+    static <T> T retryingUnknownTopic(AdminCall<T> call) throws ExecutionException, InterruptedException {
+        long deadline = System.nanoTime() + METADATA_WAIT_NANOS;
         while (true) {
             try {
-                return admin.describeTopics(names).allTopicNames().get();
+                return call.call();
             } catch (ExecutionException e) {
                 if (!(e.getCause() instanceof UnknownTopicOrPartitionException) || System.nanoTime() > deadline) {
                     throw e;
@@ -66,7 +75,8 @@ public final class TopicAdmin {
                     }
                 }
             }
-            Map<String, TopicDescription> described = describe(admin, definitions.stream().map(Topics.Definition::name).toList());
+            List<String> names = definitions.stream().map(Topics.Definition::name).toList();
+            Map<String, TopicDescription> described = retryingUnknownTopic(() -> admin.describeTopics(names).allTopicNames().get());
             for (Topics.Definition d : definitions) {
                 int actual = described.get(d.name()).partitions().size();
                 if (actual != d.partitions()) {
@@ -90,27 +100,10 @@ public final class TopicAdmin {
      */
     public static RecordCaps recordCaps(Admin admin, Collection<String> publicTopics, String applicationId) {
         try {
-            var nodes = admin.describeCluster().nodes().get();
-            ConfigResource broker = new ConfigResource(ConfigResource.Type.BROKER, String.valueOf(nodes.iterator().next().id()));
-            List<String> names = new ArrayList<>(publicTopics);
-            for (String t : admin.listTopics().names().get()) {
-                if (t.startsWith(applicationId + "-")) {
-                    names.add(t);
-                }
-            }
-            List<ConfigResource> resources = new ArrayList<>();
-            resources.add(broker);
-            names.forEach(n -> resources.add(new ConfigResource(ConfigResource.Type.TOPIC, n)));
-            Map<ConfigResource, Config> configs = admin.describeConfigs(resources).all().get();
-            int brokerMax = Integer.parseInt(configs.get(broker).get("message.max.bytes").value());
-            Map<String, Integer> topicMax = new HashMap<>();
-            for (String n : names) {
-                var entry = configs.get(new ConfigResource(ConfigResource.Type.TOPIC, n)).get("max.message.bytes");
-                topicMax.put(n, entry == null || entry.value() == null ? brokerMax : Integer.parseInt(entry.value()));
-            }
-            RecordCaps caps = new RecordCaps(topicMax, brokerMax);
+            // the internal topics are listed again on each try: another scorer may be creating them now
+            RecordCaps caps = retryingUnknownTopic(() -> readCaps(admin, publicTopics, applicationId));
             LOG.info("record limits: broker message.max.bytes {}, smallest topic max.message.bytes {}, largest {}",
-                    brokerMax, caps.smallest(), caps.largest());
+                    caps.brokerMax(), caps.smallest(), caps.largest());
             return caps;
         } catch (ExecutionException e) {
             throw new IllegalStateException("cannot read the topics' max.message.bytes: " + e.getCause().getMessage(), e.getCause());
@@ -118,5 +111,28 @@ public final class TopicAdmin {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while reading topic configurations", e);
         }
+    }
+
+    private static RecordCaps readCaps(Admin admin, Collection<String> publicTopics, String applicationId)
+            throws ExecutionException, InterruptedException {
+        var nodes = admin.describeCluster().nodes().get();
+        ConfigResource broker = new ConfigResource(ConfigResource.Type.BROKER, String.valueOf(nodes.iterator().next().id()));
+        List<String> names = new ArrayList<>(publicTopics);
+        for (String t : admin.listTopics().names().get()) {
+            if (t.startsWith(applicationId + "-")) {
+                names.add(t);
+            }
+        }
+        List<ConfigResource> resources = new ArrayList<>();
+        resources.add(broker);
+        names.forEach(n -> resources.add(new ConfigResource(ConfigResource.Type.TOPIC, n)));
+        Map<ConfigResource, Config> configs = admin.describeConfigs(resources).all().get();
+        int brokerMax = Integer.parseInt(configs.get(broker).get("message.max.bytes").value());
+        Map<String, Integer> topicMax = new HashMap<>();
+        for (String n : names) {
+            var entry = configs.get(new ConfigResource(ConfigResource.Type.TOPIC, n)).get("max.message.bytes");
+            topicMax.put(n, entry == null || entry.value() == null ? brokerMax : Integer.parseInt(entry.value()));
+        }
+        return new RecordCaps(topicMax, brokerMax);
     }
 }

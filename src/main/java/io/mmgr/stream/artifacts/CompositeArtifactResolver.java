@@ -1,6 +1,8 @@
 package io.mmgr.stream.artifacts;
 
 import io.mmgr.stream.avro.ArtifactRef;
+import io.mmgr.stream.tasks.ArtifactException;
+import io.mmgr.stream.tasks.ArtifactResolver;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;

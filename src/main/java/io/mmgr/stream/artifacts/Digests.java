@@ -1,6 +1,7 @@
 package io.mmgr.stream.artifacts;
 
 import io.mmgr.stream.avro.ArtifactRef;
+import io.mmgr.stream.tasks.ArtifactException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;

@@ -1,6 +1,8 @@
 package io.mmgr.stream.artifacts;
 
 import io.mmgr.stream.avro.ArtifactRef;
+import io.mmgr.stream.tasks.ArtifactException;
+import io.mmgr.stream.tasks.ArtifactResolver;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;

@@ -1,6 +1,6 @@
 package io.mmgr.stream.cli;
 
-import io.mmgr.stream.artifacts.ArtifactResolver;
+import io.mmgr.stream.tasks.ArtifactResolver;
 import io.mmgr.stream.artifacts.CompositeArtifactResolver;
 import io.mmgr.stream.artifacts.HttpArtifactResolver;
 import io.mmgr.stream.artifacts.LocalArtifactResolver;

@@ -16,7 +16,7 @@ import picocli.CommandLine;
  *   <li>{@code eval maze --batch} over a small corpus of every maze style (short batches);</li>
  *   <li>a small {@code bench load} with the dashboard: the embedded broker, registry and scorer that
  *       {@code run} starts (a kill -9 restart spends a third of its CPU loading and compiling them,
- *       README: Restarts), light and heavy samples scored end to end.</li>
+ *       docs/operations.md: Restarts), light and heavy samples scored end to end.</li>
  * </ul>
  * A failed step is reported and the next one still runs: a shorter class list only makes a smaller archive.
  */

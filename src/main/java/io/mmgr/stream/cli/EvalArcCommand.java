@@ -2,7 +2,7 @@ package io.mmgr.stream.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.mmgr.stream.artifacts.ArtifactResolver;
+import io.mmgr.stream.tasks.ArtifactResolver;
 import io.mmgr.stream.tasks.EvalAdapter;
 import io.mmgr.stream.tasks.EvalCase;
 import io.mmgr.stream.tasks.EvalSample;

@@ -1,6 +1,6 @@
 package io.mmgr.stream.cli;
 
-import io.mmgr.stream.artifacts.ArtifactResolver;
+import io.mmgr.stream.tasks.ArtifactResolver;
 import io.mmgr.stream.avro.BenchmarkItem;
 import io.mmgr.stream.avro.GenerationEvent;
 import io.mmgr.stream.tasks.DeterministicEvaluator;

@@ -42,7 +42,7 @@ public final class JudgeOptions {
 
     @Option(names = "--judge-profile", defaultValue = "${env:MMGR_JUDGE_PROFILE:-auto}",
             description = "request parameters: auto (from the model name), openai-chat, openai-reasoning, gemini or "
-                    + "gemini-thinking (README, \"Model profiles\"; default: ${DEFAULT-VALUE}; env MMGR_JUDGE_PROFILE)")
+                    + "gemini-thinking (docs/judge.md, \"Model profiles\"; default: ${DEFAULT-VALUE}; env MMGR_JUDGE_PROFILE)")
     String profile;
 
     @Option(names = "--judge-rpm", defaultValue = "${env:MMGR_JUDGE_RPM}",

@@ -35,7 +35,7 @@ import picocli.CommandLine.Option;
                         + "judge-request partitions, recomputed on every rebalance. The scorer must run with the same judge "
                         + "flags (or --judge-external) so that it plans judge parts. Verdicts are cached in "
                         + "<data-dir>/judge-cache (one worker per data directory). Ctrl-C stops it after writing what is finished.",
-                "Every flag has an MMGR_* environment default (README, \"Configuration\"). The worker rewrites "
+                "Every flag has an MMGR_* environment default (docs/configuration.md). The worker rewrites "
                         + "<data-dir>/judge-worker.state every 5 s (RUNNING, CIRCUIT_OPEN, FAILED, STOPPED) for health "
                         + "checks, and exits with 1 if it stops on an error."})
 public final class JudgeWorkerCommand implements Callable<Integer> {

@@ -190,8 +190,13 @@ public final class RunCommand implements Callable<Integer> {
         String registry = registryUrl;
         long t0 = System.nanoTime();
         EmbeddedStack.Starting starting = null;
+        // the Kafka clients' routine warnings (retried transactions, out-of-order sequences in a failover) go to the
+        // file on a cluster as with the embedded broker: on a console they look like failures
+        Path logFile = ConsoleLogs.route(dataDir, verbose);
+        if (bootstrap != null && logFile != null) {
+            out.println("Kafka's log lines: " + logFile);
+        }
         if (bootstrap == null) {
-            Path logFile = ConsoleLogs.route(dataDir, verbose);
             out.println("Starting the embedded Kafka broker and schema registry in " + dataDir.toAbsolutePath() + " ..."
                     + (logFile == null ? "" : " (their logs: " + logFile + ")"));
             out.flush();
@@ -256,7 +261,7 @@ public final class RunCommand implements Callable<Integer> {
         out.printf("  HTTP artifact hosts     : %s%n", artifacts.httpAllow.isEmpty() ? "none" : String.join(", ", artifacts.httpAllow));
         java.util.List<String> limits = properties.keySet().stream().filter(k -> k.startsWith(InputLimits.PREFIX)).sorted()
                 .map(k -> k + "=" + properties.get(k)).toList();
-        out.printf("  Input limits            : %s%n", limits.isEmpty() ? "defaults (README: Input limits)" : String.join(", ", limits));
+        out.printf("  Input limits            : %s%n", limits.isEmpty() ? "defaults (docs/configuration.md: Input limits)" : String.join(", ", limits));
         out.printf("  Judge                   : %s%n", inProcessJudge ? judge.describe() + " (in-process worker)"
                 : judgeExternal ? "served by separate judge-worker processes"
                 : "not configured (judged metrics show as unavailable)");

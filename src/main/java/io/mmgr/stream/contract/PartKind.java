@@ -13,6 +13,12 @@ public enum PartKind {
     /** a human annotator's label */
     HUMAN("human");
 
+    /**
+     * The part name of a human label is this prefix and the annotator's id ({@code human:<annotator>}): assembly
+     * keeps labels under it, intake counts a sample's annotators by it, agreement pools them by it.
+     */
+    public static final String HUMAN_PART_PREFIX = "human:";
+
     private final String wire;
 
     PartKind(String wire) {

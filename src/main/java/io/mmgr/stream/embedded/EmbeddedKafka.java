@@ -168,7 +168,7 @@ public final class EmbeddedKafka implements AutoCloseable {
         // state), and the group and transaction coordinators replay their whole topics. By default the
         // recovery point only moves when a 1 GiB segment rolls, and the coordinators' 100 MiB segments
         // are never compacted on a small node, so a crash of a scorer that ran for a while cost the next
-        // start tens of seconds (README: Restarts). Flushing dirty logs every second and writing the
+        // start tens of seconds (docs/operations.md: Restarts). Flushing dirty logs every second and writing the
         // recovery points as often bounds that replay to the last second; small coordinator segments
         // let the cleaner compact them.
         // The recovery point alone does not bound the replay: Kafka 4.4's LogLoader.recoverLog() recovers

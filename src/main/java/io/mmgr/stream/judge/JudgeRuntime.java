@@ -1,7 +1,7 @@
 package io.mmgr.stream.judge;
 
 import io.micrometer.core.instrument.MeterRegistry;
-import io.mmgr.stream.artifacts.ArtifactResolver;
+import io.mmgr.stream.tasks.ArtifactResolver;
 import io.mmgr.stream.judge.protocol.ApiKey;
 import io.mmgr.stream.judge.protocol.GeminiClient;
 import io.mmgr.stream.judge.protocol.OpenAiChatClient;

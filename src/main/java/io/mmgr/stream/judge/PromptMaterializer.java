@@ -2,8 +2,8 @@ package io.mmgr.stream.judge;
 
 import io.mmgr.stream.vision.ImageEncoder;
 import io.mmgr.stream.artifacts.Digests;
-import io.mmgr.stream.artifacts.ArtifactException;
-import io.mmgr.stream.artifacts.ArtifactResolver;
+import io.mmgr.stream.tasks.ArtifactException;
+import io.mmgr.stream.tasks.ArtifactResolver;
 import io.mmgr.stream.judge.protocol.ModelProfile;
 import io.mmgr.stream.judge.protocol.ProviderCall;
 import io.mmgr.stream.tasks.JudgePrompt;

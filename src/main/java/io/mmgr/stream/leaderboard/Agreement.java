@@ -91,7 +91,7 @@ public final class Agreement {
     }
 
     private static boolean isHuman(String part) {
-        return part.startsWith("human:");
+        return part.startsWith(PartKind.HUMAN_PART_PREFIX);
     }
 
     private static void count(Map<String, Double> first, Map<String, Double> second, Map<String, RubricMetric> types, PairCounts c) {

@@ -8,8 +8,8 @@ import java.util.Set;
 /**
  * The size limits of every input record (generation events, benchmark items, human labels): the one
  * place they are defined. Each can be changed with {@code -P mmgr.limits.<name>=N} (or a line of
- * {@code MMGR_KAFKA_PROPERTIES}), like the scorer's other {@code mmgr.*} settings; the README's
- * "Input limits" table lists them.
+ * {@code MMGR_KAFKA_PROPERTIES}), like the scorer's other {@code mmgr.*} settings; the "Input limits"
+ * table of docs/configuration.md lists them.
  *
  * <p>The defaults are chosen so that every record the scorer derives from a within-limits input fits a
  * topic with Kafka's default {@code max.message.bytes} (1 MiB) with room to spare: an evaluation or
@@ -98,7 +98,7 @@ public record InputLimits(int eventBytes, int itemBytes, int labelBytes, int idB
                 attributeBytes, mapEntries, labelMetrics, artifacts, steps, points, labelsPerSample};
     }
 
-    /** Every limit by its setting name, in the README's order. */
+    /** Every limit by its setting name, in the order of docs/configuration.md. */
     public Map<String, Integer> asMap() {
         Map<String, Integer> out = new LinkedHashMap<>();
         int[] v = values();

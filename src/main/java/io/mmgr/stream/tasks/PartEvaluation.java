@@ -1,11 +1,11 @@
 package io.mmgr.stream.tasks;
 
-import io.mmgr.stream.artifacts.ArtifactResolver;
 import io.mmgr.stream.avro.DeterministicResult;
 import io.mmgr.stream.avro.EvaluationRequest;
 import io.mmgr.stream.avro.PartResult;
 import io.mmgr.stream.contract.PartKind;
 import io.mmgr.stream.contract.PartStatus;
+import io.mmgr.stream.contract.Reasons;
 import java.time.Instant;
 import java.util.HashMap;
 

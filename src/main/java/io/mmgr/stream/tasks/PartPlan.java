@@ -2,6 +2,7 @@ package io.mmgr.stream.tasks;
 
 import io.mmgr.stream.avro.BenchmarkItem;
 import io.mmgr.stream.avro.GenerationEvent;
+import io.mmgr.stream.contract.Reasons;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;

@@ -1,6 +1,5 @@
 package io.mmgr.stream.tasks;
 
-import io.mmgr.stream.artifacts.ArtifactResolver;
 import io.mmgr.stream.avro.BenchmarkItem;
 import io.mmgr.stream.avro.EvaluationRequest;
 import io.mmgr.stream.avro.GenerationEvent;

@@ -312,12 +312,12 @@ public abstract class TemplateRubric implements JudgeRubric {
 
     /** The generation's output artifact, or its absence as a user-facing error (text answers have none). */
     protected static ArtifactRef output(GenerationEvent event) throws EvaluationException {
-        return io.mmgr.stream.artifacts.ArtifactResolver.find(event.getArtifacts(), "output")
+        return ArtifactResolver.find(event.getArtifacts(), "output")
                 .orElseThrow(() -> new EvaluationException(event.getTask() + " generation has no artifact with role 'output'"));
     }
 
     protected static java.util.Optional<ArtifactRef> artifact(BenchmarkItem item, String role) {
-        return io.mmgr.stream.artifacts.ArtifactResolver.find(item.getArtifacts(), role);
+        return ArtifactResolver.find(item.getArtifacts(), role);
     }
 
     protected static String orNone(String s) {

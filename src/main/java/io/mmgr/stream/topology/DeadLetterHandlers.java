@@ -2,6 +2,7 @@ package io.mmgr.stream.topology;
 
 import io.mmgr.stream.avro.DeadLetter;
 import io.mmgr.stream.avro.SampleKey;
+import io.mmgr.stream.contract.DeadLetters;
 import io.mmgr.stream.registry.AvroSerdes;
 import io.mmgr.stream.registry.SchemaRegistry;
 import io.mmgr.stream.registry.SchemaRegistryClient;

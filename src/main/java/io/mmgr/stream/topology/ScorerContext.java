@@ -3,8 +3,7 @@ package io.mmgr.stream.topology;
 import io.mmgr.stream.contract.BenchmarkSeeds;
 import io.mmgr.stream.contract.Topics;
 import io.mmgr.stream.contract.Stores;
-import io.mmgr.stream.artifacts.ArtifactResolver;
-import io.mmgr.stream.avro.SampleKey;
+import io.mmgr.stream.tasks.ArtifactResolver;
 import io.mmgr.stream.leaderboard.Agreement;
 import io.mmgr.stream.limits.InputCheck;
 import io.mmgr.stream.limits.InputLimits;
@@ -12,18 +11,25 @@ import io.mmgr.stream.registry.AvroSerdes;
 import io.mmgr.stream.tasks.EvaluatorRegistry;
 import io.mmgr.stream.tasks.RubricCatalog;
 import io.mmgr.stream.tasks.TaskCatalog;
+import io.mmgr.stream.topology.assembly.AssemblyTopology;
 import io.mmgr.stream.topology.comparison.ComparisonSettings;
+import io.mmgr.stream.topology.comparison.ComparisonTopology;
 import io.mmgr.stream.topology.frechet.FrechetSettings;
+import io.mmgr.stream.topology.frechet.FrechetTopology;
+import io.mmgr.stream.topology.intake.IntakeTopology;
 import io.mmgr.stream.topology.intake.ItemWait;
+import io.mmgr.stream.topology.leaderboard.LeaderboardTopology;
 import io.mmgr.stream.topology.status.CheckpointStatusSettings;
+import io.mmgr.stream.topology.status.CheckpointStatusTopology;
 import java.util.Objects;
-import org.apache.kafka.common.serialization.Serializer;
 
 /**
- * Everything a sub-flow builder needs besides the builder and the streams it is handed: the typed topic
- * and store registries, the serdes (each builder asks for the types it uses), the task plug-ins and the settings of
- * every sub-flow. Made once by whoever composes the scorer (the app, a test), so that no builder loads or
- * parses a dependency of its own.
+ * Everything the scorer's sub-flows need besides the builder and the streams they hand each other: the typed
+ * topic and store registries, the serdes, the task plug-ins and the settings of every sub-flow. Made once by
+ * whoever composes the scorer (the app, a test), so that no builder loads or parses a dependency of its own.
+ * Only the composition reads it whole: each sub-flow builder is handed the record of what it uses
+ * ({@link #intakeDeps()} and the others, checked here once: the records do not check again), and a store
+ * of another sub-flow only as a typed handle in it.
  *
  * @param partitions   partitions of the sample-keyed topics and of the repartitions by checkpoint
  * @param judgeEnabled whether judge parts are planned
@@ -55,12 +61,36 @@ public record ScorerContext(Topics topics, Stores stores, AvroSerdes serdes, Tas
         }
     }
 
-    /**
-     * Sample keys serialized without the size cap: to measure a record's key as it was, not to write it
-     * (a label's copy in its dead letter).
-     */
-    public Serializer<SampleKey> uncappedSampleKeys() {
-        return serdes.withSizeCap(AvroSerdes.SizeCap.NONE).forKeys(SampleKey.class).serializer();
+    /** What intake uses (its label check is handed assembly's store by assembly). */
+    public IntakeTopology.Deps intakeDeps() {
+        return new IntakeTopology.Deps(topics, stores.benchmarkItems, stores.parkedEvents, catalog, evaluators, check, itemWait,
+                serdes, partitions, judgeEnabled);
+    }
+
+    public AssemblyTopology.Deps assemblyDeps() {
+        return new AssemblyTopology.Deps(topics, stores.assembly, catalog);
+    }
+
+    public FrechetTopology.Deps frechetDeps() {
+        return new FrechetTopology.Deps(topics, stores.frechetVectors, stores.frechetStats, artifacts, frechet);
+    }
+
+    /** What the leaderboard uses; the benchmark items are intake's global table. */
+    public LeaderboardTopology.Deps leaderboardDeps() {
+        return new LeaderboardTopology.Deps(topics, LeaderboardTopology.OwnStores.of(stores), stores.benchmarkItems, seedCounts,
+                rubrics, agreement);
+    }
+
+    /** What the checkpoint comparison uses; the benchmark items are intake's global table. */
+    public ComparisonTopology.Deps comparisonDeps() {
+        return new ComparisonTopology.Deps(topics, ComparisonTopology.OwnStores.of(stores), stores.benchmarkItems, serdes,
+                comparisons);
+    }
+
+    /** What the checkpoint status uses; the benchmark items are intake's global table. */
+    public CheckpointStatusTopology.Deps statusDeps() {
+        return new CheckpointStatusTopology.Deps(topics, CheckpointStatusTopology.OwnStores.of(stores), stores.benchmarkItems,
+                status, partitions);
     }
 
     /**

@@ -12,7 +12,15 @@ import io.mmgr.stream.topology.intake.IntakeTopology;
 import io.mmgr.stream.topology.leaderboard.LeaderboardTopology;
 import io.mmgr.stream.topology.status.CheckpointStatusTopology;
 import java.nio.file.Path;
+import java.util.Collection;
+import java.util.EnumMap;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
 import java.util.Properties;
+import java.util.Set;
+import java.util.function.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.streams.StreamsBuilder;
@@ -23,29 +31,111 @@ import org.apache.kafka.streams.kstream.KTable;
 
 /**
  * The whole scorer: intake, deterministic evaluation, assembly, leaderboards (with the live FID / FVD), checkpoint
- * comparisons and checkpoint status. Each sub-flow has its own builder method; this class only wires them and knows
- * the Streams configuration.
+ * comparisons and checkpoint status. Each sub-flow has its own builder, handed the record of what it uses (see
+ * {@link ScorerContext}) and the streams earlier sub-flows hand on; this class only wires them, in the order
+ * {@link SubFlow} declares, and knows the Streams configuration.
  */
 public final class ScoringTopology {
 
     private ScoringTopology() {
     }
 
+    /**
+     * The sub-flows in the order they are added to the builder, whatever order their steps are listed in.
+     * Kafka Streams numbers sub-topologies by the first node added, and the numbers name the tasks (0_1, 3_0),
+     * their state directories and their assignments: a new sub-flow goes last, none moves. A sub-flow that
+     * reads what another hands on comes after it (assembly after intake, the leaderboard after the live
+     * FID / FVD, comparison after assembly); the item check comes late only because it was added late.
+     */
+    public enum SubFlow {
+        /** events in, plans out; the global table of benchmark items */
+        INTAKE,
+        /** in intake's sub-topology: plans, results, verdicts and checked labels into scores */
+        ASSEMBLY,
+        /** the live FID / FVD's own sub-topology, before the leaderboard that joins its table */
+        FRECHET,
+        /** the sample-score table and the rows built on it */
+        LEADERBOARD,
+        /** checkpoint comparisons and alerts, on assembly's scores */
+        COMPARISON,
+        /** benchmark items checked on their way into the global table */
+        ITEM_CHECK,
+        /** the answer to a checkpoint-done marker */
+        CHECKPOINT_STATUS
+    }
+
+    /** What one sub-flow adds to the builder (reading what earlier ones handed on). */
+    record Step(SubFlow flow, Consumer<StreamsBuilder> build) {
+    }
+
     /** The scorer's topology; {@code ctx} holds every dependency and setting of its sub-flows. */
     public static Topology build(ScorerContext ctx) {
+        return compose(steps(ctx));
+    }
+
+    /** One step per sub-flow; what a sub-flow hands on goes through a {@link Handoff}, read by a later step. */
+    static List<Step> steps(ScorerContext ctx) {
+        Handoff<KStream<SampleKey, SamplePlan>> plans = new Handoff<>("intake's plans");
+        Handoff<KStream<SampleKey, SampleScore>> scores = new Handoff<>("assembly's scores");
+        Handoff<KTable<LeaderboardKey, FrechetStat>> distances = new Handoff<>("the live FID / FVD table");
+        IntakeTopology.Deps intake = ctx.intakeDeps();
+        return List.of(
+                new Step(SubFlow.INTAKE, b -> plans.set(IntakeTopology.build(b, intake))),
+                // intake's label check counts a sample's annotators in assembly's store, which assembly hands it
+                new Step(SubFlow.ASSEMBLY, b -> scores.set(AssemblyTopology.build(b, ctx.assemblyDeps(), plans.get(),
+                        (labels, assembly) -> IntakeTopology.labels(labels, intake, assembly)))),
+                new Step(SubFlow.FRECHET, b -> distances.set(FrechetTopology.build(b, ctx.frechetDeps()))),
+                new Step(SubFlow.LEADERBOARD, b -> {
+                    LeaderboardTopology.Deps leaderboard = ctx.leaderboardDeps();
+                    LeaderboardTopology.build(b, leaderboard, LeaderboardTopology.scores(b, leaderboard), distances.get());
+                }),
+                new Step(SubFlow.COMPARISON, b -> ComparisonTopology.build(b, ctx.comparisonDeps(), scores.get())),
+                new Step(SubFlow.ITEM_CHECK, b -> IntakeTopology.validateItems(b, intake)),
+                new Step(SubFlow.CHECKPOINT_STATUS, b -> CheckpointStatusTopology.build(b, ctx.statusDeps())));
+    }
+
+    /** Builds the steps in {@link SubFlow}'s order, one step for every sub-flow. */
+    static Topology compose(Collection<Step> steps) {
+        Map<SubFlow, Step> byFlow = new EnumMap<>(SubFlow.class);
+        for (Step s : steps) {
+            if (byFlow.put(s.flow(), s) != null) {
+                throw new IllegalArgumentException("two steps build " + s.flow());
+            }
+        }
+        Set<SubFlow> missing = EnumSet.allOf(SubFlow.class);
+        missing.removeAll(byFlow.keySet());
+        if (!missing.isEmpty()) {
+            throw new IllegalArgumentException("no step builds " + missing);
+        }
         StreamsBuilder builder = new StreamsBuilder();
-        KStream<SampleKey, SamplePlan> plans = IntakeTopology.build(builder, ctx);
-        // deterministic evaluation runs in the evaluation worker (io.mmgr.stream.evaluate), off the stream threads
-        KStream<SampleKey, SampleScore> scores = AssemblyTopology.build(builder, ctx, plans);
-        // the live FID / FVD's sub-topology comes before the leaderboard that joins its table
-        KTable<LeaderboardKey, FrechetStat> frechet = FrechetTopology.build(builder, ctx);
-        LeaderboardTopology.build(builder, ctx, LeaderboardTopology.scores(builder, ctx), frechet);
-        ComparisonTopology.build(builder, ctx, scores);
-        IntakeTopology.validateItems(builder, ctx);
-        CheckpointStatusTopology.build(builder, ctx);
+        byFlow.values().forEach(s -> s.build().accept(builder));   // an EnumMap iterates in declaration order
         Properties optimization = new Properties();
         optimization.put(StreamsConfig.TOPOLOGY_OPTIMIZATION_CONFIG, LeaderboardTopology.OPTIMIZATION);
         return builder.build(optimization);
+    }
+
+    /** A stream or table one sub-flow hands to a later one: set once, read after. */
+    static final class Handoff<T> {
+        private final String what;
+        private T value;
+
+        Handoff(String what) {
+            this.what = what;
+        }
+
+        void set(T v) {
+            if (value != null) {
+                throw new IllegalStateException(what + " handed on twice");
+            }
+            value = Objects.requireNonNull(v, what);
+        }
+
+        T get() {
+            if (value == null) {
+                throw new IllegalStateException(what + " read before the sub-flow that makes it was built: see ScoringTopology.SubFlow");
+            }
+            return value;
+        }
     }
 
     /** Streams configuration: exactly-once, dead-letter safety nets, then the user's overrides (Kafka's default record limits). */
@@ -78,7 +168,7 @@ public final class ScoringTopology {
         // A scorer is read live: commit (and so publish) often. Under exactly-once a record is read downstream
         // only once its transaction commits, so each of the four hops from event to task row waits half an
         // interval on average: 50 ms instead of 100 lowered event -> dashboard p50 by about 150 ms at 1,000
-        // samples/s (README: Per-sample cost), and with the linger below cost no throughput
+        // samples/s (docs/benchmarks.md: Per-sample cost), and with the linger below cost no throughput
         p.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 50);
         // Never hold a task back for an empty input partition: no sub-flow relies on cross-topic time order
         // (assembly keeps parts that come before their plan, the other joins re-evaluate on every input).

@@ -6,8 +6,8 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
-import io.mmgr.stream.artifacts.ArtifactException;
-import io.mmgr.stream.artifacts.ArtifactResolver;
+import io.mmgr.stream.tasks.ArtifactException;
+import io.mmgr.stream.tasks.ArtifactResolver;
 import io.mmgr.stream.avro.Alert;
 import io.mmgr.stream.avro.ArtifactRef;
 import io.mmgr.stream.avro.BenchmarkItem;
@@ -37,7 +37,7 @@ import org.apache.kafka.streams.state.HostInfo;
 /**
  * The REST API. Lists are gathered from every instance (each answers {@code scope=local} from its
  * own partitions); a single sample is read where its key lives, forwarded to the owning instance
- * when that is another one. Shapes are documented in the README.
+ * when that is another one. Shapes are documented in docs/operations.md.
  */
 final class ApiHandler implements HttpHandler {
 
@@ -73,7 +73,7 @@ final class ApiHandler implements HttpHandler {
                 case "/api/artifact" -> artifact(ex, q);
                 case "/api/instances" -> HttpExchanges.json(ex, 200, instances());
                 case "/api/report" -> report(ex, q);
-                default -> HttpExchanges.error(ex, 404, "no such endpoint: " + path + " (see the README's REST API section)");
+                default -> HttpExchanges.error(ex, 404, "no such endpoint: " + path + " (see docs/operations.md, REST API)");
             }
         } catch (NotFound e) {
             HttpExchanges.error(ex, 404, e.getMessage());

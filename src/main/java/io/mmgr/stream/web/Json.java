@@ -11,7 +11,7 @@ import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 
-/** The JSON shapes of the REST API and the live feed (documented in the README). */
+/** The JSON shapes of the REST API and the live feed (documented in docs/operations.md). */
 final class Json {
 
     static final ObjectMapper MAPPER = new ObjectMapper();

@@ -4,7 +4,7 @@ import io.mmgr.stream.contract.Stores;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
-import io.mmgr.stream.artifacts.ArtifactResolver;
+import io.mmgr.stream.tasks.ArtifactResolver;
 import io.mmgr.stream.contract.Topics;
 import java.io.IOException;
 import java.io.InputStream;

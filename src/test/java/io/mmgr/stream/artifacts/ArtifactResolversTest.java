@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.sun.net.httpserver.HttpServer;
 import io.mmgr.stream.avro.ArtifactRef;
+import io.mmgr.stream.tasks.ArtifactException;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.RandomAccessFile;

@@ -20,7 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
  * the machine's speed: every restart scores again, a clean restart restores nothing, a crash
  * restores less than a start from nothing, and a restart with local state builds its topology and
  * checks that state while the broker starts. The times are printed beside the load average; the
- * figures for the README come from {@code bin/mmgr bench restart} on a quiet machine.
+ * figures for docs/benchmarks.md come from {@code bin/mmgr bench restart} on a quiet machine.
  */
 @Tag("integration")
 @Tag("alone")

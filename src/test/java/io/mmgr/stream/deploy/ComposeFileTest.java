@@ -208,9 +208,9 @@ class ComposeFileTest {
         }
         assertThat(set).isNotEmpty();
         assertThat(read).as("variables the application reads").containsAll(set);
-        // and the README documents each of them
-        String readme = Files.readString(Path.of("README.md"));
-        assertThat(set).allSatisfy(v -> assertThat(readme).as("README documents %s", v).contains(v));
+        // and the configuration guide documents each of them
+        String guide = Files.readString(Path.of("docs", "configuration.md"));
+        assertThat(set).allSatisfy(v -> assertThat(guide).as("docs/configuration.md documents %s", v).contains(v));
     }
 
     @Test

@@ -210,6 +210,36 @@ final class ChildScorer implements AutoCloseable {
         return name + "'s last warnings:\n  " + String.join("\n  ", lines.subList(Math.max(0, lines.size() - 12), lines.size()));
     }
 
+    /** A logger line of the console's layout (log4j2.xml): time, level, thread, the logger's short name. */
+    private static final Pattern CONSOLE_LOGGER = Pattern.compile("(?m)^\\d\\d:\\d\\d:\\d\\d\\.\\d{3} +(?:TRACE|DEBUG|INFO|WARN|ERROR) +\\[[^\\]]*\\] (\\S+) - ");
+
+    /**
+     * The console's logger lines that are not the scorer's own: mmgr.log names each logger in full, so a console
+     * line whose short name stands there only under another package came from Kafka (or another library).
+     */
+    List<String> foreignConsoleLines() throws IOException {
+        Path file = dataDir.resolve(ConsoleLogs.FILE);
+        String full = Files.exists(file) ? Files.readString(file, StandardCharsets.UTF_8) : "";
+        List<String> foreign = new ArrayList<>();
+        Matcher m = CONSOLE_LOGGER.matcher(log());
+        while (m.find()) {
+            if (!Pattern.compile("\\] io\\.mmgr\\.[\\w.]*\\b" + Pattern.quote(m.group(1)) + " - ").matcher(full).find()) {
+                foreign.add(m.group());
+            }
+        }
+        return foreign;
+    }
+
+    /** The WARN and ERROR lines of Kafka's own loggers in mmgr.log. */
+    long kafkaWarningsInFile() throws IOException {
+        Path file = dataDir.resolve(ConsoleLogs.FILE);
+        if (!Files.exists(file)) {
+            return 0;
+        }
+        return Files.readAllLines(file, StandardCharsets.UTF_8).stream()
+                .filter(l -> l.matches("\\d{4}-\\d\\d-\\d\\d \\S+ (WARN|ERROR) +\\[[^\\]]*\\] org\\.apache\\.kafka\\..*")).count();
+    }
+
     private String tail() {
         String all = log();
         return all.length() <= 4000 ? all : all.substring(all.length() - 4000);

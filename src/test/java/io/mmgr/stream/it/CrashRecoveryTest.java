@@ -208,6 +208,9 @@ class CrashRecoveryTest {
             l.stop(Duration.ofMinutes(1));
             assertEverySampleScoredOnce(t, l, run);
             assertThat(a.alive()).as("the scorer survived the broker's restart").isTrue();
+            // a failover's client warnings went to mmgr.log, as with the embedded broker; the console has the scorer's lines
+            assertThat(a.foreignConsoleLines()).as("Kafka's lines on the console (%d of them in mmgr.log)",
+                    a.kafkaWarningsInFile()).isEmpty();
             System.out.printf("crash test: broker restarted (down %.1f s) under %.0f events/s, scoring again %.1f s after it was back: "
                     + "%d samples, each scored exactly once (%d events re-sent)%n", outage.toMillis() / 1000.0, RATE, resumed,
                     l.sent(), l.resent());

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.mmgr.stream.avro.DeadLetter;
 import io.mmgr.stream.avro.SampleKey;
+import io.mmgr.stream.contract.DeadLetters;
 import io.mmgr.stream.registry.AvroSerdes;
 import io.mmgr.stream.registry.RegistryServer;
 import io.mmgr.stream.registry.SchemaRegistryClient;

@@ -1,12 +1,12 @@
 package io.mmgr.stream.topology;
 
 import io.mmgr.stream.contract.Topics;
-import io.mmgr.stream.artifacts.ArtifactResolver;
+import io.mmgr.stream.tasks.ArtifactResolver;
 import io.mmgr.stream.avro.DeadLetter;
 import io.mmgr.stream.avro.DeterministicResult;
 import io.mmgr.stream.avro.EvaluationRequest;
 import io.mmgr.stream.avro.SampleKey;
-import io.mmgr.stream.evaluate.Evaluations;
+import io.mmgr.stream.tasks.Evaluations;
 import io.mmgr.stream.contract.CostClass;
 import io.mmgr.stream.tasks.DeterministicEvaluator;
 import io.mmgr.stream.tasks.EvaluatorRegistry;

@@ -1,5 +1,6 @@
 package io.mmgr.stream.topology;
 
+import io.mmgr.stream.contract.DeadLetters;
 import io.mmgr.stream.contract.Topics;
 import io.mmgr.stream.contract.SampleKeys;
 import io.mmgr.stream.contract.CostClass;
@@ -64,8 +65,8 @@ class ItemWaitTopologyTest {
         fx = TopologyFixture.builder("t.", stateDir).settings(s -> s.withPartitions(1)).startingAt(START)
                 .context(c -> c.check(new InputCheck(InputLimits.DEFAULTS)).itemWait(wait))
                 .subFlows((builder, ctx) -> {
-                    IntakeTopology.build(builder, ctx).to(planTopic(ctx).name(), planTopic(ctx).produced("test-plans-sink"));
-                    IntakeTopology.validateItems(builder, ctx);
+                    IntakeTopology.build(builder, ctx.intakeDeps()).to(planTopic(ctx).name(), planTopic(ctx).produced("test-plans-sink"));
+                    IntakeTopology.validateItems(builder, ctx.intakeDeps());
                 });
         driver = fx.driver;
         topics = fx.topics;

@@ -29,14 +29,19 @@ class TopologyDescriptionTest {
     static final Path FILE = Path.of("topology", "scoring-topology.txt");
 
     static Topology defaultTopology() {
+        return ScoringTopology.build(defaultContext());
+    }
+
+    /** The default configuration's context, with the installed task plug-ins. */
+    static ScorerContext defaultContext() {
         ScorerSettings settings = ScorerSettings.defaults();
         // building the topology makes no registry call; serdes reach the registry only at run time
         AvroSerdes serdes = new AvroSerdes(new SchemaRegistryClient("http://127.0.0.1:9"), true);
         Topics topics = new Topics(settings.topicPrefix(), settings.partitions(), settings.replicationFactor(), serdes);
-        return ScoringTopology.build(ScorerContext.from(settings, topics, serdes)
+        return ScorerContext.from(settings, topics, serdes)
                 .tasks(TaskCatalog.load(), EvaluatorRegistry.load())
                 .artifacts(new LocalArtifactResolver(List.of(Path.of(".")), 1, Path.of("target")))
-                .rubrics(RubricCatalog.load()).build());
+                .rubrics(RubricCatalog.load()).build();
     }
 
     @Test

@@ -2,7 +2,7 @@ package io.mmgr.stream.web;
 
 import io.mmgr.stream.contract.Stores;
 import com.sun.net.httpserver.HttpServer;
-import io.mmgr.stream.artifacts.ArtifactResolver;
+import io.mmgr.stream.tasks.ArtifactResolver;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;

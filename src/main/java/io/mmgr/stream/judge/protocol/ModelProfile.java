@@ -109,7 +109,7 @@ public record ModelProfile(Kind kind, int answerTokens, int thinkingTokens, Stri
         return defaults(kind, model);
     }
 
-    /** The defaults of a kind for a model (the README's table). */
+    /** The defaults of a kind for a model (the table in docs/judge.md). */
     public static ModelProfile defaults(Kind kind, String model) {
         String name = bareName(model);
         return switch (kind) {

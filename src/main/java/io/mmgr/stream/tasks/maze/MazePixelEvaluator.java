@@ -1,7 +1,7 @@
 package io.mmgr.stream.tasks.maze;
 
 import io.mmgr.stream.tasks.FrameBudget;
-import io.mmgr.stream.artifacts.ArtifactResolver;
+import io.mmgr.stream.tasks.ArtifactResolver;
 import io.mmgr.stream.avro.ArtifactRef;
 import io.mmgr.stream.avro.BenchmarkItem;
 import io.mmgr.stream.avro.GenerationEvent;

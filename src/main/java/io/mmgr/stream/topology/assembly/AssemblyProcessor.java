@@ -3,6 +3,7 @@ package io.mmgr.stream.topology.assembly;
 import io.mmgr.stream.avro.AssemblyState;
 import io.mmgr.stream.avro.SampleKey;
 import io.mmgr.stream.avro.SampleScore;
+import io.mmgr.stream.contract.Store;
 import java.time.Instant;
 import org.apache.kafka.streams.processor.api.FixedKeyProcessor;
 import org.apache.kafka.streams.processor.api.FixedKeyProcessorContext;
@@ -17,19 +18,19 @@ import org.apache.kafka.streams.state.KeyValueStore;
 final class AssemblyProcessor implements FixedKeyProcessor<SampleKey, Arrival, SampleScore> {
 
     private final ScoreAssembler assembler;
-    private final String storeName;
+    private final Store<SampleKey, AssemblyState> state;
     private KeyValueStore<SampleKey, AssemblyState> store;
     private FixedKeyProcessorContext<SampleKey, SampleScore> context;
 
-    AssemblyProcessor(ScoreAssembler assembler, String storeName) {
+    AssemblyProcessor(ScoreAssembler assembler, Store<SampleKey, AssemblyState> state) {
         this.assembler = assembler;
-        this.storeName = storeName;
+        this.state = state;
     }
 
     @Override
     public void init(FixedKeyProcessorContext<SampleKey, SampleScore> context) {
         this.context = context;
-        this.store = context.getStateStore(storeName);
+        this.store = state.in(context);
     }
 
     @Override

@@ -1,12 +1,14 @@
 package io.mmgr.stream.topology.assembly;
 
+import io.mmgr.stream.avro.AssemblyState;
+import io.mmgr.stream.avro.HumanLabel;
 import io.mmgr.stream.avro.SampleKey;
 import io.mmgr.stream.avro.SamplePlan;
 import io.mmgr.stream.avro.SampleScore;
 import io.mmgr.stream.contract.SamplePartitioner;
-import io.mmgr.stream.topology.ScorerContext;
+import io.mmgr.stream.contract.Store;
 import io.mmgr.stream.contract.Topics;
-import io.mmgr.stream.topology.intake.IntakeTopology;
+import io.mmgr.stream.tasks.TaskCatalog;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.kstream.KStream;
 import org.apache.kafka.streams.kstream.Named;
@@ -21,11 +23,24 @@ public final class AssemblyTopology {
     private AssemblyTopology() {
     }
 
-    public static KStream<SampleKey, SampleScore> build(StreamsBuilder builder, ScorerContext ctx,
-                                                        KStream<SampleKey, SamplePlan> plans) {
-        Topics topics = ctx.topics();
-        String store = ctx.stores().assembly.name();
-        builder.addStateStore(ctx.stores().assembly.persistent());
+    /** What assembly uses: the public topics, its per-sample store and the task catalog (each task's gate). */
+    public record Deps(Topics topics, Store<SampleKey, AssemblyState> assembly, TaskCatalog catalog) {
+    }
+
+    /**
+     * The human labels assembly applies, checked by a step that is handed assembly's store (it counts a
+     * sample's annotators there) once the store is on the builder: intake's label check in the scorer.
+     */
+    @FunctionalInterface
+    public interface LabelCheck {
+        KStream<SampleKey, HumanLabel> checked(StreamsBuilder builder, Store<SampleKey, AssemblyState> assembly);
+    }
+
+    public static KStream<SampleKey, SampleScore> build(StreamsBuilder builder, Deps deps,
+                                                        KStream<SampleKey, SamplePlan> plans, LabelCheck labels) {
+        Topics topics = deps.topics();
+        Store<SampleKey, AssemblyState> store = deps.assembly();
+        builder.addStateStore(store.persistent());
 
         KStream<SampleKey, Arrival> arrivals = plans
                 .mapValues(p -> (Arrival) new Arrival.Plan(p), Named.as("assembly-plan-arrived"))
@@ -35,13 +50,13 @@ public final class AssemblyTopology {
                 .merge(builder.stream(topics.judgeVerdicts.name(), topics.judgeVerdicts.consumed("assembly-verdict-source"))
                                 .mapValues(v -> (Arrival) new Arrival.Part(Parts.of(v)), Named.as("assembly-verdict-arrived")),
                         Named.as("assembly-merge-verdicts"))
-                .merge(IntakeTopology.labels(builder, ctx)
+                .merge(labels.checked(builder, store)
                                 .mapValues(l -> (Arrival) new Arrival.Part(Parts.of(l)), Named.as("assembly-label-arrived")),
                         Named.as("assembly-merge-labels"));
 
-        ScoreAssembler assembler = new ScoreAssembler(ctx.catalog());
+        ScoreAssembler assembler = new ScoreAssembler(deps.catalog());
         KStream<SampleKey, SampleScore> scores = arrivals.processValues(() -> new AssemblyProcessor(assembler, store),
-                Named.as("assembly-assemble"), store);
+                Named.as("assembly-assemble"), store.name());
         scores.to(topics.sampleScores.name(),
                 topics.sampleScores.produced("sample-scores-sink", new SamplePartitioner<SampleScore>()));
         return scores;

@@ -15,8 +15,6 @@ import java.util.HashMap;
 /** Turns deterministic results, judge verdicts and human labels into the parts assembly keeps. */
 public final class Parts {
 
-    public static final String HUMAN_PREFIX = "human:";
-
     private Parts() {
     }
 
@@ -55,7 +53,7 @@ public final class Parts {
             detail.put("note", l.getNote());
         }
         return PartResult.newBuilder()
-                .setPart(HUMAN_PREFIX + l.getAnnotator())
+                .setPart(PartKind.HUMAN_PART_PREFIX + l.getAnnotator())
                 .setKind(PartKind.HUMAN.wire())
                 .setSource(l.getAnnotator())
                 .setGenerationId(null)

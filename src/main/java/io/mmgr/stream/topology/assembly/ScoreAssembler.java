@@ -1,5 +1,6 @@
 package io.mmgr.stream.topology.assembly;
 
+import io.mmgr.stream.contract.PartKind;
 import io.mmgr.stream.contract.MetricKey;
 import io.mmgr.stream.contract.SampleStatus;
 import io.mmgr.stream.contract.PartStatus;
@@ -125,7 +126,7 @@ public final class ScoreAssembler {
         }
         Map<String, PartResult> humans = new TreeMap<>();
         s.getParts().forEach((slot, part) -> {
-            if (part.getPart().startsWith(Parts.HUMAN_PREFIX)) {
+            if (part.getPart().startsWith(PartKind.HUMAN_PART_PREFIX)) {
                 humans.put(part.getPart(), part);
             }
         });

@@ -1,9 +1,10 @@
 package io.mmgr.stream.topology.comparison;
 
 import io.mmgr.stream.contract.ComparisonKeys;
-import io.mmgr.stream.contract.Stores;
+import io.mmgr.stream.contract.Store;
 import io.mmgr.stream.contract.SampleStatus;
 import io.mmgr.stream.avro.Alert;
+import io.mmgr.stream.avro.BenchmarkItem;
 import io.mmgr.stream.avro.CheckpointComparison;
 import io.mmgr.stream.avro.ComparisonResult;
 import io.mmgr.stream.avro.LeaderboardKey;
@@ -64,23 +65,26 @@ final class ComparisonProcessor implements Processor<SampleKey, SampleOutcome, L
     private KeyValueStore<String, Alert> alerts;
     private BenchmarkSeeds seeds;
 
-    private final Stores stores;
+    private final ComparisonTopology.OwnStores stores;
+    private final Store<String, BenchmarkItem> benchmarkItems;
 
-    ComparisonProcessor(ComparisonSettings settings, Stores stores) {
+    /** {@code benchmarkItems}: the global table intake builds, for the samples a checkpoint expects. */
+    ComparisonProcessor(ComparisonSettings settings, ComparisonTopology.OwnStores stores, Store<String, BenchmarkItem> benchmarkItems) {
         this.stores = stores;
+        this.benchmarkItems = benchmarkItems;
         this.settings = settings;
     }
 
     @Override
     public void init(ProcessorContext<LeaderboardKey, SpecificRecord> context) {
         this.context = context;
-        outcomes = stores.comparisonOutcomes.in(context);
-        checkpoints = stores.comparisonCheckpoints.in(context);
-        results = stores.comparisonResults.in(context);
-        alerts = stores.comparisonAlerts.in(context);
+        outcomes = stores.outcomes().in(context);
+        checkpoints = stores.checkpoints().in(context);
+        results = stores.results().in(context);
+        alerts = stores.alerts().in(context);
         // read at each comparison run, not cached: a count cached before the last items arrived would mark a
         // comparison complete (and keep its expected count) while the checkpoint is still short of samples
-        seeds = BenchmarkSeeds.uncached(context.getStateStore(stores.benchmarkItems.name()));
+        seeds = BenchmarkSeeds.uncached(context.getStateStore(benchmarkItems.name()));
         context.schedule(settings.interval(), PunctuationType.WALL_CLOCK_TIME, this::compareChanged);
     }
 

@@ -1,15 +1,18 @@
 package io.mmgr.stream.topology.comparison;
 
 import io.mmgr.stream.contract.ComparisonKeys;
+import io.mmgr.stream.contract.Store;
 import io.mmgr.stream.contract.Stores;
 import io.mmgr.stream.avro.Alert;
+import io.mmgr.stream.avro.BenchmarkItem;
 import io.mmgr.stream.avro.CheckpointComparison;
 import io.mmgr.stream.avro.LeaderboardKey;
 import io.mmgr.stream.avro.SampleKey;
 import io.mmgr.stream.avro.SampleOutcome;
 import io.mmgr.stream.avro.SampleScore;
-import io.mmgr.stream.topology.ScorerContext;
+import io.mmgr.stream.avro.ScoreAggregate;
 import io.mmgr.stream.contract.Topics;
+import io.mmgr.stream.registry.AvroSerdes;
 import java.util.List;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.streams.KeyValue;
@@ -38,14 +41,33 @@ public final class ComparisonTopology {
     private ComparisonTopology() {
     }
 
-    public static void build(StreamsBuilder builder, ScorerContext ctx, KStream<SampleKey, SampleScore> scores) {
-        Topics topics = ctx.topics();
-        Stores stores = ctx.stores();
-        builder.addStateStore(stores.comparisonOutcomes.persistent());
+    /** The comparison's own stores (see {@link Stores} for their keys). */
+    public record OwnStores(Store<String, Double> outcomes, Store<String, ScoreAggregate> checkpoints,
+                            Store<String, CheckpointComparison> results, Store<String, Alert> alerts) {
+
+        /** The comparison's stores of the scorer's registry. */
+        public static OwnStores of(Stores stores) {
+            return new OwnStores(stores.comparisonOutcomes, stores.comparisonCheckpoints, stores.comparisonResults,
+                    stores.comparisonAlerts);
+        }
+    }
+
+    /**
+     * What the comparison uses: the public topics, its stores, the global table of benchmark items intake
+     * builds (the samples a checkpoint expects), the serdes of its repartition and its settings.
+     */
+    public record Deps(Topics topics, OwnStores stores, Store<String, BenchmarkItem> benchmarkItems, AvroSerdes serdes,
+                       ComparisonSettings settings) {
+    }
+
+    public static void build(StreamsBuilder builder, Deps deps, KStream<SampleKey, SampleScore> scores) {
+        Topics topics = deps.topics();
+        OwnStores stores = deps.stores();
+        builder.addStateStore(stores.outcomes().persistent());
         // cached: every sample of a checkpoint updates its sums, the changelog gets one record per commit
-        builder.addStateStore(stores.comparisonCheckpoints.persistent().withCachingEnabled());
-        builder.addStateStore(stores.comparisonResults.persistent());
-        builder.addStateStore(stores.comparisonAlerts.persistent());
+        builder.addStateStore(stores.checkpoints().persistent().withCachingEnabled());
+        builder.addStateStore(stores.results().persistent());
+        builder.addStateStore(stores.alerts().persistent());
 
         KStream<LeaderboardKey, SpecificRecord> out = scores
                 // each outcome counts for its task and for the all-tasks comparison of its checkpoint
@@ -53,13 +75,13 @@ public final class ComparisonTopology {
                     SampleOutcome o = new SampleOutcome(s.getTrainingStep(), s.getModel(), s.getStatus(), s.getPrimary());
                     return List.of(KeyValue.pair(k, o), KeyValue.pair(ComparisonKeys.allTasks(k), o));
                 }, Named.as("comparison-outcome"))
-                .repartition(Repartitioned.<SampleKey, SampleOutcome>with(ctx.serdes().forKeys(SampleKey.class),
-                                ctx.serdes().forValues(SampleOutcome.class))
+                .repartition(Repartitioned.<SampleKey, SampleOutcome>with(deps.serdes().forKeys(SampleKey.class),
+                                deps.serdes().forValues(SampleOutcome.class))
                         .withName(REPARTITION)
                         .withStreamPartitioner(new ComparisonKeys.ByRunTask<>()))
-                .process(() -> new ComparisonProcessor(ctx.comparisons(), stores), Named.as("comparison-compare"),
-                        stores.comparisonOutcomes.name(), stores.comparisonCheckpoints.name(), stores.comparisonResults.name(),
-                        stores.comparisonAlerts.name());
+                .process(() -> new ComparisonProcessor(deps.settings(), stores, deps.benchmarkItems()),
+                        Named.as("comparison-compare"), stores.outcomes().name(), stores.checkpoints().name(),
+                        stores.results().name(), stores.alerts().name());
 
         var routes = out.split(Named.as("comparison-out-"))
                 .branch((k, v) -> v instanceof Alert, Branched.as("alerts"))

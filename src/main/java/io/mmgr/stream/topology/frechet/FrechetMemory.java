@@ -1,11 +1,11 @@
 package io.mmgr.stream.topology.frechet;
 
-import io.mmgr.stream.artifacts.ArtifactResolver;
+import io.mmgr.stream.tasks.ArtifactResolver;
 import io.mmgr.stream.avro.ArtifactRef;
 import io.mmgr.stream.frechet.FrechetReference;
 import io.mmgr.stream.frechet.ReferenceStatistics;
 import io.mmgr.stream.tasks.EvaluationException;
-import io.mmgr.stream.topology.DeadLetters;
+import io.mmgr.stream.contract.DeadLetters;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Locale;

@@ -8,7 +8,7 @@ import io.mmgr.stream.avro.LeaderboardKey;
 import io.mmgr.stream.frechet.FrechetReference;
 import io.mmgr.stream.frechet.RunningFrechet;
 import io.mmgr.stream.tasks.EvaluationException;
-import io.mmgr.stream.topology.DeadLetters;
+import io.mmgr.stream.contract.DeadLetters;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Iterator;

@@ -1,10 +1,11 @@
 package io.mmgr.stream.topology.frechet;
 
 import io.mmgr.stream.contract.Store;
+import io.mmgr.stream.avro.FrechetSample;
 import io.mmgr.stream.avro.FrechetStat;
 import io.mmgr.stream.avro.LeaderboardKey;
-import io.mmgr.stream.topology.ScorerContext;
 import io.mmgr.stream.contract.Topics;
+import io.mmgr.stream.tasks.ArtifactResolver;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.kstream.KStream;
 import org.apache.kafka.streams.kstream.KTable;
@@ -25,15 +26,23 @@ public final class FrechetTopology {
     private FrechetTopology() {
     }
 
-    public static KTable<LeaderboardKey, FrechetStat> build(StreamsBuilder builder, ScorerContext ctx) {
-        Topics topics = ctx.topics();
-        Store<LeaderboardKey, FrechetStat> stats = ctx.stores().frechetStats;
-        builder.addStateStore(ctx.stores().frechetVectors.persistent());
-        FrechetMemory memory = new FrechetMemory(ctx.artifacts(), ctx.frechet());
+    /**
+     * What the live FID / FVD uses: the public topics, its stores (each sample's latest vector, each row's
+     * latest distance), the artifact resolver (reference statistics) and its settings.
+     */
+    public record Deps(Topics topics, Store<String, FrechetSample> vectors, Store<LeaderboardKey, FrechetStat> stats,
+                       ArtifactResolver artifacts, FrechetSettings settings) {
+    }
+
+    public static KTable<LeaderboardKey, FrechetStat> build(StreamsBuilder builder, Deps deps) {
+        Topics topics = deps.topics();
+        Store<LeaderboardKey, FrechetStat> stats = deps.stats();
+        builder.addStateStore(deps.vectors().persistent());
+        FrechetMemory memory = new FrechetMemory(deps.artifacts(), deps.settings());
         KStream<LeaderboardKey, FrechetOutcome> outcomes = builder
                 .stream(topics.frechetSamples.name(), topics.frechetSamples.consumed("frechet-source"))
-                .process(() -> new FrechetProcessor(memory, ctx.stores().frechetVectors), Named.as("frechet-update"),
-                        ctx.stores().frechetVectors.name());
+                .process(() -> new FrechetProcessor(memory, deps.vectors()), Named.as("frechet-update"),
+                        deps.vectors().name());
 
         outcomes.filter((k, v) -> v.letter() != null, Named.as("frechet-has-dead-letter"))
                 .map((k, v) -> org.apache.kafka.streams.KeyValue.pair((byte[]) null, v.letter()), Named.as("frechet-dead-letter"))

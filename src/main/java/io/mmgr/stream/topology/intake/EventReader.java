@@ -3,7 +3,7 @@ package io.mmgr.stream.topology.intake;
 import io.mmgr.stream.tasks.EventValidator;
 import io.mmgr.stream.avro.GenerationEvent;
 import io.mmgr.stream.limits.InputCheck;
-import io.mmgr.stream.topology.DeadLetters;
+import io.mmgr.stream.contract.DeadLetters;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.Arrays;

@@ -1,7 +1,7 @@
 package io.mmgr.stream.topology.intake;
 
 import io.mmgr.stream.limits.InputCheck;
-import io.mmgr.stream.topology.DeadLetters;
+import io.mmgr.stream.contract.DeadLetters;
 import java.util.Optional;
 import java.util.function.Function;
 import org.apache.kafka.common.serialization.Deserializer;

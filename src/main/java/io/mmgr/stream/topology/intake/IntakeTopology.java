@@ -1,21 +1,25 @@
 package io.mmgr.stream.topology.intake;
 
 import io.mmgr.stream.tasks.EventValidator;
+import io.mmgr.stream.avro.AssemblyState;
+import io.mmgr.stream.avro.BenchmarkItem;
 import io.mmgr.stream.avro.DeadLetter;
 import io.mmgr.stream.avro.EvaluationRequest;
 import io.mmgr.stream.avro.HumanLabel;
 import io.mmgr.stream.avro.JudgeRequest;
+import io.mmgr.stream.avro.ParkedEvent;
 import io.mmgr.stream.avro.SampleKey;
 import io.mmgr.stream.avro.SamplePlan;
 import io.mmgr.stream.tasks.EvaluatorRegistry;
 import io.mmgr.stream.tasks.TaskCatalog;
-import io.mmgr.stream.topology.DeadLetters;
+import io.mmgr.stream.contract.DeadLetters;
 import io.mmgr.stream.contract.SamplePartitioner;
-import io.mmgr.stream.topology.ScorerContext;
-import io.mmgr.stream.contract.Stores;
+import io.mmgr.stream.contract.Store;
 import io.mmgr.stream.contract.Topics;
-import io.mmgr.stream.topology.frechet.FrechetSamples;
+import io.mmgr.stream.limits.InputCheck;
+import io.mmgr.stream.registry.AvroSerdes;
 import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.common.serialization.Serializer;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.kstream.Consumed;
 import org.apache.kafka.streams.StreamsBuilder;
@@ -42,21 +46,31 @@ public final class IntakeTopology {
     }
 
     /**
+     * What intake uses: the public topics, its own stores (the global table of valid benchmark items, which
+     * other sub-flows are handed too, and the events parked for their item), the task plug-ins, the input
+     * limits, the item wait, the serdes of its plan repartition, the partitions of the sample-keyed topics and
+     * whether judge parts are planned.
+     */
+    public record Deps(Topics topics, Store<String, BenchmarkItem> benchmarkItems, Store<Long, ParkedEvent> parkedEvents,
+                       TaskCatalog catalog, EvaluatorRegistry evaluators, InputCheck check, ItemWait itemWait,
+                       AvroSerdes serdes, int partitions, boolean judgeEnabled) {
+    }
+
+    /**
      * Adds intake to the builder and returns the plans, keyed by sample, each in the task of its sample's
      * partition: assembly must be built on them in the same sub-topology.
      */
-    public static KStream<SampleKey, SamplePlan> build(StreamsBuilder builder, ScorerContext ctx) {
-        Topics topics = ctx.topics();
-        Stores stores = ctx.stores();
-        TaskCatalog catalog = ctx.catalog();
-        EvaluatorRegistry evaluators = ctx.evaluators();
-        // read by ItemWaitProcessor by name (any processor may read a global store)
+    public static KStream<SampleKey, SamplePlan> build(StreamsBuilder builder, Deps deps) {
+        Topics topics = deps.topics();
+        TaskCatalog catalog = deps.catalog();
+        EvaluatorRegistry evaluators = deps.evaluators();
+        // read by ItemWaitProcessor through its handle (any processor may read a global store)
         builder.globalTable(topics.benchmarkValid.name(),
                 topics.benchmarkValid.consumed("benchmark-source"),
-                stores.benchmarkItems.materialized());
-        builder.addStateStore(stores.parkedEvents.persistent());
+                deps.benchmarkItems().materialized());
+        builder.addStateStore(deps.parkedEvents().persistent());
 
-        EventReader reader = new EventReader(topics.generations.valueSerde().deserializer(), new EventValidator(catalog), ctx.check());
+        EventReader reader = new EventReader(topics.generations.valueSerde().deserializer(), new EventValidator(catalog), deps.check());
         KStream<byte[], IntakeResult> parsed = builder
                 .stream(topics.generations.name(),
                         Consumed.with(Serdes.ByteArray(), Serdes.ByteArray()).withName("intake-source"))
@@ -67,10 +81,10 @@ public final class IntakeTopology {
                 .defaultBranch(Branched.as("accepted"));
 
         KStream<byte[], IntakeResult> planned = parsedRoutes.get("intake-parsed-accepted")
-                .process(() -> new ItemWaitProcessor(stores.benchmarkItems.name(), stores.parkedEvents.name(), reader,
-                        ctx.itemWait(), topics.benchmark.name(), topics.deadLetter.name()), Named.as("intake-await-item"),
-                        stores.parkedEvents.name())
-                .processValues(() -> new PlanProcessor(catalog, evaluators, ctx.judgeEnabled()), Named.as("intake-plan"));
+                .process(() -> new ItemWaitProcessor(deps.benchmarkItems(), deps.parkedEvents(), reader,
+                        deps.itemWait(), topics.benchmark, topics.deadLetter), Named.as("intake-await-item"),
+                        deps.parkedEvents().name())
+                .processValues(() -> new PlanProcessor(catalog, evaluators, deps.judgeEnabled()), Named.as("intake-plan"));
 
         var planRoutes = planned.split(Named.as("intake-planned-"))
                 .branch((k, v) -> v instanceof IntakeResult.Rejected, Branched.as("rejected"))
@@ -102,16 +116,16 @@ public final class IntakeTopology {
 
         // a plan this task assembles goes straight on; the others to their sample's partition (see PlanPlacement)
         var placed = bySample.mapValues(IntakeResult.Planned::plan, Named.as("intake-plans"))
-                .processValues(() -> new PlanPlacement(ctx.partitions()), Named.as("intake-plan-placement"))
+                .processValues(() -> new PlanPlacement(deps.partitions()), Named.as("intake-plan-placement"))
                 .split(Named.as("intake-plan-"))
                 .branch((k, v) -> v.local(), Branched.as("local"))
                 .defaultBranch(Branched.as("elsewhere"));
         KStream<SampleKey, SamplePlan> moved = placed.get("intake-plan-elsewhere")
                 .mapValues(PlanPlacement.Placed::plan, Named.as("intake-plan-to-move"))
-                .repartition(Repartitioned.<SampleKey, SamplePlan>with(ctx.serdes().forKeys(SampleKey.class),
-                                ctx.serdes().forValues(SamplePlan.class))
+                .repartition(Repartitioned.<SampleKey, SamplePlan>with(deps.serdes().forKeys(SampleKey.class),
+                                deps.serdes().forValues(SamplePlan.class))
                         .withName(PLANS_REPARTITION)
-                        .withNumberOfPartitions(ctx.partitions())
+                        .withNumberOfPartitions(deps.partitions())
                         .withStreamPartitioner(new SamplePartitioner<>()));
         return placed.get("intake-plan-local")
                 .mapValues(PlanPlacement.Placed::plan, Named.as("intake-plan-here"))
@@ -124,11 +138,11 @@ public final class IntakeTopology {
      * last to the builder, so that the other sub-topologies keep their numbers (and their tasks' state
      * directories) from before it existed.
      */
-    public static void validateItems(StreamsBuilder builder, ScorerContext ctx) {
-        Topics topics = ctx.topics();
+    public static void validateItems(StreamsBuilder builder, Deps deps) {
+        Topics topics = deps.topics();
         var routes = builder.stream(topics.benchmark.name(),
                         Consumed.with(Serdes.ByteArray(), Serdes.ByteArray()).withName("intake-benchmark-source"))
-                .process(() -> new ItemIntakeProcessor(topics.benchmark.valueSerde().deserializer(), ctx.check()),
+                .process(() -> new ItemIntakeProcessor(topics.benchmark.valueSerde().deserializer(), deps.check()),
                         Named.as("intake-benchmark-check"))
                 .split(Named.as("intake-benchmark-"))
                 .branch((k, v) -> v instanceof IntakeResult.Rejected, Branched.as("rejected"))
@@ -141,20 +155,28 @@ public final class IntakeTopology {
 
     /**
      * Human labels as published, checked before assembly applies them (see {@link LabelIntakeProcessor});
-     * returns the valid ones. The label count is read from assembly's per-sample store.
+     * returns the valid ones. The label count is read from assembly's per-sample store, which assembly hands
+     * over ({@code assembly}): the check runs in assembly's sub-topology, on the sample's partition.
      */
-    public static KStream<SampleKey, HumanLabel> labels(StreamsBuilder builder, ScorerContext ctx) {
-        Topics topics = ctx.topics();
-        String assemblyStore = ctx.stores().assembly.name();
+    public static KStream<SampleKey, HumanLabel> labels(StreamsBuilder builder, Deps deps, Store<SampleKey, AssemblyState> assembly) {
+        Topics topics = deps.topics();
         var routes = builder.stream(topics.humanLabels.name(),
                         Consumed.with(topics.humanLabels.keySerde(), Serdes.ByteArray()).withName("assembly-label-source"))
                 .processValues(() -> new LabelIntakeProcessor(topics.humanLabels.valueSerde().deserializer(),
-                        ctx.uncappedSampleKeys(), ctx.check(), assemblyStore), Named.as("intake-label-check"), assemblyStore)
+                        uncappedKeys(deps.serdes()), deps.check(), assembly), Named.as("intake-label-check"), assembly.name())
                 .split(Named.as("intake-label-"))
                 .branch((k, v) -> v instanceof IntakeResult.Rejected, Branched.as("rejected"))
                 .defaultBranch(Branched.as("valid"));
         deadLetters(routes.get("intake-label-rejected"), topics, "intake-label");
         return routes.get("intake-label-valid").mapValues(v -> ((IntakeResult.ValidLabel) v).label(), Named.as("intake-label"));
+    }
+
+    /**
+     * Sample keys serialized without the size cap: to measure a record's key as it was, not to write it
+     * (a label's copy in its dead letter).
+     */
+    private static Serializer<SampleKey> uncappedKeys(AvroSerdes serdes) {
+        return serdes.withSizeCap(AvroSerdes.SizeCap.NONE).forKeys(SampleKey.class).serializer();
     }
 
     /** Rejected records to the dead-letter topic, keyed by their original key (cut, like the letter's copy). */

@@ -3,7 +3,7 @@ package io.mmgr.stream.topology.intake;
 import io.mmgr.stream.tasks.EventValidator;
 import io.mmgr.stream.avro.BenchmarkItem;
 import io.mmgr.stream.limits.InputCheck;
-import io.mmgr.stream.topology.DeadLetters;
+import io.mmgr.stream.contract.DeadLetters;
 import io.mmgr.stream.contract.SampleKeys;
 import java.nio.charset.StandardCharsets;
 import org.apache.kafka.common.serialization.Deserializer;

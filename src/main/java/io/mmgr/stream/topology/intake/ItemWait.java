@@ -7,8 +7,8 @@ import java.util.Set;
 /**
  * How long, and how many, valid generation events may wait in intake for their benchmark item (see
  * {@link ItemWaitProcessor}). Set with {@code -P mmgr.intake.<name>=N} (or a line of
- * {@code MMGR_KAFKA_PROPERTIES}), like the scorer's other {@code mmgr.*} settings; the README's
- * "Configuration" section lists them.
+ * {@code MMGR_KAFKA_PROPERTIES}), like the scorer's other {@code mmgr.*} settings;
+ * docs/configuration.md lists them.
  *
  * @param timeout   how long an event waits for its item before it is dead-lettered
  * @param maxEvents events that may wait at once in one partition of the generations topic; a further

@@ -3,8 +3,10 @@ package io.mmgr.stream.topology.intake;
 import io.mmgr.stream.avro.BenchmarkItem;
 import io.mmgr.stream.avro.GenerationEvent;
 import io.mmgr.stream.avro.ParkedEvent;
-import io.mmgr.stream.topology.DeadLetters;
+import io.mmgr.stream.contract.DeadLetters;
 import io.mmgr.stream.contract.SampleKeys;
+import io.mmgr.stream.contract.Store;
+import io.mmgr.stream.contract.Topic;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.time.Instant;
@@ -62,8 +64,8 @@ final class ItemWaitProcessor implements Processor<byte[], IntakeResult, byte[],
 
     private static final Logger LOG = LoggerFactory.getLogger(ItemWaitProcessor.class);
 
-    private final String itemStore;
-    private final String parkedStore;
+    private final Store<String, BenchmarkItem> itemStore;
+    private final Store<Long, ParkedEvent> parkedStore;
     private final EventReader reader;
     private final ItemWait limits;
     private final String benchmarkTopic;
@@ -102,21 +104,23 @@ final class ItemWaitProcessor implements Processor<byte[], IntakeResult, byte[],
         }
     }
 
-    ItemWaitProcessor(String itemStore, String parkedStore, EventReader reader, ItemWait limits, String benchmarkTopic,
-                      String deadLetterTopic) {
+    /** {@code benchmark} and {@code deadLetter}: named in the reason of an event whose item never came. */
+    ItemWaitProcessor(Store<String, BenchmarkItem> itemStore, Store<Long, ParkedEvent> parkedStore, EventReader reader,
+                      ItemWait limits, Topic<?, ?> benchmark, Topic<?, ?> deadLetter) {
         this.itemStore = itemStore;
         this.parkedStore = parkedStore;
         this.reader = reader;
         this.limits = limits;
-        this.benchmarkTopic = benchmarkTopic;
-        this.deadLetterTopic = deadLetterTopic;
+        this.benchmarkTopic = benchmark.name();
+        this.deadLetterTopic = deadLetter.name();
     }
 
     @Override
     public void init(ProcessorContext<byte[], IntakeResult> context) {
         this.context = context;
-        this.items = context.getStateStore(itemStore);
-        this.parked = context.getStateStore(parkedStore);
+        // untyped: see item()
+        this.items = context.getStateStore(itemStore.name());
+        this.parked = parkedStore.in(context);
         waiting.clear();
         count = 0;
         bytes = 0;
@@ -263,7 +267,7 @@ final class ItemWaitProcessor implements Processor<byte[], IntakeResult, byte[],
     private ParkedEvent take(Waiting w) {
         ParkedEvent p = parked.delete(w.offset());
         if (p == null) {
-            throw new IllegalStateException("the index of " + parkedStore + " names offset " + w.offset() + ", which it lacks");
+            throw new IllegalStateException("the index of " + parkedStore.name() + " names offset " + w.offset() + ", which it lacks");
         }
         count--;
         bytes -= w.bytes();

@@ -1,13 +1,14 @@
 package io.mmgr.stream.topology.intake;
 
+import io.mmgr.stream.contract.PartKind;
 import io.mmgr.stream.avro.AssemblyState;
 import io.mmgr.stream.avro.HumanLabel;
 import io.mmgr.stream.avro.PartResult;
 import io.mmgr.stream.avro.SampleKey;
 import io.mmgr.stream.limits.InputCheck;
 import io.mmgr.stream.limits.InputLimits;
-import io.mmgr.stream.topology.DeadLetters;
-import io.mmgr.stream.topology.assembly.Parts;
+import io.mmgr.stream.contract.DeadLetters;
+import io.mmgr.stream.contract.Store;
 import java.util.Optional;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.Serializer;
@@ -29,13 +30,13 @@ public final class LabelIntakeProcessor implements FixedKeyProcessor<SampleKey, 
     private final Deserializer<HumanLabel> deserializer;
     private final Serializer<SampleKey> keyBytes;
     private final InputCheck check;
-    private final String assemblyStore;
+    private final Store<SampleKey, AssemblyState> assemblyStore;
     private KeyValueStore<SampleKey, AssemblyState> store;
     private FixedKeyProcessorContext<SampleKey, IntakeResult> context;
 
     /** @param keyBytes an uncapped key serializer: the dead letter quotes the key's bytes however long it was */
     public LabelIntakeProcessor(Deserializer<HumanLabel> deserializer, Serializer<SampleKey> keyBytes, InputCheck check,
-                                String assemblyStore) {
+                                Store<SampleKey, AssemblyState> assemblyStore) {
         this.deserializer = deserializer;
         this.keyBytes = keyBytes;
         this.check = check;
@@ -45,7 +46,7 @@ public final class LabelIntakeProcessor implements FixedKeyProcessor<SampleKey, 
     @Override
     public void init(FixedKeyProcessorContext<SampleKey, IntakeResult> context) {
         this.context = context;
-        this.store = context.getStateStore(assemblyStore);
+        this.store = assemblyStore.in(context);
     }
 
     @Override
@@ -78,9 +79,9 @@ public final class LabelIntakeProcessor implements FixedKeyProcessor<SampleKey, 
         }
         AssemblyState state = store.get(key);
         if (state != null) {
-            String part = Parts.HUMAN_PREFIX + label.getAnnotator();
+            String part = PartKind.HUMAN_PART_PREFIX + label.getAnnotator();
             long others = state.getParts().values().stream().map(PartResult::getPart)
-                    .filter(p -> p.startsWith(Parts.HUMAN_PREFIX) && !p.equals(part)).distinct().count();
+                    .filter(p -> p.startsWith(PartKind.HUMAN_PART_PREFIX) && !p.equals(part)).distinct().count();
             if (others >= limits.labelsPerSample()) {
                 InputCheck.Violation v = new InputCheck.Violation("annotator", others + 1, limits.labelsPerSample(),
                         InputLimits.setting("labels-per-sample"), "the sample already has labels of " + others

@@ -1,12 +1,12 @@
 package io.mmgr.stream.topology.intake;
 
-import io.mmgr.stream.artifacts.ArtifactException;
-import io.mmgr.stream.artifacts.ArtifactResolver;
+import io.mmgr.stream.tasks.ArtifactException;
+import io.mmgr.stream.tasks.ArtifactResolver;
 import io.mmgr.stream.avro.ArtifactRef;
 import io.mmgr.stream.avro.EvaluationRequest;
 import io.mmgr.stream.avro.SampleKey;
 import io.mmgr.stream.contract.CostClass;
-import io.mmgr.stream.evaluate.Evaluations;
+import io.mmgr.stream.tasks.Evaluations;
 import io.mmgr.stream.tasks.DeterministicEvaluator;
 import java.nio.file.Path;
 import java.util.Optional;

@@ -9,7 +9,7 @@ import io.mmgr.stream.avro.JudgeRequest;
 import io.mmgr.stream.avro.SampleKey;
 import io.mmgr.stream.avro.SamplePlan;
 import io.mmgr.stream.contract.CostClass;
-import io.mmgr.stream.evaluate.Evaluations;
+import io.mmgr.stream.tasks.Evaluations;
 import io.mmgr.stream.tasks.DeterministicEvaluator;
 import io.mmgr.stream.tasks.EvaluatorRegistry;
 import io.mmgr.stream.tasks.PartPlan;

@@ -1,6 +1,6 @@
 package io.mmgr.stream.topology.intake;
 
-import io.mmgr.stream.topology.DeadLetters;
+import io.mmgr.stream.contract.DeadLetters;
 import java.time.Duration;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.slf4j.Logger;

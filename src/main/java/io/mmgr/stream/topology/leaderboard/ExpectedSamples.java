@@ -1,8 +1,10 @@
 package io.mmgr.stream.topology.leaderboard;
 
+import io.mmgr.stream.avro.BenchmarkItem;
 import io.mmgr.stream.avro.LeaderboardKey;
 import io.mmgr.stream.avro.ScoreAggregate;
 import io.mmgr.stream.contract.BenchmarkSeeds;
+import io.mmgr.stream.contract.Store;
 import io.mmgr.stream.leaderboard.Aggregates;
 import org.apache.kafka.streams.kstream.ValueTransformerWithKey;
 import org.apache.kafka.streams.processor.ProcessorContext;
@@ -10,18 +12,19 @@ import org.apache.kafka.streams.processor.ProcessorContext;
 /** Sets a task row's expected samples from the benchmark (see {@link BenchmarkSeeds}). */
 final class ExpectedSamples implements ValueTransformerWithKey<LeaderboardKey, ScoreAggregate, ScoreAggregate> {
 
-    private final String storeName;
+    private final Store<String, BenchmarkItem> benchmarkItems;
     private final BenchmarkSeeds.Shared counts;
     private BenchmarkSeeds seeds;
 
-    ExpectedSamples(String storeName, BenchmarkSeeds.Shared counts) {
-        this.storeName = storeName;
+    /** {@code benchmarkItems}: the global table intake builds. */
+    ExpectedSamples(Store<String, BenchmarkItem> benchmarkItems, BenchmarkSeeds.Shared counts) {
+        this.benchmarkItems = benchmarkItems;
         this.counts = counts;
     }
 
     @Override
     public void init(ProcessorContext context) {
-        this.seeds = new BenchmarkSeeds(context.getStateStore(storeName), counts);
+        this.seeds = new BenchmarkSeeds(context.getStateStore(benchmarkItems.name()), counts);
     }
 
     @Override

@@ -1,6 +1,8 @@
 package io.mmgr.stream.topology.leaderboard;
 
+import io.mmgr.stream.contract.Store;
 import io.mmgr.stream.contract.Stores;
+import io.mmgr.stream.avro.BenchmarkItem;
 import io.mmgr.stream.avro.LeaderboardKey;
 import io.mmgr.stream.avro.LeaderboardRow;
 import io.mmgr.stream.avro.ScoreAggregate;
@@ -26,24 +28,28 @@ final class LeaderboardRows implements Processor<LeaderboardKey, ScoreAggregate,
 
     private final RubricCatalog rubrics;
     private final Agreement.Policy policy;
-    private final Stores stores;
+    private final Store<LeaderboardKey, LeaderboardRow> published;
+    private final Store<String, BenchmarkItem> benchmarkItems;
     private final BenchmarkSeeds.Shared counts;
     private ProcessorContext<LeaderboardKey, LeaderboardRow> context;
     private KeyValueStore<LeaderboardKey, LeaderboardRow> rows;
     private BenchmarkSeeds seeds;
 
-    LeaderboardRows(RubricCatalog rubrics, Agreement.Policy policy, Stores stores, BenchmarkSeeds.Shared counts) {
+    /** {@code published}: the leaderboard's rows store; {@code benchmarkItems}: the global table intake builds. */
+    LeaderboardRows(RubricCatalog rubrics, Agreement.Policy policy, Store<LeaderboardKey, LeaderboardRow> published,
+                    Store<String, BenchmarkItem> benchmarkItems, BenchmarkSeeds.Shared counts) {
         this.rubrics = rubrics;
         this.policy = policy;
-        this.stores = stores;
+        this.published = published;
+        this.benchmarkItems = benchmarkItems;
         this.counts = counts;
     }
 
     @Override
     public void init(ProcessorContext<LeaderboardKey, LeaderboardRow> context) {
         this.context = context;
-        this.rows = stores.leaderboardRows.in(context);
-        this.seeds = new BenchmarkSeeds(context.getStateStore(stores.benchmarkItems.name()), counts);
+        this.rows = published.in(context);
+        this.seeds = new BenchmarkSeeds(context.getStateStore(benchmarkItems.name()), counts);
     }
 
     @Override

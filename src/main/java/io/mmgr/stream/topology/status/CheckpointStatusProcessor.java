@@ -1,7 +1,8 @@
 package io.mmgr.stream.topology.status;
 
-import io.mmgr.stream.contract.Stores;
+import io.mmgr.stream.contract.Store;
 import io.mmgr.stream.avro.Alert;
+import io.mmgr.stream.avro.BenchmarkItem;
 import io.mmgr.stream.avro.CheckpointComparison;
 import io.mmgr.stream.avro.CheckpointDone;
 import io.mmgr.stream.avro.CheckpointKey;
@@ -55,9 +56,13 @@ final class CheckpointStatusProcessor implements Processor<CheckpointKey, Specif
     private final Map<String, Long> open = new TreeMap<>();
     private boolean restored;
 
-    private final Stores stores;
+    private final CheckpointStatusTopology.OwnStores stores;
+    private final Store<String, BenchmarkItem> benchmarkItems;
 
-    CheckpointStatusProcessor(CheckpointStatusSettings settings, Stores stores) {
+    /** {@code benchmarkItems}: the global table intake builds, for the samples a checkpoint expects. */
+    CheckpointStatusProcessor(CheckpointStatusSettings settings, CheckpointStatusTopology.OwnStores stores,
+                              Store<String, BenchmarkItem> benchmarkItems) {
+        this.benchmarkItems = benchmarkItems;
         this.settings = settings;
         this.stores = stores;
     }
@@ -65,13 +70,13 @@ final class CheckpointStatusProcessor implements Processor<CheckpointKey, Specif
     @Override
     public void init(ProcessorContext<CheckpointKey, CheckpointStatus> context) {
         this.context = context;
-        rows = stores.statusRows.in(context);
-        comparisons = stores.statusComparisons.in(context);
-        alerts = stores.statusAlerts.in(context);
-        markers = stores.statusMarkers.in(context);
-        deadlines = stores.statusDeadlines.in(context);
-        answers = stores.statusAnswers.in(context);
-        seeds = BenchmarkSeeds.uncached(context.getStateStore(stores.benchmarkItems.name()));
+        rows = stores.rows().in(context);
+        comparisons = stores.comparisons().in(context);
+        alerts = stores.alerts().in(context);
+        markers = stores.markers().in(context);
+        deadlines = stores.deadlines().in(context);
+        answers = stores.answers().in(context);
+        seeds = BenchmarkSeeds.uncached(context.getStateStore(benchmarkItems.name()));
         context.schedule(settings.interval(), PunctuationType.WALL_CLOCK_TIME, this::answer);
     }
 

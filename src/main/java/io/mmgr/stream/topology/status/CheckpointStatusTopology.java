@@ -1,11 +1,16 @@
 package io.mmgr.stream.topology.status;
 
+import io.mmgr.stream.contract.Store;
 import io.mmgr.stream.contract.Stores;
+import io.mmgr.stream.avro.Alert;
+import io.mmgr.stream.avro.BenchmarkItem;
+import io.mmgr.stream.avro.CheckpointComparison;
 import io.mmgr.stream.avro.CheckpointDone;
 import io.mmgr.stream.avro.CheckpointKey;
+import io.mmgr.stream.avro.CheckpointStatus;
 import io.mmgr.stream.avro.DeadLetter;
 import io.mmgr.stream.avro.LeaderboardKey;
-import io.mmgr.stream.topology.ScorerContext;
+import io.mmgr.stream.avro.LeaderboardRow;
 import io.mmgr.stream.contract.Topic;
 import io.mmgr.stream.contract.Topics;
 import org.apache.avro.specific.SpecificRecord;
@@ -35,23 +40,43 @@ public final class CheckpointStatusTopology {
     private CheckpointStatusTopology() {
     }
 
+    /** The checkpoint status's own stores (see {@link Stores} for their keys). */
+    public record OwnStores(Store<String, LeaderboardRow> rows, Store<String, CheckpointComparison> comparisons,
+                            Store<String, Alert> alerts, Store<String, CheckpointDone> markers, Store<String, Long> deadlines,
+                            Store<String, CheckpointStatus> answers) {
+
+        /** The checkpoint status's stores of the scorer's registry. */
+        public static OwnStores of(Stores stores) {
+            return new OwnStores(stores.statusRows, stores.statusComparisons, stores.statusAlerts, stores.statusMarkers,
+                    stores.statusDeadlines, stores.statusAnswers);
+        }
+    }
+
+    /**
+     * What the checkpoint status uses: the public topics, its stores, the global table of benchmark items
+     * intake builds (the samples a checkpoint expects), its settings and the partitions of its repartitions.
+     */
+    public record Deps(Topics topics, OwnStores stores, Store<String, BenchmarkItem> benchmarkItems,
+                       CheckpointStatusSettings settings, int partitions) {
+    }
+
     /**
      * Adds the sub-flow. It reads the benchmark through the global store intake builds
-     * ({@link Stores#benchmarkItems}), so it is added after intake. Its stores are keyed
+     * ({@link Deps#benchmarkItems}), so it is added after intake. Its stores are keyed
      * {@code run/checkpoint[/task...]} (see {@link StatusKeys}).
      */
-    public static void build(StreamsBuilder builder, ScorerContext ctx) {
-        Topics topics = ctx.topics();
-        int partitions = ctx.partitions();
-        Stores stores = ctx.stores();
+    public static void build(StreamsBuilder builder, Deps deps) {
+        Topics topics = deps.topics();
+        int partitions = deps.partitions();
+        OwnStores stores = deps.stores();
         Serde<CheckpointKey> checkpointKey = topics.checkpointStatus.keySerde();
         // cached: a burst of rows for one checkpoint reaches the changelog once per commit
-        builder.addStateStore(stores.statusRows.persistent().withCachingEnabled());
-        builder.addStateStore(stores.statusComparisons.persistent().withCachingEnabled());
-        builder.addStateStore(stores.statusAlerts.persistent());
-        builder.addStateStore(stores.statusMarkers.persistent());
-        builder.addStateStore(stores.statusDeadlines.persistent());
-        builder.addStateStore(stores.statusAnswers.persistent());
+        builder.addStateStore(stores.rows().persistent().withCachingEnabled());
+        builder.addStateStore(stores.comparisons().persistent().withCachingEnabled());
+        builder.addStateStore(stores.alerts().persistent());
+        builder.addStateStore(stores.markers().persistent());
+        builder.addStateStore(stores.deadlines().persistent());
+        builder.addStateStore(stores.answers().persistent());
 
         KStream<CheckpointKey, SpecificRecord> rows = byCheckpoint(builder, topics.leaderboard, "rows", checkpointKey, partitions);
         KStream<CheckpointKey, SpecificRecord> comparisons = byCheckpoint(builder, topics.comparisons, "comparisons", checkpointKey,
@@ -74,7 +99,7 @@ public final class CheckpointStatusTopology {
                     CheckpointDone d = (CheckpointDone) v;
                     return org.apache.kafka.streams.KeyValue.pair(new CheckpointKey(d.getRunId(), d.getCheckpointId()), d);
                 }, Named.as("checkpoint-status-marker-key"))
-                .repartition(Repartitioned.<CheckpointKey, CheckpointDone>with(checkpointKey, stores.statusMarkers.valueSerde())
+                .repartition(Repartitioned.<CheckpointKey, CheckpointDone>with(checkpointKey, stores.markers().valueSerde())
                         .withName("checkpoint-status-markers")
                         .withNumberOfPartitions(partitions)
                         .withStreamPartitioner(new StatusKeys.ByRun<>()))
@@ -83,9 +108,9 @@ public final class CheckpointStatusTopology {
         rows.merge(comparisons, Named.as("checkpoint-status-merge-comparisons"))
                 .merge(alerts, Named.as("checkpoint-status-merge-alerts"))
                 .merge(markers, Named.as("checkpoint-status-merge-markers"))
-                .process(() -> new CheckpointStatusProcessor(ctx.status(), stores), Named.as("checkpoint-status-answer"),
-                        stores.statusRows.name(), stores.statusComparisons.name(), stores.statusAlerts.name(),
-                        stores.statusMarkers.name(), stores.statusDeadlines.name(), stores.statusAnswers.name())
+                .process(() -> new CheckpointStatusProcessor(deps.settings(), stores, deps.benchmarkItems()),
+                        Named.as("checkpoint-status-answer"), stores.rows().name(), stores.comparisons().name(),
+                        stores.alerts().name(), stores.markers().name(), stores.deadlines().name(), stores.answers().name())
                 .to(topics.checkpointStatus.name(), topics.checkpointStatus.produced("checkpoint-status-sink"));
     }
 

@@ -1,7 +1,7 @@
 package io.mmgr.stream.topology.status;
 
 import io.mmgr.stream.avro.CheckpointDone;
-import io.mmgr.stream.topology.DeadLetters;
+import io.mmgr.stream.contract.DeadLetters;
 import java.util.Optional;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.serialization.Deserializer;

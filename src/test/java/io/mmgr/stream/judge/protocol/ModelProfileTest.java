@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Tag;
 
-/** Profiles chosen from the model name: the defaults the README's table gives. */
+/** Profiles chosen from the model name: the defaults the table in docs/judge.md gives. */
 @Tag("unit")
 class ModelProfileTest {
 

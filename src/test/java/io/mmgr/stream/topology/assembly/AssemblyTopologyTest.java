@@ -14,6 +14,7 @@ import io.mmgr.stream.topology.EchoTask;
 import io.mmgr.stream.topology.Fixtures;
 import io.mmgr.stream.topology.ScorerContext;
 import io.mmgr.stream.topology.TopologyFixture;
+import io.mmgr.stream.topology.intake.IntakeTopology;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.HashMap;
@@ -57,7 +58,8 @@ class AssemblyTopologyTest {
     void start() {
         fx = TopologyFixture.builder("t.", dir).subFlows((builder, ctx) -> {
             Topic<SampleKey, SamplePlan> t = planTopic(ctx);
-            AssemblyTopology.build(builder, ctx, builder.stream(t.name(), t.consumed("test-plans-source")));
+            AssemblyTopology.build(builder, ctx.assemblyDeps(), builder.stream(t.name(), t.consumed("test-plans-source")),
+                    (b, assembly) -> IntakeTopology.labels(b, ctx.intakeDeps(), assembly));
         });
         plans = fx.input(planTopic(fx.context));
         results = fx.input(fx.topics.cvResults);

@@ -1,5 +1,6 @@
 package io.mmgr.stream.topology.assembly;
 
+import io.mmgr.stream.contract.PartKind;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.mmgr.stream.avro.AssemblyState;
@@ -159,7 +160,7 @@ class ScoreAssemblerTest {
 
     @Test
     void aHumanLabelIsReportedAndReEmitsButNeverFeedsTheGate() {
-        PartResult label = part(Parts.HUMAN_PREFIX + "ann", null, "OK", Map.of("agree", 0.0), null);
+        PartResult label = part(PartKind.HUMAN_PART_PREFIX + "ann", null, "OK", Map.of("agree", 0.0), null);
         Run r = run(plan("g1", List.of("cv", "judge"), Map.of()), ok("cv", "g1", "ok", 1), ok("judge", "g1", "agree", 1),
                 label);
 

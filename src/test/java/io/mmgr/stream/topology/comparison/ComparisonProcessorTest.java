@@ -52,7 +52,8 @@ class ComparisonProcessorTest {
         store(stores.comparisonResults);
         store(stores.comparisonAlerts);
         benchmark = store(stores.benchmarkItems);
-        processor = new ComparisonProcessor(new ComparisonSettings(AlertRule.DEFAULT, Duration.ofSeconds(1)), stores);
+        processor = new ComparisonProcessor(new ComparisonSettings(AlertRule.DEFAULT, Duration.ofSeconds(1)),
+                ComparisonTopology.OwnStores.of(stores), stores.benchmarkItems);
         processor.init(context);
     }
 

@@ -57,7 +57,7 @@ class ComparisonTopologyTest {
                 .subFlows((builder, ctx) -> {
                     TopologyFixture.benchmarkTable(builder, ctx);
                     Topic<SampleKey, SampleScore> s = scoreTopic(ctx);
-                    ComparisonTopology.build(builder, ctx, builder.stream(s.name(), s.consumed("test-scores-source")));
+                    ComparisonTopology.build(builder, ctx.comparisonDeps(), builder.stream(s.name(), s.consumed("test-scores-source")));
                 });
         scores = fx.input(scoreTopic(fx.context));
         comparisons = fx.output(fx.topics.comparisons);

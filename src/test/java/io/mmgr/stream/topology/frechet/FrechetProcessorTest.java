@@ -60,7 +60,7 @@ class FrechetProcessorTest {
     void start(long cacheBytes) throws Exception {
         FrechetSettings settings = new FrechetSettings(Duration.ofSeconds(1), Duration.ofSeconds(5), 64, cacheBytes, 2);
         fx = TopologyFixture.builder("p.", dir).settings(s -> s.withPartitions(1)).context(c -> c.frechet(settings))
-                .subFlows((builder, ctx) -> FrechetTopology.build(builder, ctx).toStream()
+                .subFlows((builder, ctx) -> FrechetTopology.build(builder, ctx.frechetDeps()).toStream()
                         .to("stats-out", Produced.with(ctx.stores().frechetStats.keySerde(), ctx.stores().frechetStats.valueSerde())));
         driver = fx.driver;
         samples = fx.input(fx.topics.frechetSamples);

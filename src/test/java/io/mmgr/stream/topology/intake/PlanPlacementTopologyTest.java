@@ -53,8 +53,8 @@ class PlanPlacementTopologyTest {
                 .subFlows((builder, ctx) -> {
                     out[0] = new Topic<>("t.plans", ctx.serdes().forKeys(SampleKey.class),
                             ctx.serdes().forValues(SamplePlan.class));
-                    IntakeTopology.build(builder, ctx).to(out[0].name(), out[0].produced("test-plans-sink"));
-                    IntakeTopology.validateItems(builder, ctx);
+                    IntakeTopology.build(builder, ctx.intakeDeps()).to(out[0].name(), out[0].produced("test-plans-sink"));
+                    IntakeTopology.validateItems(builder, ctx.intakeDeps());
                 });
         var benchmark = fx.input(fx.topics.benchmark);
         var generations = fx.rawInput(fx.topics.generations);

@@ -62,7 +62,7 @@ class LeaderboardTopologyTest {
             TopologyFixture.benchmarkTable(builder, ctx);
             Topic<SampleKey, SampleScore> s = scoreTopic(ctx);
             Topic<LeaderboardKey, FrechetStat> f = distanceTopic(ctx);
-            LeaderboardTopology.build(builder, ctx, builder.table(s.name(), s.consumed("test-scores-source"),
+            LeaderboardTopology.build(builder, ctx.leaderboardDeps(), builder.table(s.name(), s.consumed("test-scores-source"),
                             ctx.stores().sampleScores.materialized().withCachingDisabled()),
                     builder.table(f.name(), f.consumed("test-frechet-source"), ctx.stores().frechetStats.materialized()));
         });

@@ -74,7 +74,7 @@ class CheckpointStatusTopologyTest {
                 .subFlows((builder, ctx) -> {
                     // the global benchmark store intake builds in the whole topology
                     TopologyFixture.benchmarkTable(builder, ctx);
-                    CheckpointStatusTopology.build(builder, ctx);
+                    CheckpointStatusTopology.build(builder, ctx.statusDeps());
                 });
         driver = fx.driver;
         topics = fx.topics;

@@ -1,9 +1,7 @@
-package io.mmgr.stream.topology;
+package io.mmgr.stream.contract;
 
-import io.mmgr.stream.contract.DeadLetterKey;
 import io.mmgr.stream.avro.DeadLetter;
 import io.mmgr.stream.limits.InputCheck;
-import io.mmgr.stream.tasks.Reasons;
 import java.nio.ByteBuffer;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;

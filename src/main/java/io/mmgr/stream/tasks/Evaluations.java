@@ -1,14 +1,10 @@
-package io.mmgr.stream.evaluate;
+package io.mmgr.stream.tasks;
 
-import io.mmgr.stream.artifacts.ArtifactResolver;
 import io.mmgr.stream.avro.DeadLetter;
 import io.mmgr.stream.avro.DeterministicResult;
 import io.mmgr.stream.avro.EvaluationRequest;
 import io.mmgr.stream.avro.SampleKey;
-import io.mmgr.stream.tasks.DeterministicEvaluator;
-import io.mmgr.stream.tasks.EvaluationException;
-import io.mmgr.stream.tasks.PartEvaluation;
-import io.mmgr.stream.topology.DeadLetters;
+import io.mmgr.stream.contract.DeadLetters;
 import io.mmgr.stream.contract.SampleKeys;
 import java.util.Optional;
 import org.apache.kafka.streams.processor.api.RecordMetadata;

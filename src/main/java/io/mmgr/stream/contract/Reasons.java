@@ -1,4 +1,4 @@
-package io.mmgr.stream.tasks;
+package io.mmgr.stream.contract;
 
 /**
  * User-facing reasons, bounded: the stream writes them into dead letters and scores, the {@code eval}

@@ -1,11 +1,11 @@
-package io.mmgr.stream.artifacts;
+package io.mmgr.stream.tasks;
 
 import io.mmgr.stream.avro.ArtifactRef;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
 
-/** Turns claim-check references into verified bytes. */
+/** Turns claim-check references into verified bytes; the implementations are in io.mmgr.stream.artifacts. */
 public interface ArtifactResolver {
 
     /** The artifact's bytes, at most the configured limit, checked against its SHA-256 when one is given. */

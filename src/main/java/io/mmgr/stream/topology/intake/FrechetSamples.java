@@ -1,13 +1,12 @@
-package io.mmgr.stream.topology.frechet;
+package io.mmgr.stream.topology.intake;
 
-import io.mmgr.stream.artifacts.ArtifactResolver;
+import io.mmgr.stream.tasks.ArtifactResolver;
 import io.mmgr.stream.avro.ArtifactRef;
 import io.mmgr.stream.avro.BenchmarkItem;
 import io.mmgr.stream.avro.FrechetSample;
 import io.mmgr.stream.avro.GenerationEvent;
 import io.mmgr.stream.avro.LeaderboardKey;
 import io.mmgr.stream.avro.SampleKey;
-import io.mmgr.stream.topology.intake.IntakeResult;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.streams.KeyValue;

@@ -1,0 +1,24 @@
+/**
+ * The scorer's packages, in layers; a package imports only from its own layer's packages and from the
+ * layers below it, and no two packages import each other, however indirectly. {@code ArchitectureTest}
+ * checks both on the compiled classes until Maven modules along the same lines enforce them.
+ *
+ * <ol>
+ *   <li><b>base</b>: plain libraries that know nothing of the scorer: {@code avro} (generated), {@code json},
+ *       {@code limits}, {@code vision}, {@code frechet}, and {@code registry}'s client and wire-format serdes
+ *       (its server belongs to the embedded stack, and only the app and the lab use it).</li>
+ *   <li><b>contract</b>: {@code contract} (topics, stores, keys, dead letters), then the task SPI
+ *       {@code tasks} (above it: the SPI speaks the contract's types), then {@code artifacts} (the resolvers
+ *       behind the SPI's {@code ArtifactResolver}).</li>
+ *   <li><b>families</b>: {@code tasks.<family>}, behind the SPI; no family imports another.</li>
+ *   <li><b>stream</b> ({@code leaderboard}, {@code topology}) and <b>workers</b> ({@code worker},
+ *       {@code evaluate}, {@code judge}): side by side, neither imports the other nor a family (families are
+ *       found through the SPI). In {@code topology} the sub-flow packages import neither each other nor
+ *       {@code topology} itself: {@code ScoringTopology} wires them.</li>
+ *   <li><b>app</b>: {@code app}, {@code web}, {@code report}, {@code cli}; then the <b>lab</b>: {@code embedded},
+ *       {@code demo}, {@code bench}. Until the module split, the embedded stack ({@code app.EmbeddedStack}) and
+ *       the {@code run}, {@code demo} and {@code bench} commands are the app classes that still reach into
+ *       the lab.</li>
+ * </ol>
+ */
+package io.mmgr.stream;
