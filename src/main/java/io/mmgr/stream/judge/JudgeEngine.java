@@ -413,8 +413,20 @@ public final class JudgeEngine {
 
     /** A PENDING verdict: the score shows the judge part as waiting, with why. */
     public JudgeVerdict pending(JudgeRequest request, String reason) {
+        return notice(request, VerdictStatus.PENDING, reason);
+    }
+
+    /**
+     * A FAILED verdict in place of one the broker refused to take ({@code error}: its exception's name), so
+     * the score says why instead of waiting for a verdict that can never be written.
+     */
+    public JudgeVerdict unwritable(JudgeRequest request, String error) {
+        return notice(request, VerdictStatus.FAILED, "the judge's verdict could not be written (" + error + ")");
+    }
+
+    private JudgeVerdict notice(JudgeRequest request, VerdictStatus status, String reason) {
         String version = rubrics.find(request.getRubric()).map(JudgeRubric::version).orElse("unknown");
-        return verdict(request, version, VerdictStatus.PENDING).setReason(reason).build();
+        return verdict(request, version, status).setReason(reason).build();
     }
 
     /** The text cut to {@code max} characters (never inside a surrogate pair), saying how much was cut. */

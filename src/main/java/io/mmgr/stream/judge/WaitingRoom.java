@@ -1,5 +1,6 @@
 package io.mmgr.stream.judge;
 
+import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import java.util.EnumMap;
 import java.util.Map;
 import java.util.Queue;
@@ -28,6 +29,22 @@ final class WaitingRoom {
         for (JudgeEngine.Resume r : JudgeEngine.Resume.values()) {
             parked.put(r, new ConcurrentLinkedQueue<>());
         }
+    }
+
+    /** A room whose events are the engine's circuit and the follower's cache. */
+    static WaitingRoom of(ScheduledExecutorService timer, JudgeEngine engine, CacheFollower follower) {
+        WaitingRoom room = new WaitingRoom(timer, Map.of(
+                // closed, not merely half-open: half-open lets only its probes through, the rest would spin
+                JudgeEngine.Resume.CIRCUIT, () -> engine.resilience().circuit() == CircuitBreaker.State.CLOSED,
+                JudgeEngine.Resume.CACHE, () -> engine.cache().complete()));
+        engine.resilience().onCallsPermitted(state -> {
+            room.release(JudgeEngine.Resume.CIRCUIT);
+            if (state == CircuitBreaker.State.CLOSED) {
+                room.release(JudgeEngine.Resume.BACKOFF); // the provider answers again: no need to sit out a backoff
+            }
+        });
+        follower.onComplete(() -> room.release(JudgeEngine.Resume.CACHE));
+        return room;
     }
 
     /** Runs {@code retry} once: after {@code wait.retryIn()}, or when its event happens if that is sooner. */

@@ -59,9 +59,14 @@ import org.slf4j.LoggerFactory;
  *       aborts the transaction its predecessor left open.</li>
  *   <li><b>Records that cannot be written</b> (over the topic's size limit, say) are replaced by what
  *       {@link Handler#unwritable} gives instead of failing the batch again and again.</li>
- *   <li>Any other failure closes both clients and starts a new session after a pause; what was not
- *       committed is done again.</li>
+ *   <li>Any other failure closes both clients and starts a new session after a pause (or, as the
+ *       {@link Hook} chooses, stops the loop); what was not committed is done again.</li>
+ *   <li><b>Held records.</b> A job may write notices and stay open ({@link Job#hold}): it is handed
+ *       back only once the transaction with its notices committed, so a later output never overtakes
+ *       its notice, and never when its partition was given up meanwhile.</li>
  * </ul>
+ *
+ * <p>The evaluation worker is a {@link Handler}; the judge worker is a handler and a {@link Hook}.
  */
 public final class WorkLoop implements AutoCloseable {
 
@@ -85,6 +90,36 @@ public final class WorkLoop implements AutoCloseable {
          */
         List<ProducerRecord<byte[], byte[]>> unwritable(Job job, List<ProducerRecord<byte[], byte[]>> outputs,
                                                         KafkaException error);
+    }
+
+    /**
+     * What a worker that holds records back does at the loop's steps, besides the work itself. Every
+     * method runs on the loop thread and must not block.
+     */
+    public interface Hook {
+
+        /** No hook: nothing is done at the loop's steps, and a failed session is followed by a new one. */
+        Hook NONE = new Hook() {
+        };
+
+        /** After every poll, commit and pause: the loop's counters ({@link #openJobs()}, ...) are current. */
+        default void polled() {
+        }
+
+        /**
+         * After every rebalance callback (an assignment, empty or not, a revocation, a loss): the partitions
+         * owned now. Jobs of partitions given up are no longer {@link Job#live() live}.
+         */
+        default void rebalanced(Set<TopicPartition> owned) {
+        }
+
+        /**
+         * A session failed: true starts a new one after a pause, false stops the loop ({@link #isRunning()}
+         * turns false, {@link #lastFailure()} tells why).
+         */
+        default boolean restart(Throwable failure) {
+            return true;
+        }
     }
 
     /**
@@ -136,17 +171,27 @@ public final class WorkLoop implements AutoCloseable {
          * first call counts (a deadline and a late result may race); returns whether this one did.
          */
         public boolean complete(List<ProducerRecord<byte[], byte[]>> outputs) {
+            return complete(outputs, null);
+        }
+
+        /** As {@link #complete(List)}; {@code written}, if given, runs on the loop thread once they are committed. */
+        public boolean complete(List<ProducerRecord<byte[], byte[]>> outputs, Runnable written) {
             if (!completed.compareAndSet(false, true)) {
                 return false;
             }
-            completions.add(new Completion(this, List.copyOf(outputs), true));
+            completions.add(new Completion(this, List.copyOf(outputs), true, written));
             return true;
         }
 
-        /** Writes outputs now and leaves the record open (a notice that it waits, say). */
-        public void publish(List<ProducerRecord<byte[], byte[]>> outputs) {
+        /**
+         * Writes {@code notices} (none, or a word that the record waits) and leaves the record open. Once the
+         * transaction that wrote them committed, {@code resume} runs on the loop thread: from then on the job
+         * may be worked on again (hand it to a timer or a pool; never block there). Not run when the
+         * partition was given up before the commit: the next owner does the record.
+         */
+        public void hold(List<ProducerRecord<byte[], byte[]>> notices, Runnable resume) {
             if (!completed.get()) {
-                completions.add(new Completion(this, List.copyOf(outputs), false));
+                completions.add(new Completion(this, List.copyOf(notices), false, resume));
             }
         }
 
@@ -155,16 +200,19 @@ public final class WorkLoop implements AutoCloseable {
         }
     }
 
-    private record Completion(Job job, List<ProducerRecord<byte[], byte[]>> outputs, boolean finishes) {
+    /** @param written run on the loop thread after the transaction that wrote the outputs committed; may be null */
+    private record Completion(Job job, List<ProducerRecord<byte[], byte[]>> outputs, boolean finishes, Runnable written) {
     }
 
     private final Config config;
     private final Handler handler;
+    private final Hook hook;
     private final Queue<Completion> completions = new ConcurrentLinkedQueue<>();
     private final Map<TopicPartition, PartitionProgress> progress = new HashMap<>();
     private final Set<TopicPartition> paused = new HashSet<>();
     private final Thread thread;
     private final CountDownLatch stopped = new CountDownLatch(1);
+    private final CountDownLatch opened = new CountDownLatch(1);
     private final AtomicLong commits = new AtomicLong();
     private final AtomicLong aborts = new AtomicLong();
     private final AtomicLong sessions = new AtomicLong();
@@ -177,18 +225,28 @@ public final class WorkLoop implements AutoCloseable {
     private KafkaConsumer<byte[], byte[]> consumer;
     private long lastCommit;
 
-    private WorkLoop(Config config, Handler handler) {
+    private WorkLoop(Config config, Handler handler, Hook hook) {
         this.config = config;
         this.handler = handler;
+        this.hook = hook;
         this.thread = new Thread(this::run, config.name() + "-loop");
         this.thread.setDaemon(true);
     }
 
-    /** Starts the loop; its first session opens the clients and joins the group. */
+    /** Starts a loop without a hook; its first session opens the clients and joins the group. */
     public static WorkLoop start(Config config, Handler handler) {
-        WorkLoop loop = new WorkLoop(config, handler);
-        loop.thread.start();
-        return loop;
+        return create(config, handler, Hook.NONE).start();
+    }
+
+    /** A loop not started yet: its owner can keep it before the hook is first called. */
+    public static WorkLoop create(Config config, Handler handler, Hook hook) {
+        return new WorkLoop(config, handler, hook);
+    }
+
+    /** Starts the loop thread; its first session opens the clients and joins the group. */
+    public WorkLoop start() {
+        thread.start();
+        return this;
     }
 
     /** Partitions of a topic the outputs go to (from the producer's metadata; may block while it loads). */
@@ -209,6 +267,11 @@ public final class WorkLoop implements AutoCloseable {
         return pausedCount;
     }
 
+    /** Whether a partition is paused now. Only on the loop thread (from {@link Handler#fetchMore}). */
+    public boolean paused(TopicPartition partition) {
+        return paused.contains(partition);
+    }
+
     public long commits() {
         return commits.get();
     }
@@ -220,6 +283,16 @@ public final class WorkLoop implements AutoCloseable {
     /** Sessions started: more than one means a failure restarted the clients. */
     public long sessions() {
         return sessions.get();
+    }
+
+    /**
+     * Waits until the first session's clients are open: the producer's transactions initialised (what a
+     * predecessor with the same transactional.id left open is aborted by then) and the consumer subscribed.
+     * False when the loop stopped first ({@link #lastFailure()} says why).
+     */
+    public boolean awaitOpen() throws InterruptedException {
+        opened.await();
+        return isRunning();
     }
 
     public Throwable lastFailure() {
@@ -237,7 +310,7 @@ public final class WorkLoop implements AutoCloseable {
                     session();
                 } catch (Throwable t) {
                     lastFailure = t;
-                    if (!running) {
+                    if (!running || !hook.restart(t)) {
                         break;
                     }
                     if (t instanceof ProducerFencedException) {
@@ -252,6 +325,7 @@ public final class WorkLoop implements AutoCloseable {
             }
         } finally {
             stopped.countDown();
+            opened.countDown();
         }
     }
 
@@ -284,6 +358,7 @@ public final class WorkLoop implements AutoCloseable {
             producer = prod;
             consumer = new KafkaConsumer<>(c, new ByteArrayDeserializer(), new ByteArrayDeserializer());
             consumer.subscribe(config.topics(), new Rebalance());
+            opened.countDown();
             LOG.info("{}: consuming {} in group {} as {} ({} membership)", config.name(), config.topics(), config.groupId(),
                     config.identity().id(), config.identity().staticMembership() ? "static" : "dynamic");
             while (running) {
@@ -292,6 +367,7 @@ public final class WorkLoop implements AutoCloseable {
                 }
                 commit(false);
                 flowControl();
+                hook.polled();
             }
             drain();
             clean = true;
@@ -386,6 +462,11 @@ public final class WorkLoop implements AutoCloseable {
         commits.incrementAndGet();
         offsets.forEach((tp, o) -> progress.get(tp).committed(o.offset(), o.metadata()));
         openJobs -= finished.size();
+        for (Completion c : batch) {
+            if (c.written() != null) {
+                c.written().run();
+            }
+        }
     }
 
     private Completion replacement(Completion c, KafkaException why) {
@@ -393,12 +474,12 @@ public final class WorkLoop implements AutoCloseable {
         if (job.replaced) {
             LOG.error("{}: the replacement outputs of {}-{}@{} were refused too ({}); the record completes without outputs",
                     config.name(), job.record().topic(), job.record().partition(), job.record().offset(), why.toString());
-            return new Completion(job, List.of(), c.finishes());
+            return new Completion(job, List.of(), c.finishes(), c.written());
         }
         job.replaced = true;
         LOG.warn("{}: outputs of {}-{}@{} refused by the broker ({}); writing the handler's replacement",
                 config.name(), job.record().topic(), job.record().partition(), job.record().offset(), why.toString());
-        return new Completion(job, List.copyOf(handler.unwritable(job, c.outputs(), why)), c.finishes());
+        return new Completion(job, List.copyOf(handler.unwritable(job, c.outputs(), why)), c.finishes(), c.written());
     }
 
     /** Errors that come from the record itself and would come back on every attempt. */
@@ -462,24 +543,26 @@ public final class WorkLoop implements AutoCloseable {
                         config.name(), e.toString());
             }
             forget(partitions);
+            hook.rebalanced(Set.copyOf(progress.keySet()));
         }
 
         @Override
         public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
-            if (partitions.isEmpty()) {
-                return;
+            if (!partitions.isEmpty()) {
+                Map<TopicPartition, OffsetAndMetadata> committed = consumer.committed(new HashSet<>(partitions));
+                for (TopicPartition tp : partitions) {
+                    OffsetAndMetadata o = committed.get(tp);
+                    progress.put(tp, o == null ? new PartitionProgress(tp, -1, null)
+                            : new PartitionProgress(tp, o.offset(), o.metadata()));
+                }
             }
-            Map<TopicPartition, OffsetAndMetadata> committed = consumer.committed(new HashSet<>(partitions));
-            for (TopicPartition tp : partitions) {
-                OffsetAndMetadata o = committed.get(tp);
-                progress.put(tp, o == null ? new PartitionProgress(tp, -1, null)
-                        : new PartitionProgress(tp, o.offset(), o.metadata()));
-            }
+            hook.rebalanced(Set.copyOf(progress.keySet()));
         }
 
         @Override
         public void onPartitionsLost(Collection<TopicPartition> partitions) {
             forget(partitions);
+            hook.rebalanced(Set.copyOf(progress.keySet()));
         }
     }
 
