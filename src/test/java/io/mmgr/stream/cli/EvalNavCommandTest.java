@@ -40,4 +40,38 @@ class EvalNavCommandTest {
         assertThat(out.get("geo-align").get("path_length_gt").asDouble()).isEqualTo(4.0);
         assertThat(out.get("geo-align").get("diagnostics").get("higher_is_better").asText()).isEqualTo("sr,spl,ndtw,sdtw");
     }
+
+    @Test
+    void anItemWithoutATargetPrintsTheMetricsItHasAndNamesTheOthers() throws Exception {
+        Path item = dir.resolve("item.json");
+        Files.writeString(item, "{\"task\": \"nav-last-mile\", \"sampleId\": \"lm-2\", \"groundTruth\": {"
+                + "\"trajectory3d\": [{\"frame\": 0, \"x\": 0, \"y\": 0, \"z\": 0, \"headingDeg\": 0},"
+                + " {\"frame\": 1, \"x\": 2, \"y\": 0, \"z\": 0, \"headingDeg\": 0},"
+                + " {\"frame\": 2, \"x\": 4, \"y\": 0, \"z\": 0, \"headingDeg\": 0}]}}");
+        Path event = dir.resolve("event.json");
+        Files.writeString(event, "{\"runId\": \"r\", \"model\": \"veo\", \"checkpointId\": \"c\", \"trainingStep\": 1,"
+                + " \"task\": \"nav-last-mile\", \"sampleId\": \"lm-2\", \"modality\": \"video\", \"producedAt\": 0,"
+                + " \"inputs\": {\"trajectory3d\": [{\"frame\": 0, \"x\": 0, \"y\": 0, \"z\": 0, \"headingDeg\": 0},"
+                + " {\"frame\": 1, \"x\": 3, \"y\": 0, \"z\": 0, \"headingDeg\": 0},"
+                + " {\"frame\": 2, \"x\": 6, \"y\": 0, \"z\": 0, \"headingDeg\": 30}]}}");
+        CliRun run = CliRun.of("eval", "nav", "--item", item.toString(), "--event", event.toString());
+        assertThat(run.exit()).isZero();
+        JsonNode out = new ObjectMapper().readTree(run.out());
+        assertThat(out.get("status").asText()).isEqualTo("PARTIAL");
+        JsonNode geometry = out.get("nav-geometry");
+        assertThat(geometry.has("error")).isFalse();
+        assertThat(geometry.get("success_3d").isNull()).isTrue();
+        assertThat(geometry.get("unavailable").get("success_3d").asText())
+                .isEqualTo("benchmark item lm-2 has no 3D target (groundTruth.goal3d)");
+        assertThat(geometry.get("unavailable").get("oracle_success_3d").asText()).contains("no 3D target");
+        // the prediction is the ground truth scaled by 1.5: no error after the similarity alignment
+        JsonNode geo = out.get("geo-align");
+        assertThat(geo.get("ate").asDouble()).isCloseTo(0.0, within(1e-9));
+        assertThat(geo.get("rpe").asDouble()).isCloseTo(0.0, within(1e-9));
+        assertThat(geo.get("path_length_pred").asDouble()).isEqualTo(6.0);
+        assertThat(geo.get("path_length_gt").asDouble()).isEqualTo(4.0);
+        assertThat(geo.get("nav_error").asDouble()).isEqualTo(2.0); // from the ground truth's end
+        assertThat(geo.get("dir_error_deg").asDouble()).isEqualTo(30.0);
+        assertThat(geo.has("unavailable")).isFalse();
+    }
 }
