@@ -17,23 +17,26 @@ class EvalNavCommandTest {
     @TempDir
     Path dir;
 
-    private String run(String... args) {
-        return CliRun.stdout(args);
+    /** {@code eval nav} on an item and an event of sample {@code sample} of nav-last-mile, given their JSON tails. */
+    private CliRun run(String sample, String groundTruth, String inputs) throws Exception {
+        Path item = dir.resolve("item.json");
+        Files.writeString(item, "{\"task\": \"nav-last-mile\", \"sampleId\": \"" + sample + "\", \"groundTruth\": {"
+                + groundTruth + "}}");
+        Path event = dir.resolve("event.json");
+        Files.writeString(event, "{\"runId\": \"r\", \"model\": \"veo\", \"checkpointId\": \"c\", \"trainingStep\": 1,"
+                + " \"task\": \"nav-last-mile\", \"sampleId\": \"" + sample + "\", \"modality\": \"video\", \"producedAt\": 0,"
+                + " \"inputs\": {" + inputs + "}}");
+        return CliRun.of("eval", "nav", "--item", item.toString(), "--event", event.toString());
     }
 
     @Test
     void lastMileThroughGeometryAndGeoAlign() throws Exception {
-        Path item = dir.resolve("item.json");
-        Files.writeString(item, "{\"task\": \"nav-last-mile\", \"sampleId\": \"lm-1\", \"groundTruth\": {"
-                + "\"goal3d\": [4, 0, 0], \"goalRadius3d\": 0.5,"
+        CliRun run = run("lm-1", "\"goal3d\": [4, 0, 0], \"goalRadius3d\": 0.5,"
                 + "\"trajectory3d\": [{\"frame\": 0, \"x\": 0, \"y\": 0, \"z\": 0}, {\"frame\": 1, \"x\": 2, \"y\": 0, \"z\": 0},"
-                + " {\"frame\": 2, \"x\": 4, \"y\": 0, \"z\": 0}]}}");
-        Path event = dir.resolve("event.json");
-        Files.writeString(event, "{\"runId\": \"r\", \"model\": \"veo\", \"checkpointId\": \"c\", \"trainingStep\": 1,"
-                + " \"task\": \"nav-last-mile\", \"sampleId\": \"lm-1\", \"modality\": \"video\", \"producedAt\": 0,"
-                + " \"inputs\": {\"trajectory3d\": [{\"frame\": 0, \"x\": 0, \"y\": 0, \"z\": 0},"
-                + " {\"frame\": 1, \"x\": 2, \"y\": 1, \"z\": 0}, {\"frame\": 2, \"x\": 4, \"y\": 0.3, \"z\": 0}]}}");
-        JsonNode out = new ObjectMapper().readTree(run("eval", "nav", "--item", item.toString(), "--event", event.toString()));
+                + " {\"frame\": 2, \"x\": 4, \"y\": 0, \"z\": 0}]",
+                "\"trajectory3d\": [{\"frame\": 0, \"x\": 0, \"y\": 0, \"z\": 0},"
+                + " {\"frame\": 1, \"x\": 2, \"y\": 1, \"z\": 0}, {\"frame\": 2, \"x\": 4, \"y\": 0.3, \"z\": 0}]");
+        JsonNode out = new ObjectMapper().readTree(run.out());
         assertThat(out.get("nav-geometry").get("success_3d").asDouble()).isEqualTo(1.0);
         assertThat(out.get("nav-geometry").get("oracle_success_3d").asDouble()).isEqualTo(1.0);
         assertThat(out.get("geo-align").get("nav_error").asDouble()).isCloseTo(0.3, within(1e-12));
@@ -43,18 +46,12 @@ class EvalNavCommandTest {
 
     @Test
     void anItemWithoutATargetPrintsTheMetricsItHasAndNamesTheOthers() throws Exception {
-        Path item = dir.resolve("item.json");
-        Files.writeString(item, "{\"task\": \"nav-last-mile\", \"sampleId\": \"lm-2\", \"groundTruth\": {"
-                + "\"trajectory3d\": [{\"frame\": 0, \"x\": 0, \"y\": 0, \"z\": 0, \"headingDeg\": 0},"
+        CliRun run = run("lm-2", "\"trajectory3d\": [{\"frame\": 0, \"x\": 0, \"y\": 0, \"z\": 0, \"headingDeg\": 0},"
                 + " {\"frame\": 1, \"x\": 2, \"y\": 0, \"z\": 0, \"headingDeg\": 0},"
-                + " {\"frame\": 2, \"x\": 4, \"y\": 0, \"z\": 0, \"headingDeg\": 0}]}}");
-        Path event = dir.resolve("event.json");
-        Files.writeString(event, "{\"runId\": \"r\", \"model\": \"veo\", \"checkpointId\": \"c\", \"trainingStep\": 1,"
-                + " \"task\": \"nav-last-mile\", \"sampleId\": \"lm-2\", \"modality\": \"video\", \"producedAt\": 0,"
-                + " \"inputs\": {\"trajectory3d\": [{\"frame\": 0, \"x\": 0, \"y\": 0, \"z\": 0, \"headingDeg\": 0},"
+                + " {\"frame\": 2, \"x\": 4, \"y\": 0, \"z\": 0, \"headingDeg\": 0}]",
+                "\"trajectory3d\": [{\"frame\": 0, \"x\": 0, \"y\": 0, \"z\": 0, \"headingDeg\": 0},"
                 + " {\"frame\": 1, \"x\": 3, \"y\": 0, \"z\": 0, \"headingDeg\": 0},"
-                + " {\"frame\": 2, \"x\": 6, \"y\": 0, \"z\": 0, \"headingDeg\": 30}]}}");
-        CliRun run = CliRun.of("eval", "nav", "--item", item.toString(), "--event", event.toString());
+                + " {\"frame\": 2, \"x\": 6, \"y\": 0, \"z\": 0, \"headingDeg\": 30}]");
         assertThat(run.exit()).isZero();
         JsonNode out = new ObjectMapper().readTree(run.out());
         assertThat(out.get("status").asText()).isEqualTo("PARTIAL");

@@ -133,11 +133,12 @@ public final class ArcGridDecoder {
             }
             if (r.unexplained() <= AxisFit.MAX_UNEXPLAINED * 2) {
                 best = r;
-                if (whole != null && extents.get(i) != whole && !r.lines()) {
+                if (whole != null && extents.get(i) != whole) {
                     // a page of an ARC colour with cells of its colour along the image's edges looks
                     // like a margin. When the whole image reads as a lattice the marked part lies on,
                     // both readings explain the pixels: the ground truth's size decides, as for any tie,
-                    // and otherwise an equal pitch (the "margin" is whole cells) does
+                    // and otherwise an equal pitch (the "margin" is whole cells) does. So with gaps: a
+                    // board cropped edge to edge, white gaps, black cells all round, marks only its gaps
                     Reading all = read(img, whole, edges, expected);
                     if (all != null && all.unexplained() <= AxisFit.MAX_UNEXPLAINED * 2 && onLattice(r, all)) {
                         boolean allFits = all.matches(expected);

