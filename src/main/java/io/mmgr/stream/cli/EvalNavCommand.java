@@ -15,7 +15,9 @@ import picocli.CommandLine.Option;
 /**
  * {@code mmgr eval nav}: one navigation generation (a generation event and its benchmark item, as JSON)
  * through {@link SampleScorer}, printed per deterministic evaluator (nav-geometry and geo-align or
- * view-syn). An event the stream would reject prints its reason alone.
+ * view-syn). An event the stream would reject prints its reason alone. An item without a goal or radius
+ * still gets every metric that needs neither; the part lists the others under {@code unavailable}, each
+ * with its reason, and the sample's status is PARTIAL.
  */
 @Command(name = "nav", mixinStandardHelpOptions = true,
         description = "Score a navigation generation (trajectories, top-down video, frames) with nav-geometry "
@@ -45,6 +47,7 @@ public final class EvalNavCommand implements Callable<Integer> {
             System.out.println(JsonOutput.line(out));
             return 1;
         }
+        out.put("status", result.sample().status().name());
         int failures = 0;
         for (String id : spec.evaluators()) {
             Map<String, Object> part = new LinkedHashMap<>();
@@ -56,7 +59,12 @@ public final class EvalNavCommand implements Callable<Integer> {
                 part.put("error", run.result().getError());
                 failures++;
             } else {
+                // what the item lacks (a goal, a radius) leaves single metrics null: each is named with its reason
                 part.putAll(run.outcome().metrics());
+                Map<String, String> missing = result.unavailableMetrics(id);
+                if (!missing.isEmpty()) {
+                    part.put("unavailable", missing);
+                }
                 part.put("diagnostics", run.outcome().diagnostics());
             }
             out.put(id, part);

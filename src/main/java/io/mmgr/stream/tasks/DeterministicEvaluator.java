@@ -3,6 +3,7 @@ package io.mmgr.stream.tasks;
 import io.mmgr.stream.contract.CostClass;
 import io.mmgr.stream.avro.BenchmarkItem;
 import io.mmgr.stream.avro.GenerationEvent;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -30,6 +31,17 @@ public interface DeterministicEvaluator {
      */
     default Optional<String> precheck(GenerationEvent event, BenchmarkItem item) {
         return Optional.empty();
+    }
+
+    /**
+     * Metrics this evaluator cannot give this sample while it gives the others, by bare name, each with
+     * its reason: what the benchmark item lacks for them alone (a navigation item without a 3D target has
+     * no Success Score 3D, but its trajectory errors). Called at intake once {@link #precheck} passed; the
+     * part still runs and reports them as null, and the sample names each as unavailable and is PARTIAL,
+     * as a judged task's is when no judge is configured. Cheap, like the precheck.
+     */
+    default Map<String, String> unavailableMetrics(GenerationEvent event, BenchmarkItem item) {
+        return Map.of();
     }
 
     /**

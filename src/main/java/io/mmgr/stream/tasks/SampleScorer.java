@@ -4,10 +4,12 @@ import io.mmgr.stream.avro.BenchmarkItem;
 import io.mmgr.stream.avro.EvaluationRequest;
 import io.mmgr.stream.avro.GenerationEvent;
 import io.mmgr.stream.avro.PartResult;
+import io.mmgr.stream.contract.MetricKey;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.function.Function;
 
 /**
@@ -66,6 +68,14 @@ public final class SampleScorer {
 
         public boolean rejected() {
             return rejection != null;
+        }
+
+        /** The metrics of a planned part that it cannot give this sample, by bare name, with the reason. */
+        public Map<String, String> unavailableMetrics(String part) {
+            Map<String, String> out = new TreeMap<>();
+            unavailable.forEach((key, why) -> MetricKey.tryParse(key).filter(k -> k.isOf(part))
+                    .ifPresent(k -> out.put(k.name(), why)));
+            return out;
         }
 
         /** The evaluation of this evaluator, if it was planned. */

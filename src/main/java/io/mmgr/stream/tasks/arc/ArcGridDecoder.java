@@ -133,11 +133,12 @@ public final class ArcGridDecoder {
             }
             if (r.unexplained() <= AxisFit.MAX_UNEXPLAINED * 2) {
                 best = r;
-                if (whole != null && extents.get(i) != whole && !r.lines()) {
+                if (whole != null && extents.get(i) != whole) {
                     // a page of an ARC colour with cells of its colour along the image's edges looks
                     // like a margin. When the whole image reads as a lattice the marked part lies on,
                     // both readings explain the pixels: the ground truth's size decides, as for any tie,
-                    // and otherwise an equal pitch (the "margin" is whole cells) does
+                    // and otherwise an equal pitch (the "margin" is whole cells) does. So with gaps: a
+                    // board cropped edge to edge, white gaps, black cells all round, marks only its gaps
                     Reading all = read(img, whole, edges, expected);
                     if (all != null && all.unexplained() <= AxisFit.MAX_UNEXPLAINED * 2 && onLattice(r, all)) {
                         boolean allFits = all.matches(expected);
@@ -676,6 +677,7 @@ public final class ArcGridDecoder {
         if (runs.isEmpty()) {
             return null;
         }
+        boolean[] lattice = latticeGaps(runs);
         List<int[]> merged = new ArrayList<>();
         int[] cur = runs.get(0).clone();
         int lastLen = cur[1] - cur[0];
@@ -683,7 +685,7 @@ public final class ArcGridDecoder {
             int[] r = runs.get(k);
             int gap = r[0] - cur[1];
             int shorter = Math.min(lastLen, r[1] - r[0]);
-            if (gap <= Math.max(1, shorter / 4)) {
+            if (gap <= Math.max(1, shorter / 4) || lattice[k - 1]) {
                 cur[1] = r[1];
             } else {
                 merged.add(cur);
@@ -705,6 +707,34 @@ public final class ArcGridDecoder {
             }
         }
         return best;
+    }
+
+    /**
+     * Which gaps between runs (gap k lies after run k) are the page-coloured gaps between rows of cells: a
+     * lattice of runs of one length (a cell, within a pixel or 15%) and gaps of one width (within a pixel),
+     * each gap at most two thirds of a cell (lines take at most 40% of the pitch), three runs at least. Small
+     * boards drawn the viewers' way (white gaps on a white page, 2-3 px at a 10 px pitch) have gaps wider than
+     * the quarter of a cell bridged otherwise, and a board cut into its rows would read as one cell; a title
+     * or tick labels do not repeat the board's cells and gaps, so they stay apart.
+     */
+    static boolean[] latticeGaps(List<int[]> runs) {
+        int gaps = runs.size() - 1;
+        boolean[] pair = new boolean[Math.max(0, gaps)];
+        int[] width = new int[Math.max(0, gaps)];
+        for (int k = 0; k < gaps; k++) {
+            int a = runs.get(k)[1] - runs.get(k)[0];
+            int b = runs.get(k + 1)[1] - runs.get(k + 1)[0];
+            width[k] = runs.get(k + 1)[0] - runs.get(k)[1];
+            boolean sameCell = Math.abs(a - b) <= Math.max(1, 0.15 * Math.max(a, b));
+            pair[k] = sameCell && 3 * width[k] <= 2 * Math.min(a, b);
+        }
+        boolean[] lattice = new boolean[Math.max(0, gaps)];
+        for (int k = 0; k < gaps; k++) {
+            boolean before = k > 0 && pair[k - 1] && Math.abs(width[k - 1] - width[k]) <= 1;
+            boolean after = k + 1 < gaps && pair[k + 1] && Math.abs(width[k + 1] - width[k]) <= 1;
+            lattice[k] = pair[k] && (before || after);
+        }
+        return lattice;
     }
 
     /** Drops end positions holding under half the run's median count (ticks, frame sides, stray marks). */

@@ -73,9 +73,10 @@ public final class GeoAlignEvaluator implements DeterministicEvaluator {
                     : "the benchmark item has no groundTruth.trajectory3d");
             return new EvaluationOutcome(none, diag);
         }
-        Vec goal = item.getGroundTruth().getGoal3d() != null ? NavInputs.goal3d(item) : truth.get().last();
-        double dth = item.getGroundTruth().getGoalRadius3d() != null ? NavInputs.goalRadius(item)
-                : NavThresholds.DEFAULT_SUCCESS_DISTANCE;
+        Optional<Vec> given = NavInputs.goal3d(item);
+        Vec goal = given.orElse(truth.get().last());
+        double dth = NavInputs.goalRadius(item).orElse(NavThresholds.DEFAULT_SUCCESS_DISTANCE);
+        diag.put("goal", given.isPresent() ? "groundTruth.goal3d" : "the ground truth's last position (no groundTruth.goal3d)");
         String spl = NavInputs.extra(item).get("shortestPathLength");
         Double shortest = spl == null ? null : NavInputs.number(item, "shortestPathLength", 0);
         diag.put("success_distance", Double.toString(dth));

@@ -3,6 +3,7 @@ package io.mmgr.stream.tasks.nav;
 import io.mmgr.stream.avro.ArtifactRef;
 import io.mmgr.stream.avro.BenchmarkItem;
 import io.mmgr.stream.avro.GenerationEvent;
+import io.mmgr.stream.avro.GroundTruth;
 import io.mmgr.stream.contract.CostClass;
 import io.mmgr.stream.tasks.DeterministicEvaluator;
 import io.mmgr.stream.tasks.EvaluationContext;
@@ -26,7 +27,9 @@ import java.util.Optional;
  * {@link TrajectoryAlignment}) from the agent's trace. 2D metrics (Top-down, SLAG) use
  * {@code inputs.trajectory2d} or, when the event carries none, the agent marker tracked in the
  * top-down output video; 3D metrics (Last-Mile, 3D Real-World, SLAG) use {@code inputs.trajectory3d}
- * (e.g. VGGT poses), in the benchmark item's frame. Metrics a task does not use are null.
+ * (e.g. VGGT poses), in the benchmark item's frame. Metrics a task does not use are null. An item
+ * without a goal (or a radius) leaves unavailable only the metrics that need it, each with its reason
+ * ({@link #unavailableMetrics}): Trajectory Alignment needs neither, and the sample keeps its other parts.
  */
 public final class NavGeometryEvaluator implements DeterministicEvaluator {
 
@@ -52,7 +55,7 @@ public final class NavGeometryEvaluator implements DeterministicEvaluator {
     public CostClass costClass(GenerationEvent event, BenchmarkItem item) {
         boolean given = event.getInputs() != null && event.getInputs().getTrajectory2d() != null
                 && !event.getInputs().getTrajectory2d().isEmpty();
-        return needs2d(event.getTask()) && !given && NavInputs.outputVideo(event).isPresent()
+        return needs2d(event.getTask()) && !given && NavInputs.outputVideo(event).isPresent() && needsTrack2d(event, item)
                 ? CostClass.VIDEO : CostClass.LIGHT;
     }
 
@@ -69,6 +72,43 @@ public final class NavGeometryEvaluator implements DeterministicEvaluator {
         return task.equals(NavMetrics.LAST_MILE) || task.equals(NavMetrics.REAL_WORLD_3D) || task.equals(NavMetrics.SLAG);
     }
 
+    /** Whether a metric reads the 2D trace: the 2D successes when there is a goal footprint, SLAG's alignment always. */
+    private static boolean needsTrack2d(GenerationEvent event, BenchmarkItem item) {
+        return event.getTask().equals(NavMetrics.SLAG)
+                || item.getGroundTruth() != null && item.getGroundTruth().getGoalPolygon2d() != null;
+    }
+
+    /**
+     * The Task Completeness metrics the item lacks a goal or radius for: the seed defines them against the
+     * goal footprint, the target volume and the proximity threshold, so without those they are not 0 but
+     * unknown. A goal that is given but malformed is refused by the precheck instead.
+     */
+    @Override
+    public Map<String, String> unavailableMetrics(GenerationEvent event, BenchmarkItem item) {
+        Map<String, String> out = new LinkedHashMap<>();
+        GroundTruth gt = item.getGroundTruth();
+        if (gt == null) {
+            return out; // refused by the precheck
+        }
+        String task = event.getTask();
+        if (needs2d(task) && gt.getGoalPolygon2d() == null) {
+            out.put(NavMetrics.SUCCESS_2D, NavInputs.noGoalPolygon(item));
+            out.put(NavMetrics.ORACLE_SUCCESS_2D, NavInputs.noGoalPolygon(item));
+        }
+        if (needs3d(task)) {
+            if (gt.getGoal3d() == null) {
+                out.put(NavMetrics.SUCCESS_3D, NavInputs.noGoal3d(item));
+                out.put(NavMetrics.ORACLE_SUCCESS_3D, NavInputs.noGoal3d(item));
+            } else if (gt.getGoalRadius3d() == null) {
+                out.put(NavMetrics.SUCCESS_3D, NavInputs.noGoalRadius(item));
+                if (gt.getOracleRadius3d() == null) {
+                    out.put(NavMetrics.ORACLE_SUCCESS_3D, NavInputs.noOracleRadius(item));
+                }
+            }
+        }
+        return out;
+    }
+
     @Override
     public Optional<String> precheck(GenerationEvent event, BenchmarkItem item) {
         try {
@@ -76,7 +116,7 @@ public final class NavGeometryEvaluator implements DeterministicEvaluator {
             if (needs2d(task)) {
                 NavInputs.goalPolygon(item);
                 NavInputs.number(item, "agentRadius2d", 0);
-                if (NavInputs.eventTrack(event, false).isEmpty()) {
+                if (NavInputs.eventTrack(event, false).isEmpty() && needsTrack2d(event, item)) {
                     if (NavInputs.outputVideo(event).isEmpty()) {
                         return Optional.of("no 2D trajectory (inputs.trajectory2d) and no top-down output video to track the agent in");
                     }
@@ -119,33 +159,44 @@ public final class NavGeometryEvaluator implements DeterministicEvaluator {
         m.put(NavMetrics.TRAJECTORY_ALIGNMENT, null);
         Track track2d = null;
         if (needs2d(task)) {
-            Polygon2d goal = NavInputs.goalPolygon(item);
+            Optional<Polygon2d> goal = NavInputs.goalPolygon(item);
             double radius = NavInputs.number(item, "agentRadius2d", 0);
             Optional<Track> given = NavInputs.eventTrack(event, false);
             if (given.isPresent()) {
                 track2d = given.get();
                 diag.put("trajectory2d", "inputs (" + track2d.points().size() + " poses)");
-            } else {
+            } else if (needsTrack2d(event, item)) {
                 track2d = track(context, diag);
             }
-            if (track2d == null) {
+            if (goal.isPresent() && track2d == null) {
                 m.put(NavMetrics.SUCCESS_2D, 0.0);
                 m.put(NavMetrics.ORACLE_SUCCESS_2D, 0.0);
-            } else {
-                m.put(NavMetrics.SUCCESS_2D, bool(TaskCompleteness.success2d(track2d.points(), goal, radius)));
-                m.put(NavMetrics.ORACLE_SUCCESS_2D, bool(TaskCompleteness.oracleSuccess2d(track2d.points(), goal, radius)));
-                diag.put("final_distance_2d", fmt(goal.distance(track2d.last())));
+            } else if (goal.isPresent()) {
+                m.put(NavMetrics.SUCCESS_2D, bool(TaskCompleteness.success2d(track2d.points(), goal.get(), radius)));
+                m.put(NavMetrics.ORACLE_SUCCESS_2D,
+                        bool(TaskCompleteness.oracleSuccess2d(track2d.points(), goal.get(), radius)));
+                diag.put("final_distance_2d", fmt(goal.get().distance(track2d.last())));
             }
         }
         if (needs3d(task)) {
             Track track3d = NavInputs.eventTrack(event, true)
                     .orElseThrow(() -> new EvaluationException("no 3D trajectory (inputs.trajectory3d)"));
-            Vec goal = NavInputs.goal3d(item);
-            m.put(NavMetrics.SUCCESS_3D, bool(TaskCompleteness.success3d(track3d.points(), goal, NavInputs.goalRadius(item))));
-            m.put(NavMetrics.ORACLE_SUCCESS_3D,
-                    bool(TaskCompleteness.oracleSuccess3d(track3d.points(), goal, NavInputs.oracleRadius(item))));
-            diag.put("final_distance_3d", fmt(track3d.last().distanceTo(goal)));
-            diag.put("closest_approach_3d", fmt(TaskCompleteness.closestApproach(track3d.points(), goal)));
+            // what the item lacks leaves its metrics null: unavailableMetrics named them at intake
+            Optional<Vec> goal = NavInputs.goal3d(item);
+            if (goal.isPresent()) {
+                Optional<Double> goalRadius = NavInputs.goalRadius(item);
+                Optional<Double> oracleRadius = NavInputs.oracleRadius(item);
+                if (goalRadius.isPresent()) {
+                    m.put(NavMetrics.SUCCESS_3D,
+                            bool(TaskCompleteness.success3d(track3d.points(), goal.get(), goalRadius.get())));
+                }
+                if (oracleRadius.isPresent()) {
+                    m.put(NavMetrics.ORACLE_SUCCESS_3D,
+                            bool(TaskCompleteness.oracleSuccess3d(track3d.points(), goal.get(), oracleRadius.get())));
+                }
+                diag.put("final_distance_3d", fmt(track3d.last().distanceTo(goal.get())));
+                diag.put("closest_approach_3d", fmt(TaskCompleteness.closestApproach(track3d.points(), goal.get())));
+            }
             if (task.equals(NavMetrics.SLAG)) {
                 if (track2d == null) {
                     m.put(NavMetrics.TRAJECTORY_ALIGNMENT, 0.0);

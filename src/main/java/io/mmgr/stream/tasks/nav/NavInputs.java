@@ -38,47 +38,64 @@ final class NavInputs {
         return e == null ? Map.of() : e;
     }
 
-    static Polygon2d goalPolygon(BenchmarkItem item) throws EvaluationException {
+    /** The 2D goal footprint, when the item gives one; a malformed one is refused. */
+    static Optional<Polygon2d> goalPolygon(BenchmarkItem item) throws EvaluationException {
         GroundTruth gt = truth(item);
         if (gt.getGoalPolygon2d() == null) {
-            throw new EvaluationException("benchmark item " + item.getSampleId()
-                    + " has no 2D goal footprint (groundTruth.goalPolygon2d)");
+            return Optional.empty();
         }
         try {
-            return Polygon2d.of(gt.getGoalPolygon2d());
+            return Optional.of(Polygon2d.of(gt.getGoalPolygon2d()));
         } catch (IllegalArgumentException e) {
             throw new EvaluationException("benchmark item " + item.getSampleId() + ": " + e.getMessage());
         }
     }
 
-    static Vec goal3d(BenchmarkItem item) throws EvaluationException {
+    /** The 3D target, when the item gives one; a malformed one is refused. */
+    static Optional<Vec> goal3d(BenchmarkItem item) throws EvaluationException {
         List<Double> g = truth(item).getGoal3d();
         if (g == null) {
-            throw new EvaluationException("benchmark item " + item.getSampleId() + " has no 3D target (groundTruth.goal3d)");
+            return Optional.empty();
         }
         if (g.size() != 3 || g.stream().anyMatch(v -> v == null)) {
             throw new EvaluationException("benchmark item " + item.getSampleId() + ": goal3d must be [x, y, z]");
         }
         try {
-            return new Vec(g.get(0), g.get(1), g.get(2));
+            return Optional.of(new Vec(g.get(0), g.get(1), g.get(2)));
         } catch (IllegalArgumentException e) {
             throw new EvaluationException("benchmark item " + item.getSampleId() + ": goal3d " + e.getMessage());
         }
     }
 
-    static double goalRadius(BenchmarkItem item) throws EvaluationException {
+    /** The target volume's radius, when the item gives one; one that is not positive is refused. */
+    static Optional<Double> goalRadius(BenchmarkItem item) throws EvaluationException {
         Double r = truth(item).getGoalRadius3d();
-        if (r == null) {
-            throw new EvaluationException("benchmark item " + item.getSampleId()
-                    + " has no target volume radius (groundTruth.goalRadius3d)");
-        }
-        return positive(r, "goalRadius3d", item);
+        return r == null ? Optional.empty() : Optional.of(positive(r, "goalRadius3d", item));
     }
 
     /** The oracle's proximity threshold; the target volume's radius when the item sets none. */
-    static double oracleRadius(BenchmarkItem item) throws EvaluationException {
+    static Optional<Double> oracleRadius(BenchmarkItem item) throws EvaluationException {
         Double r = truth(item).getOracleRadius3d();
-        return r == null ? goalRadius(item) : positive(r, "oracleRadius3d", item);
+        return r == null ? goalRadius(item) : Optional.of(positive(r, "oracleRadius3d", item));
+    }
+
+    // why a metric that needs what the item lacks is unavailable (the sample keeps its other metrics)
+
+    static String noGoalPolygon(BenchmarkItem item) {
+        return "benchmark item " + item.getSampleId() + " has no 2D goal footprint (groundTruth.goalPolygon2d)";
+    }
+
+    static String noGoal3d(BenchmarkItem item) {
+        return "benchmark item " + item.getSampleId() + " has no 3D target (groundTruth.goal3d)";
+    }
+
+    static String noGoalRadius(BenchmarkItem item) {
+        return "benchmark item " + item.getSampleId() + " has no target volume radius (groundTruth.goalRadius3d)";
+    }
+
+    static String noOracleRadius(BenchmarkItem item) {
+        return "benchmark item " + item.getSampleId() + " has no proximity radius (groundTruth.oracleRadius3d) "
+                + "and no target volume radius (groundTruth.goalRadius3d) to stand in for it";
     }
 
     private static double positive(double v, String name, BenchmarkItem item) throws EvaluationException {

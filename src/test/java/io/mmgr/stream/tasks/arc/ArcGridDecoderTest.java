@@ -196,6 +196,41 @@ class ArcGridDecoderTest {
         assertThat(ArcGridDecoder.decode(noLines.render(block), null, new int[] {15, 8}).cells()).isDeepEqualTo(block);
     }
 
+    /**
+     * The answer of the report: 23x23, mostly black, square cells split by white gaps on a white page, as a
+     * small thumbnail whose 2-3 px gaps are over a quarter of a cell. It read as 1x1 (the board cut at its
+     * first gap); with and without the size hint it reads as drawn, and a wrong cell and a missing row show.
+     */
+    @Test
+    void aMostlyBlackBoardWithWhiteGapsOnWhiteReadsWhole() throws Exception {
+        java.util.Random random = new java.util.Random(23);
+        int[][] truth = new int[23][23];
+        for (int[] row : truth) {
+            for (int c = 0; c < row.length; c++) {
+                row[c] = random.nextDouble() < 0.08 ? 1 + random.nextInt(9) : 0;
+            }
+        }
+        int[][] wrongCell = ArcFault.WRONG_CELL.apply(truth).orElseThrow();
+        int[][] shortOne = Arrays.copyOf(truth, 22);
+        for (double gap : new double[] {2, 3}) {
+            ArcLook look = new ArcLook("thumbnail", 260, 260, gap, 0xFFFFFF, false, 0.03, 0xFFFFFF, ArcPalette.CLASSIC,
+                    false, 1, ArcLook.Decor.NONE, io.mmgr.stream.vision.Degradation.NONE);
+            for (int[][] drawn : List.of(truth, wrongCell, shortOne)) {
+                for (int[] hint : new int[][] {null, {23, 23}}) {
+                    ArcGridDecoder.Decoded d = ArcGridDecoder.decode(look.render(drawn), null, hint);
+                    assertThat(d.cells()).as("gap %s, %d rows, hint %s", gap, drawn.length, Arrays.toString(hint))
+                            .isDeepEqualTo(drawn);
+                }
+            }
+        }
+        // the lattice test itself: three runs of one cell and two gaps of one width join, a title apart does not
+        assertThat(ArcGridDecoder.latticeGaps(List.of(new int[] {0, 7}, new int[] {10, 17}, new int[] {20, 28})))
+                .containsExactly(true, true);
+        assertThat(ArcGridDecoder.latticeGaps(List.of(new int[] {0, 12}, new int[] {22, 29}, new int[] {32, 39})))
+                .containsExactly(false, false);
+        assertThat(ArcGridDecoder.latticeGaps(List.of(new int[] {0, 7}, new int[] {10, 17}))).containsExactly(false);
+    }
+
     @Test
     void aColourOutsideThePaletteIsUnreadable() throws Exception {
         int[][] cells = {{1, 1, 2}, {3, 4, 5}};

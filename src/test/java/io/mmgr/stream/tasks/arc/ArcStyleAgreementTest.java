@@ -9,6 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.BiFunction;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -34,17 +35,29 @@ class ArcStyleAgreementTest {
 
     @Test
     void everyLookAgreesWithTheLabelsOnAtLeast99Percent() {
-        StyleAgreement table = new StyleAgreement("arc-grid agreement per look (" + SAMPLES + " samples each, "
-                + LARGE_SAMPLES + " at 2,048 px)");
-        for (Object[] entry : ArcStyleCorpus.LOOKS) {
+        agree("arc-grid agreement per look (" + SAMPLES + " samples each, " + LARGE_SAMPLES + " at 2,048 px)",
+                ArcStyleCorpus.LOOKS, ArcStyleCorpus::samples, 1000L);
+    }
+
+    /** The viewers' looks ({@link ArcViewerCorpus}): thin white or grey gaps, mostly one colour, 1x1 to 30x30. */
+    @Test
+    void everyViewerLookAgreesWithTheLabelsOnAtLeast99Percent() {
+        agree("arc-grid agreement per viewer look (" + SAMPLES + " samples each)", ArcViewerCorpus.LOOKS,
+                ArcViewerCorpus::samples, 5000L);
+    }
+
+    private static void agree(String title, List<Object[]> looks, BiFunction<Integer, Long, List<ArcStyleCorpus.Sample>> corpus,
+                              long seed) {
+        StyleAgreement table = new StyleAgreement(title);
+        for (Object[] entry : looks) {
             ArcLook look = (ArcLook) entry[0];
             table.style(look.name(), (String) entry[1]);
         }
         int look = 0;
-        for (Object[] entry : ArcStyleCorpus.LOOKS) {
+        for (Object[] entry : looks) {
             ArcLook style = (ArcLook) entry[0];
             int n = Math.max(style.width(), style.height()) >= 2048 ? LARGE_SAMPLES : SAMPLES;
-            for (ArcStyleCorpus.Sample s : ArcStyleCorpus.samples(n, 1000L + look)) {
+            for (ArcStyleCorpus.Sample s : corpus.apply(n, seed + look)) {
                 if (!style.hasLines() && ArcStyleCorpus.indistinguishableWithoutLines(s.drawn(), s.truth().rows(),
                         s.truth().cols())) {
                     table.exclude(style.name());

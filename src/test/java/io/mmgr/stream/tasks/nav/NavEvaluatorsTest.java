@@ -100,6 +100,93 @@ class NavEvaluatorsTest {
         assertThat(none.diagnostics().get("not_computed")).contains("groundTruth.trajectory3d");
     }
 
+    /** The Last-Mile trajectories above: ground truth (0,0,0) to (2,0,0), prediction ending at (1.2, 0.6, 0) at 45 degrees. */
+    private static final List<Pose> LM_TRUTH = List.of(pose(0, 0, 0, 0.0, 0.0), pose(1, 1, 0, 0.0, 0.0), pose(2, 2, 0, 0.0, 0.0));
+    private static final GenerationEvent LM_EVENT = event(NavMetrics.LAST_MILE).setInputs(GenerationInputs.newBuilder()
+            .setTrajectory3d(List.of(pose(0, 0, 0, 0.0, 0.0), pose(1, 1, 0.3, 0.0, 0.0), pose(2, 1.2, 0.6, 0.0, 45.0)))
+            .build()).build();
+
+    @Test
+    void anItemWithoutATargetKeepsEveryMetricThatNeedsNone() throws Exception {
+        NavGeometryEvaluator geometry = new NavGeometryEvaluator();
+        BenchmarkItem noGoal = item(NavMetrics.LAST_MILE, GroundTruth.newBuilder().setTrajectory3d(LM_TRUTH).build(), List.of());
+        assertThat(geometry.unavailableMetrics(LM_EVENT, noGoal))
+                .containsOnlyKeys("success_3d", "oracle_success_3d")
+                .allSatisfy((metric, why) -> assertThat(why).isEqualTo("benchmark item s1 has no 3D target (groundTruth.goal3d)"));
+        EvaluationOutcome g = run(geometry, LM_EVENT, noGoal);
+        assertThat(g.metrics()).containsEntry("success_3d", null).containsEntry("oracle_success_3d", null);
+        assertThat(g.diagnostics()).doesNotContainKey("final_distance_3d");
+        // Geo-Align, goal the ground truth's end (2,0,0) and d_th 3 m: lengths sqrt(1.09) + sqrt(0.13) and 2,
+        // the end sqrt(0.8^2 + 0.6^2) = 1 from the goal, the last headings 45 degrees apart
+        EvaluationOutcome geo = run(new GeoAlignEvaluator(), LM_EVENT, noGoal);
+        assertThat(geo.metrics().get("path_length_pred")).isCloseTo(Math.sqrt(1.09) + Math.sqrt(0.13), within(1e-12));
+        assertThat(geo.metrics().get("path_length_gt")).isEqualTo(2.0);
+        assertThat(geo.metrics().get("nav_error")).isCloseTo(1.0, within(1e-12));
+        assertThat(geo.metrics().get("sr")).isEqualTo(1.0);
+        assertThat(geo.metrics().get("dir_error_deg")).isEqualTo(45.0);
+        assertThat(geo.metrics().get("ate")).isPositive();
+        assertThat(geo.metrics().get("rpe")).isPositive();
+        assertThat(geo.diagnostics().get("goal")).contains("no groundTruth.goal3d");
+
+        // a target without its volume's radius: Success 3D is unavailable, the oracle's own threshold still serves
+        BenchmarkItem noRadius = item(NavMetrics.LAST_MILE, GroundTruth.newBuilder().setTrajectory3d(LM_TRUTH)
+                .setGoal3d(List.of(2.0, 0.0, 0.0)).setOracleRadius3d(1.0).build(), List.of());
+        assertThat(geometry.unavailableMetrics(LM_EVENT, noRadius)).containsOnlyKeys("success_3d")
+                .containsEntry("success_3d", "benchmark item s1 has no target volume radius (groundTruth.goalRadius3d)");
+        assertThat(run(geometry, LM_EVENT, noRadius).metrics()).containsEntry("success_3d", null)
+                .containsEntry("oracle_success_3d", 1.0);
+        BenchmarkItem noRadii = item(NavMetrics.LAST_MILE, GroundTruth.newBuilder().setTrajectory3d(LM_TRUTH)
+                .setGoal3d(List.of(2.0, 0.0, 0.0)).build(), List.of());
+        assertThat(geometry.unavailableMetrics(LM_EVENT, noRadii)).containsOnlyKeys("success_3d", "oracle_success_3d");
+        assertThat(geometry.unavailableMetrics(LM_EVENT, noRadii).get("oracle_success_3d")).contains("oracleRadius3d");
+        assertThat(run(geometry, LM_EVENT, noRadii).metrics()).containsEntry("success_3d", null)
+                .containsEntry("oracle_success_3d", null);
+
+        // given but wrong is still refused
+        BenchmarkItem zeroRadius = item(NavMetrics.LAST_MILE, GroundTruth.newBuilder().setTrajectory3d(LM_TRUTH)
+                .setGoal3d(List.of(2.0, 0.0, 0.0)).setGoalRadius3d(0.0).build(), List.of());
+        assertThat(geometry.precheck(LM_EVENT, zeroRadius)).get().asString().contains("goalRadius3d must be a positive number");
+    }
+
+    @Test
+    void aGoalLessSampleIsPartialAndItsUnavailableChecksNeverPass() {
+        io.mmgr.stream.tasks.SampleScorer scorer = io.mmgr.stream.tasks.SampleScorer.load();
+        BenchmarkItem noGoal = item(NavMetrics.LAST_MILE, GroundTruth.newBuilder().setTrajectory3d(LM_TRUTH).build(), List.of());
+        var r = scorer.score(LM_EVENT, noGoal, new LocalArtifactResolver(List.of(dir), 1 << 20, dir.resolve("spill")));
+        assertThat(r.rejected()).isFalse();
+        assertThat(r.sample().status()).isEqualTo(io.mmgr.stream.contract.SampleStatus.PARTIAL);
+        assertThat(r.sample().errors()).isEmpty();
+        assertThat(r.unavailable()).containsEntry("nav-geometry.success_3d", "benchmark item s1 has no 3D target (groundTruth.goal3d)")
+                .containsEntry("nav-geometry.oracle_success_3d", "benchmark item s1 has no 3D target (groundTruth.goal3d)")
+                .containsEntry("judge", "no judge configured");
+        assertThat(r.unavailableMetrics("nav-geometry")).containsOnlyKeys("success_3d", "oracle_success_3d");
+        assertThat(r.sample().metrics().get("geo-align.nav_error")).isCloseTo(1.0, within(1e-12));
+        assertThat(r.sample().gate().primary()).isNull();
+        assertThat(r.sample().gate().missingChecks()).startsWith("nav-geometry.success_3d=1", "nav-geometry.oracle_success_3d=1");
+
+        // SLAG without a 3D target: the 2D checks and the alignment are still made, and a failed one decides
+        List<Pose> p3 = new ArrayList<>();
+        List<Pose> p2 = new ArrayList<>();
+        for (int i = 0; i <= 20; i++) {
+            double x = Math.min(i, 10) * 0.5;
+            double y = Math.max(0, i - 10) * 0.5;
+            p3.add(pose(i, x, y, 0.0, null));
+            p2.add(pose(i, 100 + 20 * x, 300 - 20 * y, null, null));
+        }
+        GenerationEvent slag = event(NavMetrics.SLAG).setInputs(GenerationInputs.newBuilder().setTrajectory2d(p2)
+                .setTrajectory3d(p3).build()).build();
+        // the route ends at (200, 200) on the map; the footprint lies beside its first leg, never touched
+        BenchmarkItem away = item(NavMetrics.SLAG, GroundTruth.newBuilder().setGoalPolygon2d(List.of(List.of(120.0, 320.0),
+                List.of(160.0, 320.0), List.of(160.0, 360.0), List.of(120.0, 360.0))).build(), List.of());
+        var s = scorer.score(slag, away, new LocalArtifactResolver(List.of(dir), 1 << 20, dir.resolve("spill")));
+        assertThat(s.sample().status()).isEqualTo(io.mmgr.stream.contract.SampleStatus.PARTIAL);
+        assertThat(s.sample().metrics()).containsEntry("nav-geometry.trajectory_alignment", 1.0)
+                .containsEntry("nav-geometry.success_2d", 0.0).containsEntry("nav-geometry.success_3d", null);
+        assertThat(s.sample().gate().primary()).isEqualTo(0.0);
+        assertThat(s.sample().gate().failedChecks()).contains("nav-geometry.success_2d=1");
+        assertThat(s.sample().gate().missingChecks()).contains("nav-geometry.success_3d=1", "nav-geometry.oracle_success_3d=1");
+    }
+
     @Test
     void geoAlignSuccessIsStrictlyInsideTheItemsGoalRadius() throws Exception {
         List<Pose> gt = List.of(pose(0, 0, 0, 0.0, 0.0), pose(1, 2, 0, 0.0, 0.0), pose(2, 4, 0, 0.0, 0.0));
@@ -146,7 +233,13 @@ class NavEvaluatorsTest {
         BenchmarkItem noPolygon = item(NavMetrics.TOP_DOWN, GroundTruth.newBuilder().build(), List.of());
         GenerationEvent with2d = event(NavMetrics.TOP_DOWN).setInputs(GenerationInputs.newBuilder()
                 .setTrajectory2d(List.of(pose(0, 1, 1, null, null))).build()).build();
-        assertThat(e.precheck(with2d, noPolygon)).get().asString().contains("goalPolygon2d");
+        // no footprint: the 2D successes are unavailable, not the sample; a malformed one is refused
+        assertThat(e.precheck(with2d, noPolygon)).isEmpty();
+        assertThat(e.unavailableMetrics(with2d, noPolygon)).containsOnlyKeys("success_2d", "oracle_success_2d")
+                .allSatisfy((metric, why) -> assertThat(why).contains("no 2D goal footprint (groundTruth.goalPolygon2d)"));
+        BenchmarkItem badPolygon = item(NavMetrics.TOP_DOWN, GroundTruth.newBuilder()
+                .setGoalPolygon2d(List.of(List.of(1.0, 1.0), List.of(2.0, 2.0))).build(), List.of());
+        assertThat(e.precheck(with2d, badPolygon)).get().asString().contains("at least three");
         BenchmarkItem topDown = item(NavMetrics.TOP_DOWN, GroundTruth.newBuilder().setGoalPolygon2d(GOAL_SQUARE).build(), List.of());
         assertThat(e.precheck(event(NavMetrics.TOP_DOWN).build(), topDown)).get().asString()
                 .contains("no 2D trajectory").contains("no top-down output video");
