@@ -22,6 +22,7 @@ import java.util.Map;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.logging.log4j.Level;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -44,6 +45,14 @@ class RegistryOutageTest {
                 .setTask("mind2web").setSampleId(sample).setModality("ui").setProducedAt(Instant.ofEpochMilli(1))
                 .setInputs(GenerationInputs.newBuilder().setUiActions(List.of(UiAction.newBuilder().setElement("e")
                         .setOp("CLICK").build())).build()).build();
+    }
+
+    /** Intake's logger while it waits for the registry to resolve a schema (topology.intake.RegistryPatience). */
+    static final String PATIENCE = "io.mmgr.stream.topology.intake.RegistryPatience - schema registry unavailable, waiting";
+
+    /** Intake's log lines saying it waits for the registry: {@code asked} names the request it cannot make. */
+    static long waits(String log, String asked) {
+        return log.lines().filter(l -> l.contains(PATIENCE) && l.contains(asked)).count();
     }
 
     @Test
@@ -71,11 +80,17 @@ class RegistryOutageTest {
                 GenerationEvent during = GenerationEvent.newBuilder(event("s")).setCheckpointId("c2").build();
                 int id = EvolvedEvents.register(infra.registryClient, t.generations.name() + "-value");
                 byte[] bytes = EvolvedEvents.write(during, id);
-                infra.stopRegistry();
-                producer.send(new ProducerRecord<>(t.generations.name(), "b".getBytes(StandardCharsets.UTF_8), bytes)).get();
-                Thread.sleep(6000); // the scorer reads it, cannot resolve the schema, retries
-                assertThat(infra.deadLetters(t)).as("nothing dead-lettered during the outage").isEmpty();
-                assertThat(infra.scoreRecords(t)).doesNotContainKey(SampleKeys.of(during));
+                try (LogCapture log = new LogCapture(Level.WARN)) {
+                    infra.stopRegistry();
+                    producer.send(new ProducerRecord<>(t.generations.name(), "b".getBytes(StandardCharsets.UTF_8), bytes)).get();
+                    // first proof that the scorer read it: intake asks the registry for the new schema id, in vain, and
+                    // asks again (it is still waiting, it did not give the record up)
+                    String asked = "/schemas/ids/" + id;
+                    ScorerHarness.await(() -> waits(log.text(), asked), n -> n >= 2, WAIT,
+                            "intake waiting on the registry for schema id " + id);
+                    assertThat(infra.deadLetters(t)).as("nothing dead-lettered during the outage").isEmpty();
+                    assertThat(infra.scoreRecords(t)).doesNotContainKey(SampleKeys.of(during));
+                }
 
                 infra.startRegistry();
                 Map<SampleKey, List<SampleScore>> scores = ScorerHarness.await(() -> infra.scoreRecords(t),
