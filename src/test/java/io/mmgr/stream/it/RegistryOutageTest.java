@@ -4,12 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.mmgr.stream.app.ScorerApp;
 import io.mmgr.stream.avro.BenchmarkItem;
+import io.mmgr.stream.avro.CheckpointDone;
+import io.mmgr.stream.avro.CheckpointKey;
 import io.mmgr.stream.avro.GenerationEvent;
 import io.mmgr.stream.avro.GenerationInputs;
 import io.mmgr.stream.avro.GroundTruth;
 import io.mmgr.stream.avro.SampleKey;
 import io.mmgr.stream.avro.SampleScore;
 import io.mmgr.stream.avro.UiAction;
+import io.mmgr.stream.contract.CheckpointState;
 import io.mmgr.stream.contract.SampleKeys;
 import io.mmgr.stream.topology.ScorerSettings;
 import io.mmgr.stream.contract.Topics;
@@ -75,6 +78,17 @@ class RegistryOutageTest {
                         t.generations.valueSerde().serializer().serialize(t.generations.name(), before))).get();
                 ScorerHarness.await(() -> infra.scoreRecords(t), r -> r.containsKey(SampleKeys.of(before)), WAIT,
                         "the sample before the outage");
+                // every sub-flow has handled that checkpoint, so each has registered its stores' schemas before the
+                // registry goes (else one of them, not intake, is what waits): the marker's answer needs the
+                // leaderboard, the comparisons and the status sub-flows
+                CheckpointKey c1 = new CheckpointKey("outage", "c1");
+                CheckpointDone done = CheckpointDone.newBuilder().setDoneId("before").setRunId("outage").setCheckpointId("c1")
+                        .setExpected(1L).setSentAt(Instant.now()).build();
+                producer.send(new ProducerRecord<>(t.checkpointDone.name(), t.checkpointDone.keySerde().serializer()
+                        .serialize(t.checkpointDone.name(), c1), t.checkpointDone.valueSerde().serializer()
+                        .serialize(t.checkpointDone.name(), done))).get();
+                ScorerHarness.await(() -> infra.checkpointAnswers(t), a -> a.containsKey(c1)
+                        && CheckpointState.COMPLETE.is(a.get(c1).getStatus()), WAIT, "the first checkpoint's answer");
 
                 // a newer producer's event: its schema id is new to the scorer
                 GenerationEvent during = GenerationEvent.newBuilder(event("s")).setCheckpointId("c2").build();
