@@ -21,8 +21,13 @@ public final class ComparisonKeys {
     private ComparisonKeys() {
     }
 
+    /** The prefix of every key of a run. */
+    public static String run(String run) {
+        return run + SEP;
+    }
+
     public static String runTask(String run, String task) {
-        return run + SEP + task + SEP;
+        return run(run) + task + SEP;
     }
 
     public static String checkpoint(String run, String task, String checkpoint) {

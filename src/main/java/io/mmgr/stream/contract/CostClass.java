@@ -1,6 +1,5 @@
 package io.mmgr.stream.contract;
 
-import io.mmgr.stream.avro.ArtifactRef;
 import java.util.Locale;
 
 /**
@@ -31,12 +30,5 @@ public enum CostClass {
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("unknown cost class '" + s + "' (light, image or video)");
         }
-    }
-
-    /** VIDEO for a video artifact, IMAGE otherwise: the class of an evaluator that reads this one artifact. */
-    public static CostClass ofMedia(ArtifactRef artifact, String modality) {
-        String type = artifact.getMediaType() == null ? "" : artifact.getMediaType().toLowerCase(Locale.ROOT);
-        boolean video = type.startsWith("video/") || (!type.startsWith("image/") && "video".equals(modality));
-        return video ? VIDEO : IMAGE;
     }
 }

@@ -62,28 +62,29 @@ public final class Stores {
     /** Each leaderboard row's latest distance. */
     public final Store<LeaderboardKey, FrechetStat> frechetStats;
 
-    // comparison
-    /** Latest primary per sample: key {@code run/task/checkpoint/sample/seed}. */
+    // comparison: string keys of fields joined by NUL ({@link ComparisonKeys}), so a prefix scans a run x task
+    /** Latest primary per sample: key {@code run NUL task NUL checkpoint NUL sample NUL seed}. */
     public final Store<String, Double> comparisonOutcomes;
-    /** Primary sums per checkpoint: key {@code run/task/checkpoint}. */
+    /** Primary sums per checkpoint: key {@code run NUL task NUL checkpoint}. */
     public final Store<String, ScoreAggregate> comparisonCheckpoints;
-    /** Latest comparison per checkpoint: key {@code run/task/checkpoint} (queried by the REST API). */
+    /** Latest comparison per checkpoint: key {@code run NUL task NUL checkpoint} (queried by the REST API). */
     public final Store<String, CheckpointComparison> comparisonResults;
-    /** Alerts raised: key {@code run/task/checkpoint/kind} (queried by the REST API). */
+    /** Alerts raised: key {@code run NUL task NUL checkpoint NUL kind} (queried by the REST API). */
     public final Store<String, Alert> comparisonAlerts;
 
-    // checkpoint status
-    /** Latest leaderboard row: key {@code run/checkpoint/task}. */
+    // checkpoint status: string keys of fields joined by NUL (topology.status.StatusKeys); a checkpoint's own
+    // key ends in NUL, so it is the prefix of its rows, comparisons and alerts
+    /** Latest leaderboard row: key {@code run NUL checkpoint NUL task}. */
     public final Store<String, LeaderboardRow> statusRows;
-    /** Latest comparison: key {@code run/checkpoint/task}. */
+    /** Latest comparison: key {@code run NUL checkpoint NUL task}. */
     public final Store<String, CheckpointComparison> statusComparisons;
-    /** Alerts: key {@code run/checkpoint/task/kind/baseline}. */
+    /** Alerts: key {@code run NUL checkpoint NUL task NUL kind NUL baseline}. */
     public final Store<String, Alert> statusAlerts;
-    /** Latest done marker: key {@code run/checkpoint}. */
+    /** Latest done marker: key {@code run NUL checkpoint NUL}. */
     public final Store<String, CheckpointDone> statusMarkers;
-    /** When the latest marker times out (the scorer's wall clock, epoch ms): key {@code run/checkpoint}. */
+    /** When the latest marker times out (the scorer's wall clock, epoch ms): key {@code run NUL checkpoint NUL}. */
     public final Store<String, Long> statusDeadlines;
-    /** The latest answer: key {@code run/checkpoint}. */
+    /** The latest answer: key {@code run NUL checkpoint NUL}. */
     public final Store<String, CheckpointStatus> statusAnswers;
 
     public Stores(AvroSerdes serdes) {

@@ -112,10 +112,6 @@ final class EvaluationPool implements AutoCloseable {
         return queue.size() + running.get();
     }
 
-    int runningCount() {
-        return running.get();
-    }
-
     /** Abandoned threads still inside an evaluation. */
     int stuckThreads() {
         return stuck.get();

@@ -72,10 +72,6 @@ public record EvaluationSettings(Map<CostClass, Integer> threads, Map<CostClass,
         return new EvaluationSettings(threads, merge(deadlines, d), queuedPerThread, maxPollRecords, maxPollInterval, commitInterval);
     }
 
-    public EvaluationSettings withQueuedPerThread(Map<CostClass, Integer> q) {
-        return new EvaluationSettings(threads, deadlines, merge(queuedPerThread, q), maxPollRecords, maxPollInterval, commitInterval);
-    }
-
     public EvaluationSettings withPolling(int records, Duration interval) {
         return new EvaluationSettings(threads, deadlines, queuedPerThread, records, interval, commitInterval);
     }

@@ -42,7 +42,6 @@ final class CacheFollower implements AutoCloseable {
     private final List<Runnable> onComplete = new CopyOnWriteArrayList<>();
     private final AtomicLong read = new AtomicLong();
     private volatile boolean running = true;
-    private volatile long toRead = -1;
 
     CacheFollower(JudgeWorker.Config config, Topic<String, JudgeVerdict> topic, VerdictCache cache, CostLedger ledger,
                   String self) {
@@ -81,11 +80,6 @@ final class CacheFollower implements AutoCloseable {
         return read.get();
     }
 
-    /** Records between the stored positions and the end offsets seen at start; -1 before they are known. */
-    long recordsToRead() {
-        return toRead;
-    }
-
     private void run() {
         try {
             var infos = consumer.partitionsFor(topic.name(), Duration.ofSeconds(30));
@@ -105,7 +99,6 @@ final class CacheFollower implements AutoCloseable {
                     pending += end.get(tp) - at;
                 }
             }
-            toRead = pending;
             LOG.info("judge cache {}: {} verdicts on disk, about {} more to read from {}", cache.directory(), cache.size(),
                     pending, topic.name());
             Map<TopicPartition, Long> last = new HashMap<>();

@@ -186,7 +186,7 @@ public final class JudgeEngine {
         }
         var hit = cache.get(key);
         if (hit.isPresent()) {
-            metrics.cache(true);
+            metrics.cache(JudgeMetrics.CacheResult.HIT);
             return new Outcome.Done(copyFor(hit.get(), request), false);
         }
         if (!cache.complete()) {
@@ -194,9 +194,9 @@ public final class JudgeEngine {
             return new Outcome.Wait("judge cache still loading; the judge is asked once it is read",
                     settings.retry().backoffMax(), Resume.CACHE);
         }
-        metrics.cache(false);
         CompletableFuture<Outcome> mine = new CompletableFuture<>();
         CompletableFuture<Outcome> running = cache.claim(key, mine);
+        metrics.cache(running == null ? JudgeMetrics.CacheResult.MISS : JudgeMetrics.CacheResult.IN_FLIGHT);
         if (running != null) {
             // the same prompt is being judged for another request right now: share its answer
             Outcome o = running.join();

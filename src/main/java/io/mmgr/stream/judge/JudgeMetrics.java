@@ -20,6 +20,7 @@ public final class JudgeMetrics {
     private final Counter rateLimited;
     private final Counter cacheHits;
     private final Counter cacheMisses;
+    private final Counter cacheInFlight;
     private final Counter repairs;
     private final Counter enlarged;
     private final Timer latency;
@@ -32,6 +33,7 @@ public final class JudgeMetrics {
         rateLimited = Counter.builder("mmgr.judge.rate_limited").description("HTTP 429 answers").register(registry);
         cacheHits = Counter.builder("mmgr.judge.cache").tag("result", "hit").register(registry);
         cacheMisses = Counter.builder("mmgr.judge.cache").tag("result", "miss").register(registry);
+        cacheInFlight = Counter.builder("mmgr.judge.cache").tag("result", "in-flight").register(registry);
         repairs = Counter.builder("mmgr.judge.repairs").description("unparsable answers sent back once for repair").register(registry);
         enlarged = Counter.builder("mmgr.judge.enlarged")
                 .description("answers cut at the output cap before any text, asked again with more room").register(registry);
@@ -84,8 +86,22 @@ public final class JudgeMetrics {
                 .register(registry);
     }
 
-    public void cache(boolean hit) {
-        (hit ? cacheHits : cacheMisses).increment();
+    /** How the cache answered a request that reached the provider's side of the engine. */
+    public enum CacheResult {
+        /** a cached verdict: no call */
+        HIT,
+        /** nothing cached or under way: this request makes the call */
+        MISS,
+        /** the same prompt is being judged for another request: this one shares that call's answer */
+        IN_FLIGHT
+    }
+
+    public void cache(CacheResult result) {
+        (switch (result) {
+            case HIT -> cacheHits;
+            case MISS -> cacheMisses;
+            case IN_FLIGHT -> cacheInFlight;
+        }).increment();
     }
 
     public void tokens(String run, String checkpoint, long in, long out, double costUsd) {

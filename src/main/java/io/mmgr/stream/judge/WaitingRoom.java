@@ -76,9 +76,4 @@ final class WaitingRoom {
             timer.execute(r);
         }
     }
-
-    /** Requests waiting for an event (not those waiting for a time only). */
-    int waitingFor(JudgeEngine.Resume event) {
-        return parked.get(event).size();
-    }
 }

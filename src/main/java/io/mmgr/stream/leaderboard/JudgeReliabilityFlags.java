@@ -3,6 +3,7 @@ package io.mmgr.stream.leaderboard;
 import io.mmgr.stream.avro.AgreementStat;
 import io.mmgr.stream.avro.LeaderboardRow;
 import io.mmgr.stream.contract.MetricKey;
+import io.mmgr.stream.leaderboard.ReliabilityFlags.Level;
 import java.util.List;
 import java.util.Locale;
 
@@ -25,9 +26,9 @@ public final class JudgeReliabilityFlags implements ReliabilityFlags.Source {
         AgreementStat stat = row.getAgreement().get(Agreement.JUDGE_VS_HUMAN);
         String figure = stat == null ? "no paired verdicts with human labels and no Table 5 figure" : figure(stat);
         return List.of(switch (reliability) {
-            case Agreement.RELIABLE -> new ReliabilityFlags.Flag("judge-reliable", "info", "judged metrics reliable: " + figure);
-            case Agreement.DISCOUNT -> new ReliabilityFlags.Flag("judge-discount", "warn", "discount judged metrics: " + figure);
-            default -> new ReliabilityFlags.Flag("judge-unknown", "info", "judge reliability unknown: " + figure);
+            case Agreement.RELIABLE -> new ReliabilityFlags.Flag("judge-reliable", Level.INFO, "judged metrics reliable: " + figure);
+            case Agreement.DISCOUNT -> new ReliabilityFlags.Flag("judge-discount", Level.WARN, "discount judged metrics: " + figure);
+            default -> new ReliabilityFlags.Flag("judge-unknown", Level.INFO, "judge reliability unknown: " + figure);
         });
     }
 

@@ -4,6 +4,7 @@ import io.mmgr.stream.avro.LeaderboardRow;
 import io.mmgr.stream.avro.MetricStat;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.ServiceLoader;
 
 /**
@@ -17,8 +18,26 @@ public final class ReliabilityFlags {
     /** Fewer primaries than this make the interval wide enough to say so. */
     public static final long SMALL_SAMPLE = 30;
 
-    /** One flag: a short code for filtering, a level ({@code info} or {@code warn}) and words for people. */
-    public record Flag(String code, String level, String text) {
+    /** How much a flag matters; the dashboard styles a flag by its {@link #label()}. */
+    public enum Level {
+        /** read the figure knowing this */
+        INFO,
+        /** the figure may mislead */
+        WARN;
+
+        /** Lower-case name, as the REST API and the dashboard carry it ({@code info}, {@code warn}). */
+        public String label() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+    }
+
+    /** One flag: a short code for filtering, how much it matters and words for people. */
+    public record Flag(String code, Level severity, String text) {
+
+        /** The level as the REST API and the dashboard carry it ({@code info} or {@code warn}). */
+        public String level() {
+            return severity.label();
+        }
     }
 
     /** A provider of flags for a row. */
@@ -49,22 +68,22 @@ public final class ReliabilityFlags {
         List<Flag> out = new ArrayList<>();
         if (row.getSamplesPartial() > 0) {
             // "unavailable": cannot arrive; "pending": still coming (one word each, as in the dashboard, REST and the run banner)
-            out.add(new Flag("unavailable", "info", row.getSamplesPartial()
+            out.add(new Flag("unavailable", Level.INFO, row.getSamplesPartial()
                     + " samples scored without parts that cannot arrive (judge not configured or evaluator not installed): "
                     + "their metrics are unavailable"));
         }
         if (row.getSamplesPending() > 0) {
-            out.add(new Flag("pending", "info", row.getSamplesPending() + " samples with a part still coming (e.g. the judge)"));
+            out.add(new Flag("pending", Level.INFO, row.getSamplesPending() + " samples with a part still coming (e.g. the judge)"));
         }
         if (row.getSamplesFailed() > 0) {
-            out.add(new Flag("failed", "warn", row.getSamplesFailed() + " samples failed to score (see the dead-letter topic)"));
+            out.add(new Flag("failed", Level.WARN, row.getSamplesFailed() + " samples failed to score (see the dead-letter topic)"));
         }
         if (row.getPrimaryCount() > 0 && row.getPrimaryCount() < SMALL_SAMPLE) {
-            out.add(new Flag("small-sample", "info", "only " + row.getPrimaryCount() + " samples: a wide interval"));
+            out.add(new Flag("small-sample", Level.INFO, "only " + row.getPrimaryCount() + " samples: a wide interval"));
         }
         MetricStat mismatch = row.getMetrics().get("robot-trials.trial_count_mismatch");
         if (mismatch != null && mismatch.getMean() > 0) {
-            out.add(new Flag("trial-protocol", "warn", "some tasks ran a trial count other than the protocol's"));
+            out.add(new Flag("trial-protocol", Level.WARN, "some tasks ran a trial count other than the protocol's"));
         }
         return out;
     }

@@ -17,7 +17,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
-import java.util.function.Function;
 import java.util.function.Predicate;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.KafkaStreams;
@@ -29,8 +28,14 @@ import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 
 /**
  * Reads this instance's share of the scorer's state stores through Kafka Streams' query interface
- * (never the processors). Every method answers from local partitions only; {@link ClusterQueries}
- * combines the instances.
+ * (never the processors). Every method answers from local partitions only; {@link ApiHandler} combines
+ * the instances' answers (through {@link Cluster}).
+ *
+ * <p>The comparison stores are keyed by strings of fields joined by NUL, run first ({@link ComparisonKeys}),
+ * so a query naming the run reads only that run's keys with a prefix scan, in the order a whole scan meets
+ * them. The leaderboard rows and sample scores are keyed by Avro records in the registry's wire format: the
+ * bytes start with the schema id the store's serde resolved for its changelog topic, which a prefix would
+ * have to repeat and this reader does not know, so those are read whole and filtered.
  */
 public final class StoreQueries {
 
@@ -113,8 +118,8 @@ public final class StoreQueries {
     public List<CheckpointComparison> comparisons(String run, String task) {
         ReadOnlyKeyValueStore<String, CheckpointComparison> s = store(stores.comparisonResults);
         List<CheckpointComparison> out = new ArrayList<>();
-        try (KeyValueIterator<String, CheckpointComparison> it = run != null && task != null
-                ? s.prefixScan(ComparisonKeys.runTask(run, task), new StringSerializer()) : s.all()) {
+        try (KeyValueIterator<String, CheckpointComparison> it = scan(s, isSet(run) && isSet(task) ? ComparisonKeys.runTask(run, task)
+                : isSet(run) ? ComparisonKeys.run(run) : null)) {
             while (it.hasNext()) {
                 CheckpointComparison c = it.next().value;
                 if (c != null && matches(run, c.getRunId()) && matches(task, c.getTask())) {
@@ -128,7 +133,7 @@ public final class StoreQueries {
     public List<Alert> alerts(String run) {
         ReadOnlyKeyValueStore<String, Alert> s = store(stores.comparisonAlerts);
         List<Alert> out = new ArrayList<>();
-        try (KeyValueIterator<String, Alert> it = s.all()) {
+        try (KeyValueIterator<String, Alert> it = scan(s, isSet(run) ? ComparisonKeys.run(run) : null)) {
             while (it.hasNext()) {
                 Alert a = it.next().value;
                 if (a != null && matches(run, a.getRunId())) {
@@ -145,7 +150,19 @@ public final class StoreQueries {
         return Optional.ofNullable(s.get(SampleKeys.itemKey(task, sampleId)));
     }
 
+    /**
+     * The keys of a NUL-keyed store that begin with {@code prefix} (null: every key). The values are still
+     * filtered by their fields, so a prefix only spares reading what could not match.
+     */
+    private static <V> KeyValueIterator<String, V> scan(ReadOnlyKeyValueStore<String, V> s, String prefix) {
+        return prefix == null ? s.all() : s.prefixScan(prefix, new StringSerializer());
+    }
+
+    private static boolean isSet(String wanted) {
+        return wanted != null && !wanted.isEmpty();
+    }
+
     private static boolean matches(String wanted, String actual) {
-        return wanted == null || wanted.isEmpty() || wanted.equals(actual);
+        return !isSet(wanted) || wanted.equals(actual);
     }
 }

@@ -107,10 +107,6 @@ public final class PartitionProgress {
         this.committedMetadata = metadata;
     }
 
-    public long lastCommitted() {
-        return committed;
-    }
-
     /** The partition was taken away: its jobs' work would be thrown away, so they may stop. */
     public boolean revoked() {
         return revoked;

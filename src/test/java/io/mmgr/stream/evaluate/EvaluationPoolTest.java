@@ -15,6 +15,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -188,11 +189,8 @@ class EvaluationPoolTest {
         }
     }
 
-    static void waitFor(java.util.function.BooleanSupplier condition) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (!condition.getAsBoolean()) {
-            assertThat(System.nanoTime()).as("condition within 60 s").isLessThan(deadline);
-            Thread.sleep(20);
-        }
+    static void waitFor(java.util.function.BooleanSupplier condition) {
+        Awaitility.await().atMost(Duration.ofSeconds(60)).pollInSameThread().pollDelay(Duration.ZERO)
+                .pollInterval(Duration.ofMillis(20)).until(condition::getAsBoolean);
     }
 }

@@ -16,6 +16,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -106,15 +107,9 @@ class ConsoleLogsTest {
     }
 
     private static void awaitText(java.util.function.Supplier<String> text, String wanted, String what) {
-        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-        while (!text.get().contains(wanted)) {
-            assertThat(System.nanoTime()).as("%s within 30 s; so far:\n%s", what, text.get()).isLessThan(deadline);
-            try {
-                Thread.sleep(100);
-            } catch (InterruptedException e) {
-                throw new IllegalStateException(e);
-            }
-        }
+        // the timeout message carries the text so far
+        Awaitility.await(what).atMost(Duration.ofSeconds(30)).pollInSameThread().pollDelay(Duration.ZERO)
+                .until(text::get, t -> t.contains(wanted));
     }
 
     private static String read(Path file) {

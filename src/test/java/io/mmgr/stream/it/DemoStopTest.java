@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -70,16 +71,10 @@ class DemoStopTest {
         return pb.start();
     }
 
-    static void awaitLine(Process p, Path log, String line, Duration timeout) throws Exception {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (true) {
-            String text = Files.exists(log) ? Files.readString(log, StandardCharsets.UTF_8) : "";
-            if (text.contains(line)) {
-                return;
-            }
-            assertThat(p.isAlive()).as("the demo is running; its output:\n%s", text).isTrue();
-            assertThat(System.nanoTime()).as("'%s' within %s; output so far:\n%s", line, timeout, text).isLessThan(deadline);
-            Thread.sleep(100);
-        }
+    static void awaitLine(Process p, Path log, String line, Duration timeout) {
+        java.util.concurrent.Callable<String> output = () -> Files.exists(log) ? Files.readString(log, StandardCharsets.UTF_8) : "";
+        Awaitility.await("'" + line + "' in the demo's output").atMost(timeout).pollInSameThread().pollDelay(Duration.ZERO)
+                .failFast("the demo exited", () -> assertThat(p.isAlive()).as("the demo is running; its output:\n%s", output.call()).isTrue())
+                .until(output, text -> text.contains(line));
     }
 }

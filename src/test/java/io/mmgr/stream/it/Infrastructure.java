@@ -1,6 +1,8 @@
 package io.mmgr.stream.it;
 
 import io.mmgr.stream.app.TopicSnapshot;
+import io.mmgr.stream.avro.CheckpointKey;
+import io.mmgr.stream.avro.CheckpointStatus;
 import io.mmgr.stream.avro.DeadLetter;
 import io.mmgr.stream.avro.LeaderboardKey;
 import io.mmgr.stream.avro.LeaderboardRow;
@@ -107,6 +109,12 @@ final class Infrastructure implements AutoCloseable {
     Map<LeaderboardKey, LeaderboardRow> leaderboard(Topics t) {
         return TopicSnapshot.latest(clientConfig(), t.leaderboard.name(), t.leaderboard.keySerde().deserializer(),
                 t.leaderboard.valueSerde().deserializer(), Duration.ofSeconds(60));
+    }
+
+    /** The latest answer to each checkpoint's done marker. */
+    Map<CheckpointKey, CheckpointStatus> checkpointAnswers(Topics t) {
+        return TopicSnapshot.latest(clientConfig(), t.checkpointStatus.name(), t.checkpointStatus.keySerde().deserializer(),
+                t.checkpointStatus.valueSerde().deserializer(), Duration.ofSeconds(60));
     }
 
     List<DeadLetter> deadLetters(Topics t) {

@@ -33,6 +33,7 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.awaitility.Awaitility;
 
 /**
  * A real single-node KRaft broker and our registry, both in this JVM, with a scorer on them and
@@ -184,21 +185,9 @@ public final class ScorerHarness implements AutoCloseable {
 
     /** Polls {@code read} until {@code done} holds (the scorer works asynchronously), or fails after the timeout. */
     public static <T> T await(java.util.function.Supplier<T> read, Predicate<T> done, Duration timeout, String what) {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        T last = null;
-        while (System.nanoTime() < deadline) {
-            last = read.get();
-            if (done.test(last)) {
-                return last;
-            }
-            try {
-                Thread.sleep(250);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                break;
-            }
-        }
-        throw new AssertionError("timed out waiting for " + what + "; last seen: " + last);
+        // polled on this thread: the readers (consumers, stores) are not shared across threads; the timeout names the last value read
+        return Awaitility.await(what).atMost(timeout).pollInSameThread().pollDelay(Duration.ZERO)
+                .pollInterval(Duration.ofMillis(250)).until(read::get, done);
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.mmgr.stream.judge;
 
+import static io.mmgr.stream.judge.JudgeWorkerResilienceTest.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.mmgr.stream.avro.JudgeRequest;
@@ -48,11 +49,6 @@ class JudgeCacheStartupTest {
     static void stop() {
         server.close();
         k.close();
-    }
-
-    static <T> T await(java.util.function.Supplier<T> read, java.util.function.Predicate<T> done, Duration timeout, String what)
-            throws Exception {
-        return JudgeWorkerResilienceTest.await(read, done, timeout, what);
     }
 
     @Test

@@ -24,6 +24,9 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -64,9 +67,13 @@ class JudgeEngineTest {
     }
 
     JudgeEngine engine(JudgeSettings s, VerdictCache cache) {
+        return engine(s, cache, JudgeMetrics.standalone());
+    }
+
+    JudgeEngine engine(JudgeSettings s, VerdictCache cache, JudgeMetrics metrics) {
         return JudgeRuntime.engine(s, JudgeRuntime.client(s, Map.of("KEY", KEY)),
                 new LocalArtifactResolver(List.of(dir), LocalArtifactResolver.DEFAULT_MAX_BYTES, dir.resolve("spill")),
-                cache, JudgeMetrics.standalone());
+                cache, metrics);
     }
 
     JudgeSettings.Builder builder(String protocol, String model) {
@@ -161,14 +168,32 @@ class JudgeEngineTest {
 
     @Test
     void identicalPromptsInFlightTogetherMakeOneCall() throws Exception {
-        server = ScriptedVlmServer.start(e -> Action.ok(Duration.ofMillis(300), Map.of()));
-        JudgeEngine engine = engine(settings("openai"));
+        CountDownLatch arrived = new CountDownLatch(1);
+        CountDownLatch answer = new CountDownLatch(1);
+        // the provider holds its answer until the second request has joined the first one's call
+        server = ScriptedVlmServer.start(e -> {
+            arrived.countDown();
+            try {
+                answer.await(60, TimeUnit.SECONDS);
+            } catch (InterruptedException interrupted) {
+                Thread.currentThread().interrupt();
+            }
+            return Action.ok(Duration.ZERO, Map.of());
+        });
+        JudgeMetrics metrics = JudgeMetrics.standalone();
+        VerdictCache cache = VerdictCache.open(dir.resolve("shared-cache"));
+        caches.add(cache);
+        JudgeEngine engine = engine(settings("openai"), cache, metrics);
         JudgeRequest a = JudgeFixtures.mathImage("r", "same", 0x00FF00);
         // the same generation and item under another sample id and request id
         JudgeRequest b = JudgeRequest.newBuilder(a).setRequestId("other-request").setGenerationId("gen-other").build();
         CompletableFuture<JudgeEngine.Outcome> fa = CompletableFuture.supplyAsync(() -> engine.judge(a));
-        Thread.sleep(50);
+        assertThat(arrived.await(60, TimeUnit.SECONDS)).as("the first request's call reached the provider").isTrue();
         CompletableFuture<JudgeEngine.Outcome> fb = CompletableFuture.supplyAsync(() -> engine.judge(b));
+        Awaitility.await("the second request joined the call under way").atMost(Duration.ofSeconds(60))
+                .until(() -> metrics.count("mmgr.judge.cache", "result", "in-flight") == 1);
+        assertThat(fb).as("it waits for that call's answer").isNotDone();
+        answer.countDown();
         var va = ((JudgeEngine.Outcome.Done) fa.get()).verdict();
         var vb = ((JudgeEngine.Outcome.Done) fb.get()).verdict();
         assertThat(server.requestCount()).isEqualTo(1);
@@ -179,6 +204,7 @@ class JudgeEngineTest {
         assertThat(vb.getAttempts()).isZero();
         assertThat(((JudgeEngine.Outcome.Done) fb.get()).fresh()).isFalse();
         assertThat(((JudgeEngine.Outcome.Done) fa.get()).fresh()).isTrue();
+        assertThat(metrics.count("mmgr.judge.cache", "result", "miss")).as("one request called").isEqualTo(1);
     }
 
     @Test

@@ -21,6 +21,7 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Predicate;
 import java.util.stream.Collectors;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
@@ -145,17 +146,9 @@ class JudgeWorkerResilienceTest {
         return out;
     }
 
-    static <T> T await(java.util.function.Supplier<T> read, Predicate<T> done, Duration timeout, String what) throws Exception {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        T last = null;
-        while (System.nanoTime() < deadline) {
-            last = read.get();
-            if (done.test(last)) {
-                return last;
-            }
-            Thread.sleep(200);
-        }
-        throw new AssertionError("timed out waiting for " + what + "; last: " + last);
+    static <T> T await(java.util.function.Supplier<T> read, Predicate<T> done, Duration timeout, String what) {
+        return Awaitility.await(what).atMost(timeout).pollInSameThread().pollDelay(Duration.ZERO)
+                .pollInterval(Duration.ofMillis(200)).until(read::get, done);
     }
 
     @org.junit.jupiter.api.Order(1)

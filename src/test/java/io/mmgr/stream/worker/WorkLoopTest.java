@@ -27,6 +27,7 @@ import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
@@ -136,14 +137,9 @@ class WorkLoopTest {
         }
     }
 
-    static void waitFor(java.util.function.BooleanSupplier condition, String what) throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("timed out waiting for " + what);
-            }
-            Thread.sleep(50);
-        }
+    static void waitFor(java.util.function.BooleanSupplier condition, String what) {
+        Awaitility.await(what).atMost(Duration.ofSeconds(90)).pollInSameThread().pollDelay(Duration.ZERO)
+                .pollInterval(Duration.ofMillis(50)).until(condition::getAsBoolean);
     }
 
     @Test

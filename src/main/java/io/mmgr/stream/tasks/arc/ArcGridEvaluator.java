@@ -10,6 +10,7 @@ import io.mmgr.stream.tasks.DeterministicEvaluator;
 import io.mmgr.stream.tasks.EvaluationContext;
 import io.mmgr.stream.tasks.EvaluationException;
 import io.mmgr.stream.tasks.EvaluationOutcome;
+import io.mmgr.stream.tasks.MediaKind;
 import io.mmgr.stream.vision.ImageDecoder;
 import io.mmgr.stream.vision.MediaException;
 import io.mmgr.stream.vision.Rect;
@@ -17,7 +18,6 @@ import io.mmgr.stream.vision.RgbImage;
 import io.mmgr.stream.vision.VideoDecoder;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 
@@ -52,7 +52,7 @@ public final class ArcGridEvaluator implements DeterministicEvaluator {
     @Override
     public CostClass costClass(GenerationEvent event, BenchmarkItem item) {
         return ArtifactResolver.find(event.getArtifacts(), "output")
-                .map(out -> isVideo(out) ? CostClass.VIDEO : CostClass.IMAGE).orElse(CostClass.IMAGE);
+                .map(out -> MediaKind.of(out).costClass()).orElse(CostClass.IMAGE);
     }
 
     @Override
@@ -66,7 +66,7 @@ public final class ArcGridEvaluator implements DeterministicEvaluator {
         if (out.isEmpty()) {
             return Optional.of("ARC generation has no artifact with role 'output'");
         }
-        if (!isImage(out.get()) && !isVideo(out.get())) {
+        if (!MediaKind.of(out.get()).isMedia()) {
             return Optional.of("ARC output must be an image or a video, got media type '" + out.get().getMediaType() + "'");
         }
         try {
@@ -87,7 +87,7 @@ public final class ArcGridEvaluator implements DeterministicEvaluator {
         int declaredWidth;
         int declaredHeight;
         Map<String, String> diagnostics = new LinkedHashMap<>();
-        if (isVideo(out)) {
+        if (MediaKind.of(out).isVideo()) {
             RgbImage[] last = new RgbImage[1];
             int[] size = new int[2];
             try {
@@ -210,17 +210,5 @@ public final class ArcGridEvaluator implements DeterministicEvaluator {
                     + ": answerRegion must be [x, y, width, height] with x, y >= 0 and a size of at least 3x3, got " + r);
         }
         return new Rect(r.get(0), r.get(1), r.get(2), r.get(3));
-    }
-
-    private static String type(ArtifactRef ref) {
-        return ref.getMediaType() == null ? "" : ref.getMediaType().toLowerCase(Locale.ROOT);
-    }
-
-    static boolean isVideo(ArtifactRef ref) {
-        return type(ref).startsWith("video/");
-    }
-
-    static boolean isImage(ArtifactRef ref) {
-        return type(ref).startsWith("image/");
     }
 }

@@ -28,17 +28,17 @@ public final class MazeGate implements TaskGate {
     public static final String PIXEL_PART = MazePixelEvaluator.ID;
 
     public static final GateVariant VLM = GateVariant.of("vlm",
-            Check.isZero(MetricKey.of(TaskSpec.JUDGE_PART, "maze_changed")),
-            Check.isZero(MetricKey.of(TaskSpec.JUDGE_PART, "cross_wall")),
-            Check.isOne(MetricKey.of(TaskSpec.JUDGE_PART, "target_achievement")));
+            Check.isZero(MetricKey.of(TaskSpec.JUDGE_PART, MazeMetrics.MAZE_CHANGED)),
+            Check.isZero(MetricKey.of(TaskSpec.JUDGE_PART, MazeMetrics.CROSS_WALL)),
+            Check.isOne(MetricKey.of(TaskSpec.JUDGE_PART, MazeMetrics.TARGET_ACHIEVEMENT)));
 
     public static final GateVariant PIXEL = GateVariant.of("pixel",
-            Check.above(MetricKey.of(PIXEL_PART, "layout_iou"), MazeThresholds.LAYOUT_IOU_MIN),
-            Check.isZero(MetricKey.of(PIXEL_PART, "start_moved")),
-            Check.isZero(MetricKey.of(PIXEL_PART, "target_moved")),
-            Check.isZero(MetricKey.of(PIXEL_PART, "cross_wall")),
-            Check.above(MetricKey.of(PIXEL_PART, "target_achievement"), MazeThresholds.TARGET_ACHIEVEMENT_MIN),
-            Check.isZero(MetricKey.of(PIXEL_PART, "excessive_reflection")));
+            Check.above(MetricKey.of(PIXEL_PART, MazeMetrics.LAYOUT_IOU), MazeThresholds.LAYOUT_IOU_MIN),
+            Check.isZero(MetricKey.of(PIXEL_PART, MazeMetrics.START_MOVED)),
+            Check.isZero(MetricKey.of(PIXEL_PART, MazeMetrics.TARGET_MOVED)),
+            Check.isZero(MetricKey.of(PIXEL_PART, MazeMetrics.CROSS_WALL)),
+            Check.above(MetricKey.of(PIXEL_PART, MazeMetrics.TARGET_ACHIEVEMENT), MazeThresholds.TARGET_ACHIEVEMENT_MIN),
+            Check.isZero(MetricKey.of(PIXEL_PART, MazeMetrics.EXCESSIVE_REFLECTION)));
 
     @Override
     public GateResult evaluate(GateInput input) {

@@ -14,25 +14,44 @@ public record MazeMetrics(double layoutIou, boolean mazeChanged, Double startOff
                           double pathRecall, double targetAchievement, boolean pathHasLoop, double pathLengthRatio,
                           boolean excessiveReflection, Boolean actionReflection, Integer framesAnalyzed) {
 
+    // The metric names, spelled out only here: the gate, the rubric and the CLI refer to these.
+    public static final String LAYOUT_IOU = "layout_iou";
+    public static final String MAZE_CHANGED = "maze_changed";
+    public static final String START_OFFSET_PX = "start_offset_px";
+    public static final String TARGET_OFFSET_PX = "target_offset_px";
+    public static final String START_MOVED = "start_moved";
+    public static final String TARGET_MOVED = "target_moved";
+    public static final String CROSSING_RATIO = "crossing_ratio";
+    public static final String CROSS_WALL = "cross_wall";
+    public static final String PATH_IOU = "path_iou";
+    public static final String PATH_PRECISION = "path_precision";
+    public static final String PATH_RECALL = "path_recall";
+    public static final String TARGET_ACHIEVEMENT = "target_achievement";
+    public static final String PATH_HAS_LOOP = "path_has_loop";
+    public static final String PATH_LENGTH_RATIO = "path_length_ratio";
+    public static final String EXCESSIVE_REFLECTION = "excessive_reflection";
+    public static final String ACTION_REFLECTION = "action_reflection";
+    public static final String FRAMES_ANALYZED = "frames_analyzed";
+
     public Map<String, Double> asMap() {
         Map<String, Double> m = new LinkedHashMap<>();
-        m.put("layout_iou", layoutIou);
-        m.put("maze_changed", flag(mazeChanged));
-        m.put("start_offset_px", startOffsetPx);
-        m.put("target_offset_px", targetOffsetPx);
-        m.put("start_moved", flag(startMoved));
-        m.put("target_moved", flag(targetMoved));
-        m.put("crossing_ratio", crossingRatio);
-        m.put("cross_wall", flag(crossWall));
-        m.put("path_iou", pathIou);
-        m.put("path_precision", pathPrecision);
-        m.put("path_recall", pathRecall);
-        m.put("target_achievement", targetAchievement);
-        m.put("path_has_loop", flag(pathHasLoop));
-        m.put("path_length_ratio", pathLengthRatio);
-        m.put("excessive_reflection", flag(excessiveReflection));
-        m.put("action_reflection", actionReflection == null ? null : flag(actionReflection));
-        m.put("frames_analyzed", framesAnalyzed == null ? null : framesAnalyzed.doubleValue());
+        m.put(LAYOUT_IOU, layoutIou);
+        m.put(MAZE_CHANGED, flag(mazeChanged));
+        m.put(START_OFFSET_PX, startOffsetPx);
+        m.put(TARGET_OFFSET_PX, targetOffsetPx);
+        m.put(START_MOVED, flag(startMoved));
+        m.put(TARGET_MOVED, flag(targetMoved));
+        m.put(CROSSING_RATIO, crossingRatio);
+        m.put(CROSS_WALL, flag(crossWall));
+        m.put(PATH_IOU, pathIou);
+        m.put(PATH_PRECISION, pathPrecision);
+        m.put(PATH_RECALL, pathRecall);
+        m.put(TARGET_ACHIEVEMENT, targetAchievement);
+        m.put(PATH_HAS_LOOP, flag(pathHasLoop));
+        m.put(PATH_LENGTH_RATIO, pathLengthRatio);
+        m.put(EXCESSIVE_REFLECTION, flag(excessiveReflection));
+        m.put(ACTION_REFLECTION, actionReflection == null ? null : flag(actionReflection));
+        m.put(FRAMES_ANALYZED, framesAnalyzed == null ? null : framesAnalyzed.doubleValue());
         return m;
     }
 

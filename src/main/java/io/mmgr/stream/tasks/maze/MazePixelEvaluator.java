@@ -11,6 +11,7 @@ import io.mmgr.stream.tasks.DeterministicEvaluator;
 import io.mmgr.stream.tasks.EvaluationContext;
 import io.mmgr.stream.tasks.EvaluationException;
 import io.mmgr.stream.tasks.EvaluationOutcome;
+import io.mmgr.stream.tasks.MediaKind;
 import io.mmgr.stream.vision.ImageDecoder;
 import io.mmgr.stream.vision.LabelImage;
 import io.mmgr.stream.vision.MediaException;
@@ -19,7 +20,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 
@@ -62,7 +62,7 @@ public final class MazePixelEvaluator implements DeterministicEvaluator {
     @Override
     public CostClass costClass(GenerationEvent event, BenchmarkItem item) {
         return ArtifactResolver.find(event.getArtifacts(), "output")
-                .map(out -> isVideo(event, out) ? CostClass.VIDEO : CostClass.IMAGE).orElse(CostClass.IMAGE);
+                .map(out -> MediaKind.of(out, event.getModality()).costClass()).orElse(CostClass.IMAGE);
     }
 
     @Override
@@ -80,7 +80,7 @@ public final class MazePixelEvaluator implements DeterministicEvaluator {
             return badSize;
         }
         ArtifactRef out = ArtifactResolver.find(event.getArtifacts(), "output").get();
-        if (!isVideo(event, out) && !isImage(event, out)) {
+        if (!MediaKind.of(out, event.getModality()).isMedia()) {
             return Optional.of("maze output must be an image or a video, got media type '" + out.getMediaType() + "'");
         }
         return Optional.empty();
@@ -94,7 +94,7 @@ public final class MazePixelEvaluator implements DeterministicEvaluator {
         MazeReference ref = reference(context.item(), context.artifacts());
         MazeMetrics metrics;
         Map<String, String> diagnostics = new LinkedHashMap<>();
-        if (isVideo(event, output)) {
+        if (MediaKind.of(output, event.getModality()).isVideo()) {
             Path file = context.artifacts().file(output);
             MazeVideoScorer scorer = new MazeVideoScorer(ref);
             int budget = FrameBudget.forModel(event.getModel());
@@ -190,15 +190,5 @@ public final class MazePixelEvaluator implements DeterministicEvaluator {
             throw new EvaluationException("maze size " + rows + "x" + cols + " is outside " + MIN_SIDE + ".." + MAX_SIDE);
         }
         return new int[] {rows, cols};
-    }
-
-    static boolean isVideo(GenerationEvent event, ArtifactRef out) {
-        String type = out.getMediaType() == null ? "" : out.getMediaType().toLowerCase(Locale.ROOT);
-        return type.startsWith("video/") || (!type.startsWith("image/") && "video".equals(event.getModality()));
-    }
-
-    static boolean isImage(GenerationEvent event, ArtifactRef out) {
-        String type = out.getMediaType() == null ? "" : out.getMediaType().toLowerCase(Locale.ROOT);
-        return type.startsWith("image/") || (!type.startsWith("video/") && "image".equals(event.getModality()));
     }
 }

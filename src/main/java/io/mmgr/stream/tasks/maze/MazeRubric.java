@@ -19,16 +19,16 @@ import java.util.Set;
 public final class MazeRubric extends TemplateRubric {
 
     public static final List<RubricMetric> METRICS = List.of(
-            RubricMetric.binary("maze_changed", 0.0,
+            RubricMetric.binary(MazeMetrics.MAZE_CHANGED, 0.0,
                     "1 if the maze layout (walls or the red target's position) differs from the reference; "
                             + "for a video, 1 if it changes in any frame."),
-            RubricMetric.binary("cross_wall", 0.0,
+            RubricMetric.binary(MazeMetrics.CROSS_WALL, 0.0,
                     "1 if the path (image: the blue path; video: the green square) touches or crosses a black wall; "
                             + "for a video, in any frame."),
-            RubricMetric.binary("action_reflection", null,
+            RubricMetric.binary(MazeMetrics.ACTION_REFLECTION, null,
                     "1 if the trajectory shows exploration (backtracking or trying several routes); 0 for a single direct route.")
                     .forVideoOnly(),
-            RubricMetric.binary("target_achievement", 1.0,
+            RubricMetric.binary(MazeMetrics.TARGET_ACHIEVEMENT, 1.0,
                     "Image: 1 if a continuous valid blue path connects the start and the red target. "
                             + "Video: 1 if the green square reaches the red target and stops on it."));
 

@@ -10,6 +10,7 @@ import io.mmgr.stream.tasks.DeterministicEvaluator;
 import io.mmgr.stream.tasks.EvaluationContext;
 import io.mmgr.stream.tasks.EvaluationException;
 import io.mmgr.stream.tasks.EvaluationOutcome;
+import io.mmgr.stream.tasks.MediaKind;
 import io.mmgr.stream.vision.ImageDecoder;
 import io.mmgr.stream.vision.ImageQuality;
 import io.mmgr.stream.vision.MediaException;
@@ -18,7 +19,6 @@ import io.mmgr.stream.vision.VideoDecoder;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 
@@ -66,11 +66,12 @@ public final class ViewSynEvaluator implements DeterministicEvaluator {
     public CostClass costClass(GenerationEvent event, BenchmarkItem item) {
         Optional<ArtifactRef> out = ArtifactResolver.find(event.getArtifacts(), "output");
         Optional<ArtifactRef> ref = ArtifactResolver.find(item.getArtifacts(), "reference");
-        if (out.filter(ViewSynEvaluator::isVideo).isPresent() || ref.filter(ViewSynEvaluator::isVideo).isPresent()) {
+        MediaKind o = out.map(MediaKind::of).orElse(MediaKind.OTHER);
+        MediaKind r = ref.map(MediaKind::of).orElse(MediaKind.OTHER);
+        if (o.isVideo() || r.isVideo()) {
             return CostClass.VIDEO;
         }
-        return out.filter(ViewSynEvaluator::isImage).isPresent() || ref.filter(ViewSynEvaluator::isImage).isPresent()
-                ? CostClass.IMAGE : CostClass.LIGHT;
+        return o.isImage() || r.isImage() ? CostClass.IMAGE : CostClass.LIGHT;
     }
 
     @Override
@@ -111,8 +112,8 @@ public final class ViewSynEvaluator implements DeterministicEvaluator {
         m.put(PSNR, null);
         Optional<ArtifactRef> out = ArtifactResolver.find(context.event().getArtifacts(), "output");
         Optional<ArtifactRef> ref = ArtifactResolver.find(context.item().getArtifacts(), "reference")
-                .filter(a -> isVideo(a) || isImage(a));
-        if (out.isPresent() && ref.isPresent() && (isVideo(out.get()) || isImage(out.get()))) {
+                .filter(a -> MediaKind.of(a).isMedia());
+        if (out.isPresent() && ref.isPresent() && MediaKind.of(out.get()).isMedia()) {
             List<RgbImage> generated = frames(context, out.get(), "output");
             List<RgbImage> reference = frames(context, ref.get(), "reference");
             if (generated.size() == 1 || reference.size() == 1) {
@@ -153,7 +154,7 @@ public final class ViewSynEvaluator implements DeterministicEvaluator {
 
     private List<RgbImage> frames(EvaluationContext context, ArtifactRef ref, String what) throws EvaluationException {
         try {
-            if (isImage(ref)) {
+            if (MediaKind.of(ref).isImage()) {
                 return List.of(ImageDecoder.decode(context.artifacts().read(ref), imageLimits));
             }
             List<RgbImage> frames = new ArrayList<>();
@@ -163,17 +164,5 @@ public final class ViewSynEvaluator implements DeterministicEvaluator {
         } catch (MediaException e) {
             throw new EvaluationException("view-syn " + what + ": " + e.getMessage(), e);
         }
-    }
-
-    private static String type(ArtifactRef a) {
-        return a.getMediaType() == null ? "" : a.getMediaType().toLowerCase(Locale.ROOT);
-    }
-
-    static boolean isVideo(ArtifactRef a) {
-        return type(a).startsWith("video/");
-    }
-
-    static boolean isImage(ArtifactRef a) {
-        return type(a).startsWith("image/");
     }
 }

@@ -10,6 +10,7 @@ import io.mmgr.stream.tasks.DeterministicEvaluator;
 import io.mmgr.stream.tasks.EvaluationContext;
 import io.mmgr.stream.tasks.EvaluationException;
 import io.mmgr.stream.tasks.EvaluationOutcome;
+import io.mmgr.stream.tasks.MediaKind;
 import io.mmgr.stream.tasks.FrameBudget;
 import io.mmgr.stream.vision.GridException;
 import io.mmgr.stream.vision.ImageDecoder;
@@ -19,7 +20,6 @@ import io.mmgr.stream.vision.RgbImage;
 import io.mmgr.stream.vision.VideoDecoder;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 
@@ -57,7 +57,7 @@ public final class SudokuOcrEvaluator implements DeterministicEvaluator, AutoClo
     @Override
     public CostClass costClass(GenerationEvent event, BenchmarkItem item) {
         return ArtifactResolver.find(event.getArtifacts(), OUTPUT)
-                .map(out -> isVideo(event, out) ? CostClass.VIDEO : CostClass.IMAGE).orElse(CostClass.IMAGE);
+                .map(out -> MediaKind.of(out, event.getModality()).costClass()).orElse(CostClass.IMAGE);
     }
 
     @Override
@@ -76,7 +76,7 @@ public final class SudokuOcrEvaluator implements DeterministicEvaluator, AutoClo
         } catch (EvaluationException e) {
             return Optional.of(e.getMessage());
         }
-        if (!isVideo(event, out.get()) && !isImage(event, out.get())) {
+        if (!MediaKind.of(out.get(), event.getModality()).isMedia()) {
             return Optional.of("sudoku output must be an image or a video, got media type '" + out.get().getMediaType() + "'");
         }
         return Optional.empty();
@@ -90,7 +90,7 @@ public final class SudokuOcrEvaluator implements DeterministicEvaluator, AutoClo
         SudokuPuzzle puzzle = puzzle(context.item());
         SudokuScore score;
         Map<String, String> diagnostics = new LinkedHashMap<>();
-        if (isVideo(event, output)) {
+        if (MediaKind.of(output, event.getModality()).isVideo()) {
             Path file = context.artifacts().file(output);
             SudokuVideoScorer scorer = new SudokuVideoScorer(puzzle, engine());
             int budget = FrameBudget.forModel(event.getModel());
@@ -151,16 +151,6 @@ public final class SudokuOcrEvaluator implements DeterministicEvaluator, AutoClo
         } catch (IllegalArgumentException e) {
             throw new EvaluationException("benchmark item " + item.getSampleId() + ": " + e.getMessage());
         }
-    }
-
-    static boolean isVideo(GenerationEvent event, ArtifactRef out) {
-        String type = out.getMediaType() == null ? "" : out.getMediaType().toLowerCase(Locale.ROOT);
-        return type.startsWith("video/") || (!type.startsWith("image/") && "video".equals(event.getModality()));
-    }
-
-    static boolean isImage(GenerationEvent event, ArtifactRef out) {
-        String type = out.getMediaType() == null ? "" : out.getMediaType().toLowerCase(Locale.ROOT);
-        return type.startsWith("image/") || (!type.startsWith("video/") && "image".equals(event.getModality()));
     }
 
     @Override

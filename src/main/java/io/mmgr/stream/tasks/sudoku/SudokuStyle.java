@@ -51,9 +51,4 @@ public record SudokuStyle(int canvasWidth, int canvasHeight, int background,
         return new SudokuStyle(canvasWidth, canvasHeight, background, gridX, gridY, gridWidth, gridHeight,
                 thinLine, thickLine, lineColor, font, color, fillFont, fillColor, digitHeight, boxShade, antialias);
     }
-
-    public SudokuStyle withAntialias(boolean on) {
-        return new SudokuStyle(canvasWidth, canvasHeight, background, gridX, gridY, gridWidth, gridHeight,
-                thinLine, thickLine, lineColor, clueFont, clueColor, fillFont, fillColor, digitHeight, boxShade, on);
-    }
 }

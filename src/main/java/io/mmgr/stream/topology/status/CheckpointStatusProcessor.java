@@ -10,6 +10,7 @@ import io.mmgr.stream.avro.CheckpointStatus;
 import io.mmgr.stream.avro.ComparisonResult;
 import io.mmgr.stream.avro.LeaderboardRow;
 import io.mmgr.stream.contract.BenchmarkSeeds;
+import io.mmgr.stream.contract.CheckpointState;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -143,11 +144,11 @@ final class CheckpointStatusProcessor implements Processor<CheckpointKey, Specif
         CheckpointStatus last = answers.get(ck);
         boolean answered = last != null && last.getDoneId().equals(done.getDoneId());
         CheckpointVerdict v = verdict(ck, done);
-        String status;
+        CheckpointState status;
         if (v.complete() && v.settled() && (now >= deadline || baselinesSettled(v))) {
-            status = CheckpointVerdict.COMPLETE;
+            status = CheckpointState.COMPLETE;
         } else if (now >= deadline) {
-            status = CheckpointVerdict.TIMED_OUT;
+            status = CheckpointState.TIMED_OUT;
         } else {
             return; // keep waiting (an earlier answer to this marker stands until the parts agree again)
         }

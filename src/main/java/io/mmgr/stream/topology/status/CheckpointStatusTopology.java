@@ -63,7 +63,7 @@ public final class CheckpointStatusTopology {
     /**
      * Adds the sub-flow. It reads the benchmark through the global store intake builds
      * ({@link Deps#benchmarkItems}), so it is added after intake. Its stores are keyed
-     * {@code run/checkpoint[/task...]} (see {@link StatusKeys}).
+     * {@code run NUL checkpoint NUL [task ...]} (see {@link StatusKeys}).
      */
     public static void build(StreamsBuilder builder, Deps deps) {
         Topics topics = deps.topics();

@@ -6,6 +6,7 @@ import io.mmgr.stream.avro.CheckpointDone;
 import io.mmgr.stream.avro.CheckpointStatus;
 import io.mmgr.stream.avro.CheckpointTaskStatus;
 import io.mmgr.stream.avro.LeaderboardRow;
+import io.mmgr.stream.contract.CheckpointState;
 import io.mmgr.stream.contract.SampleKeys;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -27,8 +28,6 @@ import java.util.function.ToLongFunction;
 record CheckpointVerdict(boolean complete, boolean settled, CheckpointTaskStatus overall, List<CheckpointTaskStatus> tasks,
                          List<LeaderboardRow> rows, List<CheckpointComparison> comparisons) {
 
-    static final String COMPLETE = "COMPLETE";
-    static final String TIMED_OUT = "TIMED_OUT";
     static final String FROM_BENCHMARK = "benchmark";
     static final String FROM_MARKER = "marker";
 
@@ -128,14 +127,14 @@ record CheckpointVerdict(boolean complete, boolean settled, CheckpointTaskStatus
                 .thenComparing(task)).toList();
     }
 
-    CheckpointStatus toStatus(String status, CheckpointDone done, Instant deadline, Instant decidedAt, Instant updatedAt) {
+    CheckpointStatus toStatus(CheckpointState status, CheckpointDone done, Instant deadline, Instant decidedAt, Instant updatedAt) {
         LeaderboardRow all = rows.stream().filter(r -> SampleKeys.ALL_TASKS.equals(r.getTask())).findFirst().orElse(null);
         return CheckpointStatus.newBuilder()
                 .setRunId(done.getRunId())
                 .setCheckpointId(done.getCheckpointId())
                 .setModel(all != null ? all.getModel() : done.getModel())
                 .setTrainingStep(all != null ? all.getTrainingStep() : done.getTrainingStep() == null ? 0 : done.getTrainingStep())
-                .setStatus(status)
+                .setStatus(status.name())
                 .setDoneId(done.getDoneId())
                 .setExpectedFrom(done.getExpected() == null ? FROM_BENCHMARK : FROM_MARKER)
                 .setOverall(overall)
