@@ -1,33 +1,77 @@
 package io.mmgr.stream.tasks.maze;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.mmgr.stream.avro.ArtifactRef;
 import io.mmgr.stream.avro.BenchmarkItem;
 import io.mmgr.stream.avro.GroundTruth;
 import io.mmgr.stream.tasks.EvalCase;
 import io.mmgr.stream.tasks.EvalSample;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
- * {@code mmgr eval maze}'s case: {@code problem} and {@code solution} (the reference images, the item's
- * artifacts), {@code rows} and {@code cols} (the maze's size, its ground truth), {@code output} (image or
- * video file) and optional {@code model} (it picks the video frame budget).
+ * {@code mmgr eval maze}'s case: the reference as {@code problem} and {@code solution} images (the item's
+ * artifacts) with {@code rows} and {@code cols}, or as {@code maze}, a JSON file of the maze's structure
+ * in maze-dataset's names ({@link MazeStructure}; its size, lattice and solution become the item's ground
+ * truth and no image is needed); {@code output} (image or video file) and optional {@code model} (it
+ * picks the video frame budget).
  */
 final class MazeEvalCase {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
 
     private MazeEvalCase() {
     }
 
-    static EvalSample sample(EvalCase c) {
-        Path problem = c.path("problem");
-        Path solution = c.path("solution");
-        // the size is checked where the stream checks it (the evaluator), so errors read the same
-        int rows = c.fields().path("rows").asInt();
-        int cols = c.fields().path("cols").asInt();
+    static EvalSample sample(EvalCase c) throws IOException {
         Path output = c.path("output");
+        GroundTruth.Builder gt = GroundTruth.newBuilder();
+        List<ArtifactRef> artifacts = new ArrayList<>();
+        if (c.fields().hasNonNull("maze")) {
+            MazeStructure maze = structure(c.path("maze"));
+            gt.setMazeRows(maze.rows()).setMazeCols(maze.cols()).setMazeLattice(maze.lattice().toStrings())
+                    .setSolutionPath(maze.solutionPath());
+            for (String size : new String[] {"rows", "cols"}) {
+                int given = c.integer(size, -1);
+                int actual = size.equals("rows") ? maze.rows() : maze.cols();
+                if (given != -1 && given != actual) {
+                    throw new IllegalArgumentException("case's '" + size + "' " + given + " is not the maze's " + actual
+                            + " (its grid_shape)");
+                }
+            }
+            // images given beside the structure are still read: a problem image then fixes the placement
+            if (c.fields().hasNonNull("problem")) {
+                artifacts.add(EvalSample.artifact("problem", c.path("problem")));
+            }
+        } else {
+            artifacts.add(EvalSample.artifact("problem", c.path("problem")));
+            artifacts.add(EvalSample.artifact("solution", c.path("solution")));
+            // the size is checked where the stream checks it (the evaluator), so errors read the same
+            gt.setMazeRows(c.fields().path("rows").asInt()).setMazeCols(c.fields().path("cols").asInt());
+        }
         BenchmarkItem item = BenchmarkItem.newBuilder().setTask(MazeTasks.TASK).setSampleId(EvalSample.CLI)
-                .setArtifacts(List.of(EvalSample.artifact("problem", problem), EvalSample.artifact("solution", solution)))
-                .setGroundTruth(GroundTruth.newBuilder().setMazeRows(rows).setMazeCols(cols).build())
-                .build();
+                .setArtifacts(artifacts).setGroundTruth(gt.build()).build();
         return new EvalSample(EvalSample.event(MazeTasks.TASK, c.text("model", ""), output), item);
+    }
+
+    private static MazeStructure structure(Path file) throws IOException {
+        if (!Files.isRegularFile(file)) {
+            throw new IllegalArgumentException("maze file not found: " + file);
+        }
+        JsonNode json;
+        try {
+            json = JSON.readTree(file.toFile());
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalArgumentException("maze file " + file + " is not JSON: " + e.getOriginalMessage());
+        }
+        try {
+            return MazeStructure.parse(json);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("maze file " + file + ": " + e.getMessage());
+        }
     }
 }

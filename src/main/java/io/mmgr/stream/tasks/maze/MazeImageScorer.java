@@ -12,10 +12,15 @@ public final class MazeImageScorer {
     private MazeImageScorer() {
     }
 
-    public static MazeMetrics score(MazeReference ref, MazeCanvas out) {
+    /**
+     * @throws MazeReferenceException when the maze, given as structure, fits no orientation of the image
+     */
+    public static MazeMetrics score(MazeReference ref, MazeCanvas out) throws MazeReferenceException {
         if (!out.found()) {
             return new MazeMetrics(0.0, true, null, null, true, true, 0.0, false, 0.0, 0.0, 0.0, 0.0, false, 0.0, false, null, null);
         }
+        // a maze given as structure is placed as the image shows it
+        ref = ref.orientedTo(out, out.start(), out.target(), "output image");
         double layout = layoutIou(ref, out);
         double[] targetAt = out.target().largestComponent().centroid();
         double[] startAt = out.start().largestComponent().centroid();

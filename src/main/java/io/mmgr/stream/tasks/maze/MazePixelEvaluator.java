@@ -105,13 +105,24 @@ public final class MazePixelEvaluator implements DeterministicEvaluator {
             } catch (MediaException e) {
                 throw new EvaluationException("maze output video: " + e.getMessage(), e);
             }
-            metrics = scorer.finish();
+            try {
+                metrics = scorer.finish();
+            } catch (MazeReferenceException e) {
+                throw new EvaluationException("benchmark item " + context.item().getSampleId() + ": " + e.getMessage());
+            }
             diagnostics.put("modality", "video");
+            if (scorer.orientation() != null) {
+                diagnostics.put("orientation", scorer.orientation().name().toLowerCase(Locale.ROOT));
+            }
             diagnostics.put("frame_budget", Integer.toString(budget));
             diagnostics.put("route", scorer.route().toString());
         } else {
             LabelImage image = decode(context.artifacts().read(output), "maze output image");
-            metrics = MazeImageScorer.score(ref, MazeCanvas.of(image, ref.rows(), ref.cols()));
+            try {
+                metrics = MazeImageScorer.score(ref, MazeCanvas.of(image, ref.rows(), ref.cols()));
+            } catch (MazeReferenceException e) {
+                throw new EvaluationException("benchmark item " + context.item().getSampleId() + ": " + e.getMessage());
+            }
             diagnostics.put("modality", "image");
         }
         return new EvaluationOutcome(metrics.asMap(), diagnostics);

@@ -75,6 +75,17 @@ public final class MazeThresholds {
     /** Video tracking: gaps between sampled positions up to this many steps are filled with the maze route. */
     public static final int MAX_FILLED_STEPS = 4;
 
+    /**
+     * A maze given as structure must have, in some orientation, at least this share of the wall segments
+     * between cells that the picture draws, else the reference is refused. Two unrelated perfect mazes
+     * share about 40 % (a maze's segments are mostly passages); a picture of the maze itself, even with
+     * walls erased, shares all of them up to misread blocks.
+     */
+    public static final double STRUCTURE_FIT = 0.8;
+
+    /** Orientations whose fits (precision + recall of the wall segments) are this close are told apart by the markers. */
+    public static final double ORIENTATION_TIE = 0.02;
+
     private MazeThresholds() {
     }
 }

@@ -19,7 +19,9 @@ import java.util.Set;
  */
 public final class MazeVideoScorer {
 
-    private final MazeReference ref;
+    private MazeReference ref;
+    /** Why the structure does not fit the video's first legible frame, once that is known (then frames are skipped). */
+    private MazeReferenceException refused;
     private final Mask trail;
     private final List<Cell> route = new ArrayList<>();
     private int frames;
@@ -62,11 +64,23 @@ public final class MazeVideoScorer {
     }
 
     public void accept(MazeCanvas frame) {
+        if (refused != null) {
+            return;
+        }
         frames++;
         boolean first = frames == 1;
         if (!frame.found()) {
             minLayout = 0.0;
             return;
+        }
+        if (ref.unplaced()) {
+            // a maze given as structure is placed as the first legible frame shows it
+            try {
+                ref = ref.orientedTo(frame, frame.start(), frame.target(), "output video's frame " + frames);
+            } catch (MazeReferenceException e) {
+                refused = e;
+                return;
+            }
         }
         minLayout = Math.min(minLayout, MazeImageScorer.layoutIou(ref, frame));
 
@@ -154,7 +168,15 @@ public final class MazeVideoScorer {
         return Math.max(0, Math.min(n - 1, v));
     }
 
-    public MazeMetrics finish() {
+    /**
+     * The metrics of the frames seen.
+     *
+     * @throws MazeReferenceException when the maze, given as structure, fits no orientation of the video
+     */
+    public MazeMetrics finish() throws MazeReferenceException {
+        if (refused != null) {
+            throw refused;
+        }
         if (frames == 0) {
             throw new IllegalStateException("no frames were analysed");
         }
@@ -214,6 +236,11 @@ public final class MazeVideoScorer {
             }
         }
         return false;
+    }
+
+    /** How the video shows the maze (null before a legible frame placed a maze given as structure). */
+    public MazeOrientation orientation() {
+        return ref.orientation();
     }
 
     /** The tracked cells, in order (for diagnostics). */

@@ -55,14 +55,15 @@ final class MazeStyleAgreement {
         MazeMetrics m;
         try {
             m = c.video() ? video(c, ref, videoDir) : MazeImageScorer.score(ref, MazeCanvas.of(c.image(), p.rows(), p.cols()));
-        } catch (MediaException e) {
+        } catch (MediaException | MazeReferenceException e) {
             throw new IllegalStateException(c.id() + ": " + e.getMessage(), e);
         }
         var gate = MazeEvaluatorItems.gate(c.video() ? "video" : "image", m.asMap());
         return new Outcome(c, true, null, gate.primary() != null && gate.primary() == 1.0, gate.failedChecks());
     }
 
-    private static MazeMetrics video(MazeAnswerCorpus.Case c, MazeReference ref, Path dir) throws MediaException {
+    private static MazeMetrics video(MazeAnswerCorpus.Case c, MazeReference ref, Path dir)
+            throws MediaException, MazeReferenceException {
         Path file = dir.resolve(c.id() + ".mp4");
         c.writeVideo(file, VideoEncoder.Container.MP4);
         MazeVideoScorer scorer = new MazeVideoScorer(ref);
