@@ -45,6 +45,11 @@ public final class EvalMazeCommand implements Callable<Integer> {
             + " names (grid_shape, connection_list, start_pos, end_pos, solution), as SolvedMaze's fields give them.")
     Path maze;
 
+    @Option(names = "--markers", description = "Marker colour per role, e.g. agent=blue,start=green,target=red"
+            + " (red, green, blue, yellow, orange, purple or #rrggbb). Default: MMGR's green agent on the start, red"
+            + " target; an agent not named is the marker that moves.")
+    String markers;
+
     @Option(names = "--rows", description = "Maze rows.")
     Integer rows;
 
@@ -58,7 +63,7 @@ public final class EvalMazeCommand implements Callable<Integer> {
     String model;
 
     @Option(names = "--batch", description = "JSONL of cases {id, problem, solution, rows, cols, output[, model]}"
-            + " or {id, maze, output[, model]}.")
+            + " or {id, maze, output[, model]}; either may add markers {agent, start, target}.")
     Path batch;
 
     @Option(names = "--threads", description = "Cases scored at once with --batch (default: one per core).")
@@ -78,6 +83,9 @@ public final class EvalMazeCommand implements Callable<Integer> {
             return 2;
         }
         ObjectNode c = JsonOutput.MAPPER.createObjectNode().put("output", output.toString()).put("model", model);
+        if (markers != null) {
+            c.put("markers", markers);
+        }
         if (maze != null) {
             c.put("maze", maze.toString());
         }

@@ -17,8 +17,9 @@ import java.util.List;
  * {@code mmgr eval maze}'s case: the reference as {@code problem} and {@code solution} images (the item's
  * artifacts) with {@code rows} and {@code cols}, or as {@code maze}, a JSON file of the maze's structure
  * in maze-dataset's names ({@link MazeStructure}; its size, lattice and solution become the item's ground
- * truth and no image is needed); {@code output} (image or video file) and optional {@code model} (it
- * picks the video frame budget).
+ * truth and no image is needed); optional {@code markers}, the colour of each marker role
+ * ({@link MarkerRoles}: an object such as {@code {"agent": "blue", "start": "green", "target": "red"}});
+ * {@code output} (image or video file) and optional {@code model} (it picks the video frame budget).
  */
 final class MazeEvalCase {
 
@@ -53,9 +54,36 @@ final class MazeEvalCase {
             // the size is checked where the stream checks it (the evaluator), so errors read the same
             gt.setMazeRows(c.fields().path("rows").asInt()).setMazeCols(c.fields().path("cols").asInt());
         }
+        gt.setMazeMarkers(markers(c));
         BenchmarkItem item = BenchmarkItem.newBuilder().setTask(MazeTasks.TASK).setSampleId(EvalSample.CLI)
                 .setArtifacts(artifacts).setGroundTruth(gt.build()).build();
         return new EvalSample(EvalSample.event(MazeTasks.TASK, c.text("model", ""), output), item);
+    }
+
+    /**
+     * The case's {@code markers}: an object of role to colour, or the CLI's {@code agent=blue,...} text;
+     * checked here so a bad one is the case's error (null when absent).
+     */
+    private static java.util.Map<String, String> markers(EvalCase c) {
+        JsonNode m = c.fields().get("markers");
+        if (m == null || m.isNull()) {
+            return null;
+        }
+        java.util.Map<String, String> out = new java.util.LinkedHashMap<>();
+        if (m.isTextual()) {
+            out.putAll(MarkerRoles.split(m.asText()));
+        } else if (m.isObject()) {
+            m.fields().forEachRemaining(e -> {
+                if (!e.getValue().isTextual()) {
+                    throw new IllegalArgumentException("case's 'markers'." + e.getKey() + " must be a colour name or #rrggbb");
+                }
+                out.put(e.getKey(), e.getValue().asText());
+            });
+        } else {
+            throw new IllegalArgumentException("case's 'markers' must be an object of role to colour");
+        }
+        MarkerRoles.of(out);
+        return out;
     }
 
     private static MazeStructure structure(Path file) throws IOException {

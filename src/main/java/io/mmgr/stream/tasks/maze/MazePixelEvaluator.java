@@ -79,6 +79,10 @@ public final class MazePixelEvaluator implements DeterministicEvaluator {
         if (badSize.isPresent()) {
             return badSize;
         }
+        Optional<String> badMarkers = DeterministicEvaluator.problemOf(() -> roles(item));
+        if (badMarkers.isPresent()) {
+            return badMarkers;
+        }
         ArtifactRef out = ArtifactResolver.find(event.getArtifacts(), "output").get();
         if (!isVideo(event, out) && !isImage(event, out)) {
             return Optional.of("maze output must be an image or a video, got media type '" + out.getMediaType() + "'");
@@ -92,11 +96,12 @@ public final class MazePixelEvaluator implements DeterministicEvaluator {
         ArtifactRef output = ArtifactResolver.find(event.getArtifacts(), "output")
                 .orElseThrow(() -> new EvaluationException("maze generation has no artifact with role 'output'"));
         MazeReference ref = reference(context.item(), context.artifacts());
+        MarkerRoles roles = roles(context.item());
         MazeMetrics metrics;
         Map<String, String> diagnostics = new LinkedHashMap<>();
         if (isVideo(event, output)) {
             Path file = context.artifacts().file(output);
-            MazeVideoScorer scorer = new MazeVideoScorer(ref);
+            MazeVideoScorer scorer = new MazeVideoScorer(ref, roles);
             int budget = FrameBudget.forModel(event.getModel());
             try {
                 // frames go straight from FFmpeg's rows to colour codes, in this thread's buffer
@@ -116,10 +121,11 @@ public final class MazePixelEvaluator implements DeterministicEvaluator {
             }
             diagnostics.put("frame_budget", Integer.toString(budget));
             diagnostics.put("route", scorer.route().toString());
+            diagnostics.put("agent", scorer.agentColour());
         } else {
             LabelImage image = decode(context.artifacts().read(output), "maze output image");
             try {
-                metrics = MazeImageScorer.score(ref, MazeCanvas.of(image, ref.rows(), ref.cols()));
+                metrics = MazeImageScorer.score(ref, MazeCanvas.of(image, ref.rows(), ref.cols()), roles);
             } catch (MazeReferenceException e) {
                 throw new EvaluationException("benchmark item " + context.item().getSampleId() + ": " + e.getMessage());
             }
@@ -187,6 +193,16 @@ public final class MazePixelEvaluator implements DeterministicEvaluator {
             return ImageDecoder.decodeCodes(bytes, imageLimits, MazePalette.lut(), MazeCanvas::codeBuffer);
         } catch (MediaException e) {
             throw new EvaluationException(what + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** The item's marker roles (MMGR's when it names none). */
+    private static MarkerRoles roles(BenchmarkItem item) throws EvaluationException {
+        GroundTruth gt = item.getGroundTruth();
+        try {
+            return MarkerRoles.of(gt == null ? null : gt.getMazeMarkers());
+        } catch (IllegalArgumentException e) {
+            throw new EvaluationException("benchmark item " + item.getSampleId() + ": " + e.getMessage());
         }
     }
 

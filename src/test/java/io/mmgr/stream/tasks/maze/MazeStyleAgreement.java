@@ -93,6 +93,19 @@ final class MazeStyleAgreement {
         return sb.toString();
     }
 
+    /** One line per case: its id, whether the reference read, the gate's verdict and the checks it failed. */
+    static void writeVerdicts(List<List<Outcome>> byStyle, Path file) {
+        List<String> lines = new ArrayList<>();
+        byStyle.forEach(l -> l.forEach(o -> lines.add(o.c().style().name() + " " + o.c().id() + " read=" + o.referenceRead()
+                + " passed=" + o.passed() + " failed=" + o.failed())));
+        try {
+            Files.createDirectories(file.toAbsolutePath().getParent());
+            Files.write(file, lines);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
     static List<Outcome> disagreements(List<List<Outcome>> byStyle) {
         List<Outcome> out = new ArrayList<>();
         byStyle.forEach(l -> l.stream().filter(o -> !o.agrees()).forEach(out::add));

@@ -41,6 +41,8 @@ class MazeStyleAgreementTest {
         List<MazeStyleAgreement.Outcome> wrong = MazeStyleAgreement.disagreements(images);
         wrong.addAll(MazeStyleAgreement.disagreements(videos));
         wrong.forEach(o -> System.out.println("disagrees: " + o));
+        // every case's verdict, so a change to the pipeline can be diffed case by case against the last run
+        MazeStyleAgreement.writeVerdicts(concat(images, videos), Path.of("target/maze-style-verdicts.txt"));
 
         for (List<MazeStyleAgreement.Outcome> style : concat(images, videos)) {
             String name = style.get(0).c().style().name();
