@@ -97,6 +97,35 @@ public record MazeStructure(MazeLattice lattice, List<Cell> solution) {
         return new Cell(v.get(0).asInt(), v.get(1).asInt());
     }
 
+    /** A problem's structure (the benchmark's own lattice and solution, row 0 first). */
+    public static MazeStructure of(MazeProblem p) {
+        return new MazeStructure(p.lattice(), p.solution());
+    }
+
+    /** The structure in maze-dataset's names, as {@link #parse} reads it. */
+    public com.fasterxml.jackson.databind.node.ObjectNode toJson() {
+        var o = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode();
+        o.putArray("grid_shape").add(rows()).add(cols());
+        var conn = o.putArray("connection_list");
+        for (int d = 0; d < 2; d++) {
+            var plane = conn.addArray();
+            for (int r = 0; r < rows(); r++) {
+                var row = plane.addArray();
+                for (int c = 0; c < cols(); c++) {
+                    Cell to = d == 0 ? new Cell(r + 1, c) : new Cell(r, c + 1);
+                    row.add(lattice.contains(to) && lattice.connected(new Cell(r, c), to));
+                }
+            }
+        }
+        Cell start = solution.get(0);
+        Cell end = solution.get(solution.size() - 1);
+        o.putArray("start_pos").add(start.row()).add(start.col());
+        o.putArray("end_pos").add(end.row()).add(end.col());
+        var sol = o.putArray("solution");
+        solution.forEach(c -> sol.addArray().add(c.row()).add(c.col()));
+        return o;
+    }
+
     public int rows() {
         return lattice.rows();
     }

@@ -69,6 +69,13 @@ public final class MazeThresholds {
     /** A video target is only located in frames showing at least this share of its largest visible area (not hidden by the agent). */
     public static final double VISIBLE_TARGET_FRACTION = 0.5;
 
+    /**
+     * Video tracking of an agent apart from its start marker: a sighting smaller than this share of the
+     * largest it has been is a codec speck of its colour, not the agent (MMGR's agent, its own start
+     * marker, is tracked as before).
+     */
+    public static final double VISIBLE_AGENT_FRACTION = 0.3;
+
     /** Video tracking: the agent moves to a neighbouring cell once its centroid is this close (Chebyshev, canonical px) to that cell's centre (to a cell further away at once). */
     public static final double CELL_SWITCH_DISTANCE = 0.75 * BLOCK;
 

@@ -132,6 +132,8 @@ public final class MazeVideoScorer {
         Double firstOffset;
         /** The frame in which it first stood on the target cell (0: never). */
         int reachedTarget;
+        /** The largest it has been seen (pixels). */
+        int largest;
 
         Track(int colour) {
             this.colour = colour;
@@ -142,6 +144,12 @@ public final class MazeVideoScorer {
             Mask agent = frame.colour(colour).largestComponent();
             int area = agent.count();
             if (area == 0) {
+                return;
+            }
+            largest = Math.max(largest, area);
+            if (colour != roles.start() && area < MazeThresholds.VISIBLE_AGENT_FRACTION * largest) {
+                // an agent apart from the start marker may leave the picture (maze-dataset's star gives way
+                // to the trophy): a speck of its colour left by the codec elsewhere is not the agent
                 return;
             }
             double[] c = agent.centroid();

@@ -26,24 +26,7 @@ class MazeStructureTest {
 
     /** The problem as maze-dataset's {@code SolvedMaze} fields would give it. */
     static ObjectNode json(MazeProblem p) {
-        ObjectNode o = JSON.createObjectNode();
-        o.putArray("grid_shape").add(p.rows()).add(p.cols());
-        ArrayNode conn = o.putArray("connection_list");
-        for (int d = 0; d < 2; d++) {
-            ArrayNode plane = conn.addArray();
-            for (int r = 0; r < p.rows(); r++) {
-                ArrayNode row = plane.addArray();
-                for (int c = 0; c < p.cols(); c++) {
-                    Cell to = d == 0 ? new Cell(r + 1, c) : new Cell(r, c + 1);
-                    row.add(p.lattice().contains(to) && p.lattice().connected(new Cell(r, c), to));
-                }
-            }
-        }
-        o.putArray("start_pos").add(p.start().row()).add(p.start().col());
-        o.putArray("end_pos").add(p.target().row()).add(p.target().col());
-        ArrayNode sol = o.putArray("solution");
-        p.solution().forEach(c -> sol.addArray().add(c.row()).add(c.col()));
-        return o;
+        return MazeStructure.of(p).toJson();
     }
 
     static MazeProblem problem(int rows, int cols, long seed) {
