@@ -93,8 +93,10 @@ final class MazeEvalCase {
         JsonNode json;
         try {
             json = JSON.readTree(file.toFile());
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-            throw new IllegalArgumentException("maze file " + file + " is not JSON: " + e.getOriginalMessage());
+        } catch (IOException e) {
+            // a parse error, or bytes that are not text at all (Jackson's charset detection gives up)
+            throw new IllegalArgumentException("maze file " + file + " is not JSON: "
+                    + (e instanceof com.fasterxml.jackson.core.JsonProcessingException j ? j.getOriginalMessage() : e.getMessage()));
         }
         try {
             return MazeStructure.parse(json);
