@@ -42,6 +42,15 @@ public final class EvalMazeCommand implements Callable<Integer> {
     @Option(names = "--solution", description = "Reference solution image.")
     Path solution;
 
+    @Option(names = "--maze", description = "The maze as structure instead of images: a JSON file in maze-dataset's"
+            + " names (grid_shape, connection_list, start_pos, end_pos, solution), as SolvedMaze's fields give them.")
+    Path maze;
+
+    @Option(names = "--markers", description = "Marker colour per role, e.g. agent=blue,start=green,target=red"
+            + " (red, green, blue, yellow, orange, purple or #rrggbb). Default: MMGR's green agent on the start, red"
+            + " target; an agent not named is the marker that moves.")
+    String markers;
+
     @Option(names = "--rows", description = "Maze rows.")
     Integer rows;
 
@@ -54,7 +63,8 @@ public final class EvalMazeCommand implements Callable<Integer> {
     @Option(names = "--model", defaultValue = "", description = "Model name, selects the video frame budget (veo 192, sora 360, wan 120).")
     String model;
 
-    @Option(names = "--batch", description = "JSONL of cases {id, problem, solution, rows, cols, output[, model]}.")
+    @Option(names = "--batch", description = "JSONL of cases {id, problem, solution, rows, cols, output[, model]}"
+            + " or {id, maze, output[, model]}; either may add markers {agent, start, target}.")
     Path batch;
 
     @Option(names = "--threads", description = "Cases scored at once with --batch (default: one per core).")
@@ -67,18 +77,36 @@ public final class EvalMazeCommand implements Callable<Integer> {
         if (batch != null) {
             return batch(adapter, resolver);
         }
-        if (problem == null || solution == null || rows == null || cols == null || output == null) {
-            System.err.println("error: --problem, --solution, --rows, --cols and --output are required (or --batch)");
+        boolean images = problem != null && solution != null && rows != null && cols != null;
+        if (output == null || (maze == null && !images)) {
+            System.err.println("error: --output and either --maze or --problem, --solution, --rows and --cols are required"
+                    + " (or --batch)");
             return 2;
         }
-        ObjectNode c = JsonOutput.MAPPER.createObjectNode().put("problem", problem.toString())
-                .put("solution", solution.toString()).put("rows", rows).put("cols", cols)
-                .put("output", output.toString()).put("model", model);
+        ObjectNode c = JsonOutput.MAPPER.createObjectNode().put("output", output.toString()).put("model", model);
+        if (markers != null) {
+            c.put("markers", markers);
+        }
+        if (maze != null) {
+            c.put("maze", maze.toString());
+        }
+        if (problem != null) {
+            c.put("problem", problem.toString());
+        }
+        if (solution != null) {
+            c.put("solution", solution.toString());
+        }
+        if (rows != null) {
+            c.put("rows", rows);
+        }
+        if (cols != null) {
+            c.put("cols", cols);
+        }
         try {
             System.out.println(JsonOutput.line(score(adapter, scorer(adapter), resolver, c)));
             return 0;
-        } catch (EvaluationException | IOException e) {
-            System.out.println(JsonOutput.line(Map.of("error", e.getMessage())));
+        } catch (EvaluationException | IOException | IllegalArgumentException e) {
+            System.out.println(JsonOutput.line(Map.of("error", String.valueOf(e.getMessage()))));
             return 1;
         }
     }

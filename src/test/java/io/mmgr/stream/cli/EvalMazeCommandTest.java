@@ -50,13 +50,7 @@ class EvalMazeCommandTest {
                 caseLine("ok", problem, solution, rows, cols, solution),
                 caseLine("none", problem, solution, rows, cols, problem),
                 caseLine("missing", problem, solution, rows, cols, dir.resolve("nope.png"))) + "\n");
-        List<JsonNode> out = run("eval", "maze", "--batch", cases.toString()).lines().map(l -> {
-            try {
-                return mapper.readTree(l);
-            } catch (Exception e) {
-                throw new IllegalStateException(e);
-            }
-        }).toList();
+        List<JsonNode> out = jsonLines(run("eval", "maze", "--batch", cases.toString()));
         assertThat(out).hasSize(3);
         assertThat(out.get(0).get("id").asText()).isEqualTo("ok");
         assertThat(out.get(0).get("overall").asDouble()).isEqualTo(1.0);
@@ -64,6 +58,54 @@ class EvalMazeCommandTest {
         assertThat(out.get(1).get("overall").asDouble()).isZero();
         assertThat(out.get(1).get("target_achievement").asDouble()).isZero();
         assertThat(out.get(2).get("error").asText()).contains("not found");
+    }
+
+    /**
+     * A maze given as structure and a video in maze-dataset's look (row 0 at the bottom, a green start
+     * disc, a blue star agent): right with the roles named and found, wrong with the roles swapped, and
+     * clear errors for a malformed structure or a marker colour that cannot be told apart.
+     */
+    @Test
+    void scoresAVideoAgainstTheMazesStructureWithAnyMarkerRoles() throws Exception {
+        io.mmgr.stream.tasks.maze.MazePlotCorpus.Case c = io.mmgr.stream.tasks.maze.MazePlotCorpus.cases(1, 5).get(0);
+        assertThat(c.passes()).isTrue();
+        Path video = dir.resolve("answer.mp4");
+        c.writeVideo(video);
+        Path maze = dir.resolve("maze.json");
+        Files.writeString(maze, io.mmgr.stream.tasks.maze.MazeStructure.of(c.problem()).toJson().toString());
+        ObjectMapper mapper = new ObjectMapper();
+
+        JsonNode found = mapper.readTree(run("eval", "maze", "--maze", maze.toString(), "--output", video.toString()));
+        assertThat(found.get("overall").asDouble()).isEqualTo(1.0);
+        JsonNode named = mapper.readTree(run("eval", "maze", "--maze", maze.toString(), "--output", video.toString(),
+                "--markers", "agent=blue,start=green,target=red"));
+        assertThat(named.get("overall").asDouble()).isEqualTo(1.0);
+        // the disc named the agent: it never moves, so the answer does not reach the target
+        JsonNode swapped = mapper.readTree(run("eval", "maze", "--maze", maze.toString(), "--output", video.toString(),
+                "--markers", "agent=green,start=blue,target=red"));
+        assertThat(swapped.get("overall").asDouble()).isZero();
+        assertThat(swapped.get("failed_checks").toString()).contains("target_achievement");
+
+        Path cases = dir.resolve("structure-cases.jsonl");
+        Files.writeString(cases, String.join("\n",
+                String.format("{\"id\":\"obj\",\"maze\":\"%s\",\"output\":\"%s\",\"markers\":{\"agent\":\"#00a2e8\"}}", maze, video),
+                String.format("{\"id\":\"black\",\"maze\":\"%s\",\"output\":\"%s\",\"markers\":{\"agent\":\"black\"}}", maze, video),
+                String.format("{\"id\":\"badmaze\",\"maze\":\"%s\",\"output\":\"%s\"}", video, video)) + "\n");
+        List<JsonNode> out = jsonLines(run("eval", "maze", "--batch", cases.toString()));
+        assertThat(out.get(0).get("overall").asDouble()).isEqualTo(1.0);
+        assertThat(out.get(1).get("error").asText()).contains("cannot be told apart");
+        assertThat(out.get(2).get("error").asText()).contains("is not JSON");
+    }
+
+    private static List<JsonNode> jsonLines(String out) {
+        ObjectMapper mapper = new ObjectMapper();
+        return out.lines().map(l -> {
+            try {
+                return mapper.readTree(l);
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        }).toList();
     }
 
     private static String caseLine(String id, Path problem, Path solution, String rows, String cols, Path output) {

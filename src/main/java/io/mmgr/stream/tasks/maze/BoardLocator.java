@@ -87,7 +87,7 @@ final class BoardLocator {
                             x++;
                             i++;
                         } while (x < width && codes[i] == code);
-                        if (colour != null && code >= MazePalette.CODE_START && code <= MazePalette.CODE_PATH) {
+                        if (colour != null && code >= MazePalette.CODE_START && code <= MazePalette.CODE_LAST_COLOUR) {
                             for (int j = i - (x - from); j < i; j++) {
                                 colour.add(j);
                             }
@@ -116,7 +116,7 @@ final class BoardLocator {
                         code = runCode[runs - 1];
                     }
                     codes[i] = (byte) code;
-                    if (code >= MazePalette.CODE_START && code <= MazePalette.CODE_PATH) {
+                    if (code >= MazePalette.CODE_START && code <= MazePalette.CODE_LAST_COLOUR) {
                         colour.add(i);
                     }
                     if (runs == 0 || runCode[runs - 1] != code) {

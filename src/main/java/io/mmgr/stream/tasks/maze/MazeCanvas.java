@@ -22,8 +22,11 @@ public final class MazeCanvas {
     private final Mask start;
     private final Mask target;
     private final Mask path;
+    /** Masks of the other marker colours (yellow, orange, purple), as the marker fraction reads them. */
+    private final Mask[] others;
 
-    private MazeCanvas(int rows, int cols, MazeGeometry geometry, Mask walls, Mask start, Mask target, Mask path) {
+    private MazeCanvas(int rows, int cols, MazeGeometry geometry, Mask walls, Mask start, Mask target, Mask path,
+                       Mask[] others) {
         this.rows = rows;
         this.cols = cols;
         this.geometry = geometry;
@@ -31,6 +34,7 @@ public final class MazeCanvas {
         this.start = start;
         this.target = target;
         this.path = path;
+        this.others = others;
     }
 
     public static int canonicalWidth(int cols) {
@@ -188,7 +192,7 @@ public final class MazeCanvas {
         }
 
         private static boolean coloured(int code) {
-            return code >= MazePalette.CODE_START && code <= MazePalette.CODE_PATH;
+            return code >= MazePalette.CODE_START && code <= MazePalette.CODE_LAST_COLOUR;
         }
     }
 
@@ -290,7 +294,7 @@ public final class MazeCanvas {
         if (g == null) {
             // no maze drawn (blank, or no wall structure of this size): nothing matches
             Mask empty = new Mask(canonicalWidth(cols), canonicalHeight(rows));
-            return new MazeCanvas(rows, cols, null, empty, empty, empty, empty);
+            return new MazeCanvas(rows, cols, null, empty, empty, empty, empty, new Mask[] {empty, empty, empty});
         }
         LabelImage li = new LabelImage(w, h, codes, classes);
         // the codes buffer is reused by the next image on this thread: everything kept below is a copy
@@ -306,8 +310,13 @@ public final class MazeCanvas {
         Mask path = grid.mask(MazePalette.PATH, (x, y, area) -> Math.max(1.0,
                         Math.ceil(0.5 * Math.min(cx.end()[x] - cx.start()[x], cy.end()[y] - cy.start()[y]))))
                 .withoutSmallComponents(3);
+        Mask[] others = new Mask[MazePalette.LABELS - MazePalette.YELLOW];
+        for (int k = 0; k < others.length; k++) {
+            others[k] = grid.mask(MazePalette.YELLOW + k, MazeThresholds.MARKER_FRACTION);
+        }
         if (!withWalls) {
-            return new MazeCanvas(rows, cols, g, new Mask(canonicalWidth(cols), canonicalHeight(rows)), start, target, path);
+            return new MazeCanvas(rows, cols, g, new Mask(canonicalWidth(cols), canonicalHeight(rows)), start, target, path,
+                    others);
         }
         LabelImage.Footprints wx = g.x().walls();
         LabelImage.Footprints wy = g.y().walls();
@@ -322,7 +331,7 @@ public final class MazeCanvas {
         if (previous != null) {
             previous.keep(codes, w * h, g, paper, walls, histogram, scratch.colour);
         }
-        return new MazeCanvas(rows, cols, g, walls, start, target, path);
+        return new MazeCanvas(rows, cols, g, walls, start, target, path, others);
     }
 
     /** Histogram of the raw codes of every 61st pixel, enough to tell the paper. */
@@ -356,7 +365,7 @@ public final class MazeCanvas {
                 runCode = code;
                 runFrom = i;
             }
-            if (code >= MazePalette.CODE_START && code <= MazePalette.CODE_PATH) {
+            if (code >= MazePalette.CODE_START && code <= MazePalette.CODE_LAST_COLOUR) {
                 colour.add(i);
             }
         }
@@ -380,7 +389,7 @@ public final class MazeCanvas {
             }
             run++;
             codes[i] = (byte) runCode;
-            if (runCode >= MazePalette.CODE_START && runCode <= MazePalette.CODE_PATH) {
+            if (runCode >= MazePalette.CODE_START && runCode <= MazePalette.CODE_LAST_COLOUR) {
                 colour.add(i);
             }
         }
@@ -432,6 +441,16 @@ public final class MazeCanvas {
 
     public Mask path() {
         return path;
+    }
+
+    /** The mask of one marker colour class ({@link MazePalette#GREEN} ... {@link MazePalette#PURPLE}). */
+    public Mask colour(int label) {
+        return switch (label) {
+            case MazePalette.GREEN -> start;
+            case MazePalette.RED -> target;
+            case MazePalette.BLUE -> path;
+            default -> others[label - MazePalette.YELLOW];
+        };
     }
 
     /** Fraction of a lattice block covered by a mask. */

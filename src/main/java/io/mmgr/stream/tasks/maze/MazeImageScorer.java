@@ -12,13 +12,28 @@ public final class MazeImageScorer {
     private MazeImageScorer() {
     }
 
-    public static MazeMetrics score(MazeReference ref, MazeCanvas out) {
+    /**
+     * @throws MazeReferenceException when the maze, given as structure, fits no orientation of the image
+     */
+    public static MazeMetrics score(MazeReference ref, MazeCanvas out) throws MazeReferenceException {
+        return score(ref, out, MarkerRoles.MMGR);
+    }
+
+    /**
+     * As {@link #score(MazeReference, MazeCanvas)} with the item's marker colours for start and target
+     * (the path is drawn blue, as MMGR asks).
+     */
+    public static MazeMetrics score(MazeReference ref, MazeCanvas out, MarkerRoles roles) throws MazeReferenceException {
         if (!out.found()) {
             return new MazeMetrics(0.0, true, null, null, true, true, 0.0, false, 0.0, 0.0, 0.0, 0.0, false, 0.0, false, null, null);
         }
-        double layout = layoutIou(ref, out);
-        double[] targetAt = out.target().largestComponent().centroid();
-        double[] startAt = out.start().largestComponent().centroid();
+        // a maze given as structure is placed as the image shows it
+        Mask startMarker = out.colour(roles.start());
+        Mask targetMarker = out.colour(roles.target());
+        ref = ref.orientedTo(out, startMarker, targetMarker, "output image");
+        double layout = layoutIou(ref, out, roles);
+        double[] targetAt = targetMarker.largestComponent().centroid();
+        double[] startAt = startMarker.largestComponent().centroid();
         Double startOffset = PathMeasures.offsetPx(startAt, ref.startCentre(), out.pixelsPerCanonical());
         Double targetOffset = PathMeasures.offsetPx(targetAt, ref.targetCentre(), out.pixelsPerCanonical());
         // seed, Layout Matching: wall IoU and the start/target centroids within a fixed tolerance
@@ -30,7 +45,7 @@ public final class MazeImageScorer {
         Mask path = out.path();
         int pathPixels = path.count();
         double crossing = pathPixels == 0 ? 0.0
-                : PathMeasures.crossingPixels(path, path.or(out.start()).or(out.target()), ref.lattice(), ref.wallsErodedImage()) / (double) pathPixels;
+                : PathMeasures.crossingPixels(path, path.or(startMarker).or(targetMarker), ref.lattice(), ref.wallsErodedImage()) / (double) pathPixels;
         boolean crossWall = crossing > MazeThresholds.IMAGE_CROSSING_RATIO;
 
         Mask cellPath = PathMeasures.toCellWidth(path);
@@ -50,9 +65,13 @@ public final class MazeImageScorer {
      * IoU of the wall masks, ignoring pixels the output painted as path or marker (a path over a
      * wall is a crossing, scored as such, not a change of layout).
      */
-    static double layoutIou(MazeReference ref, MazeCanvas out) {
-        // walls away from what is painted over them (path, start and target, and a pixel around them)
-        return Mask.iouAwayFrom(out.walls(), ref.walls(), out.path(), out.start(), out.target());
+    static double layoutIou(MazeReference ref, MazeCanvas out, MarkerRoles roles) {
+        // walls away from what is painted over them (path, the markers, and a pixel around them)
+        if (roles.agent() == MazePalette.GREEN && roles.start() == MazePalette.GREEN && roles.target() == MazePalette.RED) {
+            return Mask.iouAwayFrom(out.walls(), ref.walls(), out.path(), out.start(), out.target());
+        }
+        return Mask.iouAwayFrom(out.walls(), ref.walls(), out.path(), out.start(), out.target(),
+                out.colour(roles.agent()), out.colour(roles.start()), out.colour(roles.target()));
     }
 
     /**

@@ -10,7 +10,8 @@ import io.mmgr.stream.vision.Hsv;
  *
  * <p>Reading is deliberately loose, because generated images are not clean. Saturated pixels are
  * sorted by hue in wide bands (about +-45 degrees around pure green, red and blue), so shifted hues,
- * JPEG chroma noise and anti-aliased edges half-blended with white still land in the right class.
+ * JPEG chroma noise and anti-aliased edges half-blended with white still land in the right class;
+ * the hues between them are orange, yellow and purple, for benchmarks whose markers use those.
  * Unsaturated pixels keep their brightness ({@link #greyCode}) and are split into wall and passage
  * per image, relative to the image's paper ({@link #classes}): a 1 px wall line that anti-aliasing or
  * a slight blur has turned mid-grey is still a wall on white paper, while maze-dataset's light-grey
@@ -29,15 +30,28 @@ public final class MazePalette {
     public static final int START = 2;
     public static final int TARGET = 3;
     public static final int PATH = 4;
-    public static final int LABELS = 5;
+    /** Marker colours beyond MMGR's three, for benchmarks that draw their markers otherwise ({@link MarkerRoles}). */
+    public static final int YELLOW = 5;
+    public static final int ORANGE = 6;
+    public static final int PURPLE = 7;
+    public static final int LABELS = 8;
+    /** MMGR's classes by their colour: its green start/agent, red target, blue path. */
+    public static final int GREEN = START;
+    public static final int RED = TARGET;
+    public static final int BLUE = PATH;
 
     /** Raw codes 0..31 are unsaturated pixels by brightness (value / 8); then the colour classes. */
     static final int GREY_CODES = 32;
     static final int CODE_START = 32;
     static final int CODE_TARGET = 33;
     static final int CODE_PATH = 34;
-    static final int CODE_OTHER = 35;
-    static final int CODES = 36;
+    static final int CODE_YELLOW = 35;
+    static final int CODE_ORANGE = 36;
+    static final int CODE_PURPLE = 37;
+    /** The last colour class's code: codes from {@link #CODE_START} to here are the coloured ones. */
+    static final int CODE_LAST_COLOUR = CODE_PURPLE;
+    static final int CODE_OTHER = 38;
+    static final int CODES = 39;
 
     /** Darker than this (max channel) counts as unsaturated, whatever the hue (near-black tints are walls). */
     static final int DARK_VALUE = 80;
@@ -62,6 +76,9 @@ public final class MazePalette {
             t[CODE_START] = START;
             t[CODE_TARGET] = TARGET;
             t[CODE_PATH] = PATH;
+            t[CODE_YELLOW] = YELLOW;
+            t[CODE_ORANGE] = ORANGE;
+            t[CODE_PURPLE] = PURPLE;
             t[CODE_OTHER] = OTHER;
             CLASSES[paper] = t;
             double paperValue = paper * 8 + 4;
@@ -97,6 +114,16 @@ public final class MazePalette {
         }
         if (h >= 185 && h <= 275) {
             return CODE_PATH;
+        }
+        // the bands between MMGR's three (once all "other"), for markers drawn in other colours
+        if (h > 25 && h < 45) {
+            return CODE_ORANGE;
+        }
+        if (h >= 45 && h < 75) {
+            return CODE_YELLOW;
+        }
+        if (h > 275 && h < 335) {
+            return CODE_PURPLE;
         }
         return CODE_OTHER;
     }

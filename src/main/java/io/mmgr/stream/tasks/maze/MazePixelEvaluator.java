@@ -20,6 +20,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 
@@ -79,6 +80,10 @@ public final class MazePixelEvaluator implements DeterministicEvaluator {
         if (badSize.isPresent()) {
             return badSize;
         }
+        Optional<String> badMarkers = DeterministicEvaluator.problemOf(() -> roles(item));
+        if (badMarkers.isPresent()) {
+            return badMarkers;
+        }
         ArtifactRef out = ArtifactResolver.find(event.getArtifacts(), "output").get();
         if (!MediaKind.of(out, event.getModality()).isMedia()) {
             return Optional.of("maze output must be an image or a video, got media type '" + out.getMediaType() + "'");
@@ -92,11 +97,12 @@ public final class MazePixelEvaluator implements DeterministicEvaluator {
         ArtifactRef output = ArtifactResolver.find(event.getArtifacts(), "output")
                 .orElseThrow(() -> new EvaluationException("maze generation has no artifact with role 'output'"));
         MazeReference ref = reference(context.item(), context.artifacts());
+        MarkerRoles roles = roles(context.item());
         MazeMetrics metrics;
         Map<String, String> diagnostics = new LinkedHashMap<>();
         if (MediaKind.of(output, event.getModality()).isVideo()) {
             Path file = context.artifacts().file(output);
-            MazeVideoScorer scorer = new MazeVideoScorer(ref);
+            MazeVideoScorer scorer = new MazeVideoScorer(ref, roles);
             int budget = FrameBudget.forModel(event.getModel());
             try {
                 // frames go straight from FFmpeg's rows to colour codes, in this thread's buffer
@@ -105,13 +111,25 @@ public final class MazePixelEvaluator implements DeterministicEvaluator {
             } catch (MediaException e) {
                 throw new EvaluationException("maze output video: " + e.getMessage(), e);
             }
-            metrics = scorer.finish();
+            try {
+                metrics = scorer.finish();
+            } catch (MazeReferenceException e) {
+                throw new EvaluationException("benchmark item " + context.item().getSampleId() + ": " + e.getMessage());
+            }
             diagnostics.put("modality", "video");
+            if (scorer.orientation() != null) {
+                diagnostics.put("orientation", scorer.orientation().name().toLowerCase(Locale.ROOT));
+            }
             diagnostics.put("frame_budget", Integer.toString(budget));
             diagnostics.put("route", scorer.route().toString());
+            diagnostics.put("agent", scorer.agentColour());
         } else {
             LabelImage image = decode(context.artifacts().read(output), "maze output image");
-            metrics = MazeImageScorer.score(ref, MazeCanvas.of(image, ref.rows(), ref.cols()));
+            try {
+                metrics = MazeImageScorer.score(ref, MazeCanvas.of(image, ref.rows(), ref.cols()), roles);
+            } catch (MazeReferenceException e) {
+                throw new EvaluationException("benchmark item " + context.item().getSampleId() + ": " + e.getMessage());
+            }
             diagnostics.put("modality", "image");
         }
         return new EvaluationOutcome(metrics.asMap(), diagnostics);
@@ -176,6 +194,16 @@ public final class MazePixelEvaluator implements DeterministicEvaluator {
             return ImageDecoder.decodeCodes(bytes, imageLimits, MazePalette.lut(), MazeCanvas::codeBuffer);
         } catch (MediaException e) {
             throw new EvaluationException(what + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** The item's marker roles (MMGR's when it names none). */
+    private static MarkerRoles roles(BenchmarkItem item) throws EvaluationException {
+        GroundTruth gt = item.getGroundTruth();
+        try {
+            return MarkerRoles.of(gt == null ? null : gt.getMazeMarkers());
+        } catch (IllegalArgumentException e) {
+            throw new EvaluationException("benchmark item " + item.getSampleId() + ": " + e.getMessage());
         }
     }
 

@@ -29,9 +29,12 @@ public final class MazeReference {
     private final Mask solutionFull;
     private final Mask solutionInterior;
     private final Mask endpointCells;
+    /** How the pictures show the structure; null while no picture has fixed it (a reference from structure alone). */
+    private final MazeOrientation orientation;
 
     private MazeReference(MazeLattice lattice, List<Cell> solution, Mask walls, double[] startCentre,
-                          double[] targetCentre) {
+                          double[] targetCentre, MazeOrientation orientation) {
+        this.orientation = orientation;
         this.lattice = lattice;
         this.solution = List.copyOf(solution);
         this.walls = walls;
@@ -73,37 +76,133 @@ public final class MazeReference {
             solution = solutionFrom(solutionImage, problem, lattice);
         }
         checkSolution(lattice, solution);
-        int w = MazeCanvas.canonicalWidth(cols);
-        int h = MazeCanvas.canonicalHeight(rows);
-        Mask latticeWalls = new Mask(w, h);
+        if (problem == null) {
+            // structure alone: the output's own picture decides how it is placed (orientedTo)
+            return new MazeReference(lattice, solution, latticeWalls(lattice), blockCentre(solution.get(0)),
+                    blockCentre(solution.get(solution.size() - 1)), null);
+        }
+        Mask s = problem.start().largestComponent();
+        Mask t = problem.target().largestComponent();
+        // a given lattice is placed as the problem image shows it (that image then fixes the frame)
+        MazeReference placed = new MazeReference(lattice, solution, latticeWalls(lattice), blockCentre(solution.get(0)),
+                blockCentre(solution.get(solution.size() - 1)), null).orientedTo(problem, s, t, "problem image");
+        if (s.isEmpty() || t.isEmpty()) {
+            throw new MazeReferenceException("the problem image shows no " + (s.isEmpty() ? "green start" : "red target") + " square");
+        }
+        return new MazeReference(placed.lattice, placed.solution, problem.walls(), s.centroid(), t.centroid(),
+                placed.orientation);
+    }
+
+    private static Mask latticeWalls(MazeLattice lattice) {
+        Mask walls = new Mask(MazeCanvas.canonicalWidth(lattice.cols()), MazeCanvas.canonicalHeight(lattice.rows()));
         for (int r = 0; r < lattice.latticeRows(); r++) {
             for (int c = 0; c < lattice.latticeCols(); c++) {
                 if (!lattice.isOpen(r, c)) {
-                    fillBlock(latticeWalls, r, c);
+                    fillBlock(walls, r, c);
                 }
             }
         }
-        Cell start = solution.get(0);
-        Cell target = solution.get(solution.size() - 1);
-        Mask walls = latticeWalls;
-        double[] startCentre = blockCentre(start);
-        double[] targetCentre = blockCentre(target);
-        if (problem != null) {
-            double agreement = Mask.iou(problem.walls(), latticeWalls, null);
-            if (agreement < 0.5) {
-                throw new MazeReferenceException(String.format(java.util.Locale.ROOT,
-                        "the problem image does not match the maze lattice (wall IoU %.2f)", agreement));
-            }
-            walls = problem.walls();
-            Mask s = problem.start().largestComponent();
-            Mask t = problem.target().largestComponent();
-            if (s.isEmpty() || t.isEmpty()) {
-                throw new MazeReferenceException("the problem image shows no " + (s.isEmpty() ? "green start" : "red target") + " square");
-            }
-            startCentre = s.centroid();
-            targetCentre = t.centroid();
+        return walls;
+    }
+
+    /** Whether no picture has placed this reference yet (it came from structure alone). */
+    public boolean unplaced() {
+        return orientation == null;
+    }
+
+    /** How the pictures show the structure (null while {@link #unplaced()}). */
+    public MazeOrientation orientation() {
+        return orientation;
+    }
+
+    /**
+     * This reference as a picture shows it. The orientations are compared on the wall segments between
+     * cells (border and posts are the same in every maze, so they would make any two mazes look alike):
+     * the share of the segments the picture draws that the oriented maze has (precision) and of the
+     * maze's segments the picture draws (recall). The best sum wins; sums within
+     * {@link MazeThresholds#ORIENTATION_TIE} are told apart by where the start and target markers are,
+     * then by the order of {@link MazeOrientation} (as given first). A picture that erased walls still
+     * fits (every segment it draws is the maze's, so the layout check can say it changed); one that
+     * draws walls the maze does not have in any orientation is refused. A placed reference is returned
+     * as it is.
+     *
+     * @param start  the picture's start marker (may be null)
+     * @param target the picture's target marker (may be null)
+     * @throws MazeReferenceException when no orientation fits ({@link MazeThresholds#STRUCTURE_FIT})
+     */
+    public MazeReference orientedTo(MazeCanvas picture, Mask start, Mask target, String what) throws MazeReferenceException {
+        if (orientation != null) {
+            return this;
         }
-        return new MazeReference(lattice, solution, walls, startCentre, targetCentre);
+        if (!picture.found()) {
+            throw new MazeReferenceException("the " + what + " shows no maze (no wall structure found)");
+        }
+        int rows = lattice.rows();
+        int cols = lattice.cols();
+        double[] s = start == null ? null : start.largestComponent().centroid();
+        double[] t = target == null ? null : target.largestComponent().centroid();
+        MazeOrientation best = null;
+        double bestFit = -1;
+        double bestPrecision = 0;
+        double bestMarkers = Double.POSITIVE_INFINITY;
+        StringBuilder tried = new StringBuilder();
+        for (MazeOrientation o : MazeOrientation.candidates(rows, cols)) {
+            MazeLattice l = o.apply(lattice);
+            double[] pr = segmentAgreement(picture.walls(), l);
+            double fit = pr[0] + pr[1];
+            double markers = markerDistance(s, o.apply(solution.get(0), rows, cols))
+                    + markerDistance(t, o.apply(solution.get(solution.size() - 1), rows, cols));
+            tried.append(String.format(java.util.Locale.ROOT, "%s%s %.0f %%", tried.isEmpty() ? "" : ", ",
+                    o.name().toLowerCase(java.util.Locale.ROOT), 100 * pr[0]));
+            if (best == null || fit > bestFit + MazeThresholds.ORIENTATION_TIE
+                    || (fit >= bestFit - MazeThresholds.ORIENTATION_TIE && markers < bestMarkers)) {
+                best = o;
+                bestFit = fit;
+                bestPrecision = pr[0];
+                bestMarkers = markers;
+            }
+        }
+        if (bestPrecision < MazeThresholds.STRUCTURE_FIT) {
+            throw new MazeReferenceException("the " + what + " does not show the given maze in any orientation (of the"
+                    + " wall segments it draws between cells, the maze has: " + tried + "; at least "
+                    + Math.round(100 * MazeThresholds.STRUCTURE_FIT) + " % needed)");
+        }
+        MazeLattice l = best.apply(lattice);
+        List<Cell> route = best.apply(solution, rows, cols);
+        return new MazeReference(l, route, latticeWalls(l), blockCentre(route.get(0)), blockCentre(route.get(route.size() - 1)),
+                best);
+    }
+
+    /**
+     * {precision, recall} of the wall segments between cells a picture draws (its wall mask covering at
+     * least half the segment's block) against a lattice's; a picture drawing none has precision 1.
+     */
+    static double[] segmentAgreement(Mask pictureWalls, MazeLattice l) {
+        int drawn = 0;
+        int real = 0;
+        int both = 0;
+        for (int r = 1; r < l.latticeRows() - 1; r++) {
+            for (int c = 1; c < l.latticeCols() - 1; c++) {
+                if (r % 2 == c % 2) {
+                    continue;
+                }
+                boolean d = MazeCanvas.blockCoverage(pictureWalls, r, c) >= 0.5;
+                boolean w = !l.isOpen(r, c);
+                drawn += d ? 1 : 0;
+                real += w ? 1 : 0;
+                both += d && w ? 1 : 0;
+            }
+        }
+        return new double[] {drawn == 0 ? 1.0 : both / (double) drawn, real == 0 ? 1.0 : both / (double) real};
+    }
+
+    /** Canonical distance from a marker to a cell's centre; a missing marker counts as far off. */
+    private static double markerDistance(double[] marker, Cell cell) {
+        if (marker == null) {
+            return 1e6;
+        }
+        double[] c = blockCentre(cell);
+        return Math.hypot(marker[0] - c[0], marker[1] - c[1]);
     }
 
     /**

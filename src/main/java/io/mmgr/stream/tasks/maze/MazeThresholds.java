@@ -69,11 +69,29 @@ public final class MazeThresholds {
     /** A video target is only located in frames showing at least this share of its largest visible area (not hidden by the agent). */
     public static final double VISIBLE_TARGET_FRACTION = 0.5;
 
+    /**
+     * Video tracking of an agent apart from its start marker: a sighting smaller than this share of the
+     * largest it has been is a codec speck of its colour, not the agent (MMGR's agent, its own start
+     * marker, is tracked as before).
+     */
+    public static final double VISIBLE_AGENT_FRACTION = 0.3;
+
     /** Video tracking: the agent moves to a neighbouring cell once its centroid is this close (Chebyshev, canonical px) to that cell's centre (to a cell further away at once). */
     public static final double CELL_SWITCH_DISTANCE = 0.75 * BLOCK;
 
     /** Video tracking: gaps between sampled positions up to this many steps are filled with the maze route. */
     public static final int MAX_FILLED_STEPS = 4;
+
+    /**
+     * A maze given as structure must have, in some orientation, at least this share of the wall segments
+     * between cells that the picture draws, else the reference is refused. Two unrelated perfect mazes
+     * share about 40 % (a maze's segments are mostly passages); a picture of the maze itself, even with
+     * walls erased, shares all of them up to misread blocks.
+     */
+    public static final double STRUCTURE_FIT = 0.8;
+
+    /** Orientations whose fits (precision + recall of the wall segments) are this close are told apart by the markers. */
+    public static final double ORIENTATION_TIE = 0.02;
 
     private MazeThresholds() {
     }

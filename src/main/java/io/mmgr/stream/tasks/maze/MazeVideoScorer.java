@@ -11,37 +11,48 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * Scores a video output frame by frame (MMGR C.5.3, video extension): the green agent is tracked
- * across frames and its accumulated path compared with the solution; layout IoU is taken per frame
- * and the minimum reported; wall crossing uses stronger erosion and a 5 % ratio; exploration
- * (Action Reflection) is read from backtracking in the tracked route. Feed frames in order with
- * {@link #accept(MazeCanvas)}, then call {@link #finish()}.
+ * Scores a video output frame by frame (MMGR C.5.3, video extension): the agent is tracked across
+ * frames and its accumulated path compared with the solution; layout IoU is taken per frame and the
+ * minimum reported; wall crossing uses stronger erosion and a 5 % ratio; exploration (Action
+ * Reflection) is read from backtracking in the tracked route. Which marker is the agent, the start and
+ * the target is the item's {@link MarkerRoles} (MMGR's green agent by default); where the agent's colour
+ * is not named, every marker colour but the target's is tracked and the one that moved is the agent.
+ * Feed frames in order with {@link #accept(MazeCanvas)}, then call {@link #finish()}.
  */
 public final class MazeVideoScorer {
 
-    private final MazeReference ref;
-    private final Mask trail;
-    private final List<Cell> route = new ArrayList<>();
+    private MazeReference ref;
+    private final MarkerRoles roles;
+    /** Why the structure does not fit the video's first legible frame, once that is known (then frames are skipped). */
+    private MazeReferenceException refused;
+    /** One track per colour that may be the agent: the named one, or every marker colour but the target's. */
+    private final List<Track> tracks = new ArrayList<>();
     private int frames;
     private double minLayout = 1.0;
-    private long agentPixels;
-    private long crossingPixels;
-    private double agentSideSum;
-    private int agentFrames;
-    private Double startOffset;
-    /** The agent's centroid in the first frame (canonical px), null when the first frame does not show it. */
-    private double[] firstStart;
-    /** Per frame showing the red square: its area, deviation (canonical px) and offset (source px). */
+    /** The start marker's centroid in the first frame (canonical px), null when not shown; used when it is not the agent. */
+    private double[] firstStartMarker;
+    private Double startMarkerOffset;
+    /** Per frame showing the target: its area, deviation (canonical px), offset (source px), frame and cell. */
     private final List<double[]> targetSightings = new ArrayList<>();
-    private Cell current;
     private MazeGeometry lastGeometry;
     /** The last frame read from colour codes, whose walls the next frame reuses when its wall pixels are the same. */
     private final MazeCanvas.PreviousFrame previous = new MazeCanvas.PreviousFrame();
-    private double[] lastCentre;
 
     public MazeVideoScorer(MazeReference ref) {
+        this(ref, MarkerRoles.MMGR);
+    }
+
+    public MazeVideoScorer(MazeReference ref, MarkerRoles roles) {
         this.ref = ref;
-        this.trail = new Mask(ref.walls().width(), ref.walls().height());
+        this.roles = roles;
+        tracks.add(new Track(roles.agent()));
+        if (!roles.agentGiven()) {
+            for (int colour = MazePalette.GREEN; colour < MazePalette.LABELS; colour++) {
+                if (colour != roles.agent() && colour != roles.target()) {
+                    tracks.add(new Track(colour));
+                }
+            }
+        }
     }
 
     /** Reads the next frame, reusing the previous frame's board position while its outer walls are still there. */
@@ -62,44 +73,149 @@ public final class MazeVideoScorer {
     }
 
     public void accept(MazeCanvas frame) {
+        if (refused != null) {
+            return;
+        }
         frames++;
         boolean first = frames == 1;
         if (!frame.found()) {
             minLayout = 0.0;
             return;
         }
-        minLayout = Math.min(minLayout, MazeImageScorer.layoutIou(ref, frame));
+        Mask startMarker = frame.colour(roles.start());
+        Mask targetMarker = frame.colour(roles.target());
+        if (ref.unplaced()) {
+            // a maze given as structure is placed as the first legible frame shows it
+            try {
+                ref = ref.orientedTo(frame, startMarker, targetMarker, "output video's frame " + frames);
+            } catch (MazeReferenceException e) {
+                refused = e;
+                return;
+            }
+        }
+        minLayout = Math.min(minLayout, MazeImageScorer.layoutIou(ref, frame, roles));
 
-        Mask target = frame.target().largestComponent();
+        Mask target = targetMarker.largestComponent();
         if (!target.isEmpty()) {
             double[] t = target.centroid();
             double d = Math.hypot(t[0] - ref.targetCentre()[0], t[1] - ref.targetCentre()[1]);
-            targetSightings.add(new double[] {target.count(), d, d * frame.pixelsPerCanonical()});
+            boolean inCell = MazeReference.cellAt(t).equals(ref.target());
+            targetSightings.add(new double[] {target.count(), d, d * frame.pixelsPerCanonical(), frames, inCell ? 1 : 0});
+        }
+        if (first) {
+            // a start marker apart from the agent stays where the agent sets off: it must be on the start in
+            // the first frame (kept whatever the roles: which marker is the agent may be known only at the end)
+            firstStartMarker = startMarker.largestComponent().centroid();
+            startMarkerOffset = PathMeasures.offsetPx(firstStartMarker, ref.startCentre(), frame.pixelsPerCanonical());
+        }
+        for (Track t : tracks) {
+            t.accept(frame, first);
+        }
+    }
+
+    /**
+     * One colour's marker followed through the frames, as the agent would be: its trail, the cells it
+     * passed, how much of it lay in walls.
+     */
+    private final class Track {
+        final int colour;
+        final Mask trail;
+        final List<Cell> route = new ArrayList<>();
+        Cell current;
+        double[] lastCentre;
+        long pixels;
+        long crossingPixels;
+        double sideSum;
+        int seen;
+        /** Centroid in the first frame (canonical px), null when the first frame does not show it. */
+        double[] first;
+        Double firstOffset;
+        /** The frame in which it first stood on the target cell (0: never). */
+        int reachedTarget;
+        /** The largest it has been seen (pixels). */
+        int largest;
+
+        Track(int colour) {
+            this.colour = colour;
+            this.trail = new Mask(ref.walls().width(), ref.walls().height());
         }
 
-        Mask agent = frame.start().largestComponent();
-        int area = agent.count();
-        if (area == 0) {
-            return;
+        void accept(MazeCanvas frame, boolean firstFrame) {
+            Mask agent = frame.colour(colour).largestComponent();
+            int area = agent.count();
+            if (area == 0) {
+                return;
+            }
+            largest = Math.max(largest, area);
+            if (colour != roles.start() && area < MazeThresholds.VISIBLE_AGENT_FRACTION * largest) {
+                // an agent apart from the start marker may leave the picture (maze-dataset's star gives way
+                // to the trophy): a speck of its colour left by the codec elsewhere is not the agent
+                return;
+            }
+            double[] c = agent.centroid();
+            if (firstFrame) {
+                // the task starts from the given position: the agent must be on the start square in the first frame
+                first = c;
+                firstOffset = PathMeasures.offsetPx(c, ref.startCentre(), frame.pixelsPerCanonical());
+            }
+            if (current == null && colour != roles.start()) {
+                // an agent apart from the start marker sets off from the start, whether or not shown there
+                current = ref.start();
+                route.add(current);
+            }
+            trail.orInPlace(agent);
+            // accumulate the path between sampled positions too, unless the agent jumped (> 2 cells)
+            if (lastCentre != null && Math.hypot(c[0] - lastCentre[0], c[1] - lastCentre[1]) <= 4 * BLOCK) {
+                double half = Math.sqrt(area) / 2.0;
+                trail.paintSegment(lastCentre[0] - 0.5, lastCentre[1] - 0.5, c[0] - 0.5, c[1] - 0.5, half);
+            }
+            lastCentre = c;
+            pixels += area;
+            crossingPixels += agentInWalls(agent, c);
+            sideSum += Math.sqrt(area);
+            seen++;
+            track(c);
+            if (reachedTarget == 0 && ref.target().equals(current)) {
+                reachedTarget = frames;
+            }
         }
-        double[] c = agent.centroid();
-        if (first) {
-            // the task starts from the given position: the agent must be on the start square in the first frame
-            firstStart = c;
-            startOffset = PathMeasures.offsetPx(c, ref.startCentre(), frame.pixelsPerCanonical());
+
+        /** Moves the tracked cell with hysteresis, so a centroid hovering between two cells does not flicker. */
+        private void track(double[] c) {
+            Cell nearest = MazeReference.cellAt(c);
+            nearest = new Cell(clamp(nearest.row(), ref.rows()), clamp(nearest.col(), ref.cols()));
+            if (current == null) {
+                current = nearest;
+                route.add(nearest);
+                return;
+            }
+            if (nearest.equals(current)) {
+                return;
+            }
+            // the hysteresis is for a neighbour only: a centroid nearest to a cell further away has left the
+            // current one whatever its phase (a fast agent sampled about once a step can pass every cell
+            // between two of them for many frames in a row)
+            double[] centre = MazeReference.blockCentre(nearest);
+            double cheb = Math.max(Math.abs(c[0] - centre[0]), Math.abs(c[1] - centre[1]));
+            if (current.manhattan(nearest) == 1 && cheb > MazeThresholds.CELL_SWITCH_DISTANCE) {
+                return;
+            }
+            // fill gaps between sampled positions with the maze's own route when it is short; a step into
+            // an adjacent cell through a wall is a crossing, not a gap, and is kept as it is
+            if (current.manhattan(nearest) > 1) {
+                List<Cell> between = ref.lattice().shortestPath(current, nearest);
+                if (!between.isEmpty() && between.size() - 1 <= MazeThresholds.MAX_FILLED_STEPS) {
+                    route.addAll(between.subList(1, between.size() - 1));
+                }
+            }
+            route.add(nearest);
+            current = nearest;
         }
-        trail.orInPlace(agent);
-        // accumulate the path between sampled positions too, unless the agent jumped (> 2 cells)
-        if (lastCentre != null && Math.hypot(c[0] - lastCentre[0], c[1] - lastCentre[1]) <= 4 * BLOCK) {
-            double half = Math.sqrt(area) / 2.0;
-            trail.paintSegment(lastCentre[0] - 0.5, lastCentre[1] - 0.5, c[0] - 0.5, c[1] - 0.5, half);
+
+        /** Cells it stood on, each once. */
+        int cellsVisited() {
+            return new HashSet<>(route).size();
         }
-        lastCentre = c;
-        agentPixels += area;
-        crossingPixels += agentInWalls(agent, c);
-        agentSideSum += Math.sqrt(area);
-        agentFrames++;
-        track(c);
     }
 
     /**
@@ -118,51 +234,45 @@ public final class MazeVideoScorer {
         return PathMeasures.crossingPixels(agent, agent, lattice, ref.wallsErodedVideo());
     }
 
-    /** Moves the tracked cell with hysteresis, so a centroid hovering between two cells does not flicker. */
-    private void track(double[] c) {
-        Cell nearest = MazeReference.cellAt(c);
-        nearest = new Cell(clamp(nearest.row(), ref.rows()), clamp(nearest.col(), ref.cols()));
-        if (current == null) {
-            current = nearest;
-            route.add(nearest);
-            return;
-        }
-        if (nearest.equals(current)) {
-            return;
-        }
-        // the hysteresis is for a neighbour only: a centroid nearest to a cell further away has left the
-        // current one whatever its phase (a fast agent sampled about once a step can pass every cell
-        // between two of them for many frames in a row)
-        double[] centre = MazeReference.blockCentre(nearest);
-        double cheb = Math.max(Math.abs(c[0] - centre[0]), Math.abs(c[1] - centre[1]));
-        if (current.manhattan(nearest) == 1 && cheb > MazeThresholds.CELL_SWITCH_DISTANCE) {
-            return;
-        }
-        // fill gaps between sampled positions with the maze's own route when it is short; a step into
-        // an adjacent cell through a wall is a crossing, not a gap, and is kept as it is
-        if (current.manhattan(nearest) > 1) {
-            List<Cell> between = ref.lattice().shortestPath(current, nearest);
-            if (!between.isEmpty() && between.size() - 1 <= MazeThresholds.MAX_FILLED_STEPS) {
-                route.addAll(between.subList(1, between.size() - 1));
-            }
-        }
-        route.add(nearest);
-        current = nearest;
-    }
-
     private static int clamp(int v, int n) {
         return Math.max(0, Math.min(n - 1, v));
     }
 
-    public MazeMetrics finish() {
+    /**
+     * The agent's track: the named colour's, or where none was named the one that stood on the most
+     * cells (a marker that stays put stands on one), MMGR's green first among equals.
+     */
+    private Track agent() {
+        Track best = tracks.get(0);
+        for (Track t : tracks) {
+            if (t.cellsVisited() > best.cellsVisited()) {
+                best = t;
+            }
+        }
+        return best;
+    }
+
+    /**
+     * The metrics of the frames seen.
+     *
+     * @throws MazeReferenceException when the maze, given as structure, fits no orientation of the video
+     */
+    public MazeMetrics finish() throws MazeReferenceException {
+        if (refused != null) {
+            throw refused;
+        }
         if (frames == 0) {
             throw new IllegalStateException("no frames were analysed");
         }
-        double crossing = agentPixels == 0 ? 0.0 : crossingPixels / (double) agentPixels;
+        Track agent = agent();
+        boolean agentIsStart = agent.colour == roles.start();
+        double crossing = agent.pixels == 0 ? 0.0 : agent.crossingPixels / (double) agent.pixels;
         boolean crossWall = crossing > MazeThresholds.VIDEO_CROSSING_RATIO;
         // "Video: 1 if structure changes in any frame" and the red square must stay where it was. The
         // square is located only in frames that show most of it (the agent covers it at the end), judged
-        // against the largest the video ever shows it, since models draw markers of any size.
+        // against the largest the video ever shows it, since models draw markers of any size. Once the
+        // agent stands on the target, a target that changes its look (a flag turning into a trophy) is
+        // judged only by whether it is still in its cell.
         double largest = 0;
         for (double[] t : targetSightings) {
             largest = Math.max(largest, t[0]);
@@ -170,20 +280,27 @@ public final class MazeVideoScorer {
         boolean targetSeen = largest > 0;
         double maxTargetDeviation = 0;
         double maxTargetOffsetPx = 0;
+        boolean leftItsCell = false;
         for (double[] t : targetSightings) {
-            if (t[0] >= MazeThresholds.VISIBLE_TARGET_FRACTION * largest) {
+            boolean reached = agent.reachedTarget > 0 && t[3] >= agent.reachedTarget && !agentIsStart;
+            if (reached) {
+                leftItsCell |= t[4] == 0;
+            } else if (t[0] >= MazeThresholds.VISIBLE_TARGET_FRACTION * largest) {
                 maxTargetDeviation = Math.max(maxTargetDeviation, t[1]);
                 maxTargetOffsetPx = Math.max(maxTargetOffsetPx, t[2]);
             }
         }
-        boolean targetMoved = !targetSeen || maxTargetDeviation > MazeThresholds.MARKER_TOLERANCE;
-        boolean startMoved = PathMeasures.moved(firstStart, ref.startCentre());
+        boolean targetMoved = !targetSeen || maxTargetDeviation > MazeThresholds.MARKER_TOLERANCE || leftItsCell;
+        boolean startMoved = agentIsStart ? PathMeasures.moved(agent.first, ref.startCentre())
+                : PathMeasures.moved(firstStartMarker, ref.startCentre());
+        Double startOffset = agentIsStart ? agent.firstOffset : startMarkerOffset;
         boolean mazeChanged = minLayout <= MazeThresholds.LAYOUT_IOU_MIN || targetMoved;
 
-        double side = agentFrames == 0 ? BLOCK : agentSideSum / agentFrames;
-        Mask cellTrail = trail.dilate(PathMeasures.dilationFor(side));
+        double side = agent.seen == 0 ? BLOCK : agent.sideSum / agent.seen;
+        Mask cellTrail = agent.trail.dilate(PathMeasures.dilationFor(side));
         double[] match = PathMeasures.match(cellTrail, ref.solutionFull(), null);
 
+        List<Cell> route = agent.route;
         Set<Cell> visited = new HashSet<>(route);
         int hit = 0;
         for (Cell c : ref.solution()) {
@@ -201,11 +318,11 @@ public final class MazeVideoScorer {
         boolean excessive = loop || lengthRatio > MazeThresholds.REFLECTION_LENGTH_RATIO;
         return new MazeMetrics(minLayout, mazeChanged, startOffset, targetSeen ? maxTargetOffsetPx : null,
                 startMoved, targetMoved, crossing, crossWall, match[0], match[1], match[2], achievement, loop, lengthRatio, excessive,
-                backtracked(), frames);
+                backtracked(route), frames);
     }
 
     /** Backtracking: the agent comes back to a cell it had left. */
-    private boolean backtracked() {
+    private static boolean backtracked(List<Cell> route) {
         Set<Cell> left = new HashSet<>();
         for (int i = 1; i < route.size(); i++) {
             left.add(route.get(i - 1));
@@ -216,8 +333,18 @@ public final class MazeVideoScorer {
         return false;
     }
 
+    /** How the video shows the maze (null before a legible frame placed a maze given as structure). */
+    public MazeOrientation orientation() {
+        return ref.orientation();
+    }
+
+    /** The colour whose marker was tracked as the agent. */
+    public String agentColour() {
+        return MarkerRoles.name(agent().colour);
+    }
+
     /** The tracked cells, in order (for diagnostics). */
     public List<Cell> route() {
-        return List.copyOf(route);
+        return List.copyOf(agent().route);
     }
 }

@@ -55,14 +55,15 @@ final class MazeStyleAgreement {
         MazeMetrics m;
         try {
             m = c.video() ? video(c, ref, videoDir) : MazeImageScorer.score(ref, MazeCanvas.of(c.image(), p.rows(), p.cols()));
-        } catch (MediaException e) {
+        } catch (MediaException | MazeReferenceException e) {
             throw new IllegalStateException(c.id() + ": " + e.getMessage(), e);
         }
         var gate = MazeEvaluatorItems.gate(c.video() ? "video" : "image", m.asMap());
         return new Outcome(c, true, null, gate.primary() != null && gate.primary() == 1.0, gate.failedChecks());
     }
 
-    private static MazeMetrics video(MazeAnswerCorpus.Case c, MazeReference ref, Path dir) throws MediaException {
+    private static MazeMetrics video(MazeAnswerCorpus.Case c, MazeReference ref, Path dir)
+            throws MediaException, MazeReferenceException {
         Path file = dir.resolve(c.id() + ".mp4");
         c.writeVideo(file, VideoEncoder.Container.MP4);
         MazeVideoScorer scorer = new MazeVideoScorer(ref);
@@ -73,6 +74,63 @@ final class MazeStyleAgreement {
             // a temp directory, cleaned up by JUnit anyway
         }
         return scorer.finish();
+    }
+
+    /**
+     * Scores one case of maze-dataset's look the way {@code eval maze --maze} does: the reference is the
+     * maze's structure alone, placed as the video shows it, with the case's marker roles (or none).
+     *
+     * @return {verdict agrees with the known one, gate passed}, and the failed checks for messages
+     */
+    static PlotOutcome scorePlot(MazePlotCorpus.Case c, Path dir) {
+        MazeProblem p = c.problem();
+        Path file = dir.resolve(c.id() + ".mp4");
+        try {
+            MazeReference ref = MazeReference.build(p.lattice(), p.solution(), null, null, p.rows(), p.cols());
+            c.writeVideo(file);
+            MazeVideoScorer scorer = new MazeVideoScorer(ref, c.roles());
+            VideoDecoder.sampleCodes(file, FrameBudget.WAN, VideoDecoder.Limits.DEFAULT, MazePalette.lut(),
+                    MazeCanvas::codeBuffer, (i, f) -> scorer.accept(f));
+            MazeMetrics m = scorer.finish();
+            var gate = MazeEvaluatorItems.gate("video", m.asMap());
+            return new PlotOutcome(c, true, null, gate.primary() != null && gate.primary() == 1.0, gate.failedChecks(),
+                    scorer.orientation(), scorer.agentColour());
+        } catch (MazeReferenceException e) {
+            return new PlotOutcome(c, false, e.getMessage(), null, List.of(), null, null);
+        } catch (MediaException e) {
+            throw new IllegalStateException(c.id() + ": " + e.getMessage(), e);
+        } finally {
+            try {
+                Files.deleteIfExists(file);
+            } catch (java.io.IOException ignored) {
+                // a temp directory, cleaned up by JUnit anyway
+            }
+        }
+    }
+
+    /** What one case of maze-dataset's look came to, with the orientation and agent the scorer found. */
+    record PlotOutcome(MazePlotCorpus.Case c, boolean referenceRead, String referenceProblem, Boolean passed,
+                       List<String> failed, MazeOrientation orientation, String agent) {
+
+        boolean agrees() {
+            return referenceRead && passed != null && passed == c.passes();
+        }
+
+        @Override
+        public String toString() {
+            return c.id() + " (" + c.problem().rows() + "x" + c.problem().cols() + ", roles " + (c.rolesGiven() ? "named" : "found")
+                    + "): " + (referenceRead ? "gate " + passed + " failing " + failed + ", expected " + c.passes()
+                    + ", placed " + orientation + ", agent " + agent : "reference refused: " + referenceProblem);
+        }
+    }
+
+    /** The table's row for maze-dataset's look. */
+    static String plotRow(List<PlotOutcome> outcomes) {
+        long right = outcomes.stream().filter(o -> o.c().passes()).count();
+        long read = outcomes.stream().filter(PlotOutcome::referenceRead).count();
+        long agree = outcomes.stream().filter(PlotOutcome::agrees).count();
+        return String.format(Locale.ROOT, "| %-28s | %5d | %5d | %6d | %4d / %3d | %8.1f%% |%n", MazePlotCorpus.STYLE,
+                outcomes.size(), right, outcomes.size() - right, read, outcomes.size(), 100.0 * agree / outcomes.size());
     }
 
     /** Per style: cases, right and faulty answers, references misread, verdicts agreeing. */
@@ -90,6 +148,19 @@ final class MazeStyleAgreement {
                     outcomes.size(), 100.0 * agree / outcomes.size()));
         }
         return sb.toString();
+    }
+
+    /** One line per case: its id, whether the reference read, the gate's verdict and the checks it failed. */
+    static void writeVerdicts(List<List<Outcome>> byStyle, Path file) {
+        List<String> lines = new ArrayList<>();
+        byStyle.forEach(l -> l.forEach(o -> lines.add(o.c().style().name() + " " + o.c().id() + " read=" + o.referenceRead()
+                + " passed=" + o.passed() + " failed=" + o.failed())));
+        try {
+            Files.createDirectories(file.toAbsolutePath().getParent());
+            Files.write(file, lines);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
     }
 
     static List<Outcome> disagreements(List<List<Outcome>> byStyle) {

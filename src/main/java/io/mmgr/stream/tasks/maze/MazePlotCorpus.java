@@ -1,0 +1,124 @@
+package io.mmgr.stream.tasks.maze;
+
+import io.mmgr.stream.vision.MediaException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.Random;
+
+/**
+ * Maze video answers with known verdicts in maze-dataset's look ({@link MazePlotLook}), each with its
+ * reference given as structure only (maze-dataset's {@code SolvedMaze} fields, no image): 3x3 to 8x8
+ * mazes as MiniVeo3-Reasoner draws them, right answers next to an agent that stops short, one that never
+ * moves, one that slides through walls and walls that dissolve mid-video. Half the cases name the marker
+ * roles (blue star agent, green start, red target), half leave the agent to be found as the marker
+ * that moves.
+ */
+public final class MazePlotCorpus {
+
+    /** The kinds of answer; only the right one passes the gate. */
+    public enum Kind {
+        CORRECT,
+        /** Walks about 60 % of the solution and stops. */
+        STOPS_SHORT,
+        /** The star stays on the start disc. */
+        NEVER_MOVES,
+        /** A straight route that ignores walls, crossing often enough for the 5 % rule. */
+        THROUGH_WALL,
+        /** The right route, while inner walls (and then their posts) disappear from frame 30 on. */
+        WALLS_DISSOLVE
+    }
+
+    public static final String STYLE = "video-mazeplot-miniveo3";
+    /** The roles MiniVeo3-Reasoner's look gives its markers. */
+    public static final MarkerRoles ROLES = MarkerRoles.parse("agent=blue,start=green,target=red");
+
+    private MazePlotCorpus() {
+    }
+
+    /**
+     * One answer: the problem (its structure is the reference), the route the star walks, the wall
+     * blocks that dissolve, and whether the item names the marker roles.
+     */
+    public record Case(String id, Kind kind, MazeProblem problem, List<Cell> route, List<long[]> dissolving,
+                       boolean rolesGiven) {
+
+        public boolean passes() {
+            return kind == Kind.CORRECT;
+        }
+
+        public MarkerRoles roles() {
+            return rolesGiven ? ROLES : MarkerRoles.MMGR;
+        }
+
+        public void writeVideo(Path file) throws MediaException {
+            MazePlotLook.video(problem.lattice(), problem.start(), problem.target(), route, dissolving,
+                    kind == Kind.WALLS_DISSOLVE ? 30 : -1, file);
+        }
+    }
+
+    public static List<Case> cases(int count, long seed) {
+        Random random = new Random(seed);
+        List<Case> out = new ArrayList<>(count);
+        Kind[] kinds = Kind.values();
+        for (int i = 0; i < count; i++) {
+            Kind kind = kinds[i % kinds.length];
+            out.add(draw(String.format(Locale.ROOT, "%s-%04d-%s", STYLE, i + 1, kind.name().toLowerCase(Locale.ROOT)),
+                    kind, 3 + (i / kinds.length + i) % 6, (i / kinds.length) % 2 == 0, random));
+        }
+        return out;
+    }
+
+    private static Case draw(String id, Kind kind, int size, boolean rolesGiven, Random random) {
+        for (int attempt = 0; attempt < 1000; attempt++) {
+            MazeAlgorithm algorithm = MazeAlgorithm.values()[random.nextInt(MazeAlgorithm.values().length)];
+            Placement placement = Placement.values()[random.nextInt(Placement.values().length)];
+            MazeProblem p = MazeProblem.generate(size, size, algorithm, placement, random);
+            List<Cell> sol = p.solution();
+            if (sol.size() < 4) {
+                continue;
+            }
+            Optional<List<Cell>> route = switch (kind) {
+                case CORRECT, WALLS_DISSOLVE -> Optional.of(sol);
+                case STOPS_SHORT -> Optional.of(sol.subList(0, Math.max(2, (int) Math.floor(0.6 * sol.size()))));
+                case NEVER_MOVES -> Optional.of(List.of(p.start()));
+                case THROUGH_WALL -> Scenario.of(Fault.WALL_CROSSING, p, random).map(Scenario::route)
+                        .filter(r -> Scenario.crossings(p.lattice(), r) * 5 >= 2 * (r.size() - 1));
+            };
+            if (route.isPresent()) {
+                List<long[]> dissolving = kind == Kind.WALLS_DISSOLVE ? dissolving(p.lattice(), random) : List.of();
+                return new Case(id, kind, p, route.get(), dissolving, rolesGiven);
+            }
+        }
+        throw new IllegalStateException("no " + size + "x" + size + " maze could host " + kind);
+    }
+
+    /**
+     * Inner wall blocks in the order they disappear: the segments between cells first, then the posts,
+     * as many as {@code MAZE_ALTERED} erases (30 % of the wall blocks, and one more).
+     */
+    private static List<long[]> dissolving(MazeLattice lattice, Random random) {
+        List<long[]> segments = new ArrayList<>();
+        List<long[]> posts = new ArrayList<>();
+        int walls = 0;
+        for (int r = 0; r < lattice.latticeRows(); r++) {
+            for (int c = 0; c < lattice.latticeCols(); c++) {
+                if (lattice.isOpen(r, c)) {
+                    continue;
+                }
+                walls++;
+                if (r > 0 && c > 0 && r < lattice.latticeRows() - 1 && c < lattice.latticeCols() - 1) {
+                    ((r + c) % 2 == 1 ? segments : posts).add(new long[] {r, c});
+                }
+            }
+        }
+        Collections.shuffle(segments, random);
+        Collections.shuffle(posts, random);
+        List<long[]> out = new ArrayList<>(segments);
+        out.addAll(posts);
+        return out.subList(0, Math.min(out.size(), (int) Math.ceil(0.3 * walls) + 1));
+    }
+}
