@@ -21,7 +21,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import java.util.UUID;
 import org.apache.kafka.streams.state.HostInfo;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -99,7 +98,7 @@ final class ArtifactEndpoint {
             }
         } catch (ArtifactException e) {
             // the resolver's reason names paths and I/O errors: for the log, with an id the caller can quote
-            String id = UUID.randomUUID().toString().substring(0, 8);
+            String id = HttpExchanges.errorId();
             LOG.warn("artifact {} of {} not served (error id {}): {}", index, where, id, e.getMessage());
             HttpExchanges.error(ex, 404, "artifact " + index + " of " + where + " cannot be served: missing, outside the "
                     + "scorer's artifact roots, over the size limit or not matching its recorded sha256 (error id " + id + ")");

@@ -65,10 +65,15 @@ final class HttpExchanges {
      * gets the id and nothing of the internals.
      */
     static void internalError(HttpExchange ex, Throwable t) throws IOException {
-        String id = UUID.randomUUID().toString().substring(0, 8);
+        String id = errorId();
         LOG.error("web request {} {} failed (error id {})", ex.getRequestMethod(), ex.getRequestURI().getPath(), id, t);
         json(ex, 500, Json.MAPPER.createObjectNode().put("error", "internal error (error id " + id
                 + "; the server's log has the details)").put("errorId", id));
+    }
+
+    /** A short id that ties an answer to the log line holding what the answer leaves out. */
+    static String errorId() {
+        return UUID.randomUUID().toString().substring(0, 8);
     }
 
     /** 401 with the way in; the token itself is never part of an answer. */
