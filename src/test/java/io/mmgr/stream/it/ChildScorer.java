@@ -211,7 +211,7 @@ final class ChildScorer implements AutoCloseable {
     }
 
     /** A logger line of the console's layout (log4j2.xml): time, level, thread, the logger's short name. */
-    private static final Pattern CONSOLE_LOGGER = Pattern.compile("(?m)^\\d\\d:\\d\\d:\\d\\d\\.\\d{3} +(?:TRACE|DEBUG|INFO|WARN|ERROR) +\\[[^\\]]*\\] (\\S+) - ");
+    static final Pattern CONSOLE_LOGGER = Pattern.compile("(?m)^\\d\\d:\\d\\d:\\d\\d\\.\\d{3} +(?:TRACE|DEBUG|INFO|WARN|ERROR) +\\[[^\\]]*\\] (\\S+) - ");
 
     /**
      * The console's logger lines that are not the scorer's own: mmgr.log names each logger in full, so a console

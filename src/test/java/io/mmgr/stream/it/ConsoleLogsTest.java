@@ -35,7 +35,6 @@ class ConsoleLogsTest {
     static final String BROKER_READY = "Kafka broker ready at 127.0.0.1:";
     /** The broker's own warning (org.apache.kafka.common.network.Selector) about the HTTP request on its port. */
     static final String BROKER_WARNING = "Invalid receive (size = ";
-    static final Pattern LOG_LINE = Pattern.compile("(?m)^\\d\\d:\\d\\d:\\d\\d\\.\\d{3} +(TRACE|DEBUG|INFO|WARN|ERROR) +\\[[^\\]]*\\] (\\S+) - ");
     static final Duration START = Duration.ofMinutes(3);
 
     @TempDir
@@ -68,7 +67,7 @@ class ConsoleLogsTest {
                     .containsPattern("INFO +\\[[^\\]]*\\] io\\.mmgr\\.stream\\.embedded\\.EmbeddedKafka - " + Pattern.quote(BROKER_READY));
             // every logger line on the quiet console is one of the scorer's: mmgr.log names its logger in full
             assertThat(quiet.foreignConsoleLines()).as("console:\n%s", console).isEmpty();
-            assertThat(LOG_LINE.matcher(console).find()).as("logger lines on the quiet console").isTrue();
+            assertThat(ChildScorer.CONSOLE_LOGGER.matcher(console).find()).as("logger lines on the quiet console").isTrue();
             try (Stream<Path> broker = Files.walk(quietData.resolve("broker"))) {
                 assertThat(broker.filter(p -> p.getFileName().toString().equals(ConsoleLogs.FILE)))
                         .as("the log is not in the broker's own data").isEmpty();
