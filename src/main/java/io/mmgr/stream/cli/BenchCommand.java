@@ -6,7 +6,8 @@ import picocli.CommandLine.Command;
 /** {@code mmgr bench ...}: benchmark generators and the load generator. */
 @Command(name = "bench", mixinStandardHelpOptions = true,
         description = "Generate benchmark items; measure throughput.",
-        subcommands = {BenchCommand.Generate.class, BenchLoadCommand.class, BenchJudgeCommand.class, BenchRestartCommand.class})
+        subcommands = {BenchCommand.Generate.class, BenchLoadCommand.class, BenchJudgeCommand.class, BenchRestartCommand.class,
+            io.mmgr.stream.bench.cluster.BenchClusterCommand.class})
 public final class BenchCommand implements Runnable {
 
     @CommandLine.Spec

@@ -34,6 +34,8 @@ import picocli.CommandLine.Option;
                 + "in this process (data in --data-dir, kept across restarts).", "Ctrl-C stops it cleanly."})
 public final class RunCommand implements Callable<Integer> {
 
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(RunCommand.class);
+
     @Option(names = "--bootstrap-servers", defaultValue = "${env:MMGR_BOOTSTRAP_SERVERS}",
             description = "join this Kafka cluster instead of starting one (env MMGR_BOOTSTRAP_SERVERS)")
     String bootstrapServers;
@@ -226,7 +228,11 @@ public final class RunCommand implements Callable<Integer> {
                 .withBrokerReady(starting != null ? starting.ready() : java.util.concurrent.CompletableFuture.completedFuture(null))
                 .withComparisons(new ComparisonSettings(new AlertRule(alertPValue, alertMinDrop, alertMinSamples),
                         ComparisonSettings.DEFAULT.interval()))
-                .withStateListener((now, before) -> health.write(now.name()));
+                .withStateListener((now, before) -> {
+                    health.write(now.name());
+                    // Kafka Streams says so only at INFO, which the file does not take: a rebalance is worth a line
+                    LOG.info("Kafka Streams state {} -> {}", before, now);
+                });
         if (!noWeb) {
             options = options.withWeb(webBind, webPort, webHost).withWebAccess(access);
         }
