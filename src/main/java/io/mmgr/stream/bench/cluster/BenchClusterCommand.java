@@ -63,8 +63,6 @@ public final class BenchClusterCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
-        // this process's own clients lose brokers by design: their warnings say nothing the timeline does not
-        org.apache.logging.log4j.core.config.Configurator.setLevel("org.apache.kafka", org.apache.logging.log4j.Level.ERROR);
         Path runDir = dir != null ? dir : ClusterRun.runDir(Path.of("target", "cluster-runs"));
         out.printf("cluster run in %s (every process's log is there)%n", runDir.toAbsolutePath());
         ClusterRun.Report report = ClusterRun.run(new ClusterRun.Settings(

@@ -211,8 +211,11 @@ public final class MixedLoad implements AutoCloseable {
     }
 
     @Override
-    public void close() {
+    public void close() throws InterruptedException {
         running = false;
+        if (thread != null) {
+            thread.join(10_000); // not closing the producer under a send
+        }
         producer.close();
     }
 }

@@ -24,14 +24,15 @@ import org.junit.jupiter.api.Timeout;
 class ClusterFaultTest {
 
     @Test
-    @Timeout(value = 8, unit = TimeUnit.MINUTES)
+    @Timeout(value = 15, unit = TimeUnit.MINUTES)
     void everySampleScoredOnceAndScoringResumesWithin30sOfEachFault() throws Exception {
         Path dir = ClusterRun.runDir(Path.of("target", "cluster-it")).toAbsolutePath();
-        List<String> jvm = List.of("-Xmx384m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1");
+        // C2 stays on: the client compiler alone scores at well under half the rate (docs/operations.md, Restarts)
+        List<String> jvm = List.of("-Xmx384m", "-XX:+UseSerialGC");
         PrintWriter out = new PrintWriter(System.out, true);
         ClusterRun.Report report = ClusterRun.run(new ClusterRun.Settings(
                 new ClusterHarness.Settings(dir, 6, 1, jvm, jvm, Duration.ofMillis(300), Duration.ofMinutes(3)),
-                ClusterRun.COMPACT, 2, 30, Duration.ofSeconds(8), 0), out);
+                ClusterRun.COMPACT, 2, 20, Duration.ofSeconds(8), 0), out);
         out.print(report.describe());
 
         // one timeline per fault, the added scorer's start and stop apart
