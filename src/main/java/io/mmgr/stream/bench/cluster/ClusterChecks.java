@@ -246,16 +246,18 @@ public final class ClusterChecks {
     }
 
     /**
-     * No judge request billed twice: the provider answered each request (the same body: the same judge request,
-     * whichever case marker it has) at most once with a verdict, except a request whose answer died with a killed
+     * No judge request billed twice: the provider answered each request (a judged sample's by its case marker, a
+     * maze's by its body) at most once with a verdict, except a request whose answer died with a killed
      * worker: billed before the kill and not yet committed, it is asked again by the next owner. Those are counted
      * apart and must have been answered within {@code inFlight} before a kill.
      *
      * @param kills when the judge worker was killed (System.nanoTime, the provider's clock)
      */
     public void noJudgeRequestBilledTwice(ScriptedVlmServer provider, List<Long> kills, Duration inFlight) {
+        // a judged sample's request has a case of its own; a maze's has none, and is told by its body
         Map<String, List<ScriptedVlmServer.Seen>> billed = provider.seen().stream().filter(s -> s.status() == 200)
-                .collect(Collectors.groupingBy(ScriptedVlmServer.Seen::bodySha256, TreeMap::new, Collectors.toList()));
+                .collect(Collectors.groupingBy(s -> s.caseName().isEmpty() ? s.bodySha256() : s.caseName(), TreeMap::new,
+                        Collectors.toList()));
         List<String> twice = new ArrayList<>();
         int lostWithKill = 0;
         for (var e : billed.entrySet()) {
@@ -268,8 +270,7 @@ public final class ClusterChecks {
             if (inFlightAtKill) {
                 lostWithKill++;
             } else {
-                twice.add((e.getValue().get(0).caseName().isEmpty() ? e.getKey().substring(0, 12) : e.getValue().get(0).caseName())
-                        + " x" + e.getValue().size());
+                twice.add(e.getKey().substring(0, Math.min(24, e.getKey().length())) + " x" + e.getValue().size());
             }
         }
         check(twice.isEmpty(), "judge requests billed twice: " + twice.size() + first(twice));

@@ -46,6 +46,9 @@ public final class MixedLoad implements AutoCloseable {
     /** What the scripted judge answers a maze with: unchanged, no wall crossed, target reached. */
     static final Map<String, Double> MAZE_VERDICT = Map.of("maze_changed", 0.0, "cross_wall", 0.0, "target_achievement", 1.0);
 
+    /** How many judged samples ahead of its event a judged item is published. */
+    static final int ITEMS_AHEAD = 300;
+
     /** The task judged samples belong to (its gate: final and intermediate correctness both 1). */
     public static final String JUDGED_TASK = "math";
 
@@ -84,6 +87,9 @@ public final class MixedLoad implements AutoCloseable {
         }
         for (BenchmarkItem item : image.items()) {
             sendItem(item).get();
+        }
+        for (long k = 0; k < ITEMS_AHEAD; k++) {
+            sendItem(judgedItem(k)).get();
         }
         running = true;
         thread = new Thread(this::loop, "mixed-load");
@@ -153,16 +159,24 @@ public final class MixedLoad implements AutoCloseable {
         return dash < 0 || Long.parseLong(caseName.substring(dash + 1)) % 4 != 1;
     }
 
-    /** A Math item of its own (its prompt carries the case marker) and the answer to it; the item is sent first. */
+    /** The k-th judged sample's Math item, one of its own: its prompt carries the case marker. */
+    static BenchmarkItem judgedItem(long k) {
+        return BenchmarkItem.newBuilder().setTask(JUDGED_TASK).setSampleId(caseOf(k))
+                .setPrompt("case=" + caseOf(k) + " Solve 3x = " + (3 * (k + 1)) + ".")
+                .setGroundTruth(GroundTruth.newBuilder().setAnswer("x = " + (k + 1)).build()).build();
+    }
+
+    /**
+     * The answer to the k-th judged item. Items are published {@link #ITEMS_AHEAD} judged samples ahead of their
+     * events, as the contract asks (an item first): an item sent just before its event waited past intake's 60 s
+     * item wait in a broker failover on a loaded machine, and its valid sample was dead-lettered.
+     */
     private GenerationEvent judgedEvent(long k) {
         String id = caseOf(k);
-        BenchmarkItem item = BenchmarkItem.newBuilder().setTask(JUDGED_TASK).setSampleId(id)
-                .setPrompt("case=" + id + " Solve 3x = " + (3 * (k + 1)) + ".")
-                .setGroundTruth(GroundTruth.newBuilder().setAnswer("x = " + (k + 1)).build()).build();
-        ProducerRecord<byte[], byte[]> itemRecord = new ProducerRecord<>(topics.benchmark.name(),
-                SampleKeys.itemKey(item.getTask(), item.getSampleId()).getBytes(StandardCharsets.UTF_8),
-                topics.benchmark.valueSerde().serializer().serialize(topics.benchmark.name(), item));
-        producer.send(itemRecord);
+        BenchmarkItem ahead = judgedItem(k + ITEMS_AHEAD);
+        producer.send(new ProducerRecord<>(topics.benchmark.name(),
+                SampleKeys.itemKey(ahead.getTask(), ahead.getSampleId()).getBytes(StandardCharsets.UTF_8),
+                topics.benchmark.valueSerde().serializer().serialize(topics.benchmark.name(), ahead)));
         records.incrementAndGet();
         return GenerationEvent.newBuilder().setRunId(runId).setModel("cluster-judged").setCheckpointId("ckpt-judged")
                 .setTrainingStep(1).setTask(JUDGED_TASK).setSampleId(id).setModality("text").setProducedAt(Instant.now())
