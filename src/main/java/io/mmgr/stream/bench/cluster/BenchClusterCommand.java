@@ -20,7 +20,7 @@ import picocli.CommandLine.Option;
                 + "every leaderboard row equal to its recomputation from the scores, no dead letter, no judge request "
                 + "billed twice, no transaction left open, scoring again within 30 s of each fault.",
                 "Needs the build's Apicurio (target/apicurio: mvn package without -DskipTests unpacks it). "
-                        + "Exits 1 when a check fails. It takes a while: the test's four faults alone took 9-14 minutes on "
+                        + "Exits 1 when a check fails. It takes a while: the test's four faults alone took 7-14 minutes on "
                         + "a shared 2-core machine (docs/benchmarks.md, Measured)."})
 public final class BenchClusterCommand implements Callable<Integer> {
 
