@@ -10,7 +10,9 @@
  *   <li><b>contract</b>: {@code contract} (topics, stores, keys, dead letters), then the task SPI
  *       {@code tasks} (above it: the SPI speaks the contract's types), then {@code artifacts} (the resolvers
  *       behind the SPI's {@code ArtifactResolver}).</li>
- *   <li><b>families</b>: {@code tasks.<family>}, behind the SPI; no family imports another.</li>
+ *   <li><b>families</b>: {@code tasks.<family>}, behind the SPI; no family imports another. Their
+ *       {@code eval} and {@code bench generate} commands share {@code tasks.cli} (above {@code artifacts},
+ *       below the families), which the app adds under {@code mmgr} through the SPI.</li>
  *   <li><b>stream</b> ({@code leaderboard}, {@code topology}) and <b>workers</b> ({@code worker},
  *       {@code evaluate}, {@code judge}): side by side, neither imports the other nor a family (families are
  *       found through the SPI). In {@code topology} the sub-flow packages import neither each other nor

@@ -1,5 +1,7 @@
 package io.mmgr.stream.cli;
 
+import io.mmgr.stream.tasks.TaskFamily;
+import java.util.List;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -23,9 +25,16 @@ public final class Main implements Runnable {
         System.exit(commandLine().execute(args));
     }
 
-    /** The configured command line, also used by tests. */
+    /** The configured command line with the installed families' commands, also used by tests. */
     public static CommandLine commandLine() {
+        return commandLine(TaskFamily.installed());
+    }
+
+    /** The command line with {@code families}' eval and generate commands. */
+    public static CommandLine commandLine(List<TaskFamily> families) {
         CommandLine cl = new CommandLine(new Main());
+        EvalCommand.addFamilyCommands(cl.getSubcommands().get("eval"), families);
+        BenchCommand.Generate.addFamilyCommands(cl.getSubcommands().get("bench").getSubcommands().get("generate"), families);
         cl.setExecutionExceptionHandler((ex, cmd, parsed) -> {
             cmd.getErr().println("error: " + (ex.getMessage() == null ? ex.toString() : ex.getMessage()));
             return 2;

@@ -1,4 +1,4 @@
-package io.mmgr.stream.cli;
+package io.mmgr.stream.tasks.magma;
 
 import io.mmgr.stream.tasks.EvalAdapter;
 import io.mmgr.stream.tasks.EvalCaseException;
@@ -6,8 +6,10 @@ import io.mmgr.stream.tasks.EvaluationException;
 import io.mmgr.stream.tasks.PartEvaluation;
 import io.mmgr.stream.tasks.SampleScorer;
 import io.mmgr.stream.tasks.TaskFamily;
-import io.mmgr.stream.tasks.magma.VisualWebBench;
-import io.mmgr.stream.tasks.magma.VisualWebBenchEvaluator;
+import io.mmgr.stream.tasks.cli.EvalInputs;
+import io.mmgr.stream.tasks.cli.FamilySample;
+import io.mmgr.stream.tasks.cli.JsonOutput;
+import io.mmgr.stream.tasks.cli.JsonlInput;
 import io.mmgr.stream.tasks.magma.VisualWebBench.Subtask;
 import java.io.PrintWriter;
 import java.nio.file.Path;

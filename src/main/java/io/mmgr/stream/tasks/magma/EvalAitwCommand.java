@@ -1,9 +1,11 @@
-package io.mmgr.stream.cli;
+package io.mmgr.stream.tasks.magma;
 
 import io.mmgr.stream.tasks.EvalAdapter;
 import io.mmgr.stream.tasks.SampleScorer;
 import io.mmgr.stream.tasks.TaskFamily;
-import io.mmgr.stream.tasks.magma.AitwActionMatching;
+import io.mmgr.stream.tasks.cli.FamilySample;
+import io.mmgr.stream.tasks.cli.JsonOutput;
+import io.mmgr.stream.tasks.cli.JsonlInput;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -1,7 +1,6 @@
-package io.mmgr.stream.cli;
+package io.mmgr.stream.tasks.sudoku;
 
-import io.mmgr.stream.tasks.sudoku.SudokuBand;
-import io.mmgr.stream.tasks.sudoku.SudokuBenchmarkGenerator;
+import io.mmgr.stream.tasks.cli.CliInputException;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;

@@ -1,8 +1,7 @@
-package io.mmgr.stream.cli;
+package io.mmgr.stream.tasks.maze;
 
-import io.mmgr.stream.app.JsonlPublisher;
-import io.mmgr.stream.tasks.maze.MazeBand;
-import io.mmgr.stream.tasks.maze.MazeBenchmarkGenerator;
+import io.mmgr.stream.tasks.cli.CliInputException;
+import io.mmgr.stream.tasks.cli.ItemsPublisher;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
@@ -10,13 +9,12 @@ import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code mmgr bench generate maze}: problem/solution images, lattice JSON and benchmark-items.jsonl. */
 @Command(name = "maze", mixinStandardHelpOptions = true,
         description = "Generate MMGR maze problems (DFS and Wilson, 3x3 to 13x13) with known solutions.")
-public final class GenerateMazeCommand implements Callable<Integer> {
+public final class GenerateMazeCommand implements Callable<Integer>, ItemsPublisher.Publishing {
 
     @Option(names = "--out", required = true, description = "Output directory.")
     Path out;
@@ -40,11 +38,16 @@ public final class GenerateMazeCommand implements Callable<Integer> {
     @Option(names = "--video-answers", defaultValue = "0", description = "With --answers: this many video answers (MP4) too.")
     int videoAnswers;
 
-    @Mixin
-    ConnectionOptions connection;
+    /** Given by the app with its connection options; a family cannot reach the scorer's topics itself. */
+    private ItemsPublisher publisher;
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public void publishWith(ItemsPublisher publisher) {
+        this.publisher = publisher;
+    }
 
     @Override
     public Integer call() throws Exception {
@@ -60,6 +63,12 @@ public final class GenerateMazeCommand implements Callable<Integer> {
         MazeBenchmarkGenerator.Result r = MazeBenchmarkGenerator.generate(out, count, bands, seed);
         spec.commandLine().getOut().println("wrote " + r.items().size() + " maze items to " + r.itemsFile());
         spec.commandLine().getOut().flush();
-        return publish ? PublishCommand.publish(spec.commandLine(), connection, JsonlPublisher.Kind.benchmark, r.itemsFile()) : 0;
+        if (!publish) {
+            return 0;
+        }
+        if (publisher == null) {
+            throw new CliInputException("--publish: this command was built without a scorer connection");
+        }
+        return publisher.publish(spec.commandLine(), r.itemsFile());
     }
 }

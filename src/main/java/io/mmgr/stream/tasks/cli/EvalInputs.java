@@ -1,12 +1,12 @@
-package io.mmgr.stream.cli;
+package io.mmgr.stream.tasks.cli;
 
-import io.mmgr.stream.tasks.ArtifactException;
-import io.mmgr.stream.tasks.ArtifactResolver;
-import io.mmgr.stream.avro.ArtifactRef;
 import io.mmgr.stream.artifacts.CompositeArtifactResolver;
 import io.mmgr.stream.artifacts.HttpArtifactResolver;
 import io.mmgr.stream.artifacts.LocalArtifactResolver;
+import io.mmgr.stream.avro.ArtifactRef;
 import io.mmgr.stream.json.JsonAvro;
+import io.mmgr.stream.tasks.ArtifactException;
+import io.mmgr.stream.tasks.ArtifactResolver;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -15,13 +15,13 @@ import java.util.List;
 import org.apache.avro.specific.SpecificRecord;
 
 /** What the {@code eval} commands read: records as JSON files, and artifacts from local files. */
-final class EvalInputs {
+public final class EvalInputs {
 
     private EvalInputs() {
     }
 
     /** A record from a JSON file with the Avro schema's field names (as {@code mmgr publish} reads a line). */
-    static <T extends SpecificRecord> T read(Path file, Class<T> type) {
+    public static <T extends SpecificRecord> T read(Path file, Class<T> type) {
         String json;
         try {
             json = Files.readString(file);
@@ -39,7 +39,7 @@ final class EvalInputs {
      * File artifacts anywhere on this machine: what the family commands' adapters build (file: URIs of
      * the paths given), without the cost of the full resolver (its HTTP client takes ~0.4 s to build).
      */
-    static ArtifactResolver files() {
+    public static ArtifactResolver files() {
         return new LocalArtifactResolver(List.of(Path.of("/")), LocalArtifactResolver.DEFAULT_MAX_BYTES, spillDir());
     }
 
@@ -47,7 +47,7 @@ final class EvalInputs {
      * For samples that travel as precomputed inputs (steps, trials, text): their events name no artifact,
      * so there is nothing to read (and no spill directory to make per sample).
      */
-    static ArtifactResolver none() {
+    public static ArtifactResolver none() {
         return new ArtifactResolver() {
             @Override
             public byte[] read(ArtifactRef ref) throws ArtifactException {
@@ -65,7 +65,7 @@ final class EvalInputs {
      * The stream's artifact resolver for an offline run of any event: file: artifacts anywhere on this machine (they
      * are the user's own), inline data, and no downloads.
      */
-    static ArtifactResolver resolver() {
+    public static ArtifactResolver resolver() {
         return CompositeArtifactResolver.standard(List.of(Path.of("/")), LocalArtifactResolver.DEFAULT_MAX_BYTES,
                 spillDir(), List.of(), HttpArtifactResolver.DEFAULT_TIMEOUT);
     }

@@ -1,6 +1,5 @@
-package io.mmgr.stream.cli;
+package io.mmgr.stream.tasks.arc;
 
-import io.mmgr.stream.tasks.arc.ArcBenchmarkGenerator;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;

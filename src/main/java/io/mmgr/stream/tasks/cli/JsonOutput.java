@@ -1,4 +1,4 @@
-package io.mmgr.stream.cli;
+package io.mmgr.stream.tasks.cli;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;

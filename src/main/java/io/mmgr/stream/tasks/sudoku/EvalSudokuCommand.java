@@ -1,4 +1,4 @@
-package io.mmgr.stream.cli;
+package io.mmgr.stream.tasks.sudoku;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -10,6 +10,10 @@ import io.mmgr.stream.tasks.EvaluationException;
 import io.mmgr.stream.tasks.EvaluationOutcome;
 import io.mmgr.stream.tasks.SampleScorer;
 import io.mmgr.stream.tasks.TaskFamily;
+import io.mmgr.stream.tasks.cli.CliInputException;
+import io.mmgr.stream.tasks.cli.EvalInputs;
+import io.mmgr.stream.tasks.cli.FamilySample;
+import io.mmgr.stream.tasks.cli.JsonOutput;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

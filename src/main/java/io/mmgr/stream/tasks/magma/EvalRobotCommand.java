@@ -1,11 +1,13 @@
-package io.mmgr.stream.cli;
+package io.mmgr.stream.tasks.magma;
 
 import io.mmgr.stream.tasks.EvalAdapter;
 import io.mmgr.stream.tasks.EvalCaseException;
 import io.mmgr.stream.tasks.SampleScorer;
 import io.mmgr.stream.tasks.TaskFamily;
-import io.mmgr.stream.tasks.magma.RobotRollup;
-import io.mmgr.stream.tasks.magma.RobotTrialMetrics;
+import io.mmgr.stream.tasks.cli.CliInputException;
+import io.mmgr.stream.tasks.cli.FamilySample;
+import io.mmgr.stream.tasks.cli.JsonOutput;
+import io.mmgr.stream.tasks.cli.JsonlInput;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

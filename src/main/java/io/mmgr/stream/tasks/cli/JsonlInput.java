@@ -1,4 +1,4 @@
-package io.mmgr.stream.cli;
+package io.mmgr.stream.tasks.cli;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -20,16 +20,16 @@ import java.util.function.Consumer;
  * Reads a JSONL file for the {@code eval} commands: one JSON object per non-blank line, read as the
  * cases of a family's input adapter or with typed field access, whose errors name the file and the line.
  */
-final class JsonlInput {
+public final class JsonlInput {
 
     /** One parsed line: its 1-based number in the file and its object. */
-    record Line(Path file, int number, JsonNode node) {
-        CliInputException error(String message) {
+    public record Line(Path file, int number, JsonNode node) {
+        public CliInputException error(String message) {
             return new CliInputException(file + " line " + number + ": " + message);
         }
 
         /** The line as a family adapter's case, whose errors carry this line's number. */
-        EvalCase asCase() {
+        public EvalCase asCase() {
             return new EvalCase(node, number);
         }
     }
@@ -37,12 +37,12 @@ final class JsonlInput {
     private JsonlInput() {
     }
 
-    static List<Line> read(Path file) {
+    public static List<Line> read(Path file) {
         return read(file, false);
     }
 
     /** As {@link #read(Path)}, also accepting lines that are JSON arrays (feature vectors). */
-    static List<Line> read(Path file, boolean allowArrays) {
+    public static List<Line> read(Path file, boolean allowArrays) {
         List<String> raw;
         try {
             raw = Files.readAllLines(file, StandardCharsets.UTF_8);
@@ -78,14 +78,14 @@ final class JsonlInput {
      * The file's samples as its family's adapter reads them from its lines, in the adapter's order; an
      * error of a case names the file and its line.
      */
-    static List<EvalAdapter.Group> samples(EvalAdapter adapter, Path file) {
+    public static List<EvalAdapter.Group> samples(EvalAdapter adapter, Path file) {
         List<EvalAdapter.Group> out = new ArrayList<>();
         samples(adapter, file, out::add);
         return out;
     }
 
     /** As {@link #samples(EvalAdapter, Path)}, each handed to {@code out} as the adapter reads it. */
-    static void samples(EvalAdapter adapter, Path file, Consumer<EvalAdapter.Group> out) {
+    public static void samples(EvalAdapter adapter, Path file, Consumer<EvalAdapter.Group> out) {
         List<EvalCase> cases = read(file).stream().map(Line::asCase).toList();
         try {
             adapter.samples(cases, out);
@@ -97,16 +97,16 @@ final class JsonlInput {
     }
 
     /** A string or number field as text; null when absent. */
-    static String text(Line line, JsonNode obj, String field) {
+    public static String text(Line line, JsonNode obj, String field) {
         return located(line, () -> CaseFields.text(line.asCase(), obj, field));
     }
 
-    static List<Double> numberArray(Line line, JsonNode v, String field) {
+    public static List<Double> numberArray(Line line, JsonNode v, String field) {
         return located(line, () -> CaseFields.numberArray(line.asCase(), v, field));
     }
 
     /** A case's field error, with the file and the case's line named first. */
-    static CliInputException located(Path file, EvalCaseException e) {
+    public static CliInputException located(Path file, EvalCaseException e) {
         return new CliInputException(file + " line " + e.line() + ": " + e.getMessage());
     }
 

@@ -1,8 +1,8 @@
-package io.mmgr.stream.cli;
+package io.mmgr.stream.tasks.cli;
 
-import io.mmgr.stream.tasks.ArtifactResolver;
 import io.mmgr.stream.avro.BenchmarkItem;
 import io.mmgr.stream.avro.GenerationEvent;
+import io.mmgr.stream.tasks.ArtifactResolver;
 import io.mmgr.stream.tasks.DeterministicEvaluator;
 import io.mmgr.stream.tasks.EvalAdapter;
 import io.mmgr.stream.tasks.EvaluationException;
@@ -26,13 +26,13 @@ import java.util.function.Supplier;
  * @param outcome the evaluator's metrics and diagnostics
  * @param gate    the task's gate as a judge-less stream computes it
  */
-record FamilySample(EvaluationOutcome outcome, GateResult gate) {
+public record FamilySample(EvaluationOutcome outcome, GateResult gate) {
 
     /**
      * A scorer of every task with only this family's evaluator: the family's task plans nothing else,
      * and the command does not pay for instantiating every evaluator in the build (OCR engines, decoders).
      */
-    static SampleScorer scorer(String evaluator, Supplier<DeterministicEvaluator> factory) {
+    public static SampleScorer scorer(String evaluator, Supplier<DeterministicEvaluator> factory) {
         return new SampleScorer(TaskCatalog.load(), new EvaluatorRegistry(Map.of(evaluator, factory)));
     }
 
@@ -42,7 +42,7 @@ record FamilySample(EvaluationOutcome outcome, GateResult gate) {
      * @throws EvaluationException with the reason intake would reject the event, the evaluator is
      *                             unavailable, or it failed
      */
-    static FamilySample score(SampleScorer scorer, GenerationEvent event, BenchmarkItem item, ArtifactResolver artifacts,
+    public static FamilySample score(SampleScorer scorer, GenerationEvent event, BenchmarkItem item, ArtifactResolver artifacts,
                               String evaluator) throws EvaluationException {
         SampleScorer.Result r = scorer.score(event, item, artifacts);
         PartEvaluation run = evaluation(r, evaluator);
@@ -59,7 +59,7 @@ record FamilySample(EvaluationOutcome outcome, GateResult gate) {
      * @param refused the error for a sample the stream would not score, from its group and the reason: its
      *                cases were read, so the command names the sample (an episode, a task)
      */
-    static <T> List<T> details(EvalAdapter adapter, List<EvalAdapter.Group> groups, Class<T> type,
+    public static <T> List<T> details(EvalAdapter adapter, List<EvalAdapter.Group> groups, Class<T> type,
                                BiFunction<EvalAdapter.Group, String, CliInputException> refused) {
         SampleScorer scorer = scorer(adapter.evaluator(), adapter.evaluatorFactory());
         List<T> out = new ArrayList<>(groups.size());
@@ -75,7 +75,7 @@ record FamilySample(EvaluationOutcome outcome, GateResult gate) {
     }
 
     /** An episode the stream would not score: its lines were checked, so this names the episode. */
-    static CliInputException episodeRefused(EvalAdapter.Group episode, String reason) {
+    public static CliInputException episodeRefused(EvalAdapter.Group episode, String reason) {
         return new CliInputException("episode '" + episode.key() + "': " + reason);
     }
 
@@ -85,7 +85,7 @@ record FamilySample(EvaluationOutcome outcome, GateResult gate) {
      *
      * @throws EvaluationException with the reason intake would reject the event, or the evaluator is unavailable
      */
-    static PartEvaluation evaluation(SampleScorer.Result r, String evaluator) throws EvaluationException {
+    public static PartEvaluation evaluation(SampleScorer.Result r, String evaluator) throws EvaluationException {
         if (r.rejected()) {
             throw new EvaluationException(r.rejection());
         }
@@ -94,7 +94,7 @@ record FamilySample(EvaluationOutcome outcome, GateResult gate) {
     }
 
     /** The evaluator's typed result behind its metrics (what a benchmark's set-level figures are computed from). */
-    <T> T detail(Class<T> type) {
+    public <T> T detail(Class<T> type) {
         return outcome.detail(type).orElseThrow(() -> new IllegalStateException(
                 "the evaluator attached no " + type.getSimpleName() + " to its outcome"));
     }

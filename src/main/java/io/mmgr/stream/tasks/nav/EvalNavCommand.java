@@ -1,10 +1,13 @@
-package io.mmgr.stream.cli;
+package io.mmgr.stream.tasks.nav;
 
 import io.mmgr.stream.avro.BenchmarkItem;
 import io.mmgr.stream.avro.GenerationEvent;
 import io.mmgr.stream.tasks.PartEvaluation;
 import io.mmgr.stream.tasks.SampleScorer;
 import io.mmgr.stream.tasks.TaskSpec;
+import io.mmgr.stream.tasks.cli.CliInputException;
+import io.mmgr.stream.tasks.cli.EvalInputs;
+import io.mmgr.stream.tasks.cli.JsonOutput;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
