@@ -21,6 +21,9 @@ import io.mmgr.stream.topology.ScorerContext;
 import io.mmgr.stream.topology.ScorerSettings;
 import io.mmgr.stream.topology.ScoringTopology;
 import io.mmgr.stream.contract.Topics;
+import io.mmgr.stream.leaderboard.ReliabilityFlags;
+import io.mmgr.stream.leaderboard.Table5;
+import io.mmgr.stream.tasks.TaskFamily;
 import io.mmgr.stream.topology.comparison.ComparisonSettings;
 import io.mmgr.stream.web.WebAccess;
 import io.mmgr.stream.web.WebServer;
@@ -31,6 +34,7 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.ServiceLoader;
 import java.util.concurrent.CompletableFuture;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -237,7 +241,7 @@ public final class ScorerApp implements AutoCloseable {
             a.identity.groupInstanceId().ifPresent(id -> metricsClient.put(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, id));
             pipeline = new PipelineMetrics(a.meters, metricsClient, settings.applicationId(), a.topics);
             if (a.web != null) {
-                a.web.serve(a.streams, a.topics, a.stores, clients, a.artifacts, a.meters);
+                a.web.serve(a.streams, a.topics, a.stores, clients, a.artifacts, a.meters, installedFlags());
             }
         } catch (RuntimeException e) {
             if (pipeline != null) {
@@ -300,6 +304,11 @@ public final class ScorerApp implements AutoCloseable {
         }
     }
 
+    /** The reliability flags of the sources on the class path (META-INF/services), beside the built-in ones. */
+    static ReliabilityFlags installedFlags() {
+        return new ReliabilityFlags(ServiceLoader.load(ReliabilityFlags.Source.class).stream().map(ServiceLoader.Provider::get).toList());
+    }
+
     /** The topology and the Kafka Streams instance running it, built for one set of record limits; not started. */
     private record Assembly(Topics topics, Stores stores, ArtifactResolver artifacts, EvaluatorRegistry evaluators,
                             Topology topology, MemberIdentity identity, WebServer web, PrometheusMeterRegistry meters, KafkaStreams streams,
@@ -317,7 +326,7 @@ public final class ScorerApp implements AutoCloseable {
             EvaluatorRegistry evaluators = EvaluatorRegistry.load();
             ScorerContext context = ScorerContext.from(settings, topics, serdes)
                     .tasks(TaskCatalog.load(), evaluators).artifacts(artifacts).rubrics(RubricCatalog.load())
-                    .comparisons(options.comparisons()).build();
+                    .agreementPriors(Table5.of(TaskFamily.installed())).comparisons(options.comparisons()).build();
             Topology topology = ScoringTopology.build(context);
             timeline.mark("topology");
             Properties props = ScoringTopology.streamsConfig(settings, bootstrapServers, registryUrl, stateDir,
