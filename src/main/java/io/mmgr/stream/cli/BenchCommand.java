@@ -7,7 +7,7 @@ import java.util.List;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
-/** {@code mmgr bench ...}: benchmark generators; the lab's benches (load, judge, restart) join as {@link CommandPlugin}s. */
+/** {@code mmgr bench ...}: benchmark generators; the lab's benches (load, judge, restart, cluster) join as {@link CommandPlugin}s. */
 @Command(name = "bench", mixinStandardHelpOptions = true,
         description = "Generate benchmark items; measure throughput.",
         subcommands = {BenchCommand.Generate.class})

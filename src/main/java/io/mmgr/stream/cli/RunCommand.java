@@ -36,6 +36,8 @@ import picocli.CommandLine.Option;
                 "Ctrl-C stops it cleanly."})
 public final class RunCommand implements Callable<Integer> {
 
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(RunCommand.class);
+
     @Option(names = "--bootstrap-servers", defaultValue = "${env:MMGR_BOOTSTRAP_SERVERS}",
             description = "join this Kafka cluster instead of starting one (env MMGR_BOOTSTRAP_SERVERS)")
     String bootstrapServers;
@@ -241,7 +243,11 @@ public final class RunCommand implements Callable<Integer> {
                 .withCompanion(starting != null ? starting.companion() : ClusterCompanion.NONE)
                 .withComparisons(new ComparisonSettings(new AlertRule(alertPValue, alertMinDrop, alertMinSamples),
                         ComparisonSettings.DEFAULT.interval()))
-                .withStateListener((now, before) -> health.write(now.name()));
+                .withStateListener((now, before) -> {
+                    health.write(now.name());
+                    // Kafka Streams says so only at INFO, which the file does not take: a rebalance is worth a line
+                    LOG.info("Kafka Streams state {} -> {}", before, now);
+                });
         if (!noWeb) {
             options = options.withWeb(webBind, webPort, webHost).withWebAccess(access);
         }

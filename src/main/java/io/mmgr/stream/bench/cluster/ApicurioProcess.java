@@ -1,4 +1,4 @@
-package io.mmgr.stream.registry;
+package io.mmgr.stream.bench.cluster;
 
 import java.io.IOException;
 import java.net.InetAddress;
@@ -18,11 +18,12 @@ import java.util.stream.Stream;
 /**
  * Apicurio Registry (the standalone Quarkus build the pom unpacks into target/apicurio) run as a
  * child JVM on a free loopback port, in-memory storage. Used as the third-party
- * Confluent-compatible registry through its {@code /apis/ccompat/v7} API.
+ * Confluent-compatible registry through its {@code /apis/ccompat/v7} API: by the registry contract
+ * tests, and as the cluster harness's registry ({@link ClusterHarness}).
  *
  * <p>Always killed: by {@link #close()}, and by a JVM shutdown hook should the test JVM end first.
  */
-final class ApicurioProcess implements AutoCloseable {
+public final class ApicurioProcess implements AutoCloseable {
 
     private static final Duration READY_TIMEOUT = Duration.ofSeconds(90);
 
@@ -39,8 +40,17 @@ final class ApicurioProcess implements AutoCloseable {
         this.log = log;
     }
 
-    static ApicurioProcess start() throws IOException, InterruptedException {
+    /** From {@code apicurio.home} (the build sets it for tests), else {@code target/apicurio}; logs beside it. */
+    public static ApicurioProcess start() throws IOException, InterruptedException {
         Path home = Paths.get(System.getProperty("apicurio.home", "target/apicurio"));
+        return start(home, null);
+    }
+
+    /**
+     * @param home where the build unpacked Apicurio
+     * @param log  its console log, or null for {@code apicurio-<port>.log} beside {@code home}
+     */
+    public static ApicurioProcess start(Path home, Path log) throws IOException, InterruptedException {
         Path runner;
         try (Stream<Path> files = Files.list(home)) {
             runner = files.filter(p -> p.getFileName().toString().matches("apicurio-registry-app-.*-runner\\.jar"))
@@ -49,7 +59,9 @@ final class ApicurioProcess implements AutoCloseable {
             throw new IOException(home + " is missing: run the build (mvn test) so it unpacks Apicurio", e);
         }
         int port = freeLoopbackPort();
-        Path log = home.resolveSibling("apicurio-" + port + ".log");
+        if (log == null) {
+            log = home.resolveSibling("apicurio-" + port + ".log");
+        }
         List<String> command = new ArrayList<>(List.of(
                 Paths.get(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xmx384m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
@@ -87,11 +99,11 @@ final class ApicurioProcess implements AutoCloseable {
     }
 
     /** The Confluent-compatible API root. */
-    String ccompatUrl() {
+    public String ccompatUrl() {
         return "http://127.0.0.1:" + port + "/apis/ccompat/v7";
     }
 
-    long startMillis() {
+    public long startMillis() {
         return startMillis;
     }
 
