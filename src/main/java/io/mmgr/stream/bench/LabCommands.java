@@ -1,6 +1,5 @@
 package io.mmgr.stream.bench;
 
-import io.mmgr.stream.bench.cluster.BenchClusterCommand;
 import io.mmgr.stream.cli.CommandPlugin;
 import io.mmgr.stream.demo.DemoCommand;
 import java.util.List;
@@ -11,7 +10,6 @@ public final class LabCommands implements CommandPlugin {
     @Override
     public List<Subcommand> commands() {
         return List.of(new Subcommand(TOP, new DemoCommand()), new Subcommand(BENCH, new BenchLoadCommand()),
-                new Subcommand(BENCH, new BenchJudgeCommand()), new Subcommand(BENCH, new BenchRestartCommand()),
-                new Subcommand(BENCH, new BenchClusterCommand()));
+                new Subcommand(BENCH, new BenchJudgeCommand()), new Subcommand(BENCH, new BenchRestartCommand()));
     }
 }
