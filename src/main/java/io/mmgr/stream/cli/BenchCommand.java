@@ -7,10 +7,10 @@ import java.util.List;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
-/** {@code mmgr bench ...}: benchmark generators and the load generator. */
+/** {@code mmgr bench ...}: benchmark generators; the lab's benches (load, judge, restart) join as {@link CommandPlugin}s. */
 @Command(name = "bench", mixinStandardHelpOptions = true,
         description = "Generate benchmark items; measure throughput.",
-        subcommands = {BenchCommand.Generate.class, BenchLoadCommand.class, BenchJudgeCommand.class, BenchRestartCommand.class})
+        subcommands = {BenchCommand.Generate.class})
 public final class BenchCommand implements Runnable {
 
     @CommandLine.Spec

@@ -1,4 +1,4 @@
-package io.mmgr.stream.registry;
+package io.mmgr.stream.embedded.registry;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -27,20 +27,21 @@ import org.apache.avro.SchemaParseException;
 /**
  * Subjects, versions and globally numbered schemas of {@link RegistryServer}, optionally persisted
  * to one JSON file that is rewritten atomically after every change (so ids survive restarts).
- * All methods are synchronized: registrations are rare, correctness is what matters.
+ * All methods are synchronized: registrations are rare, correctness is what matters. Public for the topology
+ * tests' in-memory registry, which is this state without the HTTP layer.
  */
-final class RegistryState implements AutoCloseable {
+public final class RegistryState implements AutoCloseable {
 
     static final String FILE_NAME = "registry.json";
     private static final int FORMAT = 1;
     private static final ObjectMapper JSON = new ObjectMapper();
 
     /** One version of a subject. */
-    record Version(String subject, int version, int id, String schema) {
+    public record Version(String subject, int version, int id, String schema) {
     }
 
     /** Result of a registration. */
-    record Registered(int id, boolean created) {
+    public record Registered(int id, boolean created) {
     }
 
     private final Path file;
@@ -61,7 +62,7 @@ final class RegistryState implements AutoCloseable {
         this.lock = lock;
     }
 
-    static RegistryState inMemory() {
+    public static RegistryState inMemory() {
         RegistryState state = new RegistryState(null, null, null);
         state.persisted = state.snapshot();
         return state;
@@ -95,7 +96,7 @@ final class RegistryState implements AutoCloseable {
         return state;
     }
 
-    synchronized Registered register(String subject, Schema schema) {
+    public synchronized Registered register(String subject, Schema schema) {
         String canonical = schema.toString();
         Integer known = idByCanonical.get(canonical);
         SortedMap<Integer, Integer> versions = subjects.get(subject);
@@ -123,7 +124,7 @@ final class RegistryState implements AutoCloseable {
         return new Registered(id, true);
     }
 
-    synchronized Optional<Schema> schema(int id) {
+    public synchronized Optional<Schema> schema(int id) {
         return Optional.ofNullable(schemaById.get(id));
     }
 
@@ -146,7 +147,7 @@ final class RegistryState implements AutoCloseable {
         return new Version(subject, v, id, schemaById.get(id).toString());
     }
 
-    synchronized Version lookup(String subject, Schema schema) {
+    public synchronized Version lookup(String subject, Schema schema) {
         SortedMap<Integer, Integer> versions = versionsOf(subject);
         Integer id = idByCanonical.get(schema.toString());
         if (id != null) {
@@ -190,7 +191,7 @@ final class RegistryState implements AutoCloseable {
         return globalLevel;
     }
 
-    synchronized void globalLevel(CompatibilityLevel level) {
+    public synchronized void globalLevel(CompatibilityLevel level) {
         globalLevel = level;
         persist();
     }

@@ -1,4 +1,4 @@
-package io.mmgr.stream.app;
+package io.mmgr.stream.embedded;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -53,8 +53,11 @@ import org.slf4j.LoggerFactory;
  * is aborted, as the tool would. Aborting a committed transaction's unmarked partitions would undo part of it
  * (its offsets, with its outputs kept: the input scored twice). The sweeps run on their own thread, never a
  * stream thread.
+ *
+ * <p>It runs only beside the embedded broker, whose fault it works around: the lab hands it to a scorer on
+ * that broker; a scorer on a cluster it is given has no sweep.
  */
-final class HangingTransactions implements AutoCloseable {
+public final class HangingTransactions implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(HangingTransactions.class);
 
@@ -65,7 +68,7 @@ final class HangingTransactions implements AutoCloseable {
     }
 
     /** What the sweeps look at: topics by name, and the groups whose offsets partitions count too. */
-    record Scope(Predicate<String> topics, Set<String> groups) {
+    public record Scope(Predicate<String> topics, Set<String> groups) {
     }
 
     /** Ends a transaction open this long and not held open by its coordinator (0: never). */
@@ -108,12 +111,14 @@ final class HangingTransactions implements AutoCloseable {
      * Sweeps the scorer's partitions every 10 s with an admin client of its own, or returns null when the
      * setting turns it off (0).
      */
-    static HangingTransactions forScorer(Map<String, Object> adminConfig, Map<String, ?> settings, Scope scope) {
+    public static HangingTransactions forScorer(Map<String, Object> adminConfig, Map<String, ?> settings, Scope scope) {
         Object v = settings.get(END_AFTER);
         Duration after = v == null ? DEFAULT_END_AFTER : Duration.ofMillis(parseMillis(v));
         if (after.isZero()) {
             return null;
         }
+        LOG.info("sweeping the scorer's partitions for hanging transactions every {} s (embedded broker)",
+                SWEEP_INTERVAL.toSeconds());
         return new HangingTransactions(Admin.create(adminConfig), true, adminConfig, scope, after, Duration.ofSeconds(10),
                 System::currentTimeMillis).start(SWEEP_INTERVAL);
     }
@@ -260,7 +265,11 @@ final class HangingTransactions implements AutoCloseable {
      * come. A transaction prepared to end has its epoch raised by one (transaction version 2).
      */
     static boolean holdsOpen(TransactionDescription d, Open o) {
-        return OpenTransactions.isOpen(d.state()) && d.topicPartitions().contains(o.partition())
+        boolean open = switch (d.state()) {
+            case ONGOING, PREPARE_COMMIT, PREPARE_ABORT, PREPARE_EPOCH_FENCE -> true;
+            default -> false;
+        };
+        return open && d.topicPartitions().contains(o.partition())
                 && (d.producerEpoch() == o.producerEpoch() || d.producerEpoch() == o.producerEpoch() + 1);
     }
 

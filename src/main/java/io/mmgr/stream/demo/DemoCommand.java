@@ -1,8 +1,8 @@
-package io.mmgr.stream.cli;
+package io.mmgr.stream.demo;
 
 import io.mmgr.stream.app.Endpoints;
-import io.mmgr.stream.demo.DemoRun;
-import io.mmgr.stream.demo.DemoSettings;
+import io.mmgr.stream.cli.ConsoleLogs;
+import io.mmgr.stream.cli.WebAccessOptions;
 import java.awt.Desktop;
 import java.awt.GraphicsEnvironment;
 import java.io.IOException;

@@ -1,7 +1,6 @@
-package io.mmgr.stream.app;
+package io.mmgr.stream.embedded;
 
-import io.mmgr.stream.embedded.EmbeddedKafka;
-import io.mmgr.stream.registry.RegistryServer;
+import io.mmgr.stream.embedded.registry.RegistryServer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
@@ -9,8 +8,13 @@ import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.function.Consumer;
 
-/** The embedded default's infrastructure: a KRaft broker and a schema registry on loopback, data kept in one directory. */
+/**
+ * The embedded default's infrastructure: a KRaft broker and a schema registry on loopback, data kept in one
+ * directory. It knows nothing of the scorer (the lab's {@code demo.EmbeddedLocalStack} hands it to {@code run},
+ * with the hanging-transaction sweep a lone broker needs beside the scorer).
+ */
 public final class EmbeddedStack implements AutoCloseable {
 
     private final EmbeddedKafka kafka;
@@ -26,12 +30,7 @@ public final class EmbeddedStack implements AutoCloseable {
      * @param registryPort registry port wanted (0: any free port); a busy port falls back to a free one
      */
     public static EmbeddedStack start(Path dataDir, int brokerPort, int registryPort) {
-        return start(dataDir, brokerPort, registryPort, StartupTimeline.sinceJvmStart());
-    }
-
-    /** The same, recording on {@code timeline} when the registry and the broker were ready. */
-    public static EmbeddedStack start(Path dataDir, int brokerPort, int registryPort, StartupTimeline timeline) {
-        Starting starting = startInBackground(dataDir, brokerPort, registryPort, timeline);
+        Starting starting = startInBackground(dataDir, brokerPort, registryPort, step -> { });
         try {
             return starting.ready().join();
         } catch (CompletionException e) {
@@ -43,8 +42,10 @@ public final class EmbeddedStack implements AutoCloseable {
      * Starts the broker on another thread and the registry on this one (it needs nothing from the
      * broker), and returns once the registry listens: the addresses are known, the broker may still be
      * starting ({@link Starting#ready()}), so the scorer can prepare itself meanwhile.
+     *
+     * @param marks told "registry", then "broker", as each is ready (a start-up timeline's marks)
      */
-    public static Starting startInBackground(Path dataDir, int brokerPort, int registryPort, StartupTimeline timeline) {
+    public static Starting startInBackground(Path dataDir, int brokerPort, int registryPort, Consumer<String> marks) {
         EmbeddedKafka.Starting broker = EmbeddedKafka.startInBackground(dataDir.resolve("broker"), brokerPort);
         RegistryServer registry;
         try {
@@ -53,16 +54,16 @@ public final class EmbeddedStack implements AutoCloseable {
             broker.ready().thenAccept(EmbeddedKafka::close);
             throw e;
         }
-        timeline.mark("registry");
-        CompletableFuture<EmbeddedStack> ready = broker.ready().handle((kafka, failure) -> {
+        marks.accept("registry");
+        CompletableFuture<EmbeddedStack> up = broker.ready().handle((kafka, failure) -> {
             if (failure != null) {
                 registry.close();
                 throw failure instanceof CompletionException c ? c : new CompletionException(failure);
             }
-            timeline.mark("broker");
+            marks.accept("broker");
             return new EmbeddedStack(kafka, registry);
         });
-        return new Starting(broker.bootstrapServers(), registry.url(), ready);
+        return new Starting(broker.bootstrapServers(), registry.url(), up);
     }
 
     /** The embedded stack being started: where it listens (known at once) and when the broker is up. */

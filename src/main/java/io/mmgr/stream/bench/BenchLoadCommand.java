@@ -1,18 +1,15 @@
-package io.mmgr.stream.cli;
+package io.mmgr.stream.bench;
 
-import io.mmgr.stream.app.EmbeddedStack;
 import io.mmgr.stream.app.Endpoints;
 import io.mmgr.stream.app.ScorerApp;
-import io.mmgr.stream.bench.DashboardLatencyProbe;
-import io.mmgr.stream.bench.LoadReport;
-import io.mmgr.stream.bench.LoadRunner;
-import io.mmgr.stream.bench.MagmaWorkload;
-import io.mmgr.stream.bench.MazeWorkload;
-import io.mmgr.stream.bench.RawThroughput;
+import io.mmgr.stream.cli.ConnectionOptions;
+import io.mmgr.stream.cli.Progress;
+import io.mmgr.stream.contract.Topics;
+import io.mmgr.stream.demo.EmbeddedLocalStack;
+import io.mmgr.stream.embedded.EmbeddedStack;
 import io.mmgr.stream.registry.AvroSerdes;
 import io.mmgr.stream.registry.SchemaRegistryClient;
 import io.mmgr.stream.topology.ScorerSettings;
-import io.mmgr.stream.contract.Topics;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -126,8 +123,8 @@ public final class BenchLoadCommand implements Callable<Integer> {
                 stack = EmbeddedStack.start(tmp, 0, 0);
                 ScorerSettings settings = ScorerSettings.defaults();
                 settings = settings.withStreamThreads(threads).withArtifactRoots(List.of(mazes)).withKafkaOverrides(scorerProperties);
-                ScorerApp.Options options = dashboard
-                        ? ScorerApp.Options.defaults().withWeb("127.0.0.1", 0, "127.0.0.1") : ScorerApp.Options.defaults();
+                ScorerApp.Options options = ScorerApp.Options.defaults().withCompanion(EmbeddedLocalStack.sweep());
+                options = dashboard ? options.withWeb("127.0.0.1", 0, "127.0.0.1") : options;
                 scorer = ScorerApp.start(settings, options, stack.bootstrapServers(), stack.registryUrl(), tmp.resolve("streams"),
                         Duration.ofMinutes(2));
                 if (dashboard) {
@@ -230,7 +227,7 @@ public final class BenchLoadCommand implements Callable<Integer> {
      * itself without a word. It is refused, naming the option that sets it.
      */
     private void rejectScorerPropertiesGivenAsClientProperties() {
-        List<String> notClient = notClientProperties(connection.properties.keySet());
+        List<String> notClient = notClientProperties(connection.propertyKeys());
         if (!notClient.isEmpty()) {
             throw new CommandLine.ParameterException(spec.commandLine(), "-P " + String.join(", ", notClient)
                     + ": not a Kafka client property; -P sets the load generator's clients, a setting of the embedded "

@@ -1,6 +1,5 @@
-package io.mmgr.stream.cli;
+package io.mmgr.stream.bench;
 
-import io.mmgr.stream.bench.RestartBench;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,8 +1,7 @@
-package io.mmgr.stream.app;
+package io.mmgr.stream.embedded;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.mmgr.stream.embedded.EmbeddedKafka;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -1,7 +1,8 @@
-package io.mmgr.stream.cli;
+package io.mmgr.stream.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.mmgr.stream.cli.Main;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.util.List;

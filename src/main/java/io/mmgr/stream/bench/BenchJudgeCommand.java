@@ -1,6 +1,5 @@
-package io.mmgr.stream.cli;
+package io.mmgr.stream.bench;
 
-import io.mmgr.stream.bench.JudgeBench;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.concurrent.Callable;

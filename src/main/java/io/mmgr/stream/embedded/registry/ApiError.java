@@ -1,13 +1,13 @@
-package io.mmgr.stream.registry;
+package io.mmgr.stream.embedded.registry;
 
 /** An error answer of {@link RegistryServer}: HTTP status plus Confluent's error_code and message. */
-final class ApiError extends RuntimeException {
+public final class ApiError extends RuntimeException {
 
     // Confluent's error codes (docs.confluent.io/platform/current/schema-registry/develop/api.html,
     // "Errors"; the numbers are those of confluentinc/schema-registry rest/exceptions/Errors.java).
     static final int SUBJECT_NOT_FOUND = 40401;
     static final int VERSION_NOT_FOUND = 40402;
-    static final int SCHEMA_NOT_FOUND = 40403;
+    public static final int SCHEMA_NOT_FOUND = 40403;
     static final int SUBJECT_COMPATIBILITY_NOT_CONFIGURED = 40408;
     static final int INCOMPATIBLE_SCHEMA = 409;
     static final int INVALID_SCHEMA = 42201;
@@ -22,6 +22,14 @@ final class ApiError extends RuntimeException {
         super(message);
         this.status = status;
         this.errorCode = errorCode;
+    }
+
+    public int status() {
+        return status;
+    }
+
+    public int errorCode() {
+        return errorCode;
     }
 
     static ApiError subjectNotFound(String subject) {

@@ -1,4 +1,4 @@
-package io.mmgr.stream.app;
+package io.mmgr.stream.embedded;
 
 import java.nio.ByteBuffer;
 import java.time.Duration;

@@ -1,4 +1,4 @@
-package io.mmgr.stream.registry;
+package io.mmgr.stream.embedded.registry;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;

@@ -1,4 +1,4 @@
-package io.mmgr.stream.registry;
+package io.mmgr.stream.embedded.registry;
 
 import java.util.ArrayList;
 import java.util.List;
