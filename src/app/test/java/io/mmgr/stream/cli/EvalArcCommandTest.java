@@ -23,7 +23,9 @@ class EvalArcCommandTest {
 
     @Test
     void generatesThenScoresSingleAndBatch() throws Exception {
-        Path data = Path.of(getClass().getResource("/arc-agi").toURI());
+        // the families' ARC fixture as a directory, from the repository (tests run at its top level): on this
+        // module's class path it is inside the families' test jar
+        Path data = Path.of("src/families/test/resources/arc-agi");
         String wrote = run("bench", "generate", "arc", "--data", data.toString(), "--split", "training",
                 "--out", dir.toString(), "--count", "2", "--seed", "5");
         assertThat(wrote).startsWith("wrote ");
