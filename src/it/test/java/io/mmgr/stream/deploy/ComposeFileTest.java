@@ -173,7 +173,9 @@ class ComposeFileTest {
     void scorersAreBuiltFromThisRepositoryAndShareTheWork() throws IOException {
         assertThat(Path.of("Dockerfile")).exists();
         String dockerfile = Files.readString(Path.of("Dockerfile"));
-        assertThat(dockerfile).contains("mvn -B -ntp -q -DskipTests package").contains("ENTRYPOINT [\"/opt/mmgr/bin/mmgr\"]")
+        assertThat(dockerfile).contains("mvn -B -ntp -q -DskipTests -pl src/app -am package")
+                // the image ships the app module alone: no embedded broker, no lab
+                .contains("/src/src/app/target/mmgr-app.jar").doesNotContain("/src/target/mmgr-stream.jar").contains("ENTRYPOINT [\"/opt/mmgr/bin/mmgr\"]")
                 .contains("COPY bin/mmgr");
         Set<String> appIds = new HashSet<>();
         Set<String> dataVolumes = new HashSet<>();
