@@ -2,7 +2,7 @@
 """The maze pixel pipeline of `mmgr eval maze --batch`, written again with NumPy and OpenCV.
 
 A reference for benchmarking (bench/maze/compare.sh): the same rules as the Java evaluator
-(src/main/java/io/mmgr/stream/tasks/maze/), step for step, vectorised the way one would write them
+(src/families/main/java/io/mmgr/stream/tasks/maze/), step for step, vectorised the way one would write them
 in NumPy/OpenCV. It reads the same JSONL cases ({id, problem, solution, rows, cols, output[, model]})
 and prints one JSON object per case with the same metric names and the pixel gate's overall.
 
