@@ -163,6 +163,19 @@ final class MazeStyleAgreement {
         }
     }
 
+    /** As {@link #writeVerdicts}, for maze-dataset's look: id, reference placed, verdict, failed checks, agent. */
+    static void writePlotVerdicts(List<PlotOutcome> outcomes, Path file) {
+        List<String> lines = new ArrayList<>();
+        outcomes.forEach(o -> lines.add(MazePlotCorpus.STYLE + " " + o.c().id() + " read=" + o.referenceRead()
+                + " passed=" + o.passed() + " failed=" + o.failed() + " agent=" + o.agent()));
+        try {
+            Files.createDirectories(file.toAbsolutePath().getParent());
+            Files.write(file, lines);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
     static List<Outcome> disagreements(List<List<Outcome>> byStyle) {
         List<Outcome> out = new ArrayList<>();
         byStyle.forEach(l -> l.stream().filter(o -> !o.agrees()).forEach(out::add));

@@ -73,6 +73,7 @@ class MazeStyleAgreementTest {
         System.out.println("Maze pixel gate vs known verdicts, maze-dataset's look (videos, structure references):\n"
                 + MazeStyleAgreement.table(List.of()) + MazeStyleAgreement.plotRow(outcomes));
         outcomes.stream().filter(o -> !o.agrees()).forEach(o -> System.out.println("disagrees: " + o));
+        MazeStyleAgreement.writePlotVerdicts(outcomes, Path.of("target/maze-plot-verdicts.txt"));
 
         assertThat(outcomes).allMatch(MazeStyleAgreement.PlotOutcome::referenceRead);
         assertThat(outcomes).allMatch(o -> o.orientation() == MazeOrientation.ROW_ZERO_AT_BOTTOM);
