@@ -1,0 +1,158 @@
+package io.mmgr.stream.tasks.maze;
+
+import static io.mmgr.stream.tasks.maze.MazeThresholds.BLOCK;
+
+import io.mmgr.stream.vision.Mask;
+
+/**
+ * Reads a black marker, whose pixels are wall class like the walls', from where it stands: the maze's
+ * structure says which blocks of the canonical grid are walls, so wall-class pixels in a passage (a
+ * cell, or a connection the structure leaves open) are a marker. Cells are never walls in any maze, so
+ * before a structure given alone is placed, the cells alone are read. Markers may be any shape.
+ *
+ * <p>Two cases are completed from the structure: a marker straddling a wall line (sliding through a
+ * thin wall, or a disc wider than its cell) covers the line where it shows on both sides of it, as a
+ * coloured marker drawn over the line would; and a connection block filled edge to edge with nothing
+ * spilling into the cells either side is a wall drawn there, not a marker (a marker exactly as large
+ * as a cell, standing on the connection of a block lattice, reads as that wall for the frame).
+ */
+final class BlackMarker {
+
+    /** A connection block at least this full, with nothing dark beside it in the cells, is a drawn wall. */
+    static final double DRAWN_WALL_FILL = 0.9;
+
+    private BlackMarker() {
+    }
+
+    /**
+     * The black marker pixels of a picture's wall mask (canonical grid).
+     *
+     * @param walls     the picture's wall-class pixels ({@link MazeCanvas#walls()})
+     * @param structure the maze as the picture shows it, or null (then only the cells are read)
+     */
+    static Mask in(Mask walls, MazeLattice structure) {
+        int latticeRows = walls.height() / BLOCK;
+        int latticeCols = walls.width() / BLOCK;
+        Mask out = new Mask(walls.width(), walls.height());
+        for (int r = 1; r < latticeRows - 1; r++) {
+            for (int c = 1; c < latticeCols - 1; c++) {
+                boolean cell = r % 2 == 1 && c % 2 == 1;
+                if (cell || (structure != null && structure.isOpen(r, c))) {
+                    copyBlock(walls, out, r, c);
+                }
+            }
+        }
+        if (structure != null) {
+            clearDrawnWalls(out, structure);
+            bridge(walls, out, structure);
+        }
+        // the one-pixel strips an anti-aliased or blurred wall edge leaves along a passage are no marker:
+        // only blobs two pixels thick somewhere are kept (a small disc is hardly more on the canonical grid)
+        return thick(out);
+    }
+
+    /** The 8-connected components of {@code mask} holding a 2 x 2 square of it. */
+    private static Mask thick(Mask mask) {
+        int w = mask.width();
+        int h = mask.height();
+        Mask out = new Mask(w, h);
+        int[] queue = new int[w * h];
+        for (int seed = 0; seed < w * h; seed++) {
+            int sx = seed % w;
+            int sy = seed / w;
+            if (out.get(seed) || sx + 1 >= w || sy + 1 >= h || !mask.get(sx, sy) || !mask.get(sx + 1, sy)
+                    || !mask.get(sx, sy + 1) || !mask.get(sx + 1, sy + 1)) {
+                continue;
+            }
+            int head = 0;
+            int tail = 0;
+            queue[tail++] = seed;
+            out.set(seed, true);
+            while (head < tail) {
+                int i = queue[head++];
+                int x = i % w;
+                int y = i / w;
+                for (int dy = -1; dy <= 1; dy++) {
+                    for (int dx = -1; dx <= 1; dx++) {
+                        int nx = x + dx;
+                        int ny = y + dy;
+                        if (nx >= 0 && ny >= 0 && nx < w && ny < h && mask.get(nx, ny) && !out.get(nx, ny)) {
+                            out.set(nx, ny, true);
+                            queue[tail++] = ny * w + nx;
+                        }
+                    }
+                }
+            }
+        }
+        return out;
+    }
+
+    private static void copyBlock(Mask from, Mask to, int r, int c) {
+        for (int y = r * BLOCK; y < (r + 1) * BLOCK; y++) {
+            for (int x = c * BLOCK; x < (c + 1) * BLOCK; x++) {
+                if (from.get(x, y)) {
+                    to.set(x, y, true);
+                }
+            }
+        }
+    }
+
+    /** Open connections filled with black and nothing of it in the cells beside them: walls drawn there. */
+    private static void clearDrawnWalls(Mask out, MazeLattice structure) {
+        for (int r = 1; r < structure.latticeRows() - 1; r++) {
+            for (int c = 1; c < structure.latticeCols() - 1; c++) {
+                if (r % 2 == c % 2 || !structure.isOpen(r, c)) {
+                    continue;
+                }
+                int x0 = c * BLOCK;
+                int y0 = r * BLOCK;
+                if (out.countIn(x0, y0, x0 + BLOCK, y0 + BLOCK) < DRAWN_WALL_FILL * BLOCK * BLOCK) {
+                    continue;
+                }
+                // the cells either side: above and below a connection between rows, left and right otherwise
+                boolean betweenRows = r % 2 == 0;
+                int spill = betweenRows
+                        ? out.countIn(x0, y0 - 1, x0 + BLOCK, y0) + out.countIn(x0, y0 + BLOCK, x0 + BLOCK, y0 + BLOCK + 1)
+                        : out.countIn(x0 - 1, y0, x0, y0 + BLOCK) + out.countIn(x0 + BLOCK, y0, x0 + BLOCK + 1, y0 + BLOCK);
+                if (spill == 0) {
+                    out.fillRect(x0, y0, x0 + BLOCK, y0 + BLOCK, false);
+                }
+            }
+        }
+    }
+
+    /**
+     * Wall pixels of inner walls with marker pixels right across them on both sides, two deep (above and
+     * below a wall between rows, left and right of one between columns, either at a post) are the marker's too,
+     * as {@link PathMeasures#crossingPixels} counts a coloured marker's.
+     */
+    private static void bridge(Mask walls, Mask out, MazeLattice structure) {
+        Mask sides = out.copy();
+        for (int r = 1; r < structure.latticeRows() - 1; r++) {
+            for (int c = 1; c < structure.latticeCols() - 1; c++) {
+                if (structure.isOpen(r, c)) {
+                    continue;
+                }
+                boolean acrossRows = r % 2 == 0;
+                boolean acrossCols = c % 2 == 0;
+                int x0 = c * BLOCK;
+                int y0 = r * BLOCK;
+                for (int y = y0; y < y0 + BLOCK; y++) {
+                    for (int x = x0; x < x0 + BLOCK; x++) {
+                        if (!walls.get(x, y)) {
+                            continue;
+                        }
+                        // two pixels deep on each side, so the edge strips blur leaves along a line do not bridge it
+                        boolean vertical = acrossRows && sides.get(x, y0 - 1) && sides.get(x, y0 - 2)
+                                && sides.get(x, y0 + BLOCK) && sides.get(x, y0 + BLOCK + 1);
+                        boolean horizontal = acrossCols && sides.get(x0 - 1, y) && sides.get(x0 - 2, y)
+                                && sides.get(x0 + BLOCK, y) && sides.get(x0 + BLOCK + 1, y);
+                        if (vertical || horizontal) {
+                            out.set(x, y, true);
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
