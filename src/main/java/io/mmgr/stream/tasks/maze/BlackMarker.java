@@ -21,6 +21,9 @@ final class BlackMarker {
     /** A connection block at least this full, with nothing dark beside it in the cells, is a drawn wall. */
     static final double DRAWN_WALL_FILL = 0.9;
 
+    /** How far from every wall (canonical px) a black blob must reach to be a marker. */
+    static final int MARKER_DEPTH = 2;
+
     private BlackMarker() {
     }
 
@@ -33,35 +36,35 @@ final class BlackMarker {
     static Mask in(Mask walls, MazeLattice structure) {
         int latticeRows = walls.height() / BLOCK;
         int latticeCols = walls.width() / BLOCK;
-        Mask out = new Mask(walls.width(), walls.height());
+        Mask passages = new Mask(walls.width(), walls.height());
         for (int r = 1; r < latticeRows - 1; r++) {
             for (int c = 1; c < latticeCols - 1; c++) {
                 boolean cell = r % 2 == 1 && c % 2 == 1;
                 if (cell || (structure != null && structure.isOpen(r, c))) {
-                    copyBlock(walls, out, r, c);
+                    passages.fillRect(c * BLOCK, r * BLOCK, (c + 1) * BLOCK, (r + 1) * BLOCK, true);
                 }
             }
         }
+        Mask out = walls.and(passages);
+        Mask bridged = new Mask(walls.width(), walls.height());
         if (structure != null) {
             clearDrawnWalls(out, structure);
-            bridge(walls, out, structure);
+            bridged = bridge(walls, out, structure);
+            out.orInPlace(bridged);
         }
-        // the one-pixel strips an anti-aliased or blurred wall edge leaves along a passage are no marker:
-        // only blobs two pixels thick somewhere are kept (a small disc is hardly more on the canonical grid)
-        return thick(out);
+        // the strips an anti-aliased or blurred wall edge leaves along a passage are no marker: only blobs
+        // reaching two pixels away from every wall, or across one, are kept (small cells blur into long strips)
+        return reaching(out, out.and(passages.erode(MARKER_DEPTH)).or(bridged));
     }
 
-    /** The 8-connected components of {@code mask} holding a 2 x 2 square of it. */
-    private static Mask thick(Mask mask) {
+    /** The 8-connected components of {@code mask} holding a pixel of {@code seeds}. */
+    private static Mask reaching(Mask mask, Mask seeds) {
         int w = mask.width();
         int h = mask.height();
         Mask out = new Mask(w, h);
         int[] queue = new int[w * h];
         for (int seed = 0; seed < w * h; seed++) {
-            int sx = seed % w;
-            int sy = seed / w;
-            if (out.get(seed) || sx + 1 >= w || sy + 1 >= h || !mask.get(sx, sy) || !mask.get(sx + 1, sy)
-                    || !mask.get(sx, sy + 1) || !mask.get(sx + 1, sy + 1)) {
+            if (!seeds.get(seed) || out.get(seed)) {
                 continue;
             }
             int head = 0;
@@ -85,16 +88,6 @@ final class BlackMarker {
             }
         }
         return out;
-    }
-
-    private static void copyBlock(Mask from, Mask to, int r, int c) {
-        for (int y = r * BLOCK; y < (r + 1) * BLOCK; y++) {
-            for (int x = c * BLOCK; x < (c + 1) * BLOCK; x++) {
-                if (from.get(x, y)) {
-                    to.set(x, y, true);
-                }
-            }
-        }
     }
 
     /** Open connections filled with black and nothing of it in the cells beside them: walls drawn there. */
@@ -126,8 +119,9 @@ final class BlackMarker {
      * below a wall between rows, left and right of one between columns, either at a post) are the marker's too,
      * as {@link PathMeasures#crossingPixels} counts a coloured marker's.
      */
-    private static void bridge(Mask walls, Mask out, MazeLattice structure) {
-        Mask sides = out.copy();
+    private static Mask bridge(Mask walls, Mask out, MazeLattice structure) {
+        Mask sides = out;
+        Mask added = new Mask(out.width(), out.height());
         for (int r = 1; r < structure.latticeRows() - 1; r++) {
             for (int c = 1; c < structure.latticeCols() - 1; c++) {
                 if (structure.isOpen(r, c)) {
@@ -148,11 +142,12 @@ final class BlackMarker {
                         boolean horizontal = acrossCols && sides.get(x0 - 1, y) && sides.get(x0 - 2, y)
                                 && sides.get(x0 + BLOCK, y) && sides.get(x0 + BLOCK + 1, y);
                         if (vertical || horizontal) {
-                            out.set(x, y, true);
+                            added.set(x, y, true);
                         }
                     }
                 }
             }
         }
+        return added;
     }
 }
