@@ -200,6 +200,18 @@ class Conversions(unittest.TestCase):
         decoded = codec.decode(codec.encode(schema, 7, event), schema, registry)
         self.assertEqual(codec.plain(decoded)["producedAt"], "2026-12-01T10:00:00.000Z")
 
+    def test_a_family_payload_travels_as_base64_in_json(self):
+        # benchmark-items.jsonl from the scorer's generators carries GroundTruth.payload as base64
+        schema = SchemaSet().parsed("GroundTruth")
+        gt = codec.shape(schema, {"family": "maze", "payload": "wwEAAQID"}, "g")
+        self.assertEqual(gt["payload"], b"\xc3\x01\x00\x01\x02\x03")
+        registry = type("R", (), {"schema": lambda self, i: schema})()
+        decoded = codec.decode(codec.encode(schema, 7, gt), schema, registry)
+        self.assertEqual(codec.plain(decoded)["payload"], "wwEAAQID")
+        with self.assertRaises(codec.SchemaMismatch) as e:
+            codec.shape(schema, {"payload": "not base64!"}, "g")
+        self.assertIn("g.payload must be bytes or base64 text", str(e.exception))
+
     def test_image_outputs_become_pngs(self):
         for output in (png(size=(8, 6)), Image.new("RGB", (8, 6)), np.zeros((6, 8, 3), dtype=np.uint8),
                        np.ones((6, 8), dtype=np.float64)):

@@ -21,21 +21,24 @@ import org.junit.platform.commons.annotation.Testable;
 import org.junit.platform.commons.support.AnnotationSupport;
 
 /**
- * Surefire runs only {@code unit | topology} and Failsafe only {@code integration | browser}, so a test
- * class without one of those tags would run nowhere, silently. Every class holding a test method
+ * Surefire runs only {@code unit | topology} and Failsafe only {@code integration | browser} and, in an execution
+ * of its own, {@code cluster} (the multi-process cluster harness), so a test class without one of those tags would
+ * run nowhere, silently. Every class holding a test method
  * (anything meta-annotated {@link Testable}, inherited ones included) must carry exactly one.
  */
 @Tag("unit")
 class TestTagsTest {
 
-    static final Set<String> KINDS = Set.of("unit", "topology", "integration", "browser");
+    static final Set<String> KINDS = Set.of("unit", "topology", "integration", "browser", "cluster");
 
     @Test
     void everyTestClassHasExactlyOneKindTag() throws Exception {
         Map<String, Set<String>> kinds = testClassKinds();
 
         assertThat(kinds).containsKeys(TestTagsTest.class.getName(),
-                "io.mmgr.stream.embedded.EmbeddedKafkaTest", "io.mmgr.stream.browser.DashboardBrowserTest");
+                "io.mmgr.stream.embedded.EmbeddedKafkaTest", "io.mmgr.stream.browser.DashboardBrowserTest",
+                "io.mmgr.stream.bench.cluster.ClusterFaultTest");
+        assertThat(kinds.get("io.mmgr.stream.bench.cluster.ClusterFaultTest")).containsExactly("cluster");
         assertThat(kinds.get("io.mmgr.stream.embedded.EmbeddedKafkaTest")).containsExactly("integration");
         List<String> wrong = new ArrayList<>();
         kinds.forEach((name, tags) -> {

@@ -13,7 +13,7 @@ import io.mmgr.stream.avro.SamplePlan;
 import io.mmgr.stream.limits.InputCheck;
 import io.mmgr.stream.limits.InputLimits;
 import io.mmgr.stream.registry.AvroSerdes;
-import io.mmgr.stream.registry.RegistryServer;
+import io.mmgr.stream.embedded.registry.RegistryServer;
 import io.mmgr.stream.registry.SchemaRegistryClient;
 import io.mmgr.stream.topology.intake.IntakeTopology;
 import io.mmgr.stream.topology.intake.ItemWait;

@@ -22,7 +22,7 @@ import org.apache.kafka.common.TopicPartition;
  * determined" waits on a transaction that wrote offsets for its group and never ended. Lists what the
  * transaction coordinators call open (id, state, age, partitions) and the producers the offsets topic itself
  * has an open transaction for; one the coordinators do not list is a hanging transaction (KIP-664's term),
- * which no timeout ends: {@link HangingTransactions} aborts it.
+ * which no timeout ends (the embedded stack's sweep ends it; on a team's own cluster its operator does).
  */
 final class OpenTransactions {
 
@@ -94,6 +94,7 @@ final class OpenTransactions {
         return out;
     }
 
+    /** Whether a coordinator in this state still holds its transaction open: its markers are still to come. */
     static boolean isOpen(TransactionState s) {
         return s == TransactionState.ONGOING || s == TransactionState.PREPARE_COMMIT || s == TransactionState.PREPARE_ABORT
                 || s == TransactionState.PREPARE_EPOCH_FENCE;

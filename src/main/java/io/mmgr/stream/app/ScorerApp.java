@@ -21,6 +21,9 @@ import io.mmgr.stream.topology.ScorerContext;
 import io.mmgr.stream.topology.ScorerSettings;
 import io.mmgr.stream.topology.ScoringTopology;
 import io.mmgr.stream.contract.Topics;
+import io.mmgr.stream.leaderboard.ReliabilityFlags;
+import io.mmgr.stream.leaderboard.Table5;
+import io.mmgr.stream.tasks.TaskFamily;
 import io.mmgr.stream.topology.comparison.ComparisonSettings;
 import io.mmgr.stream.web.WebAccess;
 import io.mmgr.stream.web.WebServer;
@@ -31,6 +34,7 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.ServiceLoader;
 import java.util.concurrent.CompletableFuture;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -63,14 +67,15 @@ public final class ScorerApp implements AutoCloseable {
      * @param identity      instance id and membership (null: an id kept in the state directory, dynamic membership)
      * @param timeline      where the start-up steps are recorded (null: a timeline of this start alone)
      * @param brokerReady   completes when the broker answers (the embedded one may still be starting)
+     * @param companion     what runs beside the scorer on its cluster (the embedded stack's sweep; none on a team's own)
      */
     public record Options(ComparisonSettings comparisons, boolean web, String webBindHost, int webPort, String webHost,
                           WebAccess webAccess, KafkaStreams.StateListener stateListener, EvaluationSettings evaluation, MemberIdentity identity,
-                          StartupTimeline timeline, CompletableFuture<?> brokerReady) {
+                          StartupTimeline timeline, CompletableFuture<?> brokerReady, ClusterCompanion companion) {
 
         public static Options defaults() {
             return new Options(ComparisonSettings.DEFAULT, false, "127.0.0.1", 0, "127.0.0.1", WebAccess.open(), (now, before) -> { },
-                    EvaluationSettings.DEFAULT, null, null, CompletableFuture.completedFuture(null));
+                    EvaluationSettings.DEFAULT, null, null, CompletableFuture.completedFuture(null), ClusterCompanion.NONE);
         }
 
         /**
@@ -79,35 +84,41 @@ public final class ScorerApp implements AutoCloseable {
          */
         public Options withBrokerReady(CompletableFuture<?> ready) {
             return new Options(comparisons, web, webBindHost, webPort, webHost, webAccess, stateListener, evaluation, identity, timeline,
-                    ready);
+                    ready, companion);
         }
 
         /** Records the scorer's start-up steps on {@code t}, after the steps already on it (the embedded broker's). */
         public Options withTimeline(StartupTimeline t) {
-            return new Options(comparisons, web, webBindHost, webPort, webHost, webAccess, stateListener, evaluation, identity, t, brokerReady);
+            return new Options(comparisons, web, webBindHost, webPort, webHost, webAccess, stateListener, evaluation, identity, t, brokerReady, companion);
         }
 
         public Options withWeb(String bindHost, int port, String advertisedHost) {
-            return new Options(comparisons, true, bindHost, port, advertisedHost, webAccess, stateListener, evaluation, identity, timeline, brokerReady);
+            return new Options(comparisons, true, bindHost, port, advertisedHost, webAccess, stateListener, evaluation, identity, timeline, brokerReady, companion);
         }
 
         /** The token every web request must carry (other instances of the application share it). */
         public Options withWebAccess(WebAccess access) {
             return new Options(comparisons, web, webBindHost, webPort, webHost, access, stateListener, evaluation, identity,
-                    timeline, brokerReady);
+                    timeline, brokerReady, companion);
         }
 
         public Options withComparisons(ComparisonSettings settings) {
-            return new Options(settings, web, webBindHost, webPort, webHost, webAccess, stateListener, evaluation, identity, timeline, brokerReady);
+            return new Options(settings, web, webBindHost, webPort, webHost, webAccess, stateListener, evaluation, identity, timeline, brokerReady, companion);
         }
 
         public Options withStateListener(KafkaStreams.StateListener listener) {
-            return new Options(comparisons, web, webBindHost, webPort, webHost, webAccess, listener, evaluation, identity, timeline, brokerReady);
+            return new Options(comparisons, web, webBindHost, webPort, webHost, webAccess, listener, evaluation, identity, timeline, brokerReady, companion);
         }
 
         /** How the evaluation worker runs each cost class (threads, deadlines). */
         public Options withEvaluation(EvaluationSettings settings) {
-            return new Options(comparisons, web, webBindHost, webPort, webHost, webAccess, stateListener, settings, identity, timeline, brokerReady);
+            return new Options(comparisons, web, webBindHost, webPort, webHost, webAccess, stateListener, settings, identity, timeline, brokerReady, companion);
+        }
+
+        /** Runs {@code c} beside the scorer on its cluster, from the broker's first answer until the scorer closes. */
+        public Options withCompanion(ClusterCompanion c) {
+            return new Options(comparisons, web, webBindHost, webPort, webHost, webAccess, stateListener, evaluation, identity, timeline,
+                    brokerReady, c);
         }
 
         /**
@@ -115,7 +126,7 @@ public final class ScorerApp implements AutoCloseable {
          * without one, an id kept in the state directory with dynamic membership.
          */
         public Options withIdentity(MemberIdentity id) {
-            return new Options(comparisons, web, webBindHost, webPort, webHost, webAccess, stateListener, evaluation, id, timeline, brokerReady);
+            return new Options(comparisons, web, webBindHost, webPort, webHost, webAccess, stateListener, evaluation, id, timeline, brokerReady, companion);
         }
     }
 
@@ -130,11 +141,11 @@ public final class ScorerApp implements AutoCloseable {
     private final WebServer web;
     private final EvaluationWorker evaluation;
     private final RestoreLog restores;
-    private final HangingTransactions hanging;
+    private final AutoCloseable companion;
 
     private ScorerApp(KafkaStreams streams, Topics topics, Stores stores, Topology topology, SchemaRegistryClient registry,
                       PrometheusMeterRegistry meters, StreamsMeters streamsMetrics, PipelineMetrics pipelineMetrics,
-                      WebServer web, EvaluationWorker evaluation, RestoreLog restores, HangingTransactions hanging) {
+                      WebServer web, EvaluationWorker evaluation, RestoreLog restores, AutoCloseable companion) {
         this.streams = streams;
         this.topics = topics;
         this.stores = stores;
@@ -146,7 +157,7 @@ public final class ScorerApp implements AutoCloseable {
         this.web = web;
         this.evaluation = evaluation;
         this.restores = restores;
-        this.hanging = hanging;
+        this.companion = companion;
     }
 
     /** Starts a scorer against existing Kafka and registry endpoints and waits until it runs (no web server). */
@@ -200,15 +211,15 @@ public final class ScorerApp implements AutoCloseable {
         Assembly a = early;
         PipelineMetrics pipeline = null;
         EvaluationWorker evaluation = null;
-        HangingTransactions hanging = null;
+        AutoCloseable companion = null;
         try {
             Map<String, Object> clients = ScorerSettings.clientProperties(settings.kafkaOverrides());
             clients.put("bootstrap.servers", bootstrapServers);
             Topics named = new Topics(settings.topicPrefix(), settings.partitions(), settings.replicationFactor(),
                     new AvroSerdes(registry, true));
-            // from the broker's first answer on: a transaction a crashed broker left hanging would stop a task
-            // before it runs (see HangingTransactions)
-            hanging = HangingTransactions.forScorer(clients, settings.kafkaOverrides(), scorerScope(settings.applicationId(), named));
+            // from the broker's first answer on, before the topology runs (the embedded stack's sweep ends a transaction
+            // its crashed broker left hanging, which would stop a task before it runs)
+            companion = options.companion().start(clients, settings.kafkaOverrides(), scorerPartitions(settings.applicationId(), named));
             checkLimitsFit(InputLimits.of(settings.kafkaOverrides()), caps, named);
             if (a == null) {
                 a = Assembly.build(settings, options, bootstrapServers, registryUrl, stateDir, registry, caps, timeline);
@@ -237,7 +248,7 @@ public final class ScorerApp implements AutoCloseable {
             a.identity.groupInstanceId().ifPresent(id -> metricsClient.put(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, id));
             pipeline = new PipelineMetrics(a.meters, metricsClient, settings.applicationId(), a.topics);
             if (a.web != null) {
-                a.web.serve(a.streams, a.topics, a.stores, clients, a.artifacts, a.meters);
+                a.web.serve(a.streams, a.topics, a.stores, clients, a.artifacts, a.meters, installedFlags());
             }
         } catch (RuntimeException e) {
             if (pipeline != null) {
@@ -246,9 +257,7 @@ public final class ScorerApp implements AutoCloseable {
             if (evaluation != null) {
                 evaluation.close(Duration.ZERO);
             }
-            if (hanging != null) {
-                hanging.close();
-            }
+            closeQuietly(companion);
             if (a != null) {
                 a.close();
             }
@@ -260,14 +269,14 @@ public final class ScorerApp implements AutoCloseable {
         LOG.info("start-up{}: {}", early != null ? " (topology and local state prepared while the broker started)" : "",
                 timeline.summary());
         return new ScorerApp(a.streams, a.topics, a.stores, a.topology, registry, a.meters, a.streamsMetrics, pipeline, a.web,
-                evaluation, a.restores, hanging);
+                evaluation, a.restores, companion);
     }
 
     /** The partitions a scorer's transactions write: its topics, Kafka Streams' own, its groups' offsets. */
-    static HangingTransactions.Scope scorerScope(String app, Topics topics) {
+    static ClusterCompanion.ScorerPartitions scorerPartitions(String app, Topics topics) {
         java.util.Set<String> names = new java.util.HashSet<>();
         topics.definitions().forEach(d -> names.add(d.name()));
-        return new HangingTransactions.Scope(t -> names.contains(t) || t.startsWith(app + "-"),
+        return new ClusterCompanion.ScorerPartitions(t -> names.contains(t) || t.startsWith(app + "-"),
                 java.util.Set.of(app, evaluationGroup(app), PipelineMetrics.group(app), defaultJudgeGroup(app)));
     }
 
@@ -300,6 +309,11 @@ public final class ScorerApp implements AutoCloseable {
         }
     }
 
+    /** The reliability flags of the sources on the class path (META-INF/services), beside the built-in ones. */
+    static ReliabilityFlags installedFlags() {
+        return new ReliabilityFlags(ServiceLoader.load(ReliabilityFlags.Source.class).stream().map(ServiceLoader.Provider::get).toList());
+    }
+
     /** The topology and the Kafka Streams instance running it, built for one set of record limits; not started. */
     private record Assembly(Topics topics, Stores stores, ArtifactResolver artifacts, EvaluatorRegistry evaluators,
                             Topology topology, MemberIdentity identity, WebServer web, PrometheusMeterRegistry meters, KafkaStreams streams,
@@ -317,7 +331,7 @@ public final class ScorerApp implements AutoCloseable {
             EvaluatorRegistry evaluators = EvaluatorRegistry.load();
             ScorerContext context = ScorerContext.from(settings, topics, serdes)
                     .tasks(TaskCatalog.load(), evaluators).artifacts(artifacts).rubrics(RubricCatalog.load())
-                    .comparisons(options.comparisons()).build();
+                    .agreementPriors(Table5.of(TaskFamily.installed())).comparisons(options.comparisons()).build();
             Topology topology = ScoringTopology.build(context);
             timeline.mark("topology");
             Properties props = ScoringTopology.streamsConfig(settings, bootstrapServers, registryUrl, stateDir,
@@ -496,11 +510,20 @@ public final class ScorerApp implements AutoCloseable {
         streamsMetrics.close();
         evaluation.close(Duration.ofSeconds(5)); // what finishes meanwhile is written; the rest is done again
         closeLeavingGroup(streams);
-        if (hanging != null) {
-            hanging.close();
-        }
+        closeQuietly(companion);
         registry.close();
         meters.close();
+    }
+
+    private static void closeQuietly(AutoCloseable c) {
+        if (c == null) {
+            return;
+        }
+        try {
+            c.close();
+        } catch (Exception e) {
+            LOG.warn("closing {} failed: {}", c, e.toString());
+        }
     }
 
     /**

@@ -45,8 +45,14 @@ public final class RawThroughput {
 
     public static Result measure(Map<String, Object> clientConfig, String topic, int partitions, long records,
                                  byte[] payload, Duration timeout) throws InterruptedException {
+        return measure(clientConfig, topic, partitions, (short) 1, records, payload, timeout);
+    }
+
+    /** @param replication the scratch topic's replication factor (a cluster's: what the scorer's topics have) */
+    public static Result measure(Map<String, Object> clientConfig, String topic, int partitions, short replication, long records,
+                                 byte[] payload, Duration timeout) throws InterruptedException {
         try (Admin admin = Admin.create(clientConfig)) {
-            admin.createTopics(List.of(new NewTopic(topic, partitions, (short) 1))).all().get();
+            admin.createTopics(List.of(new NewTopic(topic, partitions, replication))).all().get();
             try {
                 return run(clientConfig, topic, partitions, records, payload, timeout);
             } finally {

@@ -229,13 +229,8 @@ public final class RestartBench {
             long start = System.nanoTime();
             String topic = topics.generations.name();
             for (long n = 0; running; n++) {
-                long wait = start + (long) (n * 1e9 / rate) - System.nanoTime();
-                if (wait > 0) {
-                    try {
-                        Thread.sleep(wait / 1_000_000, (int) (wait % 1_000_000));
-                    } catch (InterruptedException e) {
-                        return;
-                    }
+                if (!Pace.await(start, n, rate)) {
+                    return;
                 }
                 GenerationEvent e = workload.event("restart-load", n);
                 producer.send(GenerationRecords.of(topic, producer.partitionsFor(topic).size(), e,

@@ -8,23 +8,38 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 /**
- * {@code mmgr run} as a child JVM on this JVM's class path, on one data directory: started, killed with
- * SIGKILL (no shutdown hook, the embedded broker dies with it), stopped with SIGTERM, started again.
- * Started from {@code bin/mmgr}, the child is {@code bin/mmgr run} (the JVM options go to
- * {@code MMGR_JAVA_OPTS}); in tests, a JVM on the test class path.
- * Each start logs to its own file in the data directory.
+ * {@code mmgr run} (or {@code mmgr judge-worker}, {@link #judgeWorker}) as a child JVM on this JVM's class path,
+ * on one data directory: started, killed with SIGKILL (no shutdown hook, the embedded broker dies with it),
+ * stopped with SIGTERM, started again. Started from {@code bin/mmgr}, the child is {@code bin/mmgr run} (the JVM
+ * options go to {@code MMGR_JAVA_OPTS}); in tests, a JVM on the test class path.
+ * Each start logs to its own file in the data directory. No child outlives this JVM: a shutdown hook kills
+ * whatever is still running.
  */
 public final class ScorerProcess implements AutoCloseable {
 
     public static final String READY = "mmgr-stream scorer running";
+    /** What {@code mmgr judge-worker} prints once it runs. */
+    public static final String JUDGE_WORKER_READY = "judge worker running";
 
+    private static final Set<Process> LIVE = ConcurrentHashMap.newKeySet();
+
+    static {
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> LIVE.forEach(Process::destroyForcibly), "kill-mmgr-children"));
+    }
+
+    private final String command;
+    private final String readyText;
     private final Path dataDir;
     private final List<String> jvmOptions;
     private final List<String> args;
+    private final Map<String, String> env;
     private Process process;
     private Path log;
     private int starts;
@@ -34,9 +49,33 @@ public final class ScorerProcess implements AutoCloseable {
      * @param args       {@code run}'s arguments after {@code --data-dir}
      */
     public ScorerProcess(Path dataDir, List<String> jvmOptions, List<String> args) {
+        this("run", READY, dataDir, jvmOptions, args, Map.of());
+    }
+
+    private ScorerProcess(String command, String readyText, Path dataDir, List<String> jvmOptions, List<String> args,
+                          Map<String, String> env) {
+        this.command = command;
+        this.readyText = readyText;
         this.dataDir = dataDir;
         this.jvmOptions = List.copyOf(jvmOptions);
         this.args = List.copyOf(args);
+        this.env = Map.copyOf(env);
+    }
+
+    /**
+     * {@code mmgr judge-worker} the same way, ready once it says it runs.
+     *
+     * @param env variables of the child beyond this JVM's (whose MMGR_* ones are left out: only what the arguments
+     *            and this map say configures it), e.g. the one holding the judge's key
+     */
+    public static ScorerProcess judgeWorker(Path dataDir, List<String> jvmOptions, List<String> args,
+                                            Map<String, String> env) {
+        return new ScorerProcess("judge-worker", JUDGE_WORKER_READY, dataDir, jvmOptions, args, env);
+    }
+
+    /** The class path children run on: the test class path under Surefire/Failsafe, else this JVM's. */
+    public static String classpath() {
+        return System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
     }
 
     /** Starts the JVM; returns once it printed its banner. */
@@ -44,7 +83,7 @@ public final class ScorerProcess implements AutoCloseable {
         long t0 = System.nanoTime();
         starts++;
         Files.createDirectories(dataDir);
-        log = dataDir.resolve("run-" + starts + ".log");
+        log = dataDir.resolve(command + "-" + starts + ".log");
         Optional<Path> launcher = launcher();
         List<String> cmd = new ArrayList<>();
         if (launcher.isPresent()) {
@@ -54,22 +93,24 @@ public final class ScorerProcess implements AutoCloseable {
             cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
             cmd.addAll(jvmOptions);
             cmd.add("-Dorg.apache.avro.SERIALIZABLE_PACKAGES=io.mmgr.stream.avro");
-            cmd.addAll(List.of("-cp", System.getProperty("surefire.test.class.path", System.getProperty("java.class.path")),
-                    "io.mmgr.stream.cli.Main"));
+            cmd.addAll(List.of("-cp", classpath(), "io.mmgr.stream.cli.Main"));
         }
-        cmd.addAll(List.of("run", "--data-dir", dataDir.toString()));
+        cmd.addAll(List.of(command, "--data-dir", dataDir.toString()));
         cmd.addAll(args);
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile());
         pb.environment().keySet().removeIf(k -> k.startsWith("MMGR_")); // only what the arguments say
         launcher.ifPresent(l -> pb.environment().put("MMGR_JAVA_OPTS", String.join(" ", jvmOptions)));
+        pb.environment().putAll(env);
         process = pb.start();
+        LIVE.add(process);
         long deadline = t0 + timeout.toNanos();
-        while (!log().contains(READY)) {
+        while (!log().contains(readyText)) {
             if (!process.isAlive()) {
-                throw new IllegalStateException("the scorer exited with " + process.exitValue() + " while starting:\n" + tail());
+                throw new IllegalStateException("mmgr " + command + " exited with " + process.exitValue() + " while starting:\n"
+                        + tail());
             }
             if (System.nanoTime() > deadline) {
-                throw new IllegalStateException("the scorer did not start within " + timeout + ":\n" + tail());
+                throw new IllegalStateException("mmgr " + command + " did not start within " + timeout + ":\n" + tail());
             }
             Thread.sleep(20);
         }
@@ -90,6 +131,7 @@ public final class ScorerProcess implements AutoCloseable {
         if (process != null && process.isAlive()) {
             process.destroyForcibly();
             process.waitFor(30, TimeUnit.SECONDS);
+            LIVE.remove(process);
         }
     }
 
@@ -103,6 +145,7 @@ public final class ScorerProcess implements AutoCloseable {
             process.destroyForcibly();
             process.waitFor(10, TimeUnit.SECONDS);
         }
+        LIVE.remove(process);
         return process.exitValue();
     }
 
@@ -117,6 +160,16 @@ public final class ScorerProcess implements AutoCloseable {
 
     public Path dataDir() {
         return dataDir;
+    }
+
+    /** The current (or last) start's console log. */
+    public Path logFile() {
+        return log;
+    }
+
+    /** How many times it was started. */
+    public int starts() {
+        return starts;
     }
 
     /** What the current (or last) start wrote. */

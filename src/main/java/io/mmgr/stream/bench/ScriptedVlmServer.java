@@ -136,9 +136,12 @@ public final class ScriptedVlmServer implements AutoCloseable {
      * @param status        the HTTP status answered
      * @param announced     the wait a 429 announced (the precise one), else null
      * @param finish        the finish reason of a 200 (stop, length, STOP, MAX_TOKENS), else null
+     * @param bodySha256    the request body's SHA-256: a request sent again (the same judge request asked twice) has
+     *                      the same one, whatever its case marker
      */
     public record Seen(long arrivedNanos, JudgeProtocol protocol, String caseName, String authorization, int images, int videos,
-                       String model, Map<String, Object> params, int status, Duration announced, String finish) {
+                       String model, Map<String, Object> params, int status, Duration announced, String finish,
+                       String bodySha256) {
     }
 
     /** A request quota the server enforces over any sliding window of arrivals, answering 429 past it. */
@@ -302,7 +305,8 @@ public final class ScriptedVlmServer implements AutoCloseable {
             Map<String, Object> params = params(protocol, body);
             List<String> metrics = metricNames(body, text);
             Action a = script.apply(new Exchange(protocol, caseName, attempt, metrics, text, model));
-            Record record = new Record(arrived, protocol, caseName, auth, media, model, params);
+            Record record = new Record(arrived, protocol, caseName, auth, media, model, params,
+                    io.mmgr.stream.artifacts.Digests.sha256(raw));
             Duration over = admit(arrived);
             ProviderAnswers.Reply refused = !over.isZero()
                     ? ProviderAnswers.rateLimited(protocol, model, quota.requests(), over, false)
@@ -381,7 +385,11 @@ public final class ScriptedVlmServer implements AutoCloseable {
         final String model;
         final Map<String, Object> params;
 
-        Record(long arrived, JudgeProtocol protocol, String caseName, String auth, int[] media, String model, Map<String, Object> params) {
+        final String bodySha256;
+
+        Record(long arrived, JudgeProtocol protocol, String caseName, String auth, int[] media, String model, Map<String, Object> params,
+               String bodySha256) {
+            this.bodySha256 = bodySha256;
             this.arrived = arrived;
             this.protocol = protocol;
             this.caseName = caseName;
@@ -392,7 +400,8 @@ public final class ScriptedVlmServer implements AutoCloseable {
         }
 
         void seen(int status, Duration announced, String finish) {
-            seen.add(new Seen(arrived, protocol, caseName, auth, media[0], media[1], model, params, status, announced, finish));
+            seen.add(new Seen(arrived, protocol, caseName, auth, media[0], media[1], model, params, status, announced, finish,
+                    bodySha256));
         }
 
         ProviderAnswers.Reply replied(ProviderAnswers.Reply r) {

@@ -31,6 +31,11 @@ public final class ConnectionOptions {
             + "Env MMGR_KAFKA_PROPERTIES: KEY=VALUE lines", mapFallbackValue = "")
     Map<String, String> properties = new LinkedHashMap<>();
 
+    /** The keys given with -P. */
+    public java.util.Set<String> propertyKeys() {
+        return java.util.Collections.unmodifiableSet(properties.keySet());
+    }
+
     /** The endpoints to use, or a clear error when neither flags nor a running scorer tell them. */
     public Endpoints resolve() {
         Endpoints found = Endpoints.read(dataDir).orElse(null);

@@ -5,8 +5,13 @@ import io.mmgr.stream.avro.GenerationEvent;
 import io.mmgr.stream.contract.SampleStatus;
 import io.mmgr.stream.tasks.GatedSample;
 import io.mmgr.stream.tasks.SampleScorer;
+import io.mmgr.stream.tasks.TaskFamily;
+import io.mmgr.stream.tasks.cli.CliInputException;
+import io.mmgr.stream.tasks.cli.EvalInputs;
+import io.mmgr.stream.tasks.cli.JsonOutput;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
@@ -16,6 +21,7 @@ import picocli.CommandLine.Option;
 /**
  * {@code mmgr eval <task>}: offline, single-sample or single-file scoring with the stream's own code;
  * {@code mmgr eval --event E.json --item I.json}: any one sample, exactly as a stream without a judge scores it.
+ * The task commands are the families' own ({@link TaskFamily#evalCommands()}), added by {@link #addFamilyCommands}.
  */
 @Command(name = "eval", mixinStandardHelpOptions = true,
         description = {"Score outputs offline with the same evaluators the stream uses.",
@@ -24,9 +30,7 @@ import picocli.CommandLine.Option;
                         + "prints {task, sample_id, status, primary, primary_source, metrics, gates, failed_checks, "
                         + "missing_checks, errors, unavailable, parts_used}. Exit 1 when the sample FAILED, 2 when the "
                         + "stream would reject the event (the dead letter's reason is printed)."},
-        subcommands = {EvalMazeCommand.class, EvalSudokuCommand.class, EvalArcCommand.class, EvalNavCommand.class,
-                EvalFidCommand.class, EvalMind2WebCommand.class, EvalAitwCommand.class, EvalScreenSpotCommand.class,
-                EvalRobotCommand.class, EvalVisualWebBenchCommand.class})
+        subcommands = EvalFidCommand.class)
 public final class EvalCommand implements Callable<Integer> {
 
     @CommandLine.Spec
@@ -37,6 +41,13 @@ public final class EvalCommand implements Callable<Integer> {
 
     @Option(names = "--item", description = "Its benchmark item (JSON, BenchmarkItem field names).")
     Path itemFile;
+
+    /** Adds each family's {@code eval} commands under {@code eval}, in the families' order. */
+    static void addFamilyCommands(CommandLine eval, List<TaskFamily> families) {
+        for (TaskFamily family : families) {
+            family.evalCommands().forEach(eval::addSubcommand);
+        }
+    }
 
     @Override
     public Integer call() {

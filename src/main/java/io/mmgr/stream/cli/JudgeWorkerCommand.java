@@ -100,6 +100,11 @@ public final class JudgeWorkerCommand implements Callable<Integer> {
         }
         Endpoints ep = connection.resolve();
         PrintWriter out = spec.commandLine().getOut();
+        // as run does: the Kafka clients' routine transaction warnings go to the file, the worker's own lines stay here
+        java.nio.file.Path logFile = ConsoleLogs.route(connection.dataDir, false);
+        if (logFile != null) {
+            out.println("Kafka's log lines: " + logFile);
+        }
         SchemaRegistryClient registry = new SchemaRegistryClient(ep.registryUrl(), connection.registryProperties());
         Map<String, Object> client = connection.kafkaProperties(ep.bootstrapServers());
         int partitions;

@@ -4,7 +4,7 @@ import java.io.PrintWriter;
 import java.util.concurrent.atomic.AtomicLong;
 
 /** A progress bar on stderr for long commands; silent when nothing is expected. */
-final class Progress {
+public final class Progress {
 
     private static final int WIDTH = 30;
 
@@ -16,13 +16,13 @@ final class Progress {
     private volatile long lastPrint;
     private volatile long lastShown = -1;
 
-    Progress(PrintWriter err, long total, String what) {
+    public Progress(PrintWriter err, long total, String what) {
         this.err = err;
         this.total = total;
         this.what = what;
     }
 
-    void step() {
+    public void step() {
         long n = done.incrementAndGet();
         long now = System.nanoTime();
         if (now - lastPrint > 100_000_000L || n == total) {
@@ -39,7 +39,7 @@ final class Progress {
         err.flush();
     }
 
-    void finish() {
+    public void finish() {
         if (total > 0) {
             if (lastShown != done.get()) {
                 print(done.get());

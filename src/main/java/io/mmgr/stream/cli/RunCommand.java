@@ -1,7 +1,8 @@
 package io.mmgr.stream.cli;
 
-import io.mmgr.stream.app.EmbeddedStack;
+import io.mmgr.stream.app.ClusterCompanion;
 import io.mmgr.stream.app.Endpoints;
+import io.mmgr.stream.app.LocalStack;
 import io.mmgr.stream.app.ScorerApp;
 import io.mmgr.stream.app.StartupTimeline;
 import io.mmgr.stream.evaluate.EvaluationSettings;
@@ -31,8 +32,11 @@ import picocli.CommandLine.Option;
 /** {@code mmgr run}: the scorer, on the embedded default or on existing infrastructure. */
 @Command(name = "run", mixinStandardHelpOptions = true,
         description = {"Run the scorer. Without --bootstrap-servers it starts a Kafka broker and a schema registry "
-                + "in this process (data in --data-dir, kept across restarts).", "Ctrl-C stops it cleanly."})
+                + "in this process (data in --data-dir, kept across restarts) when the build carries the embedded stack.",
+                "Ctrl-C stops it cleanly."})
 public final class RunCommand implements Callable<Integer> {
+
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(RunCommand.class);
 
     @Option(names = "--bootstrap-servers", defaultValue = "${env:MMGR_BOOTSTRAP_SERVERS}",
             description = "join this Kafka cluster instead of starting one (env MMGR_BOOTSTRAP_SERVERS)")
@@ -144,6 +148,10 @@ public final class RunCommand implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
+    /** Where the local stack is looked up (Main's class loader; a test's to leave it out). */
+    @CommandLine.ParentCommand
+    Main main;
+
     @Override
     public Integer call() throws Exception {
         StartupTimeline timeline = StartupTimeline.sinceJvmStart();
@@ -151,6 +159,13 @@ public final class RunCommand implements Callable<Integer> {
         if (bootstrapServers != null && registryUrl == null) {
             throw new CommandLine.ParameterException(spec.commandLine(),
                     "--schema-registry-url is required with --bootstrap-servers");
+        }
+        LocalStack localStack = null;
+        if (bootstrapServers == null) {
+            localStack = LocalStack.find(main != null ? main.services() : RunCommand.class.getClassLoader())
+                    .orElseThrow(() -> new CommandLine.ParameterException(spec.commandLine(), "this build carries no embedded "
+                            + "Kafka broker: give your cluster with --bootstrap-servers (and --schema-registry-url), or use "
+                            + "the full build (bin/mmgr) for the embedded default"));
         }
         // usage errors before anything starts
         EvaluationSettings evaluation;
@@ -173,7 +188,7 @@ public final class RunCommand implements Callable<Integer> {
         }
         WebAccess access = noWeb ? null : webAccess.forBind(webBind, spec.commandLine());
         // registered first, so that Ctrl-C during start-up also stops whatever has started
-        AtomicReference<EmbeddedStack> stackRef = new AtomicReference<>();
+        AtomicReference<LocalStack.Running> stackRef = new AtomicReference<>();
         AtomicReference<ScorerApp> appRef = new AtomicReference<>();
         AtomicReference<JudgeRuntime> judgeRef = new AtomicReference<>();
         CountDownLatch stopped = new CountDownLatch(1);
@@ -194,7 +209,7 @@ public final class RunCommand implements Callable<Integer> {
         String bootstrap = bootstrapServers;
         String registry = registryUrl;
         long t0 = System.nanoTime();
-        EmbeddedStack.Starting starting = null;
+        LocalStack.Starting starting = null;
         // the Kafka clients' routine warnings (retried transactions, out-of-order sequences in a failover) go to the
         // file on a cluster as with the embedded broker: on a console they look like failures
         Path logFile = ConsoleLogs.route(dataDir, verbose);
@@ -206,7 +221,7 @@ public final class RunCommand implements Callable<Integer> {
                     + (logFile == null ? "" : " (their logs: " + logFile + ")"));
             out.flush();
             // the broker starts on its own thread; the scorer prepares itself meanwhile (ScorerApp.start)
-            starting = EmbeddedStack.startInBackground(dataDir, brokerPort, registryPort, timeline);
+            starting = localStack.start(dataDir, brokerPort, registryPort, timeline);
             starting.ready().thenAccept(stackRef::set);
             bootstrap = starting.bootstrapServers();
             registry = registryUrl != null ? registryUrl : starting.registryUrl();
@@ -224,9 +239,15 @@ public final class RunCommand implements Callable<Integer> {
                 .withIdentity(identity)
                 .withTimeline(timeline)
                 .withBrokerReady(starting != null ? starting.ready() : java.util.concurrent.CompletableFuture.completedFuture(null))
+                // the embedded stack's sweep runs beside the scorer; on a team's own cluster nothing does
+                .withCompanion(starting != null ? starting.companion() : ClusterCompanion.NONE)
                 .withComparisons(new ComparisonSettings(new AlertRule(alertPValue, alertMinDrop, alertMinSamples),
                         ComparisonSettings.DEFAULT.interval()))
-                .withStateListener((now, before) -> health.write(now.name()));
+                .withStateListener((now, before) -> {
+                    health.write(now.name());
+                    // Kafka Streams says so only at INFO, which the file does not take: a rebalance is worth a line
+                    LOG.info("Kafka Streams state {} -> {}", before, now);
+                });
         if (!noWeb) {
             options = options.withWeb(webBind, webPort, webHost).withWebAccess(access);
         }
@@ -234,7 +255,7 @@ public final class RunCommand implements Callable<Integer> {
         out.flush();
         ScorerApp app = ScorerApp.start(settings, options, bootstrap, registry, dataDir.resolve("streams"), Duration.ofMinutes(2));
         appRef.set(app);
-        EmbeddedStack stack = starting != null ? starting.ready().join() : null; // ready: the scorer waited for it
+        LocalStack.Running stack = starting != null ? starting.ready().join() : null; // ready: the scorer waited for it
         if (inProcessJudge) {
             Map<String, Object> client = ScorerSettings.clientProperties(properties);
             // the judge's meters join the scorer's registry, so /metrics shows them
@@ -250,7 +271,7 @@ public final class RunCommand implements Callable<Integer> {
         var t = app.topics();
         out.printf("mmgr-stream scorer running (ready in %.1f s)%n", (System.nanoTime() - t0) / 1e9);
         out.printf("  Kafka bootstrap servers : %s%s%n", bootstrap, stack != null
-                ? String.format(" (embedded broker, started in %.1f s, data in %s)", stack.kafka().startTime().toMillis() / 1000.0,
+                ? String.format(" (embedded broker, started in %.1f s, data in %s)", stack.brokerStartTime().toMillis() / 1000.0,
                         dataDir.resolve("broker").toAbsolutePath()) : "");
         out.printf("  Schema registry         : %s%s%n", shownRegistry, stack != null && registryUrl == null ? " (embedded)" : "");
         out.printf("  Input topics            : %s, %s, %s, %s%n", t.generations.name(), t.benchmark.name(),

@@ -24,7 +24,7 @@ public final class WebAccessOptions {
     String mode;
 
     /** The access of a server bound to {@code bindHost}, or a usage error naming the option to set. */
-    WebAccess forBind(String bindHost, CommandLine cl) {
+    public WebAccess forBind(String bindHost, CommandLine cl) {
         try {
             return WebAccess.forBind(bindHost, token, mode);
         } catch (IllegalArgumentException e) {

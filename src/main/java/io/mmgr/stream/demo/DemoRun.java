@@ -1,7 +1,7 @@
 package io.mmgr.stream.demo;
 
 import io.mmgr.stream.web.WebAccess;
-import io.mmgr.stream.app.EmbeddedStack;
+import io.mmgr.stream.embedded.EmbeddedStack;
 import io.mmgr.stream.app.Endpoints;
 import io.mmgr.stream.app.ScorerApp;
 import io.mmgr.stream.avro.BenchmarkItem;
@@ -97,7 +97,7 @@ public final class DemoRun implements AutoCloseable {
             step(steps, "Starting the scorer (Kafka Streams: topics, state stores, first rebalance) ...");
             ScorerSettings scorerSettings = ScorerSettings.defaults().withArtifactRoots(List.of(settings.dataDir().toAbsolutePath()));
             // a demo benchmark is small: alert from 10 compared samples instead of the default 20
-            ScorerApp.Options options = ScorerApp.Options.defaults()
+            ScorerApp.Options options = ScorerApp.Options.defaults().withCompanion(EmbeddedLocalStack.sweep())
                     .withComparisons(new ComparisonSettings(DEMO_RULE, ComparisonSettings.DEFAULT.interval()))
                     .withWeb("127.0.0.1", settings.webPort(), "127.0.0.1").withWebAccess(access);
             scorer = ScorerApp.start(scorerSettings, options,

@@ -45,15 +45,31 @@ public final class Agreement {
      * @param minPairs   paired verdicts needed before live agreement decides the flag
      * @param reliableAt percent agreement (0-1) from which a comparison is flagged reliable; 0.90 sits
      *                   between the seed's "reliable" ARC (94.90 %) and "discount" SLAG (88.45 %)
+     * @param priors     the paper's figures the flag rests on until then (the families' Table 5)
      */
-    public record Policy(long minPairs, double reliableAt) {
+    public record Policy(long minPairs, double reliableAt, Table5 priors) {
+        /** The default thresholds, without Table 5 figures (the scorer adds the families' with {@link #withPriors}). */
         public static final Policy DEFAULT = new Policy(50, 0.90);
+
+        public Policy {
+            java.util.Objects.requireNonNull(priors, "priors");
+        }
+
+        /** Thresholds without Table 5 figures. */
+        public Policy(long minPairs, double reliableAt) {
+            this(minPairs, reliableAt, Table5.NONE);
+        }
 
         /** From {@code mmgr.agreement.min-pairs} and {@code mmgr.agreement.reliable-at} (-P flags), else the defaults. */
         public static Policy of(Map<String, String> settings) {
             long min = Long.parseLong(settings.getOrDefault("mmgr.agreement.min-pairs", Long.toString(DEFAULT.minPairs())));
             double at = Double.parseDouble(settings.getOrDefault("mmgr.agreement.reliable-at", Double.toString(DEFAULT.reliableAt())));
             return new Policy(min, at);
+        }
+
+        /** These thresholds with {@code priors}' figures. */
+        public Policy withPriors(Table5 priors) {
+            return new Policy(minPairs, reliableAt, priors);
         }
     }
 
@@ -182,7 +198,7 @@ public final class Agreement {
      */
     public static Map<String, AgreementStat> stats(String task, String model, Map<String, PairCounts> counts, Policy policy) {
         Map<String, AgreementStat> out = new TreeMap<>();
-        Map<String, Table5.Figure> priors = Table5.priors(task, model);
+        Map<String, Table5.Figure> priors = policy.priors().priors(task, model);
         java.util.Set<String> comparisons = new java.util.TreeSet<>(counts.keySet());
         comparisons.addAll(priors.keySet());
         for (String comparison : comparisons) {

@@ -5,13 +5,13 @@ import io.mmgr.stream.avro.MetricStat;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.ServiceLoader;
 
 /**
  * Why a leaderboard row should be read with care. The built-in flags come from the row itself
  * (partial, pending and failed samples, a small sample, a robot protocol mismatch); other modules
- * (e.g. the judge's human-agreement figures) add theirs by implementing {@link Source} and listing
- * it in {@code META-INF/services/io.mmgr.stream.leaderboard.ReliabilityFlags$Source}.
+ * (e.g. the judge's human-agreement figures) add theirs by implementing {@link Source}. Whoever builds
+ * the web API hands it the sources (the app: those listed in
+ * {@code META-INF/services/io.mmgr.stream.leaderboard.ReliabilityFlags$Source}).
  */
 public final class ReliabilityFlags {
 
@@ -45,20 +45,19 @@ public final class ReliabilityFlags {
         List<Flag> flags(LeaderboardRow row);
     }
 
-    private static final List<Source> SOURCES = load();
+    /** The built-in flags alone. */
+    public static final ReliabilityFlags BUILT_IN = new ReliabilityFlags(List.of());
 
-    private ReliabilityFlags() {
+    private final List<Source> sources;
+
+    /** The built-in flags, then those of {@code sources} in their order. */
+    public ReliabilityFlags(List<? extends Source> sources) {
+        this.sources = List.copyOf(sources);
     }
 
-    private static List<Source> load() {
-        List<Source> out = new ArrayList<>();
-        ServiceLoader.load(Source.class).forEach(out::add);
-        return List.copyOf(out);
-    }
-
-    public static List<Flag> of(LeaderboardRow row) {
+    public List<Flag> of(LeaderboardRow row) {
         List<Flag> out = new ArrayList<>(builtIn(row));
-        for (Source s : SOURCES) {
+        for (Source s : sources) {
             out.addAll(s.flags(row));
         }
         return out;

@@ -2,8 +2,10 @@ package io.mmgr.stream.leaderboard;
 
 import io.mmgr.stream.tasks.AgreementPrior;
 import io.mmgr.stream.tasks.TaskFamily;
+import java.util.Collection;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
@@ -12,7 +14,8 @@ import java.util.Map;
  * lists it ({@link TaskFamily#agreementPriors()}): the prior of the reliability flags until enough human
  * labels exist. Maze and Sudoku figures are for the deterministic pipelines (pixel, OCR), the others for
  * the VLM judge; "Physics (VLM)" covers both Physical Concepts and Sports. A model the table does not
- * list gets the task's lowest listed figure.
+ * list gets the task's lowest listed figure. Whoever builds the scorer hands it the families' priors
+ * ({@link #of(List)}); {@link #NONE} has no figure.
  */
 public final class Table5 {
 
@@ -20,27 +23,28 @@ public final class Table5 {
     public record Figure(double agreement, String source) {
     }
 
-    private static final Map<String, Map<String, Map<String, Double>>> TABLE = new LinkedHashMap<>();
+    /** No figures: every flag rests on live pairs or is unknown. */
+    public static final Table5 NONE = new Table5(List.of());
 
-    static {
-        for (TaskFamily family : TaskFamily.installed()) {
-            for (AgreementPrior p : family.agreementPriors()) {
-                put(p.task(), Agreement.comparison(p.rater(), Agreement.HUMAN), p.byModel());
-            }
+    private final Map<String, Map<String, Map<String, Double>>> table = new LinkedHashMap<>();
+
+    /** The table of these priors. */
+    public Table5(Collection<AgreementPrior> priors) {
+        for (AgreementPrior p : priors) {
+            table.computeIfAbsent(p.task(), k -> new LinkedHashMap<>())
+                    .put(Agreement.comparison(p.rater(), Agreement.HUMAN), p.byModel());
         }
     }
 
-    private static void put(String task, String comparison, Map<String, Double> byModel) {
-        TABLE.computeIfAbsent(task, k -> new LinkedHashMap<>()).put(comparison, byModel);
-    }
-
-    private Table5() {
+    /** The table of these families' priors. */
+    public static Table5 of(List<TaskFamily> families) {
+        return new Table5(families.stream().flatMap(f -> f.agreementPriors().stream()).toList());
     }
 
     /** The figures of a task for a model, by comparison. */
-    public static Map<String, Figure> priors(String task, String model) {
+    public Map<String, Figure> priors(String task, String model) {
         Map<String, Figure> out = new LinkedHashMap<>();
-        TABLE.getOrDefault(task, Map.of()).forEach((comparison, byModel) -> {
+        table.getOrDefault(task, Map.of()).forEach((comparison, byModel) -> {
             String wanted = normalize(model);
             Figure f = null;
             for (var e : byModel.entrySet()) {

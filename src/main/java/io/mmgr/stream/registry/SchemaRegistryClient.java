@@ -23,7 +23,7 @@ import org.apache.avro.SchemaParseException;
 
 /**
  * Client for the Confluent Schema Registry REST API. Works against any Confluent-compatible
- * registry: Confluent's, Apicurio's {@code /apis/ccompat/v7}, our {@link RegistryServer}.
+ * registry: Confluent's, Apicurio's {@code /apis/ccompat/v7}, our embedded stack's {@code RegistryServer}.
  *
  * <p>Thread-safe. Ids are cached in both directions (subject+schema to id, id to schema): a schema
  * id never changes meaning, so the caches need no expiry. Unknown ids are remembered briefly so a

@@ -6,8 +6,8 @@ import java.util.function.Supplier;
 
 /**
  * A folder of related tasks (maze, sudoku, nav, magma, ...) and everything the scorer needs of it: its
- * task specs, deterministic evaluators, judge rubrics, agreement priors, demo simulation and the input
- * adapters of its {@code mmgr eval} commands. A family is registered once, in
+ * task specs, deterministic evaluators, judge rubrics, agreement priors, demo simulation, the input
+ * adapters of its {@code mmgr eval} commands and the commands themselves. A family is registered once, in
  * {@code META-INF/services/io.mmgr.stream.tasks.TaskFamily}; the catalogs and the eval commands read
  * their parts from it, so a new family plugs in without touching them.
  */
@@ -36,6 +36,19 @@ public interface TaskFamily {
 
     /** Its input adapters for {@code mmgr eval <command>}, for commands that take a case of its own shape. */
     default List<EvalAdapter> evalAdapters() {
+        return List.of();
+    }
+
+    /**
+     * Its {@code mmgr eval <name>} commands, picocli command objects (built on {@code tasks.cli}), new ones at
+     * each call: the app adds them under {@code eval}, so a family's command lives in its folder.
+     */
+    default List<Object> evalCommands() {
+        return List.of();
+    }
+
+    /** Its {@code mmgr bench generate <name>} commands (benchmark items with known ground truth), as {@link #evalCommands()}. */
+    default List<Object> generateCommands() {
         return List.of();
     }
 

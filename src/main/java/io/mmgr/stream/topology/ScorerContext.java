@@ -5,6 +5,7 @@ import io.mmgr.stream.contract.Topics;
 import io.mmgr.stream.contract.Stores;
 import io.mmgr.stream.tasks.ArtifactResolver;
 import io.mmgr.stream.leaderboard.Agreement;
+import io.mmgr.stream.leaderboard.Table5;
 import io.mmgr.stream.limits.InputCheck;
 import io.mmgr.stream.limits.InputLimits;
 import io.mmgr.stream.registry.AvroSerdes;
@@ -161,6 +162,12 @@ public record ScorerContext(Topics topics, Stores stores, AvroSerdes serdes, Tas
 
         public Builder agreement(Agreement.Policy agreement) {
             this.agreement = agreement;
+            return this;
+        }
+
+        /** The Table 5 figures the agreement flags rest on until enough labels exist (none unless given). */
+        public Builder agreementPriors(Table5 priors) {
+            this.agreement = agreement.withPriors(priors);
             return this;
         }
 

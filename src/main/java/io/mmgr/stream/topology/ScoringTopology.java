@@ -1,6 +1,7 @@
 package io.mmgr.stream.topology;
 
 import io.mmgr.stream.avro.FrechetStat;
+import io.mmgr.stream.contract.FailoverTiming;
 import io.mmgr.stream.avro.LeaderboardKey;
 import io.mmgr.stream.avro.SampleKey;
 import io.mmgr.stream.avro.SamplePlan;
@@ -192,6 +193,14 @@ public final class ScoringTopology {
         // sooner buys no latency. Lingering past the commit interval sends one batch per partition at each
         // commit instead of one every 5 ms (Kafka Streams' own default is 100 as well)
         p.put(StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG), 100);
+        // a member lost for good frees its partitions in seconds, and a broker failover does not time transactions
+        // out (docs/operations.md, "Failover timing")
+        p.put(StreamsConfig.mainConsumerPrefix(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG),
+                (int) FailoverTiming.SESSION_TIMEOUT.toMillis());
+        p.put(StreamsConfig.mainConsumerPrefix(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG),
+                (int) FailoverTiming.HEARTBEAT_INTERVAL.toMillis());
+        p.put(StreamsConfig.producerPrefix(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG),
+                (int) FailoverTiming.TRANSACTION_TIMEOUT.toMillis());
         p.putAll(settings.kafkaOverrides());
         // the topology is built with it (ScoringTopology#build); the runtime must agree
         p.put(StreamsConfig.TOPOLOGY_OPTIMIZATION_CONFIG, LeaderboardTopology.OPTIMIZATION);

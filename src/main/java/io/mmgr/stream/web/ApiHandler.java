@@ -16,6 +16,7 @@ import io.mmgr.stream.avro.SampleScore;
 import io.mmgr.stream.json.JsonAvro;
 import io.mmgr.stream.contract.SampleKeys;
 import io.mmgr.stream.contract.SamplePartitioner;
+import io.mmgr.stream.leaderboard.ReliabilityFlags;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -40,10 +41,12 @@ final class ApiHandler implements HttpHandler {
     private final StoreQueries local;
     private final Cluster cluster;
     private final ArtifactEndpoint artifacts;
+    private final ReliabilityFlags flags;
 
-    ApiHandler(StoreQueries local, Cluster cluster, ArtifactResolver artifacts) {
+    ApiHandler(StoreQueries local, Cluster cluster, ArtifactResolver artifacts, ReliabilityFlags flags) {
         this.local = local;
         this.cluster = cluster;
+        this.flags = flags;
         this.artifacts = new ArtifactEndpoint(local, cluster, artifacts);
     }
 
@@ -131,7 +134,7 @@ final class ApiHandler implements HttpHandler {
         List<LeaderboardRow> rows = local.rows(q.get("run"), q.get("checkpoint"), q.get("task"));
         rows.sort(Comparator.comparing(LeaderboardRow::getRunId).thenComparingLong(LeaderboardRow::getTrainingStep)
                 .thenComparing(LeaderboardRow::getCheckpointId).thenComparing(LeaderboardRow::getTask));
-        rows.forEach(r -> a.add(Json.row(r)));
+        rows.forEach(r -> a.add(Json.row(r, flags)));
         return a;
     }
 

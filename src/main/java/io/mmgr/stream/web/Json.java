@@ -20,10 +20,10 @@ final class Json {
     }
 
     /** A leaderboard row as in the topic, plus its reliability flags. */
-    static ObjectNode row(LeaderboardRow r) {
+    static ObjectNode row(LeaderboardRow r, ReliabilityFlags reliability) {
         ObjectNode o = JsonAvro.toJson(r);
         ArrayNode flags = o.putArray("flags");
-        for (ReliabilityFlags.Flag f : ReliabilityFlags.of(r)) {
+        for (ReliabilityFlags.Flag f : reliability.of(r)) {
             flags.addObject().put("code", f.code()).put("level", f.level()).put("text", f.text());
         }
         return o;

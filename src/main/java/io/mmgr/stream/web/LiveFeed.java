@@ -9,6 +9,7 @@ import io.mmgr.stream.avro.CheckpointComparison;
 import io.mmgr.stream.avro.LeaderboardRow;
 import io.mmgr.stream.json.JsonAvro;
 import io.mmgr.stream.contract.Topics;
+import io.mmgr.stream.leaderboard.ReliabilityFlags;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
@@ -47,6 +48,7 @@ public final class LiveFeed implements HttpHandler, AutoCloseable {
     private static final String CLOSE = "\u0000close";
 
     private final Topics topics;
+    private final ReliabilityFlags flags;
     private final KafkaConsumer<byte[], byte[]> consumer;
     private final Thread thread;
     private final Set<Client> clients = ConcurrentHashMap.newKeySet();
@@ -55,8 +57,9 @@ public final class LiveFeed implements HttpHandler, AutoCloseable {
     private record Client(String run, BlockingQueue<String> frames) {
     }
 
-    public LiveFeed(Map<String, Object> clientConfig, Topics topics) {
+    public LiveFeed(Map<String, Object> clientConfig, Topics topics, ReliabilityFlags flags) {
         this.topics = topics;
+        this.flags = flags;
         Map<String, Object> conf = new HashMap<>(clientConfig);
         conf.put("isolation.level", "read_committed");
         conf.put("enable.auto.commit", "false");
@@ -124,7 +127,7 @@ public final class LiveFeed implements HttpHandler, AutoCloseable {
             LeaderboardRow row = topics.leaderboard.valueSerde().deserializer().deserialize(r.topic(), r.value());
             event = "row";
             run = row.getRunId();
-            json = Json.row(row);
+            json = Json.row(row, flags);
         } else if (r.topic().equals(topics.comparisons.name())) {
             CheckpointComparison c = topics.comparisons.valueSerde().deserializer().deserialize(r.topic(), r.value());
             event = "comparison";

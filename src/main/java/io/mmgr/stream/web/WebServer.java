@@ -6,6 +6,7 @@ import com.sun.net.httpserver.HttpServer;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.mmgr.stream.tasks.ArtifactResolver;
 import io.mmgr.stream.contract.Topics;
+import io.mmgr.stream.leaderboard.ReliabilityFlags;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetSocketAddress;
@@ -97,12 +98,12 @@ public final class WebServer implements AutoCloseable {
         return "http://" + advertisedHost + ":" + port() + "/";
     }
 
-    /** Starts answering API requests from the running scorer's stores. */
+    /** Starts answering API requests from the running scorer's stores; rows carry {@code flags}' reliability flags. */
     public void serve(KafkaStreams streams, Topics topics, Stores stores, Map<String, Object> clientConfig,
-                      ArtifactResolver artifacts, PrometheusMeterRegistry registry) {
+                      ArtifactResolver artifacts, PrometheusMeterRegistry registry, ReliabilityFlags flags) {
         this.metrics = registry;
-        this.feed = new LiveFeed(clientConfig, topics);
-        this.api = new ApiHandler(new StoreQueries(streams, stores), new Cluster(streams, hostInfo(), access), artifacts);
+        this.feed = new LiveFeed(clientConfig, topics, flags);
+        this.api = new ApiHandler(new StoreQueries(streams, stores), new Cluster(streams, hostInfo(), access), artifacts, flags);
     }
 
     public LiveFeed feed() {

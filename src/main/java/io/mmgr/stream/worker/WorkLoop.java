@@ -1,5 +1,6 @@
 package io.mmgr.stream.worker;
 
+import io.mmgr.stream.contract.FailoverTiming;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -341,13 +342,17 @@ public final class WorkLoop implements AutoCloseable {
         c.put("auto.offset.reset", "earliest");
         c.put("max.poll.records", String.valueOf(config.maxPollRecords()));
         c.put("max.poll.interval.ms", String.valueOf(config.maxPollInterval().toMillis()));
+        // a worker lost for good frees its partitions in seconds (docs/operations.md, "Failover timing")
+        c.putIfAbsent("session.timeout.ms", String.valueOf(FailoverTiming.SESSION_TIMEOUT.toMillis()));
+        c.putIfAbsent("heartbeat.interval.ms", String.valueOf(FailoverTiming.HEARTBEAT_INTERVAL.toMillis()));
         Map<String, Object> p = new HashMap<>(config.clientConfig());
         p.put("bootstrap.servers", config.bootstrapServers());
         p.put("client.id", config.groupId() + "-" + config.identity().id() + "-producer");
         p.put("transactional.id", config.identity().transactionalId(config.groupId()));
         // a transaction spans one batch write (milliseconds); a killed process's open one blocks
-        // read_committed readers until a restart with the same id aborts it, or until this timeout
-        p.putIfAbsent("transaction.timeout.ms", "10000");
+        // read_committed readers until a restart with the same id aborts it, or until this timeout, which
+        // must outlast a broker failover (docs/operations.md, "Failover timing")
+        p.putIfAbsent("transaction.timeout.ms", String.valueOf(FailoverTiming.TRANSACTION_TIMEOUT.toMillis()));
         p.put("enable.idempotence", "true");
         p.put("acks", "all");
         p.putIfAbsent("linger.ms", "5");

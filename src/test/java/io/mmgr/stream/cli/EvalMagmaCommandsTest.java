@@ -12,6 +12,8 @@ import io.mmgr.stream.avro.GenerationInputs;
 import io.mmgr.stream.avro.GroundTruth;
 import io.mmgr.stream.avro.UiAction;
 import io.mmgr.stream.tasks.EvalSample;
+import io.mmgr.stream.tasks.cli.FamilySample;
+import io.mmgr.stream.tasks.cli.JsonOutput;
 import io.mmgr.stream.tasks.magma.AitwEvaluator;
 import java.io.IOException;
 import java.io.PrintWriter;

@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.mmgr.stream.avro.BenchmarkItem;
+import io.mmgr.stream.json.JsonAvro;
+import io.mmgr.stream.tasks.maze.MazeTruth;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -29,8 +32,9 @@ class EvalMazeCommandTest {
         ObjectMapper mapper = new ObjectMapper();
         JsonNode a = mapper.readTree(items.get(0));
         String id = a.get("sampleId").asText();
-        String rows = a.get("groundTruth").get("mazeRows").asText();
-        String cols = a.get("groundTruth").get("mazeCols").asText();
+        MazeTruth truth = MazeTruth.of(JsonAvro.read(items.get(0), BenchmarkItem.class).getGroundTruth());
+        String rows = truth.rows().toString();
+        String cols = truth.cols().toString();
         Path problem = dir.resolve(id + "-problem.png");
         Path solution = dir.resolve(id + "-solution.png");
 

@@ -15,6 +15,7 @@ import io.mmgr.stream.contract.SampleKeys;
 import io.mmgr.stream.json.JsonAvro;
 import io.mmgr.stream.tasks.EvaluatorRegistry;
 import io.mmgr.stream.tasks.TaskCatalog;
+import io.mmgr.stream.tasks.cli.JsonOutput;
 import io.mmgr.stream.tasks.maze.MazeBand;
 import io.mmgr.stream.tasks.maze.MazeBenchmarkGenerator;
 import io.mmgr.stream.tasks.sudoku.SudokuBand;

@@ -3,6 +3,7 @@ package io.mmgr.stream.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.mmgr.stream.tasks.cli.JsonOutput;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;

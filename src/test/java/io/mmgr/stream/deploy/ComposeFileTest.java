@@ -79,6 +79,25 @@ class ComposeFileTest {
         assertThat(String.valueOf(services.get("schema-registry").get("image"))).startsWith("confluentinc/cp-schema-registry:");
     }
 
+    /**
+     * The cluster harness (bench cluster, ClusterFaultTest) runs the brokers with the compose file's settings: every
+     * KAFKA_* setting but the node's identity, listeners and storage is one of its server properties, and the same.
+     */
+    @Test
+    void theClusterHarnessRunsTheBrokersWithTheseSettings() {
+        Set<String> topology = Set.of("PROCESS_ROLES", "CONTROLLER_QUORUM_VOTERS", "CONTROLLER_LISTENER_NAMES",
+                "INTER_BROKER_LISTENER_NAME", "LISTENER_SECURITY_PROTOCOL_MAP", "LOG_DIRS", "NODE_ID", "LISTENERS",
+                "ADVERTISED_LISTENERS");
+        Map<String, String> fromCompose = new java.util.TreeMap<>();
+        env("kafka-1").forEach((k, v) -> {
+            String name = k.substring(k.indexOf('_') + 1);
+            if (k.startsWith("KAFKA_") && !topology.contains(name)) {
+                fromCompose.put(name.toLowerCase(java.util.Locale.ROOT).replace('_', '.'), v);
+            }
+        });
+        assertThat(fromCompose).isNotEmpty().isEqualTo(new java.util.TreeMap<>(io.mmgr.stream.bench.cluster.KafkaCluster.COMPOSE_SETTINGS));
+    }
+
     @Test
     void threeCombinedKraftNodesFormOneQuorum() {
         Set<String> ids = new HashSet<>();

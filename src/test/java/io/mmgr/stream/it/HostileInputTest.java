@@ -367,9 +367,9 @@ class HostileInputTest {
 
     @Test
     void truncatedMp4() throws Exception {
-        var gt = maze.getGroundTruth();
+        var gt = io.mmgr.stream.tasks.maze.MazeTruth.of(maze.getGroundTruth());
         Path full = root.resolve("walk.mp4");
-        MazeHostileMedia.correctVideo(gt.getMazeLattice(), gt.getMazeRows(), gt.getMazeCols(), gt.getSolutionPath(), 24, full);
+        MazeHostileMedia.correctVideo(gt.lattice(), gt.rows(), gt.cols(), gt.solutionPath(), 24, full);
         Path cut = MazeHostileMedia.truncated(full, root.resolve("walk-cut.mp4"));
         List<DeadLetter> letters = badArtifact("mp4-cut", cut.toUri().toString(), sha(cut), "video/mp4", "maze output video");
         assertThat(letters.get(0).getReason()).containsPattern("not a decodable video|truncated or corrupt|no decodable frames");

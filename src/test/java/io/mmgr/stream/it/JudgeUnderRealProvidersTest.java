@@ -23,7 +23,7 @@ import io.mmgr.stream.judge.JudgeMetrics;
 import io.mmgr.stream.judge.JudgeRuntime;
 import io.mmgr.stream.judge.JudgeSettings;
 import io.mmgr.stream.judge.JudgeWorker;
-import io.mmgr.stream.registry.RegistryServer;
+import io.mmgr.stream.embedded.registry.RegistryServer;
 import io.mmgr.stream.contract.SampleKeys;
 import io.mmgr.stream.topology.ScorerSettings;
 import io.mmgr.stream.contract.Topics;

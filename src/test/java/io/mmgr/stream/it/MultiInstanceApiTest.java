@@ -11,7 +11,7 @@ import io.mmgr.stream.avro.SampleKey;
 import io.mmgr.stream.bench.MagmaWorkload;
 import io.mmgr.stream.embedded.EmbeddedKafka;
 import io.mmgr.stream.registry.AvroSerdes;
-import io.mmgr.stream.registry.RegistryServer;
+import io.mmgr.stream.embedded.registry.RegistryServer;
 import io.mmgr.stream.registry.SchemaRegistryClient;
 import io.mmgr.stream.contract.SampleKeys;
 import io.mmgr.stream.contract.SamplePartitioner;

@@ -14,7 +14,7 @@ import io.mmgr.stream.avro.SampleKey;
 import io.mmgr.stream.avro.SampleScore;
 import io.mmgr.stream.embedded.EmbeddedKafka;
 import io.mmgr.stream.registry.AvroSerdes;
-import io.mmgr.stream.registry.RegistryServer;
+import io.mmgr.stream.embedded.registry.RegistryServer;
 import io.mmgr.stream.registry.SchemaRegistryClient;
 import io.mmgr.stream.contract.SampleKeys;
 import io.mmgr.stream.topology.ScorerSettings;

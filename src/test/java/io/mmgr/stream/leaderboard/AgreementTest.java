@@ -8,6 +8,7 @@ import io.mmgr.stream.avro.PairCounts;
 import io.mmgr.stream.avro.SampleScore;
 import io.mmgr.stream.tasks.RubricMetric;
 import io.mmgr.stream.tasks.sudoku.SudokuRubric;
+import io.mmgr.stream.tasks.TaskFamily;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.Map;
@@ -74,7 +75,8 @@ class AgreementTest {
 
     @Test
     void table5SeedsTheFlagsUntilEnoughLabelsExist() {
-        Agreement.Policy policy = new Agreement.Policy(50, 0.90);
+        // the families' Table 5, handed in as the app does
+        Agreement.Policy policy = new Agreement.Policy(50, 0.90).withPriors(Table5.of(TaskFamily.installed()));
         Map<String, AgreementStat> lastMile = Agreement.stats("nav-last-mile", "Veo 3", Map.of(), policy);
         assertThat(lastMile.get("judge~human").getReliability()).isEqualTo("discount");
         assertThat(lastMile.get("judge~human").getBasis()).contains("53.50%").contains("Veo-3");

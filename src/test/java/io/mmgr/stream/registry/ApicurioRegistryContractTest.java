@@ -1,5 +1,6 @@
 package io.mmgr.stream.registry;
 
+import io.mmgr.stream.bench.cluster.ApicurioProcess;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;

@@ -1,5 +1,9 @@
 package io.mmgr.stream.registry;
 
+import io.mmgr.stream.embedded.registry.ApiError;
+import io.mmgr.stream.embedded.registry.CompatibilityLevel;
+import io.mmgr.stream.embedded.registry.RegistryServer;
+import io.mmgr.stream.embedded.registry.RegistryState;
 import java.util.Optional;
 import org.apache.avro.Schema;
 
@@ -42,7 +46,7 @@ public final class InMemorySchemaRegistry implements SchemaRegistry {
         try {
             return Optional.of(state.lookup(subject, schema).id());
         } catch (ApiError e) {
-            if (e.status == 404) {
+            if (e.status() == 404) {
                 return Optional.empty();
             }
             throw error(e);
@@ -60,6 +64,6 @@ public final class InMemorySchemaRegistry implements SchemaRegistry {
     }
 
     private RegistryException error(ApiError e) {
-        return new RegistryException(e.status, e.errorCode, e.getMessage(), e.getMessage() + " (" + baseUrl() + ")");
+        return new RegistryException(e.status(), e.errorCode(), e.getMessage(), e.getMessage() + " (" + baseUrl() + ")");
     }
 }

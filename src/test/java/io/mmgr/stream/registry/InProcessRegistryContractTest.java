@@ -1,5 +1,6 @@
 package io.mmgr.stream.registry;
 
+import io.mmgr.stream.embedded.registry.RegistryServer;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;

@@ -33,7 +33,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * What the serdes and the client must do against any Confluent-compatible registry. Subclasses
- * run it against our {@link RegistryServer} and against Apicurio Registry; every test uses its
+ * run it against our {@link io.mmgr.stream.embedded.registry.RegistryServer} and against Apicurio Registry; every test uses its
  * own topic, so subjects never collide. Checks go through fresh clients so caches prove nothing.
  */
 abstract class RegistryContractTest {

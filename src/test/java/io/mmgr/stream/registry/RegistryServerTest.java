@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.mmgr.stream.embedded.registry.RegistryServer;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;

@@ -2,6 +2,7 @@ package io.mmgr.stream.registry;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.mmgr.stream.tasks.TaskFamily;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -27,6 +28,27 @@ class SchemaEvolutionTest {
         assertThat(report.problems()).isEmpty();
         assertThat(report.comparisons()).as("one comparison per released file").isEqualTo(releasedFiles(SCHEMAS));
         assertThat(report.comparisons()).isGreaterThanOrEqualTo(currentFiles(SCHEMAS));
+    }
+
+    /** A family's payload schemas (FamilyPayload: the .avsc files beside its classes, released/ below them) keep the same rule. */
+    @Test
+    void everyFamilysPayloadSchemaReadsDataOfEveryReleasedVersion() throws Exception {
+        int folders = 0;
+        for (TaskFamily family : TaskFamily.installed()) {
+            // the family's own resources folder (test classes may share its package on another root)
+            Path dir = Path.of(family.getClass().getProtectionDomain().getCodeSource().getLocation().toURI())
+                    .resolve(family.getClass().getPackageName().replace('.', '/'));
+            try (Stream<Path> files = Files.list(dir)) {
+                if (files.noneMatch(p -> p.toString().endsWith(".avsc"))) {
+                    continue;
+                }
+            }
+            folders++;
+            SchemaEvolutionCheck.Report report = SchemaEvolutionCheck.check(dir);
+            assertThat(report.problems()).as("%s", dir).isEmpty();
+            assertThat(report.comparisons()).as("%s", dir).isEqualTo(releasedFiles(dir)).isGreaterThanOrEqualTo(currentFiles(dir));
+        }
+        assertThat(folders).as("families with a payload schema (maze at least)").isGreaterThanOrEqualTo(1);
     }
 
     @Test

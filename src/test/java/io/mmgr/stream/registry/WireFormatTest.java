@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.mmgr.stream.avro.GenerationEvent;
 import io.mmgr.stream.avro.MetricStat;
+import io.mmgr.stream.embedded.registry.RegistryServer;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;

@@ -6,7 +6,7 @@ import io.mmgr.stream.avro.DeadLetter;
 import io.mmgr.stream.avro.SampleKey;
 import io.mmgr.stream.contract.DeadLetters;
 import io.mmgr.stream.registry.AvroSerdes;
-import io.mmgr.stream.registry.RegistryServer;
+import io.mmgr.stream.embedded.registry.RegistryServer;
 import io.mmgr.stream.registry.SchemaRegistryClient;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;

@@ -10,9 +10,11 @@ import io.mmgr.stream.contract.Store;
 import io.mmgr.stream.contract.Stores;
 import io.mmgr.stream.contract.Topic;
 import io.mmgr.stream.contract.Topics;
+import io.mmgr.stream.leaderboard.Table5;
 import io.mmgr.stream.registry.AvroSerdes;
 import io.mmgr.stream.registry.InMemorySchemaRegistry;
 import io.mmgr.stream.tasks.RubricCatalog;
+import io.mmgr.stream.tasks.TaskFamily;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -60,7 +62,8 @@ public final class TopologyFixture implements AutoCloseable {
         // the echo task and file: artifacts under the fixture's directory, unless the test's context says otherwise
         context = b.context.apply(ScorerContext.from(settings, topics, serdes)
                 .tasks(EchoTask.catalog(), EchoTask.evaluators())
-                .artifacts(new LocalArtifactResolver(List.of(b.dir), 1 << 20, b.dir)).rubrics(RubricCatalog.load())).build();
+                .artifacts(new LocalArtifactResolver(List.of(b.dir), 1 << 20, b.dir)).rubrics(RubricCatalog.load())
+                .agreementPriors(Table5.of(TaskFamily.installed()))).build();
         artifacts = context.artifacts();
         stores = context.stores();
         Properties props = ScoringTopology.streamsConfig(settings, "unused:9092", registry.baseUrl(), b.dir.resolve("state"),

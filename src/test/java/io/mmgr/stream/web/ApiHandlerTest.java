@@ -300,7 +300,7 @@ class ApiHandlerTest {
         HttpServer broken = HttpServer.create(new java.net.InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), 0), 4);
         broken.createContext("/api/", new ApiHandler(new StoreQueries(name -> {
             throw new IllegalStateException(secret);
-        }, fx.stores), new Cluster(null, new org.apache.kafka.streams.state.HostInfo("127.0.0.1", 1), WebAccess.open()), fx.artifacts));
+        }, fx.stores), new Cluster(null, new org.apache.kafka.streams.state.HostInfo("127.0.0.1", 1), WebAccess.open()), fx.artifacts, LocalApi.FLAGS));
         broken.start();
         try (LogCapture log = new LogCapture(Level.ERROR)) {
             HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + broken.getAddress().getPort()
@@ -360,7 +360,7 @@ class ApiHandlerTest {
         HttpServer api = HttpServer.create(new java.net.InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), 0), 4);
         api.createContext("/api/", new ApiHandler(new StoreQueries(stores, fx.stores),
                 new Cluster(null, new org.apache.kafka.streams.state.HostInfo("127.0.0.1", 1), WebAccess.open(), () -> others),
-                fx.artifacts));
+                fx.artifacts, LocalApi.FLAGS));
         api.start();
         return api;
     }

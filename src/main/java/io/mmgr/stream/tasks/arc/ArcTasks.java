@@ -41,4 +41,14 @@ public final class ArcTasks implements TaskFamily {
     public List<AgreementPrior> agreementPriors() {
         return List.of(new AgreementPrior(ArcMetrics.TASK, AgreementPrior.JUDGE, Map.of("Veo-3", 0.9490)));
     }
+
+    @Override
+    public List<Object> evalCommands() {
+        return List.of(new EvalArcCommand());
+    }
+
+    @Override
+    public List<Object> generateCommands() {
+        return List.of(new GenerateArcCommand());
+    }
 }

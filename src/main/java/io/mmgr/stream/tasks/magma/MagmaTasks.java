@@ -101,4 +101,10 @@ public final class MagmaTasks implements TaskFamily {
     public List<SimulatedTask> simulations() {
         return List.of(new MagmaSimulation());
     }
+
+    @Override
+    public List<Object> evalCommands() {
+        return List.of(new EvalMind2WebCommand(), new EvalAitwCommand(), new EvalScreenSpotCommand(), new EvalRobotCommand(),
+                new EvalVisualWebBenchCommand());
+    }
 }

@@ -84,11 +84,8 @@ public final class MazeBenchmarkGenerator {
         byte[] jsonBytes = JsonAvro.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsBytes(json);
         Files.write(jsonFile, jsonBytes);
 
-        GroundTruth gt = GroundTruth.newBuilder()
-                .setMazeRows(p.rows())
-                .setMazeCols(p.cols())
-                .setMazeLattice(p.lattice().toStrings())
-                .setSolutionPath(p.solutionAsLists())
+        GroundTruth gt = new MazeTruth(p.rows(), p.cols(), p.lattice().toStrings(), p.solutionAsLists(), null)
+                .into(GroundTruth.newBuilder())
                 .setExtra(Map.of("algorithm", p.algorithm().name().toLowerCase(Locale.ROOT),
                         "placement", p.placement().name().toLowerCase(Locale.ROOT),
                         "generatorSeed", Long.toString(seed)))

@@ -30,12 +30,17 @@ final class MazeEvalCase {
 
     static EvalSample sample(EvalCase c) throws IOException {
         Path output = c.path("output");
-        GroundTruth.Builder gt = GroundTruth.newBuilder();
+        Integer rows;
+        Integer cols;
+        List<String> lattice = null;
+        List<List<Integer>> path = null;
         List<ArtifactRef> artifacts = new ArrayList<>();
         if (c.fields().hasNonNull("maze")) {
             MazeStructure maze = structure(c.path("maze"));
-            gt.setMazeRows(maze.rows()).setMazeCols(maze.cols()).setMazeLattice(maze.lattice().toStrings())
-                    .setSolutionPath(maze.solutionPath());
+            rows = maze.rows();
+            cols = maze.cols();
+            lattice = maze.lattice().toStrings();
+            path = maze.solutionPath();
             for (String size : new String[] {"rows", "cols"}) {
                 int given = c.integer(size, -1);
                 int actual = size.equals("rows") ? maze.rows() : maze.cols();
@@ -52,11 +57,12 @@ final class MazeEvalCase {
             artifacts.add(EvalSample.artifact("problem", c.path("problem")));
             artifacts.add(EvalSample.artifact("solution", c.path("solution")));
             // the size is checked where the stream checks it (the evaluator), so errors read the same
-            gt.setMazeRows(c.fields().path("rows").asInt()).setMazeCols(c.fields().path("cols").asInt());
+            rows = c.fields().path("rows").asInt();
+            cols = c.fields().path("cols").asInt();
         }
-        gt.setMazeMarkers(markers(c));
+        GroundTruth gt = new MazeTruth(rows, cols, lattice, path, markers(c)).into(GroundTruth.newBuilder()).build();
         BenchmarkItem item = BenchmarkItem.newBuilder().setTask(MazeTasks.TASK).setSampleId(EvalSample.CLI)
-                .setArtifacts(artifacts).setGroundTruth(gt.build()).build();
+                .setArtifacts(artifacts).setGroundTruth(gt).build();
         return new EvalSample(EvalSample.event(MazeTasks.TASK, c.text("model", ""), output), item);
     }
 

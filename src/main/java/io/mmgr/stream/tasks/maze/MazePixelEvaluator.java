@@ -5,7 +5,6 @@ import io.mmgr.stream.tasks.ArtifactResolver;
 import io.mmgr.stream.avro.ArtifactRef;
 import io.mmgr.stream.avro.BenchmarkItem;
 import io.mmgr.stream.avro.GenerationEvent;
-import io.mmgr.stream.avro.GroundTruth;
 import io.mmgr.stream.contract.CostClass;
 import io.mmgr.stream.tasks.DeterministicEvaluator;
 import io.mmgr.stream.tasks.EvaluationContext;
@@ -138,11 +137,11 @@ public final class MazePixelEvaluator implements DeterministicEvaluator {
     /** The item's reference, built once per item and cached (items are immutable per sample id and digests). */
     MazeReference reference(BenchmarkItem item, ArtifactResolver artifacts) throws EvaluationException {
         int[] size = size(item);
-        GroundTruth gt = item.getGroundTruth();
+        MazeTruth gt = MazeTruth.of(item.getGroundTruth());
         Optional<ArtifactRef> problem = ArtifactResolver.find(item.getArtifacts(), "problem");
         Optional<ArtifactRef> solution = ArtifactResolver.find(item.getArtifacts(), "solution");
         String key = item.getTask() + "/" + item.getSampleId() + "|" + size[0] + "x" + size[1] + "|"
-                + gt.getMazeLattice() + "|" + gt.getSolutionPath() + "|"
+                + gt.lattice() + "|" + gt.solutionPath() + "|"
                 + problem.map(a -> a.getUri() + "#" + a.getSha256()).orElse("-") + "|"
                 + solution.map(a -> a.getUri() + "#" + a.getSha256()).orElse("-");
         MazeReference cached = references.get(key);
@@ -150,17 +149,17 @@ public final class MazePixelEvaluator implements DeterministicEvaluator {
             return cached;
         }
         MazeLattice lattice = null;
-        if (gt.getMazeLattice() != null) {
+        if (gt.lattice() != null) {
             try {
-                lattice = MazeLattice.parse(gt.getMazeLattice(), size[0], size[1]);
+                lattice = MazeLattice.parse(gt.lattice(), size[0], size[1]);
             } catch (IllegalArgumentException e) {
                 throw new EvaluationException("benchmark item's maze lattice is invalid: " + e.getMessage());
             }
         }
         List<Cell> path = null;
-        if (gt.getSolutionPath() != null) {
+        if (gt.solutionPath() != null) {
             path = new ArrayList<>();
-            for (List<Integer> step : gt.getSolutionPath()) {
+            for (List<Integer> step : gt.solutionPath()) {
                 if (step == null || step.size() != 2) {
                     throw new EvaluationException("benchmark item's solution path must list [row, col] pairs");
                 }
@@ -199,21 +198,21 @@ public final class MazePixelEvaluator implements DeterministicEvaluator {
 
     /** The item's marker roles (MMGR's when it names none). */
     private static MarkerRoles roles(BenchmarkItem item) throws EvaluationException {
-        GroundTruth gt = item.getGroundTruth();
+        MazeTruth gt = MazeTruth.of(item.getGroundTruth());
         try {
-            return MarkerRoles.of(gt == null ? null : gt.getMazeMarkers());
+            return MarkerRoles.of(gt.markers());
         } catch (IllegalArgumentException e) {
             throw new EvaluationException("benchmark item " + item.getSampleId() + ": " + e.getMessage());
         }
     }
 
     private static int[] size(BenchmarkItem item) throws EvaluationException {
-        GroundTruth gt = item.getGroundTruth();
-        if (gt == null || gt.getMazeRows() == null || gt.getMazeCols() == null) {
+        MazeTruth gt = MazeTruth.of(item.getGroundTruth());
+        if (gt.rows() == null || gt.cols() == null) {
             throw new EvaluationException("benchmark item " + item.getSampleId() + " has no maze size (mazeRows, mazeCols)");
         }
-        int rows = gt.getMazeRows();
-        int cols = gt.getMazeCols();
+        int rows = gt.rows();
+        int cols = gt.cols();
         if (rows < MIN_SIDE || cols < MIN_SIDE || rows > MAX_SIDE || cols > MAX_SIDE) {
             throw new EvaluationException("maze size " + rows + "x" + cols + " is outside " + MIN_SIDE + ".." + MAX_SIDE);
         }

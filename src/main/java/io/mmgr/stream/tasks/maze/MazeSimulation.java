@@ -4,6 +4,7 @@ import io.mmgr.stream.artifacts.Digests;
 import io.mmgr.stream.avro.ArtifactRef;
 import io.mmgr.stream.avro.BenchmarkItem;
 import io.mmgr.stream.avro.GroundTruth;
+import io.mmgr.stream.tasks.EvaluationException;
 import io.mmgr.stream.tasks.SimulatedTask;
 import io.mmgr.stream.vision.MediaException;
 import io.mmgr.stream.vision.VideoEncoder;
@@ -89,9 +90,15 @@ public final class MazeSimulation implements SimulatedTask {
     /** The problem back from a benchmark item's ground truth. */
     static MazeProblem problem(BenchmarkItem item) {
         GroundTruth gt = item.getGroundTruth();
-        MazeLattice lattice = MazeLattice.parse(gt.getMazeLattice(), gt.getMazeRows(), gt.getMazeCols());
+        MazeTruth maze;
+        try {
+            maze = MazeTruth.of(gt);
+        } catch (EvaluationException e) {
+            throw new IllegalArgumentException(e.getMessage(), e);
+        }
+        MazeLattice lattice = MazeLattice.parse(maze.lattice(), maze.rows(), maze.cols());
         List<Cell> solution = new ArrayList<>();
-        for (List<Integer> c : gt.getSolutionPath()) {
+        for (List<Integer> c : maze.solutionPath()) {
             solution.add(new Cell(c.get(0), c.get(1)));
         }
         MazeAlgorithm algorithm = Optional.ofNullable(gt.getExtra().get("algorithm"))

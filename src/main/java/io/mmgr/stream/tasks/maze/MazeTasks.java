@@ -17,10 +17,12 @@ import java.util.Set;
 public final class MazeTasks implements TaskFamily {
 
     public static final String TASK = "maze";
+    /** The family of its task specs, and of its ground truth payload ({@link MazeTruth}). */
+    public static final String FAMILY = "maze";
     public static final String RUBRIC = "maze";
 
     public static TaskSpec spec() {
-        return new TaskSpec(TASK, "maze", "mmgr", Set.of("image", "video"), List.of(MazePixelEvaluator.ID),
+        return new TaskSpec(TASK, FAMILY, "mmgr", Set.of("image", "video"), List.of(MazePixelEvaluator.ID),
                 Optional.of(RUBRIC), new MazeGate());
     }
 
@@ -53,5 +55,15 @@ public final class MazeTasks implements TaskFamily {
     @Override
     public List<SimulatedTask> simulations() {
         return List.of(new MazeSimulation());
+    }
+
+    @Override
+    public List<Object> evalCommands() {
+        return List.of(new EvalMazeCommand());
+    }
+
+    @Override
+    public List<Object> generateCommands() {
+        return List.of(new GenerateMazeCommand());
     }
 }

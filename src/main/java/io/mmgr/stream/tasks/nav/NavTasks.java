@@ -62,4 +62,9 @@ public final class NavTasks implements TaskFamily {
     private static AgreementPrior judge(String task, double veo3, double nanoBananaPro) {
         return new AgreementPrior(task, AgreementPrior.JUDGE, Map.of("Veo-3", veo3, "Nano-banana Pro", nanoBananaPro));
     }
+
+    @Override
+    public List<Object> evalCommands() {
+        return List.of(new EvalNavCommand());
+    }
 }

@@ -43,4 +43,14 @@ public final class SudokuTasks implements TaskFamily {
         return List.of(new AgreementPrior(SudokuMetrics.TASK, SudokuMetrics.OCR_EVALUATOR,
                 Map.of("Sora-2", 1.0, "Veo-3", 1.0, "Wan-2.2", 1.0)));
     }
+
+    @Override
+    public List<Object> evalCommands() {
+        return List.of(new EvalSudokuCommand());
+    }
+
+    @Override
+    public List<Object> generateCommands() {
+        return List.of(new GenerateSudokuCommand());
+    }
 }

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.mmgr.stream.avro.BenchmarkItem;
+import io.mmgr.stream.json.JsonAvro;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
@@ -94,18 +95,21 @@ class MazeGenerationTest {
             JsonNode item = mapper.readTree(line);
             assertThat(item.get("task").asText()).isEqualTo("maze");
             JsonNode gt = item.get("groundTruth");
-            int rows = gt.get("mazeRows").asInt();
-            int cols = gt.get("mazeCols").asInt();
+            // the maze's own ground truth is its payload; the shared fields stay empty
+            assertThat(gt.get("family").asText()).isEqualTo("maze");
+            assertThat(gt.get("mazeLattice").isNull()).isTrue();
+            MazeTruth truth = MazeTruth.of(JsonAvro.read(line, BenchmarkItem.class).getGroundTruth());
+            int rows = truth.rows();
+            int cols = truth.cols();
             MazeBand band = MazeBand.valueOf(item.get("difficulty").asText().toUpperCase());
             assertThat(band.contains(rows, cols)).isTrue();
             bands.add(band.id());
             algorithms.add(gt.get("extra").get("algorithm").asText());
-            List<String> lattice = mapper.convertValue(gt.get("mazeLattice"), mapper.getTypeFactory().constructCollectionType(List.class, String.class));
-            MazeLattice m = MazeLattice.parse(lattice, rows, cols);
+            MazeLattice m = MazeLattice.parse(truth.lattice(), rows, cols);
             assertThat(m.isPerfect()).isTrue();
-            JsonNode path = gt.get("solutionPath");
-            Cell start = new Cell(path.get(0).get(0).asInt(), path.get(0).get(1).asInt());
-            Cell target = new Cell(path.get(path.size() - 1).get(0).asInt(), path.get(path.size() - 1).get(1).asInt());
+            List<List<Integer>> path = truth.solutionPath();
+            Cell start = new Cell(path.get(0).get(0), path.get(0).get(1));
+            Cell target = new Cell(path.get(path.size() - 1).get(0), path.get(path.size() - 1).get(1));
             assertThat(m.shortestPath(start, target)).hasSize(path.size());
             for (JsonNode a : item.get("artifacts")) {
                 Path file = Path.of(java.net.URI.create(a.get("uri").asText()));
@@ -119,6 +123,6 @@ class MazeGenerationTest {
         // the same seed gives the same problems
         Path again = Files.createDirectories(dir.resolve("again"));
         List<BenchmarkItem> second = MazeBenchmarkGenerator.generate(again, 9, List.of(MazeBand.values()), 5).items();
-        assertThat(second.get(4).getGroundTruth().getMazeLattice()).isEqualTo(r.items().get(4).getGroundTruth().getMazeLattice());
+        assertThat(MazeTruth.of(second.get(4).getGroundTruth()).lattice()).isEqualTo(MazeTruth.of(r.items().get(4).getGroundTruth()).lattice());
     }
 }

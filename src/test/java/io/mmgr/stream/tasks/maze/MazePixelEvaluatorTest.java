@@ -39,9 +39,9 @@ class MazePixelEvaluatorTest {
     @BeforeAll
     static void generate() throws Exception {
         item = MazeBenchmarkGenerator.generate(dir, 2, List.of(MazeBand.MEDIUM), 9).items().get(0);
-        var gt = item.getGroundTruth();
-        MazeLattice lattice = MazeLattice.parse(gt.getMazeLattice(), gt.getMazeRows(), gt.getMazeCols());
-        List<Cell> sol = gt.getSolutionPath().stream().map(s -> new Cell(s.get(0), s.get(1))).toList();
+        var gt = MazeTruth.of(item.getGroundTruth());
+        MazeLattice lattice = MazeLattice.parse(gt.lattice(), gt.rows(), gt.cols());
+        List<Cell> sol = gt.solutionPath().stream().map(s -> new Cell(s.get(0), s.get(1))).toList();
         problem = new MazeProblem(lattice, sol.get(0), sol.get(sol.size() - 1), sol, MazeAlgorithm.DFS, Placement.RANDOM);
         resolver = new LocalArtifactResolver(List.of(dir), 64L << 20, dir.resolve("spill"));
     }
@@ -133,10 +133,18 @@ class MazePixelEvaluatorTest {
 
     @Test
     void brokenReferencesAreReported() throws Exception {
-        BenchmarkItem badLattice = BenchmarkItem.newBuilder(item).setSampleId("bad-lattice").build();
-        badLattice.getGroundTruth().setMazeLattice(List.of("###"));
+        MazeTruth truth = MazeTruth.of(item.getGroundTruth());
+        BenchmarkItem badLattice = BenchmarkItem.newBuilder(item).setSampleId("bad-lattice")
+                .setGroundTruth(new MazeTruth(truth.rows(), truth.cols(), List.of("###"), truth.solutionPath(), null)
+                        .into(io.mmgr.stream.avro.GroundTruth.newBuilder()).build()).build();
         MazePixelEvaluator evaluator = new MazePixelEvaluator();
         assertThatThrownBy(() -> evaluator.reference(badLattice, resolver))
+                .isInstanceOf(EvaluationException.class).hasMessageContaining("maze lattice is invalid");
+        // and in the shared fields of an item of before
+        BenchmarkItem badShared = BenchmarkItem.newBuilder(item).setSampleId("bad-shared-lattice")
+                .setGroundTruth(io.mmgr.stream.avro.GroundTruth.newBuilder().setMazeRows(truth.rows()).setMazeCols(truth.cols())
+                        .setMazeLattice(List.of("###")).build()).build();
+        assertThatThrownBy(() -> evaluator.reference(badShared, resolver))
                 .isInstanceOf(EvaluationException.class).hasMessageContaining("maze lattice is invalid");
 
         // no lattice in the ground truth and a problem image without a maze

@@ -56,10 +56,10 @@ class MazeStreamTest {
         }
     }
 
-    static MazeProblem problem(BenchmarkItem item) {
-        var gt = item.getGroundTruth();
-        MazeLattice lattice = MazeLattice.parse(gt.getMazeLattice(), gt.getMazeRows(), gt.getMazeCols());
-        List<Cell> sol = gt.getSolutionPath().stream().map(s -> new Cell(s.get(0), s.get(1))).toList();
+    static MazeProblem problem(BenchmarkItem item) throws io.mmgr.stream.tasks.EvaluationException {
+        var gt = MazeTruth.of(item.getGroundTruth());
+        MazeLattice lattice = MazeLattice.parse(gt.lattice(), gt.rows(), gt.cols());
+        List<Cell> sol = gt.solutionPath().stream().map(s -> new Cell(s.get(0), s.get(1))).toList();
         return new MazeProblem(lattice, sol.get(0), sol.get(sol.size() - 1), sol, MazeAlgorithm.DFS, Placement.RANDOM);
     }
 

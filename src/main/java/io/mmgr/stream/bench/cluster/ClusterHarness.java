@@ -1,0 +1,253 @@
+package io.mmgr.stream.bench.cluster;
+
+import io.mmgr.stream.bench.ScorerProcess;
+import io.mmgr.stream.bench.ScriptedVlmServer;
+import io.mmgr.stream.contract.Topics;
+import io.mmgr.stream.registry.AvroSerdes;
+import io.mmgr.stream.registry.SchemaRegistryClient;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The production shape of docker-compose.yml on loopback, each piece its own OS process: a three-node KRaft
+ * cluster ({@link KafkaCluster}), Apicurio Registry ({@link ApicurioProcess}), {@code mmgr run} scorers sharing one
+ * application id, and an {@code mmgr judge-worker} against the scripted provider (which runs in this JVM, as a
+ * provider runs elsewhere). Every process logs to its own file under the harness directory; {@link #close()} kills
+ * whatever still runs.
+ */
+public final class ClusterHarness implements AutoCloseable {
+
+    public static final String APPLICATION_ID = "cluster-app";
+    public static final String PREFIX = "cl.";
+    /** The variable holding the judge's key: not an MMGR_ one, which the children never inherit. */
+    static final String KEY_ENV = "CLUSTER_JUDGE_KEY";
+    private static final Pattern DASHBOARD = Pattern.compile("Dashboard\\s+: (http://[^\\s/]+)/");
+
+    /**
+     * @param dir          every process's data and log, one folder each
+     * @param partitions   partitions of the scorer's topics
+     * @param threads      stream threads per scorer
+     * @param brokerJvm    each Kafka node's JVM options
+     * @param childJvm     each scorer's and the judge worker's JVM options
+     * @param providerLatency how long the scripted provider takes to answer
+     * @param timeout      how long one process may take to start
+     */
+    public record Settings(Path dir, int partitions, int threads, List<String> brokerJvm, List<String> childJvm,
+                           Duration providerLatency, Duration timeout) {
+    }
+
+    private final Settings settings;
+    private final KafkaCluster kafka;
+    private final ApicurioProcess registry;
+    private final ScriptedVlmServer provider;
+    private final SchemaRegistryClient registryClient;
+    private final Topics topics;
+    private final List<ScorerProcess> scorers = new ArrayList<>();
+    private ScorerProcess judge;
+    private int scorerCount;
+
+    private ClusterHarness(Settings settings, KafkaCluster kafka, ApicurioProcess registry, ScriptedVlmServer provider) {
+        this.settings = settings;
+        this.kafka = kafka;
+        this.registry = registry;
+        this.provider = provider;
+        this.registryClient = new SchemaRegistryClient(registry.ccompatUrl());
+        this.topics = new Topics(PREFIX, settings.partitions(), (short) 3, new AvroSerdes(registryClient, true));
+    }
+
+    /** Starts the cluster and the registry side by side, then the provider; no scorer yet. */
+    public static ClusterHarness start(Settings s, PrintWriter out) throws Exception {
+        Files.createDirectories(s.dir());
+        long t0 = System.nanoTime();
+        CompletableFuture<ApicurioProcess> registry = CompletableFuture.supplyAsync(() -> {
+            try {
+                return ApicurioProcess.start(apicurioHome(), s.dir().resolve("apicurio.log"));
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(e);
+            }
+        });
+        KafkaCluster kafka = null;
+        try {
+            kafka = KafkaCluster.start(s.dir(), 3, s.brokerJvm(), s.timeout());
+            out.printf("Kafka cluster of 3 KRaft nodes ready at %s (%.1f s)%n", kafka.bootstrapServers(), (System.nanoTime() - t0) / 1e9);
+            ApicurioProcess apicurio = registry.join();
+            out.printf("Apicurio Registry ready at %s (%.1f s)%n", apicurio.ccompatUrl(), (System.nanoTime() - t0) / 1e9);
+            ScriptedVlmServer provider = ScriptedVlmServer.start(e -> ScriptedVlmServer.Action.ok(s.providerLatency(),
+                    MixedLoad.verdict(e.caseName())));
+            out.flush();
+            return new ClusterHarness(s, kafka, apicurio, provider);
+        } catch (Exception | Error e) {
+            if (kafka != null) {
+                kafka.close();
+            }
+            registry.handle((r, x) -> {
+                if (r != null) {
+                    closeQuietly(r);
+                }
+                return null;
+            }).join();
+            throw e;
+        }
+    }
+
+    /** Where the build unpacked Apicurio: {@code apicurio.home} (tests), else under {@code bin/mmgr}'s home or here. */
+    static Path apicurioHome() {
+        String home = System.getProperty("apicurio.home");
+        if (home != null) {
+            return Path.of(home);
+        }
+        String mmgr = System.getProperty("mmgr.home");
+        return mmgr != null ? Path.of(mmgr, "target", "apicurio") : Path.of("target", "apicurio");
+    }
+
+    private List<String> scorerArgs(int index) {
+        return new ArrayList<>(List.of("--bootstrap-servers", kafka.bootstrapServers(), "--schema-registry-url",
+                registry.ccompatUrl(), "--application-id", APPLICATION_ID, "--topic-prefix", PREFIX,
+                "--partitions", String.valueOf(settings.partitions()), "--replication-factor", "3",
+                "--threads", String.valueOf(settings.threads()), "--judge-external",
+                "--artifact-root", artifacts().toString(),
+                // static membership as in docker-compose.yml: one id per instance
+                "--group-instance-id", "scorer-" + index, "--web-port", "0"));
+    }
+
+    /** Where the image samples' files are, readable by every scorer. */
+    public Path artifacts() {
+        return settings.dir().resolve("artifacts");
+    }
+
+    /**
+     * Starts {@code count} more scorers side by side (every one must start; they create the topics, as in a first
+     * deployment), then the judge worker, which reads the judge-request topic's partitions.
+     */
+    public List<ScorerProcess> startScorers(int count, boolean withJudgeWorker) throws Exception {
+        Files.createDirectories(artifacts());
+        List<ScorerProcess> started = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            int index = ++scorerCount;
+            started.add(new ScorerProcess(settings.dir().resolve("scorer-" + index), settings.childJvm(), scorerArgs(index)));
+        }
+        List<CompletableFuture<Duration>> starting = new ArrayList<>();
+        for (ScorerProcess p : started) {
+            starting.add(CompletableFuture.supplyAsync(() -> startProcess(p)));
+        }
+        scorers.addAll(started);
+        CompletableFuture.allOf(starting.toArray(CompletableFuture[]::new)).join();
+        if (withJudgeWorker) {
+            judge = ScorerProcess.judgeWorker(settings.dir().resolve("judge-worker"), settings.childJvm(), judgeArgs(),
+                    Map.of(KEY_ENV, "cluster-harness-key"));
+            startProcess(judge);
+        }
+        return started;
+    }
+
+    private Duration startProcess(ScorerProcess p) {
+        try {
+            return p.start(settings.timeout());
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private List<String> judgeArgs() {
+        return List.of("--bootstrap-servers", kafka.bootstrapServers(), "--schema-registry-url", registry.ccompatUrl(),
+                "--application-id", APPLICATION_ID, "--topic-prefix", PREFIX,
+                "--judge-protocol", "gemini", "--judge-base-url", provider.geminiBaseUrl(), "--judge-model", "cluster-judge",
+                "--judge-api-key-env", KEY_ENV, "--judge-rps", "100", "--judge-concurrency", "4", "--judge-timeout", "PT10S",
+                "--artifact-root", artifacts().toString(), "--group-instance-id", "judge-1");
+    }
+
+    /** SIGKILL of the judge worker, mid-batch; {@link #restartJudgeWorker} brings it back on its data. */
+    public void killJudgeWorker() throws InterruptedException {
+        judge.kill();
+    }
+
+    public Duration restartJudgeWorker() throws Exception {
+        return judge.start(settings.timeout());
+    }
+
+    /** The running scorers, oldest first. */
+    public List<ScorerProcess> scorers() {
+        return scorers.stream().filter(ScorerProcess::alive).toList();
+    }
+
+    /** A scorer's dashboard and REST API root, e.g. {@code http://127.0.0.1:40123}, from its banner. */
+    public static String webRoot(ScorerProcess scorer) {
+        Matcher m = DASHBOARD.matcher(scorer.log());
+        if (!m.find()) {
+            throw new IllegalStateException("no dashboard address in " + scorer.logFile());
+        }
+        return m.group(1);
+    }
+
+    public KafkaCluster kafka() {
+        return kafka;
+    }
+
+    public ScriptedVlmServer provider() {
+        return provider;
+    }
+
+    public Topics topics() {
+        return topics;
+    }
+
+    public ScorerProcess judgeWorker() {
+        return judge;
+    }
+
+    public Map<String, Object> clientConfig() {
+        return kafka.clientConfig();
+    }
+
+    /** Stops every scorer and the judge worker cleanly, side by side (one by one, each stop would rebalance the rest). */
+    public void stopClients() {
+        List<ScorerProcess> all = new ArrayList<>(scorers());
+        if (judge != null && judge.alive()) {
+            all.add(judge);
+        }
+        all.stream().map(p -> CompletableFuture.runAsync(() -> {
+            try {
+                p.stop();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        })).toList().forEach(CompletableFuture::join);
+    }
+
+    @Override
+    public void close() {
+        for (ScorerProcess p : scorers) {
+            closeQuietly(p);
+        }
+        if (judge != null) {
+            closeQuietly(judge);
+        }
+        provider.close();
+        registryClient.close();
+        closeQuietly(registry);
+        kafka.close();
+    }
+
+    private static void closeQuietly(AutoCloseable c) {
+        try {
+            c.close();
+        } catch (Exception e) {
+            // closing everything else matters more
+        }
+    }
+}

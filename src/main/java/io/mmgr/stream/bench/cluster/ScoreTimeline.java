@@ -1,0 +1,202 @@
+package io.mmgr.stream.bench.cluster;
+
+import io.mmgr.stream.avro.SampleKey;
+import io.mmgr.stream.contract.Topics;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+
+/**
+ * When each committed sample score arrived, per partition of the score topic and per task, read as a
+ * read_committed consumer sees them: the gaps around a fault are read from it. A partition that nobody scores
+ * shows as a stall; one whose scorer died shows until its partitions are taken over.
+ */
+public final class ScoreTimeline implements AutoCloseable {
+
+    /** One score record: when it was read, where it is, when it was written, its task. */
+    record Arrival(long atMillis, int partition, long offset, long timestamp, String task) {
+    }
+
+    /**
+     * The longest stall of scoring after a fault.
+     *
+     * @param lastBefore  the last score read before the fault (epoch ms; 0 when none)
+     * @param firstAfter  the first score read after the fault, on any partition
+     * @param stallMillis the longest time any one partition went without a score, counted from the fault, or from
+     *                    the partition's last score before it, until its next; the window's end when none came
+     * @param partition   which partition that was
+     */
+    public record Gap(long faultAt, long lastBefore, long firstAfter, long stallMillis, int partition) {
+        public String describe() {
+            return String.format(Locale.ROOT, "last score %.1f s before, first %.1f s after; longest partition stall %.1f s (p%d)",
+                    lastBefore == 0 ? Double.NaN : (faultAt - lastBefore) / 1000.0,
+                    firstAfter == 0 ? Double.NaN : (firstAfter - faultAt) / 1000.0, stallMillis / 1000.0, partition);
+        }
+    }
+
+    private final KafkaConsumer<byte[], byte[]> consumer;
+    private final Topics topics;
+    private final List<Arrival> arrivals = new ArrayList<>();
+    private final int partitions;
+    private final Thread thread;
+    private volatile boolean running = true;
+
+    public ScoreTimeline(Map<String, Object> clientConfig, Topics topics) {
+        this(clientConfig, topics, true);
+    }
+
+    /**
+     * @param committed read_committed (what readers see), or read_uncommitted: every record written, those of aborted
+     *                  transactions too ({@link #abortedSince})
+     */
+    public ScoreTimeline(Map<String, Object> clientConfig, Topics topics, boolean committed) {
+        Map<String, Object> conf = new HashMap<>(clientConfig);
+        conf.put("isolation.level", committed ? "read_committed" : "read_uncommitted");
+        conf.put("enable.auto.commit", "false");
+        conf.put("reconnect.backoff.max.ms", "500");
+        this.consumer = new KafkaConsumer<>(conf, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+        this.topics = topics;
+        String topic = topics.sampleScores.name();
+        List<TopicPartition> parts = consumer.partitionsFor(topic, Duration.ofSeconds(60)).stream()
+                .map(p -> new TopicPartition(topic, p.partition())).toList();
+        this.partitions = parts.size();
+        consumer.assign(parts);
+        consumer.seekToBeginning(parts);
+        this.thread = new Thread(this::run, "score-timeline");
+        this.thread.setDaemon(true);
+        this.thread.start();
+    }
+
+    private void run() {
+        var keys = topics.sampleScores.keySerde().deserializer();
+        while (running) {
+            try {
+                for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(50))) {
+                    SampleKey key = keys.deserialize(r.topic(), r.key());
+                    long now = System.currentTimeMillis();
+                    synchronized (arrivals) {
+                        arrivals.add(new Arrival(now, r.partition(), r.offset(), r.timestamp(), key.getTask()));
+                    }
+                }
+            } catch (org.apache.kafka.common.errors.WakeupException e) {
+                return;
+            } catch (RuntimeException e) {
+                // a broker failover: the consumer finds the new leaders by itself; the next poll goes on
+            }
+        }
+    }
+
+    /** Scores read so far. */
+    public int count() {
+        synchronized (arrivals) {
+            return arrivals.size();
+        }
+    }
+
+    /** Waits until {@code more} scores were read after {@code since} (epoch ms); false on timeout. */
+    public boolean awaitScores(long since, int more, Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (System.nanoTime() < deadline) {
+            if (countSince(since, null) >= more) {
+                return true;
+            }
+            Thread.sleep(100);
+        }
+        return false;
+    }
+
+    /** Scores read at or after {@code since} (epoch ms), of one task or (null) all. */
+    public int countSince(long since, String task) {
+        synchronized (arrivals) {
+            return (int) arrivals.stream().filter(a -> a.atMillis() >= since && (task == null || task.equals(a.task()))).count();
+        }
+    }
+
+    /**
+     * Records this (read_uncommitted) timeline read that {@code committed} did not: written in transactions that were
+     * aborted, by the time they were written (epoch ms).
+     */
+    public List<Long> abortedSince(ScoreTimeline committed) {
+        java.util.Set<Long> seen = new java.util.HashSet<>();
+        synchronized (committed.arrivals) {
+            committed.arrivals.forEach(a -> seen.add(((long) a.partition() << 48) | a.offset()));
+        }
+        synchronized (arrivals) {
+            return arrivals.stream().filter(a -> !seen.contains(((long) a.partition() << 48) | a.offset()))
+                    .map(Arrival::timestamp).toList();
+        }
+    }
+
+    /** Partitions that have had scores but none within {@code quiet} before now. */
+    public int silentPartitions(Duration quiet) {
+        long since = System.currentTimeMillis() - quiet.toMillis();
+        Map<Integer, Long> last = new HashMap<>();
+        synchronized (arrivals) {
+            arrivals.forEach(a -> last.merge(a.partition(), a.atMillis(), Math::max));
+        }
+        return (int) last.values().stream().filter(t -> t < since).count();
+    }
+
+    /**
+     * The gap around a fault at {@code faultAt}, looking {@code window} past it, over the given task's scores (null:
+     * all). Partitions that got no score of that task at all in the run are left out (a task's samples need not
+     * reach every partition).
+     */
+    public Gap gap(long faultAt, Duration window, String task) {
+        long end = Math.min(System.currentTimeMillis(), faultAt + window.toMillis());
+        List<Arrival> all;
+        synchronized (arrivals) {
+            all = arrivals.stream().filter(a -> task == null || task.equals(a.task())).toList();
+        }
+        long lastBefore = 0;
+        long firstAfter = 0;
+        long worst = -1;
+        int worstPartition = -1;
+        for (int p = 0; p < partitions; p++) {
+            final int part = p;
+            List<Long> times = all.stream().filter(a -> a.partition() == part).map(Arrival::atMillis).sorted().toList();
+            if (times.isEmpty()) {
+                continue;
+            }
+            long prev = faultAt;
+            long stall = 0;
+            for (long t : times) {
+                if (t < faultAt) {
+                    lastBefore = Math.max(lastBefore, t);
+                    prev = t;
+                    continue;
+                }
+                if (t > end) {
+                    break;
+                }
+                if (firstAfter == 0 || t < firstAfter) {
+                    firstAfter = t;
+                }
+                stall = Math.max(stall, t - Math.max(prev, faultAt));
+                prev = t;
+            }
+            // no score since the last one: the stall runs to the window's end
+            stall = Math.max(stall, end - Math.max(prev, faultAt));
+            if (stall > worst) {
+                worst = stall;
+                worstPartition = p;
+            }
+        }
+        return new Gap(faultAt, lastBefore, firstAfter, Math.max(0, worst), worstPartition);
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        running = false;
+        consumer.wakeup();
+        thread.join(5000);
+        consumer.close(Duration.ofSeconds(5));
+    }
+}

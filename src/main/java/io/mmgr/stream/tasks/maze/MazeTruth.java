@@ -1,0 +1,90 @@
+package io.mmgr.stream.tasks.maze;
+
+import io.mmgr.stream.avro.GroundTruth;
+import io.mmgr.stream.tasks.EvaluationException;
+import io.mmgr.stream.tasks.FamilyPayload;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.avro.generic.GenericData;
+import org.apache.avro.generic.GenericRecord;
+import org.apache.avro.generic.GenericRecordBuilder;
+
+/**
+ * A maze item's ground truth: its size, and where the item has them its lattice, solution path and
+ * marker roles. It travels in the item's payload (family {@code maze}, schema {@code MazeTruth.avsc} in
+ * this folder); an item without one keeps it in the shared fields it used before ({@code mazeRows},
+ * {@code mazeCols}, {@code mazeLattice}, {@code solutionPath}, {@code mazeMarkers}), read the same way.
+ *
+ * @param rows         cell rows (null when the item gives none)
+ * @param cols         cell columns (null when the item gives none)
+ * @param lattice      (2R+1) rows of '#' / '.', or null
+ * @param solutionPath cells (row, col) from start to target, or null
+ * @param markers      marker colour per role, or null
+ */
+public record MazeTruth(Integer rows, Integer cols, List<String> lattice, List<List<Integer>> solutionPath,
+                        Map<String, String> markers) {
+
+    static final FamilyPayload PAYLOAD = FamilyPayload.load(MazeTasks.FAMILY, MazeTruth.class, "MazeTruth");
+
+    /** The item's maze ground truth: its payload, else the shared fields. */
+    public static MazeTruth of(GroundTruth gt) throws EvaluationException {
+        if (gt == null) {
+            return new MazeTruth(null, null, null, null, null);
+        }
+        Optional<GenericRecord> payload = PAYLOAD.read(gt);
+        if (payload.isEmpty()) {
+            return new MazeTruth(gt.getMazeRows(), gt.getMazeCols(), gt.getMazeLattice(), gt.getSolutionPath(), gt.getMazeMarkers());
+        }
+        GenericRecord r = payload.get();
+        return new MazeTruth((Integer) r.get("rows"), (Integer) r.get("cols"), strings(r.get("lattice")), cells(r.get("solutionPath")),
+                map(r.get("markers")));
+    }
+
+    /** Sets this as {@code gt}'s payload (a size is required: the schema's rows and cols are). */
+    public GroundTruth.Builder into(GroundTruth.Builder gt) {
+        if (rows == null || cols == null) {
+            throw new IllegalArgumentException("a maze's ground truth needs its size (rows, cols)");
+        }
+        GenericRecord r = new GenericRecordBuilder(PAYLOAD.schema()).set("rows", rows).set("cols", cols)
+                .set("lattice", lattice).set("solutionPath", solutionPath).set("markers", markers).build();
+        return PAYLOAD.write(gt, r);
+    }
+
+    private static List<String> strings(Object v) {
+        if (v == null) {
+            return null;
+        }
+        List<String> out = new ArrayList<>();
+        for (Object o : (GenericData.Array<?>) v) {
+            out.add(o == null ? null : o.toString()); // Avro's generic strings are Utf8
+        }
+        return out;
+    }
+
+    private static List<List<Integer>> cells(Object v) {
+        if (v == null) {
+            return null;
+        }
+        List<List<Integer>> out = new ArrayList<>();
+        for (Object step : (GenericData.Array<?>) v) {
+            List<Integer> cell = new ArrayList<>();
+            for (Object i : (GenericData.Array<?>) step) {
+                cell.add((Integer) i);
+            }
+            out.add(cell);
+        }
+        return out;
+    }
+
+    private static Map<String, String> map(Object v) {
+        if (v == null) {
+            return null;
+        }
+        Map<String, String> out = new LinkedHashMap<>();
+        ((Map<?, ?>) v).forEach((k, x) -> out.put(k.toString(), x.toString()));
+        return out;
+    }
+}
