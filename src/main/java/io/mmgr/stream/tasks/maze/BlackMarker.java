@@ -54,40 +54,9 @@ final class BlackMarker {
         }
         // the strips an anti-aliased or blurred wall edge leaves along a passage are no marker: only blobs
         // reaching two pixels away from every wall, or across one, are kept (small cells blur into long strips)
-        return reaching(out, out.and(passages.erode(MARKER_DEPTH)).or(bridged));
-    }
-
-    /** The 8-connected components of {@code mask} holding a pixel of {@code seeds}. */
-    private static Mask reaching(Mask mask, Mask seeds) {
-        int w = mask.width();
-        int h = mask.height();
-        Mask out = new Mask(w, h);
-        int[] queue = new int[w * h];
-        for (int seed = 0; seed < w * h; seed++) {
-            if (!seeds.get(seed) || out.get(seed)) {
-                continue;
-            }
-            int head = 0;
-            int tail = 0;
-            queue[tail++] = seed;
-            out.set(seed, true);
-            while (head < tail) {
-                int i = queue[head++];
-                int x = i % w;
-                int y = i / w;
-                for (int dy = -1; dy <= 1; dy++) {
-                    for (int dx = -1; dx <= 1; dx++) {
-                        int nx = x + dx;
-                        int ny = y + dy;
-                        if (nx >= 0 && ny >= 0 && nx < w && ny < h && mask.get(nx, ny) && !out.get(nx, ny)) {
-                            out.set(nx, ny, true);
-                            queue[tail++] = ny * w + nx;
-                        }
-                    }
-                }
-            }
-        }
-        return out;
+        // (a strip touching the marker is cut off as far from its core as the marker's own rim)
+        Mask core = out.and(passages.erode(MARKER_DEPTH)).or(bridged);
+        return out.and(core.dilate(MARKER_DEPTH));
     }
 
     /** Open connections filled with black and nothing of it in the cells beside them: walls drawn there. */
