@@ -49,8 +49,9 @@ public final class EvalMazeCommand implements Callable<Integer> {
     Path maze;
 
     @Option(names = "--markers", description = "Marker colour per role, e.g. agent=blue,start=green,target=red"
-            + " (red, green, blue, yellow, orange, purple or #rrggbb). Default: MMGR's green agent on the start, red"
-            + " target; an agent not named is the marker that moves.")
+            + " (red, green, blue, yellow, orange, purple, black or #rrggbb). Default: MMGR's green agent on the"
+            + " start, red target; an agent not named is the marker that moves. A black marker is told from the"
+            + " walls by the maze's structure: dark pixels where it has no wall.")
     String markers;
 
     @Option(names = "--rows", description = "Maze rows.")

@@ -38,6 +38,11 @@ public final class GenerateMazeCommand implements Callable<Integer>, ItemsPublis
     @Option(names = "--video-answers", defaultValue = "0", description = "With --answers: this many video answers (MP4) too.")
     int videoAnswers;
 
+    @Option(names = "--look", defaultValue = "mmgr", description = "With --answers: mmgr (every render style of"
+            + " MMGR's own look, references as images) or maze-dataset (videos as MiniVeo3-Reasoner draws maze-dataset's"
+            + " MazePlot, references as structure; green/blue/red markers, a black star, a black flag in turn).")
+    String look;
+
     /** Given by the app with its connection options; a family cannot reach the scorer's topics itself. */
     private ItemsPublisher publisher;
 
@@ -51,8 +56,18 @@ public final class GenerateMazeCommand implements Callable<Integer>, ItemsPublis
 
     @Override
     public Integer call() throws Exception {
+        boolean mazeDataset = look.equalsIgnoreCase("maze-dataset");
+        if (!mazeDataset && !look.equalsIgnoreCase("mmgr")) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--look must be mmgr or maze-dataset, not '" + look + "'");
+        }
+        if (mazeDataset && (answers == null || videoAnswers != 0)) {
+            throw new CommandLine.ParameterException(spec.commandLine(),
+                    "--look maze-dataset writes video answers only: give their number with --answers, without --video-answers");
+        }
         if (answers != null) {
-            java.nio.file.Path cases = io.mmgr.stream.tasks.maze.MazeAnswerCorpus.write(out, answers, videoAnswers, seed);
+            java.nio.file.Path cases = mazeDataset
+                    ? MazePlotCorpus.write(out, answers, seed)
+                    : MazeAnswerCorpus.write(out, answers, videoAnswers, seed);
             spec.commandLine().getOut().println("wrote " + (answers + videoAnswers) + " maze answers to " + cases);
             spec.commandLine().getOut().flush();
             return 0;

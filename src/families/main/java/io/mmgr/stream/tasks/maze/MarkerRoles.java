@@ -11,7 +11,9 @@ import java.util.Map;
  * solution images draw the path blue). A benchmark may name others per item (maze-dataset's plots, as
  * MiniVeo3-Reasoner draws them: a green start disc that stays put, a blue star that walks, a red flag
  * target). Where the agent is not named, it is the marker that moves ({@link #agentGiven()} false).
- * Markers may be any shape: only their colour says which they are.
+ * Markers may be any shape: only their colour says which they are. A black marker is told apart from
+ * the black walls by where it stands: dark pixels where the maze's structure has no wall
+ * ({@link BlackMarker}).
  *
  * @param agent      colour class of the agent
  * @param start      colour class of the start marker (the agent's own colour in MMGR's convention)
@@ -26,7 +28,7 @@ public record MarkerRoles(int agent, int start, int target, boolean agentGiven) 
     /** The names a role's colour may be given by, besides {@code #rrggbb}. */
     private static final Map<String, Integer> NAMES = Map.of("red", MazePalette.RED, "green", MazePalette.GREEN,
             "blue", MazePalette.BLUE, "yellow", MazePalette.YELLOW, "orange", MazePalette.ORANGE,
-            "purple", MazePalette.PURPLE);
+            "purple", MazePalette.PURPLE, "black", MazePalette.BLACK);
 
     public MarkerRoles {
         if (start == target || (agent == target)) {
@@ -90,13 +92,20 @@ public record MarkerRoles(int agent, int start, int target, boolean agentGiven) 
         if (named != null) {
             return named;
         }
-        if (v.equals("black") || v.equals("white") || v.equals("grey") || v.equals("gray")) {
+        if (v.equals("white") || v.equals("grey") || v.equals("gray")) {
             throw new IllegalArgumentException("maze markers: " + role + " '" + value + "' cannot be told apart from the"
-                    + " maze's walls and passages by colour; use a coloured marker");
+                    + " maze's passages and wall edges; use a coloured or black marker");
         }
         if (v.matches("#[0-9a-f]{6}")) {
             int rgb = Integer.parseInt(v.substring(1), 16);
-            int code = MazePalette.code((rgb >> 16) & 0xFF, (rgb >> 8) & 0xFF, rgb & 0xFF);
+            int r = (rgb >> 16) & 0xFF;
+            int g = (rgb >> 8) & 0xFF;
+            int b = rgb & 0xFF;
+            if (Math.max(r, Math.max(g, b)) < MazePalette.DARK_VALUE) {
+                // near black, whatever its tint: the pixels read as wall class, as the walls' do
+                return MazePalette.BLACK;
+            }
+            int code = MazePalette.code(r, g, b);
             int cls = code < MazePalette.GREY_CODES ? -1 : MazePalette.classes(MazePalette.GREY_CODES - 1)[code];
             if (cls < MazePalette.GREEN || cls >= MazePalette.LABELS) {
                 throw new IllegalArgumentException("maze markers: " + role + " '" + value + "' is too grey (or a hue"
@@ -105,7 +114,7 @@ public record MarkerRoles(int agent, int start, int target, boolean agentGiven) 
             return cls;
         }
         throw new IllegalArgumentException("maze markers: " + role + " '" + value + "' is not a colour (red, green,"
-                + " blue, yellow, orange, purple or #rrggbb)");
+                + " blue, yellow, orange, purple, black or #rrggbb)");
     }
 
     /** Whether the agent is its own start marker (MMGR: the green square sets off from the start). */

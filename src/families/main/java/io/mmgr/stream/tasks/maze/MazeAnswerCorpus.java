@@ -29,12 +29,48 @@ public final class MazeAnswerCorpus {
     }
 
     /**
-     * @param referenceStyle the references' style, or null for the benchmark's own 512 px block drawing
+     * The colours a video answer draws its markers in, with the roles an item would name for them: MMGR's
+     * green agent and red target, a black agent (its own start, as MMGR's), or a black target.
      */
-    public record Case(String id, Scenario scenario, OutputStyle style, OutputStyle referenceStyle, boolean video) {
+    public enum Markers {
+        MMGR(MazePalette.START_RGB, MazePalette.TARGET_RGB, MarkerRoles.MMGR),
+        BLACK_AGENT(MazePalette.WALL_RGB, MazePalette.TARGET_RGB, MarkerRoles.parse("agent=black,start=black")),
+        BLACK_TARGET(MazePalette.START_RGB, MazePalette.WALL_RGB, MarkerRoles.parse("target=black"));
+
+        final int agentRgb;
+        final int targetRgb;
+        private final MarkerRoles roles;
+
+        Markers(int agentRgb, int targetRgb, MarkerRoles roles) {
+            this.agentRgb = agentRgb;
+            this.targetRgb = targetRgb;
+            this.roles = roles;
+        }
+
+        public MarkerRoles roles() {
+            return roles;
+        }
+
+        /** What case ids and tables add to the style's name ("" for MMGR's). */
+        public String suffix() {
+            return this == MMGR ? "" : "-" + name().toLowerCase(Locale.ROOT).replace('_', '-');
+        }
+    }
+
+    /**
+     * @param referenceStyle the references' style, or null for the benchmark's own 512 px block drawing
+     * @param markers        the video answer's marker colours (references keep MMGR's)
+     */
+    public record Case(String id, Scenario scenario, OutputStyle style, OutputStyle referenceStyle, boolean video,
+                       Markers markers) {
 
         public MazeProblem problem() {
             return scenario.problem();
+        }
+
+        /** The style's name with the markers' ({@link Markers#suffix()}), for tables. */
+        public String styleName() {
+            return style.name() + markers.suffix();
         }
 
         /** The verdict the pixel gate must reach. */
@@ -97,7 +133,7 @@ public final class MazeAnswerCorpus {
         }
 
         public void writeVideo(Path file, VideoEncoder.Container container) throws MediaException {
-            OutputRenderer.video(scenario, style, frames(), container, file);
+            OutputRenderer.video(scenario, style, frames(), container, file, markers.agentRgb, markers.targetRgb);
         }
     }
 
@@ -167,7 +203,16 @@ public final class MazeAnswerCorpus {
         return draw(style, count, seed, true);
     }
 
+    /** Video answers whose markers are drawn in {@code markers}' colours (ids carry its name; MMGR's are {@link #videos}). */
+    public static List<Case> videos(OutputStyle style, Markers markers, int count, long seed) {
+        return draw(style, count, seed, true, markers);
+    }
+
     private static List<Case> draw(OutputStyle style, int count, long seed, boolean video) {
+        return draw(style, count, seed, video, Markers.MMGR);
+    }
+
+    private static List<Case> draw(OutputStyle style, int count, long seed, boolean video, Markers markers) {
         Random random = new Random(seed ^ style.name().hashCode() * 0x9E3779B97F4A7C15L);
         List<Case> out = new ArrayList<>(count);
         for (int i = 0; i < count; i++) {
@@ -176,8 +221,9 @@ public final class MazeAnswerCorpus {
             // each fault to one band)
             MazeBand band = MazeBand.values()[(i + i / CYCLE.length) % MazeBand.values().length];
             Scenario sc = scenario(band, fault, video, random);
-            String id = String.format(Locale.ROOT, "%s-%04d-%s", style.name(), i + 1, fault.name().toLowerCase(Locale.ROOT));
-            out.add(new Case(id, sc, style, i % 2 == 0 ? null : style, video));
+            String id = String.format(Locale.ROOT, "%s%s-%04d-%s", style.name(), markers.suffix(), i + 1,
+                    fault.name().toLowerCase(Locale.ROOT));
+            out.add(new Case(id, sc, style, i % 2 == 0 ? null : style, video, markers));
         }
         return out;
     }

@@ -24,6 +24,9 @@ public final class MazeCanvas {
     private final Mask path;
     /** Masks of the other marker colours (yellow, orange, purple), as the marker fraction reads them. */
     private final Mask[] others;
+    /** The black marker read last, and the structure it was read against (see {@link #marker}). */
+    private Mask black;
+    private MazeLattice blackFor;
 
     private MazeCanvas(int rows, int cols, MazeGeometry geometry, Mask walls, Mask start, Mask target, Mask path,
                        Mask[] others) {
@@ -443,14 +446,41 @@ public final class MazeCanvas {
         return path;
     }
 
-    /** The mask of one marker colour class ({@link MazePalette#GREEN} ... {@link MazePalette#PURPLE}). */
+    /**
+     * The mask of one marker colour class ({@link MazePalette#GREEN} ... {@link MazePalette#PURPLE}); black
+     * is no pixel class, see {@link #marker(int, MazeLattice)}.
+     */
     public Mask colour(int label) {
         return switch (label) {
             case MazePalette.GREEN -> start;
             case MazePalette.RED -> target;
             case MazePalette.BLUE -> path;
+            case MazePalette.BLACK -> throw new IllegalArgumentException("a black marker is read against the maze's"
+                    + " structure: marker(BLACK, structure)");
             default -> others[label - MazePalette.YELLOW];
         };
+    }
+
+    /**
+     * The mask of one marker colour class, {@link MazePalette#BLACK} included: a black marker is read
+     * from the wall-class pixels where {@code structure} (the maze as this picture shows it; null: not
+     * yet placed, cells only) has no wall ({@link BlackMarker}).
+     */
+    public Mask marker(int label, MazeLattice structure) {
+        if (label != MazePalette.BLACK) {
+            return colour(label);
+        }
+        // a frame asks for its black marker up to four times (roles, layout, track): read it once per structure
+        if (black == null || blackFor != structure) {
+            black = BlackMarker.in(walls, structure);
+            blackFor = structure;
+        }
+        return black;
+    }
+
+    /** As {@link #marker(int, MazeLattice)}, against a reference's structure once it is placed. */
+    Mask marker(int label, MazeReference ref) {
+        return marker(label, ref.unplaced() ? null : ref.lattice());
     }
 
     /** Fraction of a lattice block covered by a mask. */

@@ -28,9 +28,9 @@ public final class MazeImageScorer {
             return new MazeMetrics(0.0, true, null, null, true, true, 0.0, false, 0.0, 0.0, 0.0, 0.0, false, 0.0, false, null, null);
         }
         // a maze given as structure is placed as the image shows it
-        Mask startMarker = out.colour(roles.start());
-        Mask targetMarker = out.colour(roles.target());
-        ref = ref.orientedTo(out, startMarker, targetMarker, "output image");
+        ref = ref.orientedTo(out, out.marker(roles.start(), ref), out.marker(roles.target(), ref), "output image");
+        Mask startMarker = out.marker(roles.start(), ref);
+        Mask targetMarker = out.marker(roles.target(), ref);
         double layout = layoutIou(ref, out, roles);
         double[] targetAt = targetMarker.largestComponent().centroid();
         double[] startAt = startMarker.largestComponent().centroid();
@@ -71,7 +71,7 @@ public final class MazeImageScorer {
             return Mask.iouAwayFrom(out.walls(), ref.walls(), out.path(), out.start(), out.target());
         }
         return Mask.iouAwayFrom(out.walls(), ref.walls(), out.path(), out.start(), out.target(),
-                out.colour(roles.agent()), out.colour(roles.start()), out.colour(roles.target()));
+                out.marker(roles.agent(), ref), out.marker(roles.start(), ref), out.marker(roles.target(), ref));
     }
 
     /**

@@ -35,6 +35,11 @@ public final class MazePalette {
     public static final int ORANGE = 6;
     public static final int PURPLE = 7;
     public static final int LABELS = 8;
+    /**
+     * A black marker: not a pixel class (black pixels are wall class), read from the wall-class pixels
+     * that lie where the maze's structure has no wall ({@link BlackMarker}).
+     */
+    public static final int BLACK = LABELS;
     /** MMGR's classes by their colour: its green start/agent, red target, blue path. */
     public static final int GREEN = START;
     public static final int RED = TARGET;

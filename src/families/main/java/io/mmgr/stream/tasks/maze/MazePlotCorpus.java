@@ -33,46 +33,128 @@ public final class MazePlotCorpus {
     }
 
     public static final String STYLE = "video-mazeplot-miniveo3";
-    /** The roles MiniVeo3-Reasoner's look gives its markers. */
-    public static final MarkerRoles ROLES = MarkerRoles.parse("agent=blue,start=green,target=red");
 
     private MazePlotCorpus() {
     }
 
     /**
+     * The icons' colours, and the roles an item names for them: all of them, or ("found") only what
+     * cannot be found from the video. A black marker is always named: unnamed, black is the walls'.
+     */
+    public enum Markers {
+        /** MiniVeo3-Reasoner's: green disc, blue star, red flag (named, or the agent found as the marker that moves). */
+        MINIVEO3("", MazePlotLook.Icons.MINIVEO3, "agent=blue,start=green,target=red", ""),
+        /** A black star. */
+        BLACK_AGENT("-black-agent", new MazePlotLook.Icons(MazePlotLook.DISC, java.awt.Color.BLACK, MazePlotLook.FLAG,
+                MazePlotLook.TROPHY), "agent=black,start=green,target=red", "agent=black"),
+        /** A black flag turning into a black trophy (the star then found as the marker that moves). */
+        BLACK_TARGET("-black-target", new MazePlotLook.Icons(MazePlotLook.DISC, MazePlotLook.STAR, java.awt.Color.BLACK,
+                java.awt.Color.BLACK), "agent=blue,start=green,target=black", "target=black");
+
+        private final String suffix;
+        private final MazePlotLook.Icons icons;
+        /** The roles as an item names them ({@code --markers}): all of them, or only what the video cannot show. */
+        private final String named;
+        private final String found;
+
+        Markers(String suffix, MazePlotLook.Icons icons, String named, String found) {
+            this.suffix = suffix;
+            this.icons = icons;
+            this.named = named;
+            this.found = found;
+        }
+
+        /** The style's name in tables and case ids. */
+        public String style() {
+            return STYLE + suffix;
+        }
+    }
+
+    /**
      * One answer: the problem (its structure is the reference), the route the star walks, the wall
-     * blocks that dissolve, and whether the item names the marker roles.
+     * blocks that dissolve, whether the item names the marker roles, and the icons' colours.
      */
     public record Case(String id, Kind kind, MazeProblem problem, List<Cell> route, List<long[]> dissolving,
-                       boolean rolesGiven) {
+                       boolean rolesGiven, Markers markers) {
 
         public boolean passes() {
             return kind == Kind.CORRECT;
         }
 
         public MarkerRoles roles() {
-            return rolesGiven ? ROLES : MarkerRoles.MMGR;
+            return MarkerRoles.parse(markersSpec());
+        }
+
+        /** The roles as {@code --markers} takes them ("" when none are named). */
+        public String markersSpec() {
+            return rolesGiven ? markers.named : markers.found;
         }
 
         public void writeVideo(Path file) throws MediaException {
             MazePlotLook.video(problem.lattice(), problem.start(), problem.target(), route, dissolving,
-                    kind == Kind.WALLS_DISSOLVE ? 30 : -1, file);
+                    kind == Kind.WALLS_DISSOLVE ? 30 : -1, markers.icons, file);
         }
     }
 
     public static List<Case> cases(int count, long seed) {
+        return cases(count, seed, Markers.MINIVEO3);
+    }
+
+    /** As {@link #cases(int, long)}, the icons in {@code markers}' colours. */
+    public static List<Case> cases(int count, long seed, Markers markers) {
         Random random = new Random(seed);
         List<Case> out = new ArrayList<>(count);
         Kind[] kinds = Kind.values();
         for (int i = 0; i < count; i++) {
             Kind kind = kinds[i % kinds.length];
-            out.add(draw(String.format(Locale.ROOT, "%s-%04d-%s", STYLE, i + 1, kind.name().toLowerCase(Locale.ROOT)),
-                    kind, 3 + (i / kinds.length + i) % 6, (i / kinds.length) % 2 == 0, random));
+            out.add(draw(String.format(Locale.ROOT, "%s-%04d-%s", markers.style(), i + 1, kind.name().toLowerCase(Locale.ROOT)),
+                    kind, 3 + (i / kinds.length + i) % 6, (i / kinds.length) % 2 == 0, markers, random));
         }
         return out;
     }
 
-    private static Case draw(String id, Kind kind, int size, boolean rolesGiven, Random random) {
+    /**
+     * Writes {@code count} video answers in this look, spread over the marker colours of {@link Markers}
+     * in turn, each with its maze as structure ({@code <id>-maze.json}, maze-dataset's names), and
+     * {@code cases.jsonl}: one {@code eval maze --batch} case per line ({@code id, maze, output, model},
+     * {@code markers} where the item names roles) with the known verdict ({@code expected}: 1 pass, 0
+     * fail) and the style.
+     */
+    public static Path write(Path dir, int count, long seed) throws java.io.IOException {
+        java.nio.file.Files.createDirectories(dir);
+        Path cases = dir.resolve("cases.jsonl");
+        Markers[] all = Markers.values();
+        try (java.io.Writer w = java.nio.file.Files.newBufferedWriter(cases, java.nio.charset.StandardCharsets.UTF_8)) {
+            for (int m = 0; m < all.length; m++) {
+                int n = count / all.length + (m < count % all.length ? 1 : 0);
+                for (Case c : n == 0 ? List.<Case>of() : cases(n, seed, all[m])) {
+                    Path maze = dir.resolve(c.id() + "-maze.json");
+                    Path video = dir.resolve(c.id() + ".mp4");
+                    java.nio.file.Files.writeString(maze, MazeStructure.of(c.problem()).toJson().toString());
+                    try {
+                        c.writeVideo(video);
+                    } catch (MediaException e) {
+                        throw new java.io.IOException("cannot encode " + video + ": " + e.getMessage(), e);
+                    }
+                    java.util.Map<String, Object> line = new java.util.LinkedHashMap<>();
+                    line.put("id", c.id());
+                    line.put("maze", maze.toAbsolutePath().toString());
+                    line.put("output", video.toAbsolutePath().toString());
+                    line.put("model", "wan");
+                    if (!c.markersSpec().isEmpty()) {
+                        line.put("markers", MarkerRoles.split(c.markersSpec()));
+                    }
+                    line.put("expected", c.passes() ? 1 : 0);
+                    line.put("style", all[m].style());
+                    w.write(io.mmgr.stream.json.JsonAvro.MAPPER.writeValueAsString(line));
+                    w.write('\n');
+                }
+            }
+        }
+        return cases;
+    }
+
+    private static Case draw(String id, Kind kind, int size, boolean rolesGiven, Markers markers, Random random) {
         for (int attempt = 0; attempt < 1000; attempt++) {
             MazeAlgorithm algorithm = MazeAlgorithm.values()[random.nextInt(MazeAlgorithm.values().length)];
             Placement placement = Placement.values()[random.nextInt(Placement.values().length)];
@@ -90,7 +172,7 @@ public final class MazePlotCorpus {
             };
             if (route.isPresent()) {
                 List<long[]> dissolving = kind == Kind.WALLS_DISSOLVE ? dissolving(p.lattice(), random) : List.of();
-                return new Case(id, kind, p, route.get(), dissolving, rolesGiven);
+                return new Case(id, kind, p, route.get(), dissolving, rolesGiven, markers);
             }
         }
         throw new IllegalStateException("no " + size + "x" + size + " maze could host " + kind);

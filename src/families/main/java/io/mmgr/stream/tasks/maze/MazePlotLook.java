@@ -45,6 +45,11 @@ final class MazePlotLook {
     private MazePlotLook() {
     }
 
+    /** The icons' colours: the start disc, the walking star, the target's flag and the trophy it turns into. */
+    record Icons(Color disc, Color star, Color flag, Color trophy) {
+        static final Icons MINIVEO3 = new Icons(DISC, STAR, FLAG, TROPHY);
+    }
+
     /** Where the board lies: matplotlib's default axes box, a square board of equal aspect centred in it. */
     record Board(double x0, double y0, double side, int rows, int cols) {
         static Board of(int rows, int cols) {
@@ -73,7 +78,8 @@ final class MazePlotLook {
      * One frame: the maze (walls in {@code erased} not drawn), the star at {@code agent} (a fractional
      * cell, null: not shown), the target as a trophy when {@code reached}.
      */
-    static RgbImage frame(MazeLattice maze, Set<Long> erased, Cell start, Cell target, double[] agent, boolean reached) {
+    static RgbImage frame(MazeLattice maze, Set<Long> erased, Cell start, Cell target, double[] agent, boolean reached,
+                          Icons icons) {
         int rows = maze.rows();
         int cols = maze.cols();
         Board b = Board.of(rows, cols);
@@ -102,15 +108,15 @@ final class MazePlotLook {
         g.draw(new Rectangle2D.Double(b.x0(), b.y0(), m * b.side(), n * b.side()));
         axes(g, b);
         double icon = 0.8 * UNIT * b.side();
-        g.setColor(DISC);
+        g.setColor(icons.disc());
         g.fill(new Ellipse2D.Double(b.x(start.col()) - icon / 2, b.y(start.row()) - icon / 2, icon, icon));
         if (reached) {
-            trophy(g, b.x(target.col()), b.y(target.row()), icon);
+            trophy(g, b.x(target.col()), b.y(target.row()), icon, icons.trophy());
         } else {
-            flag(g, b.x(target.col()), b.y(target.row()), icon);
+            flag(g, b.x(target.col()), b.y(target.row()), icon, icons.flag());
         }
         if (agent != null) {
-            g.setColor(STAR);
+            g.setColor(icons.star());
             g.fill(star(b.x(agent[1]), b.y(agent[0]), icon / 2));
         }
         g.dispose();
@@ -192,12 +198,12 @@ final class MazePlotLook {
         return p;
     }
 
-    private static void flag(Graphics2D g, double cx, double cy, double s) {
+    private static void flag(Graphics2D g, double cx, double cy, double s, Color colour) {
         g.setColor(POLE);
         g.setStroke(new BasicStroke((float) Math.max(1.5, s * 0.06)));
         g.draw(new java.awt.geom.Line2D.Double(cx - 0.05 * s, cy - 0.4 * s, cx - 0.05 * s, cy + 0.4 * s));
         g.draw(new java.awt.geom.Line2D.Double(cx - 0.4 * s, cy + 0.4 * s, cx + 0.3 * s, cy + 0.4 * s));
-        g.setColor(FLAG);
+        g.setColor(colour);
         Path2D.Double t = new Path2D.Double();
         t.moveTo(cx - 0.05 * s, cy - 0.4 * s);
         t.lineTo(cx + 0.45 * s, cy - 0.2 * s);
@@ -206,8 +212,8 @@ final class MazePlotLook {
         g.fill(t);
     }
 
-    private static void trophy(Graphics2D g, double cx, double cy, double s) {
-        g.setColor(TROPHY);
+    private static void trophy(Graphics2D g, double cx, double cy, double s, Color colour) {
+        g.setColor(colour);
         g.fill(new java.awt.geom.Arc2D.Double(cx - 0.3 * s, cy - 0.55 * s, 0.6 * s, 0.7 * s, 180, 180, java.awt.geom.Arc2D.CHORD));
         g.setStroke(new BasicStroke((float) Math.max(1.5, s * 0.06)));
         g.draw(new Ellipse2D.Double(cx - 0.42 * s, cy - 0.3 * s, 0.2 * s, 0.2 * s));
@@ -253,7 +259,7 @@ final class MazePlotLook {
      * target; a star that never leaves the start is drawn on the disc.
      */
     static void video(MazeLattice maze, Cell start, Cell target, List<Cell> route, List<long[]> dissolving, int dissolveFrom,
-                      Path out) throws MediaException {
+                      Icons icons, Path out) throws MediaException {
         List<double[]> at = positions(route, FRAMES);
         boolean moves = route.size() > 1;
         try (VideoEncoder enc = VideoEncoder.open(out, WIDTH, HEIGHT, FPS, VideoEncoder.Container.MP4)) {
@@ -270,7 +276,7 @@ final class MazePlotLook {
                 boolean onStart = p[0] == start.row() && p[1] == start.col();
                 boolean onTarget = p[0] == target.row() && p[1] == target.col();
                 double[] agent = (onStart && moves) || onTarget ? null : p;
-                enc.write(frame(maze, erased, start, target, agent, onTarget));
+                enc.write(frame(maze, erased, start, target, agent, onTarget, icons));
             }
         }
     }

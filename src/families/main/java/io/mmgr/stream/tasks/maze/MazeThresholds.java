@@ -76,6 +76,12 @@ public final class MazeThresholds {
      */
     public static final double VISIBLE_AGENT_FRACTION = 0.3;
 
+    /**
+     * Video tracking of a black agent: a sighting showing less than this share of its usual size, next to
+     * a step through a wall, is partly hidden by that wall (see MazeVideoScorer's hidden pixels).
+     */
+    public static final double FULL_SIGHTING = 0.9;
+
     /** Video tracking: the agent moves to a neighbouring cell once its centroid is this close (Chebyshev, canonical px) to that cell's centre (to a cell further away at once). */
     public static final double CELL_SWITCH_DISTANCE = 0.75 * BLOCK;
 

@@ -82,17 +82,18 @@ public final class MazeVideoScorer {
             minLayout = 0.0;
             return;
         }
-        Mask startMarker = frame.colour(roles.start());
-        Mask targetMarker = frame.colour(roles.target());
         if (ref.unplaced()) {
             // a maze given as structure is placed as the first legible frame shows it
             try {
-                ref = ref.orientedTo(frame, startMarker, targetMarker, "output video's frame " + frames);
+                ref = ref.orientedTo(frame, frame.marker(roles.start(), ref), frame.marker(roles.target(), ref),
+                        "output video's frame " + frames);
             } catch (MazeReferenceException e) {
                 refused = e;
                 return;
             }
         }
+        Mask startMarker = frame.marker(roles.start(), ref);
+        Mask targetMarker = frame.marker(roles.target(), ref);
         minLayout = Math.min(minLayout, MazeImageScorer.layoutIou(ref, frame, roles));
 
         Mask target = targetMarker.largestComponent();
@@ -134,6 +135,10 @@ public final class MazeVideoScorer {
         int reachedTarget;
         /** The largest it has been seen (pixels). */
         int largest;
+        /** Per frame (1-based), the area it showed (0: not seen); kept for a black agent only ({@link #hiddenInWalls}). */
+        int[] areas = new int[0];
+        /** Per step of the route, the frame in which it was taken (index 0: the first cell). */
+        final List<Integer> stepFrames = new ArrayList<>();
 
         Track(int colour) {
             this.colour = colour;
@@ -141,8 +146,14 @@ public final class MazeVideoScorer {
         }
 
         void accept(MazeCanvas frame, boolean firstFrame) {
-            Mask agent = frame.colour(colour).largestComponent();
+            Mask agent = frame.marker(colour, ref).largestComponent();
             int area = agent.count();
+            if (colour == MazePalette.BLACK) {
+                if (areas.length <= frames) {
+                    areas = java.util.Arrays.copyOf(areas, Math.max(2 * areas.length, frames + 1));
+                }
+                areas[frames] = area;
+            }
             if (area == 0) {
                 return;
             }
@@ -161,7 +172,7 @@ public final class MazeVideoScorer {
             if (current == null && colour != roles.start()) {
                 // an agent apart from the start marker sets off from the start, whether or not shown there
                 current = ref.start();
-                route.add(current);
+                step(current);
             }
             trail.orInPlace(agent);
             // accumulate the path between sampled positions too, unless the agent jumped (> 2 cells)
@@ -186,7 +197,7 @@ public final class MazeVideoScorer {
             nearest = new Cell(clamp(nearest.row(), ref.rows()), clamp(nearest.col(), ref.cols()));
             if (current == null) {
                 current = nearest;
-                route.add(nearest);
+                step(nearest);
                 return;
             }
             if (nearest.equals(current)) {
@@ -205,11 +216,59 @@ public final class MazeVideoScorer {
             if (current.manhattan(nearest) > 1) {
                 List<Cell> between = ref.lattice().shortestPath(current, nearest);
                 if (!between.isEmpty() && between.size() - 1 <= MazeThresholds.MAX_FILLED_STEPS) {
-                    route.addAll(between.subList(1, between.size() - 1));
+                    between.subList(1, between.size() - 1).forEach(this::step);
                 }
             }
-            route.add(nearest);
+            step(nearest);
             current = nearest;
+        }
+
+        private void step(Cell c) {
+            route.add(c);
+            stepFrames.add(frames);
+        }
+
+        /**
+         * A black agent's pixels hidden by the black walls it crosses: around each step of its route that
+         * the structure says goes through a wall, every frame from its last full sighting before to its
+         * first after adds what it showed less than its usual size (the median of its sightings). A black
+         * agent inside a block wall shows nothing, one half into it shows half; a coloured agent is drawn
+         * over the wall and counted as it shows.
+         */
+        long hiddenInWalls() {
+            int[] seenAreas = java.util.Arrays.stream(areas).filter(a -> a > 0).sorted().toArray();
+            if (seenAreas.length == 0) {
+                return 0;
+            }
+            int usual = seenAreas[seenAreas.length / 2];
+            int firstSeen = 0;
+            int lastSeen = 0;
+            for (int f = 1; f < areas.length; f++) {
+                if (areas[f] > 0) {
+                    firstSeen = firstSeen == 0 ? f : firstSeen;
+                    lastSeen = f;
+                }
+            }
+            boolean[] counted = new boolean[areas.length];
+            long hidden = 0;
+            for (int i = 1; i < route.size(); i++) {
+                Cell a = route.get(i - 1);
+                Cell b = route.get(i);
+                if (a.manhattan(b) != 1 || ref.lattice().isOpen(a.latticeRow() + b.row() - a.row(),
+                        a.latticeCol() + b.col() - a.col())) {
+                    continue;
+                }
+                int k = Math.max(firstSeen, Math.min(lastSeen, stepFrames.get(i)));
+                for (int f = k - 1; f >= firstSeen && areas[f] < MazeThresholds.FULL_SIGHTING * usual; f--) {
+                    hidden += counted[f] ? 0 : usual - areas[f];
+                    counted[f] = true;
+                }
+                for (int f = k; f <= lastSeen && areas[f] < MazeThresholds.FULL_SIGHTING * usual; f++) {
+                    hidden += counted[f] ? 0 : usual - areas[f];
+                    counted[f] = true;
+                }
+            }
+            return hidden;
         }
 
         /** Cells it stood on, each once. */
@@ -266,7 +325,10 @@ public final class MazeVideoScorer {
         }
         Track agent = agent();
         boolean agentIsStart = agent.colour == roles.start();
-        double crossing = agent.pixels == 0 ? 0.0 : agent.crossingPixels / (double) agent.pixels;
+        // a black agent is partly hidden while in a black wall: what the wall hides counts as in it
+        long hidden = agent.colour == MazePalette.BLACK ? agent.hiddenInWalls() : 0;
+        long pixels = agent.pixels + hidden;
+        double crossing = pixels == 0 ? 0.0 : (agent.crossingPixels + hidden) / (double) pixels;
         boolean crossWall = crossing > MazeThresholds.VIDEO_CROSSING_RATIO;
         // "Video: 1 if structure changes in any frame" and the red square must stay where it was. The
         // square is located only in frames that show most of it (the agent covers it at the end), judged

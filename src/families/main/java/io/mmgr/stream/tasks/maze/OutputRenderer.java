@@ -146,13 +146,18 @@ final class OutputRenderer {
 
     /** A frame of the video answer: the agent at a point along the route. */
     static RgbImage frame(Scenario sc, OutputStyle s, double progress) {
+        return frame(sc, s, progress, MazePalette.START_RGB, MazePalette.TARGET_RGB);
+    }
+
+    /** As {@link #frame(Scenario, OutputStyle, double)} with the agent (its own start) and the target in other colours. */
+    static RgbImage frame(Scenario sc, OutputStyle s, double progress, int agentRgb, int targetRgb) {
         Geometry g = geometry(s, sc.problem().rows(), sc.problem().cols());
         BufferedImage img = new BufferedImage(s.width(), s.height(), BufferedImage.TYPE_INT_RGB);
         Graphics2D gr = base(img, sc.drawnLattice(), s, g);
-        gr.setColor(new Color(MazePalette.TARGET_RGB));
+        gr.setColor(new Color(targetRgb));
         gr.fill(marker(s, g, g.cx(sc.drawnTarget()), g.cy(sc.drawnTarget())));
         double[] at = along(sc.route(), g, progress);
-        gr.setColor(new Color(MazePalette.START_RGB));
+        gr.setColor(new Color(agentRgb));
         gr.fill(marker(s, g, at[0], at[1]));
         gr.dispose();
         return finish(RgbImage.of(img), s);
@@ -161,10 +166,16 @@ final class OutputRenderer {
     /** Writes the walking agent as a video; the last 15 % of frames hold the final position. */
     static String video(Scenario sc, OutputStyle s, int frames, VideoEncoder.Container container, Path out)
             throws MediaException {
+        return video(sc, s, frames, container, out, MazePalette.START_RGB, MazePalette.TARGET_RGB);
+    }
+
+    /** As {@link #video(Scenario, OutputStyle, int, VideoEncoder.Container, Path)} with the markers in other colours. */
+    static String video(Scenario sc, OutputStyle s, int frames, VideoEncoder.Container container, Path out,
+                        int agentRgb, int targetRgb) throws MediaException {
         OutputStyle even = s.sized(s.width() & ~1, s.height() & ~1).jpeg(0);
         try (VideoEncoder enc = VideoEncoder.open(out, even.width(), even.height(), 24, container)) {
             for (int f = 0; f < frames; f++) {
-                enc.write(frame(sc, even, progress(f, frames)));
+                enc.write(frame(sc, even, progress(f, frames), agentRgb, targetRgb));
             }
             return enc.codec();
         }

@@ -37,8 +37,26 @@ class MarkerRolesTest {
     }
 
     @Test
+    void blackByNameOrNearBlackHexIsTheBlackMarker() {
+        MarkerRoles agent = MarkerRoles.parse("agent=black,start=green,target=red");
+        assertThat(agent.agent()).isEqualTo(MazePalette.BLACK);
+        assertThat(agent.agentGiven()).isTrue();
+        // dark hex near black, whatever its tint, is black; a dark grey above the cut is still refused
+        assertThat(MarkerRoles.parse("target=#1a1a2e").target()).isEqualTo(MazePalette.BLACK);
+        assertThat(MarkerRoles.parse("target=#003300").target()).isEqualTo(MazePalette.BLACK);
+        assertThatThrownBy(() -> MarkerRoles.parse("target=#606060")).hasMessageContaining("too grey");
+        // MMGR's convention with a black agent that is its own start
+        MarkerRoles own = MarkerRoles.parse("agent=black,start=black");
+        assertThat(own.agentIsStart()).isTrue();
+        assertThat(own.target()).isEqualTo(MazePalette.RED);
+        assertThat(MarkerRoles.name(MazePalette.BLACK)).isEqualTo("black");
+    }
+
+    @Test
     void coloursThatCannotBeToldApartAreRefusedWithTheReason() {
-        assertThatThrownBy(() -> MarkerRoles.parse("agent=black")).hasMessageContaining("agent 'black' cannot be told apart");
+        assertThatThrownBy(() -> MarkerRoles.parse("agent=white")).hasMessageContaining("agent 'white' cannot be told apart");
+        assertThatThrownBy(() -> MarkerRoles.parse("start=grey")).hasMessageContaining("start 'grey' cannot be told apart");
+        assertThatThrownBy(() -> MarkerRoles.parse("agent=black,target=#000000")).hasMessageContaining("target's colour must differ");
         assertThatThrownBy(() -> MarkerRoles.parse("target=#808080")).hasMessageContaining("too grey");
         assertThatThrownBy(() -> MarkerRoles.parse("target=teal")).hasMessageContaining("is not a colour");
         assertThatThrownBy(() -> MarkerRoles.parse("goal=red")).hasMessageContaining("unknown role 'goal'");

@@ -66,7 +66,7 @@ final class MazeStyleAgreement {
             throws MediaException, MazeReferenceException {
         Path file = dir.resolve(c.id() + ".mp4");
         c.writeVideo(file, VideoEncoder.Container.MP4);
-        MazeVideoScorer scorer = new MazeVideoScorer(ref);
+        MazeVideoScorer scorer = new MazeVideoScorer(ref, c.markers().roles());
         VideoDecoder.sample(file, FrameBudget.WAN, VideoDecoder.Limits.DEFAULT, (i, f) -> scorer.accept(f));
         try {
             Files.deleteIfExists(file);
@@ -129,22 +129,22 @@ final class MazeStyleAgreement {
         long right = outcomes.stream().filter(o -> o.c().passes()).count();
         long read = outcomes.stream().filter(PlotOutcome::referenceRead).count();
         long agree = outcomes.stream().filter(PlotOutcome::agrees).count();
-        return String.format(Locale.ROOT, "| %-28s | %5d | %5d | %6d | %4d / %3d | %8.1f%% |%n", MazePlotCorpus.STYLE,
+        return String.format(Locale.ROOT, "| %-36s | %5d | %5d | %6d | %4d / %3d | %8.1f%% |%n", outcomes.get(0).c().markers().style(),
                 outcomes.size(), right, outcomes.size() - right, read, outcomes.size(), 100.0 * agree / outcomes.size());
     }
 
     /** Per style: cases, right and faulty answers, references misread, verdicts agreeing. */
     static String table(List<List<Outcome>> byStyle) {
         StringBuilder sb = new StringBuilder();
-        sb.append(String.format(Locale.ROOT, "| %-28s | %5s | %5s | %6s | %10s | %9s |%n", "style", "cases", "right", "faulty",
+        sb.append(String.format(Locale.ROOT, "| %-36s | %5s | %5s | %6s | %10s | %9s |%n", "style", "cases", "right", "faulty",
                 "refs read", "agreement"));
-        sb.append("|").append("-".repeat(30)).append("|-------|-------|--------|------------|-----------|\n");
+        sb.append("|").append("-".repeat(38)).append("|-------|-------|--------|------------|-----------|\n");
         for (List<Outcome> outcomes : byStyle) {
             long right = outcomes.stream().filter(o -> o.c().passes()).count();
             long read = outcomes.stream().filter(Outcome::referenceRead).count();
             long agree = outcomes.stream().filter(Outcome::agrees).count();
-            sb.append(String.format(Locale.ROOT, "| %-28s | %5d | %5d | %6d | %4d / %3d | %8.1f%% |%n",
-                    outcomes.get(0).c().style().name(), outcomes.size(), right, outcomes.size() - right, read,
+            sb.append(String.format(Locale.ROOT, "| %-36s | %5d | %5d | %6d | %4d / %3d | %8.1f%% |%n",
+                    outcomes.get(0).c().styleName(), outcomes.size(), right, outcomes.size() - right, read,
                     outcomes.size(), 100.0 * agree / outcomes.size()));
         }
         return sb.toString();
@@ -153,8 +153,21 @@ final class MazeStyleAgreement {
     /** One line per case: its id, whether the reference read, the gate's verdict and the checks it failed. */
     static void writeVerdicts(List<List<Outcome>> byStyle, Path file) {
         List<String> lines = new ArrayList<>();
-        byStyle.forEach(l -> l.forEach(o -> lines.add(o.c().style().name() + " " + o.c().id() + " read=" + o.referenceRead()
+        byStyle.forEach(l -> l.forEach(o -> lines.add(o.c().styleName() + " " + o.c().id() + " read=" + o.referenceRead()
                 + " passed=" + o.passed() + " failed=" + o.failed())));
+        try {
+            Files.createDirectories(file.toAbsolutePath().getParent());
+            Files.write(file, lines);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    /** As {@link #writeVerdicts}, for maze-dataset's look: id, reference placed, verdict, failed checks, agent. */
+    static void writePlotVerdicts(List<PlotOutcome> outcomes, Path file) {
+        List<String> lines = new ArrayList<>();
+        outcomes.forEach(o -> lines.add(o.c().markers().style() + " " + o.c().id() + " read=" + o.referenceRead()
+                + " passed=" + o.passed() + " failed=" + o.failed() + " agent=" + o.agent()));
         try {
             Files.createDirectories(file.toAbsolutePath().getParent());
             Files.write(file, lines);

@@ -73,6 +73,7 @@ class MazeStyleAgreementTest {
         System.out.println("Maze pixel gate vs known verdicts, maze-dataset's look (videos, structure references):\n"
                 + MazeStyleAgreement.table(List.of()) + MazeStyleAgreement.plotRow(outcomes));
         outcomes.stream().filter(o -> !o.agrees()).forEach(o -> System.out.println("disagrees: " + o));
+        MazeStyleAgreement.writePlotVerdicts(outcomes, Path.of("target/maze-plot-verdicts.txt"));
 
         assertThat(outcomes).allMatch(MazeStyleAgreement.PlotOutcome::referenceRead);
         assertThat(outcomes).allMatch(o -> o.orientation() == MazeOrientation.ROW_ZERO_AT_BOTTOM);
@@ -86,6 +87,68 @@ class MazeStyleAgreementTest {
             assertThat(outcomes).as("%s cases with roles named and found", kind)
                     .anyMatch(o -> o.c().kind() == kind && o.c().rolesGiven())
                     .anyMatch(o -> o.c().kind() == kind && !o.c().rolesGiven());
+        }
+    }
+
+    /**
+     * Black markers, told apart from the black walls by the maze's structure: in MMGR's own look (every
+     * video style, a black agent that is its own start, or a black target) and in maze-dataset's (a black
+     * star, or a black flag turning into a black trophy), right answers and every fault, each style at
+     * 99 % or more; a wall crossed by a black agent is seen as a crossing, not only as a wrong route.
+     */
+    @Test
+    @org.junit.jupiter.api.Disabled("not yet at 99 %: black markers in 10x10 to 13x13 mazes at 320-480 px (MMGR's look)"
+            + " are misread in 1-2 of 24 cases per style, and one maze-dataset case with a black flag and roles found"
+            + " tracks the brown pole; see the marker branch's report (issue 28)")
+    void blackMarkersAgreeWithTheKnownVerdicts() {
+        List<List<MazeStyleAgreement.Outcome>> own = new java.util.ArrayList<>();
+        List<List<MazeStyleAgreement.PlotOutcome>> plot = new java.util.ArrayList<>();
+        for (MazeAnswerCorpus.Markers m : List.of(MazeAnswerCorpus.Markers.BLACK_AGENT, MazeAnswerCorpus.Markers.BLACK_TARGET)) {
+            own.addAll(run(MazeStyles.VIDEO, s -> MazeAnswerCorpus.videos(s, m, VIDEO_CASES, 19)));
+        }
+        for (MazePlotCorpus.Markers m : List.of(MazePlotCorpus.Markers.BLACK_AGENT, MazePlotCorpus.Markers.BLACK_TARGET)) {
+            plot.add(MazePlotCorpus.cases(PLOT_CASES, 31, m).parallelStream()
+                    .map(c -> MazeStyleAgreement.scorePlot(c, dir)).toList());
+        }
+        StringBuilder plotRows = new StringBuilder();
+        plot.forEach(p -> plotRows.append(MazeStyleAgreement.plotRow(p)));
+        System.out.println("Maze pixel gate vs known verdicts, black markers (videos):\n" + MazeStyleAgreement.table(own)
+                + plotRows);
+        MazeStyleAgreement.disagreements(own).forEach(o -> System.out.println("disagrees: " + o));
+        plot.forEach(p -> p.stream().filter(o -> !o.agrees()).forEach(o -> System.out.println("disagrees: " + o)));
+        MazeStyleAgreement.writeVerdicts(own, Path.of("target/maze-black-verdicts.txt"));
+        MazeStyleAgreement.writePlotVerdicts(plot.stream().flatMap(List::stream).toList(),
+                Path.of("target/maze-black-plot-verdicts.txt"));
+
+        for (List<MazeStyleAgreement.Outcome> style : own) {
+            String name = style.get(0).c().styleName();
+            assertThat(style).as("%s: every reference reads back as drawn", name)
+                    .allMatch(MazeStyleAgreement.Outcome::referenceRead);
+            long agree = style.stream().filter(MazeStyleAgreement.Outcome::agrees).count();
+            assertThat(agree / (double) style.size()).as("%s: agreement with the known verdicts", name)
+                    .isGreaterThanOrEqualTo(MIN_AGREEMENT);
+            assertThat(style).anyMatch(o -> o.c().passes()).anyMatch(o -> !o.c().passes());
+            if (style.get(0).c().markers() == MazeAnswerCorpus.Markers.BLACK_AGENT) {
+                assertThat(style).as("%s: a black agent crossing walls is caught crossing them", name)
+                        .filteredOn(o -> o.c().scenario().fault() == Fault.WALL_CROSSING)
+                        .isNotEmpty().allMatch(o -> o.failed().stream().anyMatch(f -> f.contains(MazeMetrics.CROSS_WALL)));
+            }
+        }
+        for (List<MazeStyleAgreement.PlotOutcome> style : plot) {
+            MazePlotCorpus.Markers m = style.get(0).c().markers();
+            assertThat(style).allMatch(MazeStyleAgreement.PlotOutcome::referenceRead);
+            assertThat(style).allMatch(o -> o.orientation() == MazeOrientation.ROW_ZERO_AT_BOTTOM);
+            assertThat(style).as("%s: the agent tracked", m.style()).filteredOn(o -> o.c().kind() != MazePlotCorpus.Kind.NEVER_MOVES)
+                    .allMatch(o -> o.agent().equals(m == MazePlotCorpus.Markers.BLACK_AGENT ? "black" : "blue"));
+            long agree = style.stream().filter(MazeStyleAgreement.PlotOutcome::agrees).count();
+            assertThat(agree / (double) style.size()).as("%s: agreement with the known verdicts", m.style())
+                    .isGreaterThanOrEqualTo(MIN_AGREEMENT);
+            assertThat(style).anyMatch(o -> o.c().passes()).anyMatch(o -> !o.c().passes());
+            if (m == MazePlotCorpus.Markers.BLACK_AGENT) {
+                assertThat(style).as("%s: a black star sliding through walls is caught crossing them", m.style())
+                        .filteredOn(o -> o.c().kind() == MazePlotCorpus.Kind.THROUGH_WALL)
+                        .isNotEmpty().allMatch(o -> o.failed().stream().anyMatch(f -> f.contains(MazeMetrics.CROSS_WALL)));
+            }
         }
     }
 
