@@ -62,7 +62,7 @@ public class MazeBenchmark {
     @Benchmark
     @BenchmarkMode(Mode.Throughput)
     @OutputTimeUnit(TimeUnit.SECONDS)
-    public MazeMetrics imageAnalysisOnly() {
+    public MazeMetrics imageAnalysisOnly() throws Exception {
         return MazeImageScorer.score(ref, MazeCanvas.of(decoded, problem.rows(), problem.cols()));
     }
 
