@@ -122,6 +122,11 @@ public final class MazeVideoScorer {
         final int colour;
         final Mask trail;
         final List<Cell> route = new ArrayList<>();
+        /**
+         * The cells it was seen in (the route also holds the cells filled in between sightings, and for an
+         * agent apart from the start marker the start it sets off from).
+         */
+        final Set<Cell> sighted = new HashSet<>();
         Cell current;
         double[] lastCentre;
         long pixels;
@@ -186,6 +191,7 @@ public final class MazeVideoScorer {
             sideSum += Math.sqrt(area);
             seen++;
             track(c);
+            sighted.add(current);
             if (reachedTarget == 0 && ref.target().equals(current)) {
                 reachedTarget = frames;
             }
@@ -270,11 +276,6 @@ public final class MazeVideoScorer {
             }
             return hidden;
         }
-
-        /** Cells it stood on, each once. */
-        int cellsVisited() {
-            return new HashSet<>(route).size();
-        }
     }
 
     /**
@@ -298,13 +299,15 @@ public final class MazeVideoScorer {
     }
 
     /**
-     * The agent's track: the named colour's, or where none was named the one that stood on the most
-     * cells (a marker that stays put stands on one), MMGR's green first among equals.
+     * The agent's track: the named colour's, or where none was named the one seen in the most cells (a
+     * marker that stays put is seen in one), MMGR's green first among equals. Sightings, not the route:
+     * a marker apart from the start that stays put elsewhere (maze-dataset's flag pole, brown, reads as
+     * red) would otherwise be routed from the start to where it stands.
      */
     private Track agent() {
         Track best = tracks.get(0);
         for (Track t : tracks) {
-            if (t.cellsVisited() > best.cellsVisited()) {
+            if (t.sighted.size() > best.sighted.size()) {
                 best = t;
             }
         }
