@@ -85,38 +85,13 @@ final class BlackMarker {
 
     /**
      * Wall pixels of inner walls with marker pixels right across them on both sides, two deep (above and
-     * below a wall between rows, left and right of one between columns, either at a post) are the marker's too,
-     * as {@link PathMeasures#crossingPixels} counts a coloured marker's.
+     * below a wall between rows, left and right of one between columns, either at a post) are the marker's
+     * too, as {@link PathMeasures#crossingPixels} counts a coloured marker's (two deep, so the edge strips
+     * blur leaves along a line do not bridge it).
      */
     private static Mask bridge(Mask walls, Mask out, MazeLattice structure) {
-        Mask sides = out;
         Mask added = new Mask(out.width(), out.height());
-        for (int r = 1; r < structure.latticeRows() - 1; r++) {
-            for (int c = 1; c < structure.latticeCols() - 1; c++) {
-                if (structure.isOpen(r, c)) {
-                    continue;
-                }
-                boolean acrossRows = r % 2 == 0;
-                boolean acrossCols = c % 2 == 0;
-                int x0 = c * BLOCK;
-                int y0 = r * BLOCK;
-                for (int y = y0; y < y0 + BLOCK; y++) {
-                    for (int x = x0; x < x0 + BLOCK; x++) {
-                        if (!walls.get(x, y)) {
-                            continue;
-                        }
-                        // two pixels deep on each side, so the edge strips blur leaves along a line do not bridge it
-                        boolean vertical = acrossRows && sides.get(x, y0 - 1) && sides.get(x, y0 - 2)
-                                && sides.get(x, y0 + BLOCK) && sides.get(x, y0 + BLOCK + 1);
-                        boolean horizontal = acrossCols && sides.get(x0 - 1, y) && sides.get(x0 - 2, y)
-                                && sides.get(x0 + BLOCK, y) && sides.get(x0 + BLOCK + 1, y);
-                        if (vertical || horizontal) {
-                            added.set(x, y, true);
-                        }
-                    }
-                }
-            }
-        }
+        PathMeasures.bridging(walls, null, out, structure, 2, added);
         return added;
     }
 }

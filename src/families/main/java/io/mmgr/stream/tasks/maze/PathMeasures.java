@@ -56,12 +56,25 @@ final class PathMeasures {
 
     /**
      * Painted pixels inside the eroded walls that bridge their wall: {@code sides} (the painted pixels,
-     * and for a drawn path the markers it runs into) on both sides of it, across the wall (above and below a horizontal wall segment, left and right of a vertical one,
-     * either way at a post). A stroke that merely runs along a wall and spills onto it is not a
-     * crossing; this matters for one-pixel wall lines, which anti-aliasing of a neighbouring stroke
-     * tints along their whole length. Outer walls are left out: a route never has to cross them.
+     * and for a drawn path the markers it runs into) on both sides of it, across the wall (above and
+     * below a horizontal wall segment, left and right of a vertical one, either way at a post). A stroke
+     * that merely runs along a wall and spills onto it is not a crossing; this matters for one-pixel wall
+     * lines, which anti-aliasing of a neighbouring stroke tints along their whole length. Outer walls are
+     * left out: a route never has to cross them.
      */
     static int crossingPixels(Mask painted, Mask sides, MazeLattice lattice, Mask erodedWalls) {
+        return bridging(erodedWalls, painted, sides, lattice, 1, null);
+    }
+
+    /**
+     * The pixels of the closed inner wall blocks of {@code lattice} that {@code candidates} sets (and
+     * {@code also}, when not null) with {@code sides} set right across their wall on both sides,
+     * {@code depth} pixels deep: above and below a wall between rows, left and right of one between
+     * columns, either way at a post. Counts them, and sets them in {@code into} when not null. One walk
+     * for a painted stroke's crossings ({@link #crossingPixels}) and a black marker's pixels on a wall
+     * line ({@link BlackMarker}).
+     */
+    static int bridging(Mask candidates, Mask also, Mask sides, MazeLattice lattice, int depth, Mask into) {
         int n = 0;
         for (int r = 1; r < lattice.latticeRows() - 1; r++) {
             for (int c = 1; c < lattice.latticeCols() - 1; c++) {
@@ -74,19 +87,31 @@ final class PathMeasures {
                 int y0 = r * BLOCK;
                 for (int y = y0; y < y0 + BLOCK; y++) {
                     for (int x = x0; x < x0 + BLOCK; x++) {
-                        if (!erodedWalls.get(x, y) || !painted.get(x, y)) {
+                        if (!candidates.get(x, y) || (also != null && !also.get(x, y))) {
                             continue;
                         }
-                        boolean vertical = acrossRows && sides.get(x, y0 - 1) && sides.get(x, y0 + BLOCK);
-                        boolean horizontal = acrossCols && sides.get(x0 - 1, y) && sides.get(x0 + BLOCK, y);
-                        if (vertical || horizontal) {
+                        if ((acrossRows && across(sides, x, y0 - 1, 0, -1, x, y0 + BLOCK, 0, 1, depth))
+                                || (acrossCols && across(sides, x0 - 1, y, -1, 0, x0 + BLOCK, y, 1, 0, depth))) {
                             n++;
+                            if (into != null) {
+                                into.set(x, y, true);
+                            }
                         }
                     }
                 }
             }
         }
         return n;
+    }
+
+    /** Whether {@code depth} pixels are set from (ax, ay) stepping (adx, ady), and as many from (bx, by) stepping (bdx, bdy). */
+    private static boolean across(Mask m, int ax, int ay, int adx, int ady, int bx, int by, int bdx, int bdy, int depth) {
+        for (int d = 0; d < depth; d++) {
+            if (!m.get(ax + d * adx, ay + d * ady) || !m.get(bx + d * bdx, by + d * bdy)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** Distance between two canonical points, scaled to source pixels; null when either is missing. */
