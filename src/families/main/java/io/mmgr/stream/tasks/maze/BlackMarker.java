@@ -54,8 +54,10 @@ final class BlackMarker {
         }
         // the strips an anti-aliased or blurred wall edge leaves along a passage are no marker: only blobs
         // reaching two pixels away from every wall, or across one, are kept (small cells blur into long strips)
-        // (a strip touching the marker is cut off as far from its core as the marker's own rim)
-        Mask core = out.and(passages.erode(MARKER_DEPTH)).or(bridged);
+        // (a strip touching the marker is cut off as far from its core as the marker's own rim). Strips run
+        // along a wall line across the walls that meet it, so a crossing counts only where it is thicker
+        // than a strip: its pixels one pixel in from its rim all round (erode(1))
+        Mask core = out.and(passages.erode(MARKER_DEPTH)).or(bridged.erode(1));
         return out.and(core.dilate(MARKER_DEPTH));
     }
 
