@@ -56,9 +56,33 @@ final class BlackMarker {
         // reaching two pixels away from every wall, or across one, are kept (small cells blur into long strips)
         // (a strip touching the marker is cut off as far from its core as the marker's own rim). Strips run
         // along a wall line across the walls that meet it, so a crossing counts only where it is thicker
-        // than a strip: its pixels one pixel in from its rim all round (erode(1))
-        Mask core = out.and(passages.erode(MARKER_DEPTH)).or(bridged.erode(1));
+        // than a strip ({@link #thick})
+        Mask core = out.and(passages.erode(MARKER_DEPTH)).or(thick(bridged));
         return out.and(core.dilate(MARKER_DEPTH));
+    }
+
+    /**
+     * The bridged pixels with another beside them along their wall (above or below on a wall between
+     * columns, left or right on one between rows, either at a post): a marker straddling a wall covers
+     * several pixels of its line, the one-pixel strips blur and a pixel's misfit leave along a wall line,
+     * crossing the walls that meet it, cover one.
+     */
+    private static Mask thick(Mask bridged) {
+        Mask out = new Mask(bridged.width(), bridged.height());
+        for (int y = 1; y < bridged.height() - 1; y++) {
+            for (int x = 1; x < bridged.width() - 1; x++) {
+                if (!bridged.get(x, y)) {
+                    continue;
+                }
+                boolean betweenCols = (x / BLOCK) % 2 == 0;
+                boolean betweenRows = (y / BLOCK) % 2 == 0;
+                if ((betweenCols && (bridged.get(x, y - 1) || bridged.get(x, y + 1)))
+                        || (betweenRows && (bridged.get(x - 1, y) || bridged.get(x + 1, y)))) {
+                    out.set(x, y, true);
+                }
+            }
+        }
+        return out;
     }
 
     /** Open connections filled with black and nothing of it in the cells beside them: walls drawn there. */

@@ -94,12 +94,10 @@ class MazeStyleAgreementTest {
      * Black markers, told apart from the black walls by the maze's structure: in MMGR's own look (every
      * video style, a black agent that is its own start, or a black target) and in maze-dataset's (a black
      * star, or a black flag turning into a black trophy), right answers and every fault, each style at
-     * 99 % or more; a wall crossed by a black agent is seen as a crossing, not only as a wrong route.
+     * 99 % or more. Slow (204 videos encoded and scored: 300-340 s at load 11-15 on the 2-core machine), as
+     * the other video corpora: a style's 24 cases are the fewest in which one disagreement shows.
      */
     @Test
-    @org.junit.jupiter.api.Disabled("not yet at 99 %: black markers in 10x10 to 13x13 mazes at 320-480 px (MMGR's look)"
-            + " are misread in 1-2 of 24 cases per style, and one maze-dataset case with a black flag and roles found"
-            + " tracks the brown pole; see the marker branch's report (issue 28)")
     void blackMarkersAgreeWithTheKnownVerdicts() {
         List<List<MazeStyleAgreement.Outcome>> own = new java.util.ArrayList<>();
         List<List<MazeStyleAgreement.PlotOutcome>> plot = new java.util.ArrayList<>();
@@ -128,11 +126,6 @@ class MazeStyleAgreementTest {
             assertThat(agree / (double) style.size()).as("%s: agreement with the known verdicts", name)
                     .isGreaterThanOrEqualTo(MIN_AGREEMENT);
             assertThat(style).anyMatch(o -> o.c().passes()).anyMatch(o -> !o.c().passes());
-            if (style.get(0).c().markers() == MazeAnswerCorpus.Markers.BLACK_AGENT) {
-                assertThat(style).as("%s: a black agent crossing walls is caught crossing them", name)
-                        .filteredOn(o -> o.c().scenario().fault() == Fault.WALL_CROSSING)
-                        .isNotEmpty().allMatch(o -> o.failed().stream().anyMatch(f -> f.contains(MazeMetrics.CROSS_WALL)));
-            }
         }
         for (List<MazeStyleAgreement.PlotOutcome> style : plot) {
             MazePlotCorpus.Markers m = style.get(0).c().markers();
@@ -144,12 +137,30 @@ class MazeStyleAgreementTest {
             assertThat(agree / (double) style.size()).as("%s: agreement with the known verdicts", m.style())
                     .isGreaterThanOrEqualTo(MIN_AGREEMENT);
             assertThat(style).anyMatch(o -> o.c().passes()).anyMatch(o -> !o.c().passes());
-            if (m == MazePlotCorpus.Markers.BLACK_AGENT) {
-                assertThat(style).as("%s: a black star sliding through walls is caught crossing them", m.style())
-                        .filteredOn(o -> o.c().kind() == MazePlotCorpus.Kind.THROUGH_WALL)
-                        .isNotEmpty().allMatch(o -> o.failed().stream().anyMatch(f -> f.contains(MazeMetrics.CROSS_WALL)));
-            }
         }
+    }
+
+    /**
+     * A wall crossed by a black agent is seen as a crossing, not only as a wrong route: the black agents'
+     * wall-crossing cases of the corpora above, in every video style and maze-dataset's look.
+     */
+    @Test
+    @org.junit.jupiter.api.Disabled("not yet: a black agent sliding through thin walls shows 1.7-4.7 % of its pixels"
+            + " crossing, under the seed's 5 %, in 2 of 3 MMGR video styles' first crossing case and 4 of 6 of"
+            + " maze-dataset's (the verdict is still a fail, on target achievement); see the marker branch's report (#28)")
+    void aBlackAgentCrossingWallsIsCaughtCrossingThem() {
+        for (OutputStyle s : MazeStyles.VIDEO) {
+            List<MazeStyleAgreement.Outcome> crossing = MazeAnswerCorpus.videos(s, MazeAnswerCorpus.Markers.BLACK_AGENT,
+                            VIDEO_CASES, 19).stream().filter(c -> c.scenario().fault() == Fault.WALL_CROSSING)
+                    .map(c -> MazeStyleAgreement.score(c, dir)).toList();
+            assertThat(crossing).as("%s: a black agent crossing walls is caught crossing them", s.name())
+                    .isNotEmpty().allMatch(o -> o.failed().stream().anyMatch(f -> f.contains(MazeMetrics.CROSS_WALL)));
+        }
+        List<MazeStyleAgreement.PlotOutcome> sliding = MazePlotCorpus.cases(PLOT_CASES, 31, MazePlotCorpus.Markers.BLACK_AGENT)
+                .stream().filter(c -> c.kind() == MazePlotCorpus.Kind.THROUGH_WALL).map(c -> MazeStyleAgreement.scorePlot(c, dir))
+                .toList();
+        assertThat(sliding).as("a black star sliding through walls is caught crossing them").isNotEmpty()
+                .allMatch(o -> o.failed().stream().anyMatch(f -> f.contains(MazeMetrics.CROSS_WALL)));
     }
 
     private List<List<MazeStyleAgreement.Outcome>> run(List<OutputStyle> styles,
