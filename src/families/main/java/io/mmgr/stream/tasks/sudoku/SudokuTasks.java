@@ -17,7 +17,7 @@ public final class SudokuTasks implements TaskFamily {
 
     @Override
     public List<TaskSpec> tasks() {
-        return List.of(new TaskSpec(SudokuMetrics.TASK, "sudoku", "mmgr", Set.of("image", "video"),
+        return List.of(new TaskSpec(SudokuMetrics.TASK, SudokuMetrics.FAMILY, "mmgr", Set.of("image", "video"),
                 List.of(SudokuMetrics.OCR_EVALUATOR), Optional.of(SudokuMetrics.RUBRIC), new SudokuGate()));
     }
 
