@@ -17,7 +17,7 @@ public final class ArcTasks implements TaskFamily {
 
     @Override
     public List<TaskSpec> tasks() {
-        return List.of(new TaskSpec(ArcMetrics.TASK, "arc", "mmgr", Set.of("image", "video"),
+        return List.of(new TaskSpec(ArcMetrics.TASK, ArcMetrics.FAMILY, "mmgr", Set.of("image", "video"),
                 List.of(ArcMetrics.GRID_EVALUATOR), Optional.of(ArcMetrics.RUBRIC), new ArcGate()));
     }
 
