@@ -15,7 +15,7 @@ public final class MathTasks implements TaskFamily {
 
     @Override
     public List<TaskSpec> tasks() {
-        return List.of(new TaskSpec(MathMetrics.TASK, "math", "mmgr", Set.of("image", "video", "text"),
+        return List.of(new TaskSpec(MathMetrics.TASK, MathMetrics.FAMILY, "mmgr", Set.of("image", "video", "text"),
                 List.of(), Optional.of(MathMetrics.RUBRIC), new MathGate()));
     }
 
