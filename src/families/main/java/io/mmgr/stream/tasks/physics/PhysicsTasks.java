@@ -25,7 +25,7 @@ public final class PhysicsTasks implements TaskFamily {
 
     private static TaskSpec spec(String task, PhysicsGate gate) {
         // rubric id = task id
-        return new TaskSpec(task, "physics", "mmgr", Set.of("video"), List.of(), Optional.of(task), gate);
+        return new TaskSpec(task, PhysicsMetrics.FAMILY, "mmgr", Set.of("video"), List.of(), Optional.of(task), gate);
     }
 
     @Override
