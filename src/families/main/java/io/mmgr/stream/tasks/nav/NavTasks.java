@@ -34,7 +34,7 @@ public final class NavTasks implements TaskFamily {
 
     private static TaskSpec spec(String task, String diagnosticEvaluator, NavGate gate) {
         // rubric id = task id
-        return new TaskSpec(task, "nav", "mmgr", MODALITIES, List.of(GEOMETRY_EVALUATOR, diagnosticEvaluator),
+        return new TaskSpec(task, NavMetrics.FAMILY, "mmgr", MODALITIES, List.of(GEOMETRY_EVALUATOR, diagnosticEvaluator),
                 Optional.of(task), gate);
     }
 
