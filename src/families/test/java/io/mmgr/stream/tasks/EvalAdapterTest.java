@@ -12,6 +12,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
+import io.mmgr.stream.tasks.magma.MagmaTruth;
 import io.mmgr.stream.tasks.sudoku.SudokuTruth;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -84,8 +85,8 @@ class EvalAdapterTest {
         assertThat(s.event().getTask()).isEqualTo("screenspot").isEqualTo(s.item().getTask());
         assertThat(s.event().getInputs().getUiActions()).singleElement()
                 .satisfies(a -> assertThat(a.getPoint()).containsExactly(4.0, 5.5));
-        assertThat(s.item().getGroundTruth().getTargetBox()).containsExactly(0.0, 0.0, 10.0, 10.0);
-        assertThat(s.item().getGroundTruth().getElementKind()).isEqualTo("icon");
+        assertThat(MagmaTruth.of(s.item().getGroundTruth()).targetBox()).containsExactly(0.0, 0.0, 10.0, 10.0);
+        assertThat(MagmaTruth.of(s.item().getGroundTruth()).elementKind()).isEqualTo("icon");
 
         c.putArray("point").add(1).add("x");
         assertThatThrownBy(() -> adapter.sample(new EvalCase(c, 3)))
