@@ -1,6 +1,7 @@
 package io.mmgr.stream.tasks.arc;
 
 import java.util.Map;
+import io.mmgr.stream.tasks.FamilyPayload;
 import io.mmgr.stream.tasks.AgreementPrior;
 import io.mmgr.stream.tasks.JudgeRubric;
 import io.mmgr.stream.tasks.DeterministicEvaluator;
@@ -14,6 +15,11 @@ import java.util.Set;
 
 /** MMGR T3 ARC: judged by the VLM rubric and checked cell by cell by the grid evaluator. */
 public final class ArcTasks implements TaskFamily {
+
+    @Override
+    public Optional<FamilyPayload> payload() {
+        return Optional.of(ArcTruth.PAYLOAD);
+    }
 
     @Override
     public List<TaskSpec> tasks() {

@@ -1,5 +1,6 @@
 package io.mmgr.stream.tasks.math;
 
+import io.mmgr.stream.tasks.FamilyPayload;
 import io.mmgr.stream.tasks.JudgeRubric;
 import io.mmgr.stream.tasks.TaskFamily;
 import io.mmgr.stream.tasks.TaskSpec;
@@ -12,6 +13,11 @@ import java.util.Set;
  * baselines (Gemini-3-Flash/Pro) on Math.
  */
 public final class MathTasks implements TaskFamily {
+
+    @Override
+    public Optional<FamilyPayload> payload() {
+        return Optional.of(MathTruth.PAYLOAD);
+    }
 
     @Override
     public List<TaskSpec> tasks() {

@@ -1,6 +1,7 @@
 package io.mmgr.stream.tasks.nav;
 
 import java.util.Map;
+import io.mmgr.stream.tasks.FamilyPayload;
 import io.mmgr.stream.tasks.AgreementPrior;
 import io.mmgr.stream.tasks.JudgeRubric;
 import io.mmgr.stream.tasks.DeterministicEvaluator;
@@ -22,6 +23,11 @@ import java.util.Set;
 public final class NavTasks implements TaskFamily {
 
     private static final Set<String> MODALITIES = Set.of("image", "video");
+
+    @Override
+    public Optional<FamilyPayload> payload() {
+        return Optional.of(NavTruth.PAYLOAD);
+    }
 
     @Override
     public List<TaskSpec> tasks() {

@@ -1,6 +1,7 @@
 package io.mmgr.stream.tasks.physics;
 
 import java.util.Map;
+import io.mmgr.stream.tasks.FamilyPayload;
 import io.mmgr.stream.tasks.AgreementPrior;
 import io.mmgr.stream.tasks.JudgeRubric;
 import io.mmgr.stream.tasks.TaskFamily;
@@ -14,6 +15,11 @@ import java.util.Set;
  * exclusive to video generative models"). Same gate, one rubric per task.
  */
 public final class PhysicsTasks implements TaskFamily {
+
+    @Override
+    public Optional<FamilyPayload> payload() {
+        return Optional.of(PhysicsTruth.PAYLOAD);
+    }
 
     @Override
     public List<TaskSpec> tasks() {

@@ -1,6 +1,7 @@
 package io.mmgr.stream.tasks.sudoku;
 
 import java.util.Map;
+import io.mmgr.stream.tasks.FamilyPayload;
 import io.mmgr.stream.tasks.AgreementPrior;
 import io.mmgr.stream.tasks.JudgeRubric;
 import io.mmgr.stream.tasks.DeterministicEvaluator;
@@ -14,6 +15,11 @@ import java.util.Set;
 
 /** MMGR T2 Sudoku: judged by the VLM rubric and scored by the OCR pipeline. */
 public final class SudokuTasks implements TaskFamily {
+
+    @Override
+    public Optional<FamilyPayload> payload() {
+        return Optional.of(SudokuTruth.PAYLOAD);
+    }
 
     @Override
     public List<TaskSpec> tasks() {
