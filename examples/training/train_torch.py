@@ -155,6 +155,17 @@ def pause_for_verdicts(ev: Evaluator, at_most: int, timeout: float) -> float:
     return time.monotonic() - t
 
 
+def stop_now(ev: Evaluator, run: Run, patience: int):
+    """Why the run stops here (the scorer's verdicts so far show ``patience`` checkpoints without a significant
+    gain), or None."""
+    if not ev.checkpoints.should_stop(patience):
+        return None
+    since = ev.checkpoints.since_improvement()
+    LOG.info("stopping at step %d: %d checkpoints without a significant improvement (%s)", run.step, len(since),
+             ", ".join(since))
+    return {"trainingStep": run.step, "atSeconds": round(time.monotonic() - run.t0, 3), "sinceImprovement": since}
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--bootstrap-servers", help="default: from --endpoints")
@@ -216,6 +227,9 @@ def main():
         if run.step % args.checkpoint_every == 0:
             if ev is not None and len(ev.pending()) >= args.max_in_flight:
                 paused += pause_for_verdicts(ev, args.max_in_flight - 1, args.wait_timeout)
+                stopped = stop_now(ev, run, args.patience)  # on a verdict that came during the pause
+                if stopped:
+                    break
             ckpt = "ckpt-%d" % run.step
             torch.save(model.state_dict(), out / ("%s.pt" % ckpt))
             predictor.run()
@@ -232,10 +246,8 @@ def main():
         run.step += 1
         if ev is not None:
             ev.poll()  # the verdicts that came meanwhile go to run.on_verdict; never waits
-            if ev.checkpoints.should_stop(args.patience):
-                stopped = {"trainingStep": run.step, "sinceImprovement": ev.checkpoints.since_improvement()}
-                LOG.info("stopping at step %d: %d checkpoints without a significant improvement (%s)", run.step,
-                         args.patience, ", ".join(stopped["sinceImprovement"]))
+            stopped = stop_now(ev, run, args.patience)
+            if stopped:
                 break
     loop_seconds = time.monotonic() - t0
     if ev is not None:

@@ -167,9 +167,12 @@ class TrainingExampleTest {
         assertThat(first).isLessThan(0.2);
         assertThat(best.getPrimaryRate()).isGreaterThan(first + 0.4);
 
-        // it stopped early, at the verdict that made PATIENCE checkpoints in a row without a significant gain: the first
-        // such run of checkpoints in the scorer's own comparisons (with the best earlier checkpoint, or the previous one
-        // when that is the best), a gain being significant when the 95% interval of the difference lies above zero
+        // it stopped early, at the verdict that made PATIENCE checkpoints in a row without a significant gain in the
+        // scorer's own comparisons (with the best earlier checkpoint, or the previous one when that is the best), a gain
+        // being significant when the 95% interval of the difference lies above zero; and not later than that
+        JsonNode stopped = summary.get("stopped");
+        assertThat(stopped.isNull()).as("the run stopped early").isFalse();
+        long stopStep = stopped.get("trainingStep").asLong();
         Map<String, CheckpointComparison> comparisons = new java.util.HashMap<>();
         TopicSnapshot.latest(h.clientConfig, h.topics.comparisons.name(), h.topics.comparisons.keySerde().deserializer(),
                 h.topics.comparisons.valueSerde().deserializer(), Duration.ofSeconds(30)).forEach((k, c) -> {
@@ -179,6 +182,13 @@ class TrainingExampleTest {
                 });
         List<String> withoutGain = new ArrayList<>();
         for (LeaderboardRow row : rows.stream().sorted(Comparator.comparing(LeaderboardRow::getTrainingStep)).toList()) {
+            long arrived = checkpoints.get(row.getCheckpointId()).get("stepAtVerdict").asLong();
+            if (arrived > stopStep) {
+                break; // the verdicts known when it stopped (the scorer answers a run's checkpoints in step order)
+            }
+            if (withoutGain.size() >= PATIENCE) {
+                assertThat(arrived).as("%s came after the stop was due", row.getCheckpointId()).isEqualTo(stopStep);
+            }
             CheckpointComparison c = comparisons.get(row.getCheckpointId());
             ComparisonResult vs = c == null ? null : c.getVsBest() != null ? c.getVsBest() : c.getVsPrevious();
             if (vs == null || vs.getCiLow() > 0) {
@@ -186,18 +196,12 @@ class TrainingExampleTest {
             } else {
                 withoutGain.add(row.getCheckpointId());
             }
-            if (withoutGain.size() == PATIENCE) {
-                break;
-            }
         }
-        assertThat(withoutGain).as("the scorer's comparisons: %s", comparisons).hasSize(PATIENCE);
-        JsonNode stopped = summary.get("stopped");
-        assertThat(stopped.isNull()).as("the run stopped early").isFalse();
+        assertThat(withoutGain).as("the scorer's comparisons: %s", comparisons).hasSizeGreaterThanOrEqualTo(PATIENCE);
         List<String> told = new ArrayList<>();
         stopped.get("sinceImprovement").forEach(x -> told.add(x.asText()));
         assertThat(told).isEqualTo(withoutGain);
-        assertThat(stopped.get("trainingStep").asLong()).isEqualTo(checkpoints.get(withoutGain.get(PATIENCE - 1)).get("stepAtVerdict").asLong());
-        assertThat(summary.get("steps").asLong()).isEqualTo(stopped.get("trainingStep").asLong()).isLessThan(3000);
+        assertThat(summary.get("steps").asLong()).isEqualTo(stopStep).isLessThan(3000);
         assertThat(h.deadLetters()).isEmpty();
     }
 
@@ -206,7 +210,7 @@ class TrainingExampleTest {
         PythonRunner.Result r = PythonRunner.run(List.of("-m", "unittest", "-v", "test_checkpoints"), Map.of(),
                 PythonRunner.CLIENT.resolve("tests"));
         assertThat(r.code()).as(r.out()).isZero();
-        assertThat(r.out()).contains("Ran 14 tests").contains("\nOK").doesNotContain("skipped");
+        assertThat(r.out()).containsPattern("Ran [1-9][0-9]* tests").contains("\nOK").doesNotContain("skipped");
     }
 
     @Test
