@@ -31,7 +31,8 @@ from torch import nn
 HERE = pathlib.Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent.parent / "clients" / "python"))
 
-from mmgr_client import Evaluator, MmgrError, read_endpoints  # noqa: E402
+from mmgr_client import Evaluator, MmgrError  # noqa: E402
+import scorer_args  # noqa: E402
 from train_mind2web import benchmark_items, describe  # noqa: E402
 from webagent import DIM, OPS, World, step_success_rate  # noqa: E402
 
@@ -168,11 +169,7 @@ def stop_now(ev: Evaluator, run: Run, patience: int):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--bootstrap-servers", help="default: from --endpoints")
-    ap.add_argument("--schema-registry-url", help="default: from --endpoints")
-    ap.add_argument("--topic-prefix", help="default: from --endpoints, else mmgr.")
-    ap.add_argument("--endpoints", default=".mmgr/endpoints.properties",
-                    help="where bin/mmgr run wrote its endpoints (used for what is not given)")
+    scorer_args.add_arguments(ap)
     ap.add_argument("--run-id", default="torch-%d" % int(time.time()))
     ap.add_argument("--out", required=True, help="directory for checkpoints, best.pt and summary.json")
     ap.add_argument("--steps", type=int, default=3000, help="the most training steps, if it does not stop early")
@@ -207,10 +204,7 @@ def main():
     ev = None
     if not args.no_scoring:
         try:
-            where = {} if args.bootstrap_servers and args.schema_registry_url else read_endpoints(args.endpoints)
-            ev = Evaluator(args.bootstrap_servers or where["bootstrap_servers"],
-                           args.schema_registry_url or where["schema_registry_url"], run_id=args.run_id,
-                           model="webagent-torch", topic_prefix=args.topic_prefix or where.get("topic_prefix", "mmgr."))
+            ev = scorer_args.evaluator(args, "webagent-torch")
         except MmgrError as e:
             LOG.error("cannot reach the scorer: %s", e)
             return 2
