@@ -121,8 +121,14 @@ class Run:
         self.out = out
         self.t0 = t0
         self.step = 0
+        self.polls = 0
         self.timeline = {}
         self.best = None
+
+    def poll(self, ev: Evaluator) -> None:
+        """Takes the verdicts that came meanwhile (they go to on_verdict); never waits."""
+        self.polls += 1
+        ev.poll()
 
     def submitted(self, ckpt: str, step: int, local: float) -> None:
         self.timeline[ckpt] = {"checkpointId": ckpt, "trainingStep": step, "localEstimate": local,
@@ -133,7 +139,7 @@ class Run:
         ckpt = verdict["record"]["checkpointId"]
         entry = self.timeline[ckpt]
         o = verdict["overall"]
-        entry.update({"verdictAt": round(time.monotonic() - self.t0, 3), "stepAtVerdict": self.step,
+        entry.update({"verdictAt": round(time.monotonic() - self.t0, 3), "stepAtVerdict": self.step, "poll": self.polls,
                       "status": verdict["status"], "primaryRate": o["primaryRate"], "primaryCiLow": o["primaryCiLow"],
                       "primaryCiHigh": o["primaryCiHigh"], "vsBest": o["vsBest"], "vsPrevious": o["vsPrevious"],
                       "alerts": len(verdict["alerts"])})
@@ -147,11 +153,11 @@ class Run:
                      best["primaryRate"], best["primaryCiLow"], best["primaryCiHigh"])
 
 
-def pause_for_verdicts(ev: Evaluator, at_most: int, timeout: float) -> float:
+def pause_for_verdicts(ev: Evaluator, run: Run, at_most: int, timeout: float) -> float:
     """Polls until no more than ``at_most`` checkpoints await their verdict (or the timeout); the seconds it took."""
     t = time.monotonic()
     while len(ev.pending()) > at_most and time.monotonic() - t < timeout:
-        ev.poll()
+        run.poll(ev)
         time.sleep(0.05)
     return time.monotonic() - t
 
@@ -164,7 +170,8 @@ def stop_now(ev: Evaluator, run: Run, patience: int):
     since = ev.checkpoints.since_improvement()
     LOG.info("stopping at step %d: %d checkpoints without a significant improvement (%s)", run.step, len(since),
              ", ".join(since))
-    return {"trainingStep": run.step, "atSeconds": round(time.monotonic() - run.t0, 3), "sinceImprovement": since}
+    return {"trainingStep": run.step, "atSeconds": round(time.monotonic() - run.t0, 3), "poll": run.polls,
+            "sinceImprovement": since}
 
 
 def main():
@@ -176,7 +183,7 @@ def main():
     ap.add_argument("--checkpoint-every", type=int, default=50)
     ap.add_argument("--patience", type=int, default=3,
                     help="stop after this many checkpoints in a row without a significant improvement")
-    ap.add_argument("--episodes", type=int, default=40, help="benchmark episodes")
+    ap.add_argument("--episodes", type=int, default=30, help="benchmark episodes")
     ap.add_argument("--hidden", type=int, default=64)
     ap.add_argument("--lr", type=float, default=1e-3)
     ap.add_argument("--batch", type=int, default=32)
@@ -220,7 +227,7 @@ def main():
     while run.step <= args.steps:
         if run.step % args.checkpoint_every == 0:
             if ev is not None and len(ev.pending()) >= args.max_in_flight:
-                paused += pause_for_verdicts(ev, args.max_in_flight - 1, args.wait_timeout)
+                paused += pause_for_verdicts(ev, run, args.max_in_flight - 1, args.wait_timeout)
                 stopped = stop_now(ev, run, args.patience)  # on a verdict that came during the pause
                 if stopped:
                     break
@@ -239,14 +246,14 @@ def main():
         train_seconds += time.monotonic() - t
         run.step += 1
         if ev is not None:
-            ev.poll()  # the verdicts that came meanwhile go to run.on_verdict; never waits
+            run.poll(ev)
             stopped = stop_now(ev, run, args.patience)
             if stopped:
                 break
     loop_seconds = time.monotonic() - t0
     if ev is not None:
         # checkpoints submitted after the one that stopped the run may still be the best: their verdicts decide
-        pause_for_verdicts(ev, 0, args.wait_timeout)
+        pause_for_verdicts(ev, run, 0, args.wait_timeout)
         ev.close()
     best = run.best
     summary = {"runId": args.run_id, "steps": run.step, "patience": args.patience,
