@@ -266,10 +266,12 @@ def main():
                "checkpoints": sorted(run.timeline.values(), key=lambda c: c["trainingStep"])}
     (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
     if ev is None:
-        LOG.info("trained %d steps without scoring: %.1f steps/s over the loop", run.step, summary["loopStepsPerSecond"])
+        LOG.info("trained %d steps without scoring: %.1f steps/s in the training steps, %.1f over the loop", run.step,
+                 summary["trainingStepsPerSecond"], summary["loopStepsPerSecond"])
     else:
-        LOG.info("best checkpoint by the scorer: %s; %d steps at %.1f steps/s over the loop, %.1f s in all",
-                 best and best["checkpointId"], run.step, summary["loopStepsPerSecond"], summary["seconds"])
+        LOG.info("best checkpoint by the scorer: %s; %d steps: %.1f steps/s in the training steps, %.1f over the loop "
+                 "(%.1f s of it paused for the scorer), %.1f s in all", best and best["checkpointId"], run.step,
+                 summary["trainingStepsPerSecond"], summary["loopStepsPerSecond"], paused, summary["seconds"])
     return 0 if ev is None or not summary["unanswered"] else 1
 
 
