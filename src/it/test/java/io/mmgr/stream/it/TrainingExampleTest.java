@@ -124,6 +124,8 @@ class TrainingExampleTest {
     @Test
     void thePyTorchExampleActsOnVerdictsAsTheyArriveKeepsTheBestAndStopsAfterPatienceCheckpointsWithoutASignificantGain()
             throws Exception {
+        // 16 s at load 15, 30 s at load 23: torch's import, the scorer's first verdicts (4-8 s after their checkpoint)
+        // and ~400 training steps; the stop comes by the 9th checkpoint
         PythonRunner.Result torch = PythonRunner.run(List.of("-c", "import torch"), Map.of(), EXAMPLE);
         SystemPackages.require(torch.code() == 0, "python3 cannot import torch: install the Debian package python3-torch "
                 + "(.ci/run does): " + torch.out().trim(), "mmgr.interop.required");
