@@ -19,7 +19,7 @@ import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 
-/** The HTTP and error handling both protocols share: status classes, retry hints, bodies that are not JSON. */
+/** The HTTP and error handling every protocol shares: status classes, retry hints, bodies that are not JSON. */
 abstract class HttpProviderClient implements ProviderClient {
 
     /**
@@ -134,8 +134,9 @@ abstract class HttpProviderClient implements ProviderClient {
             return reply(node);
         }
         JsonNode error = errorBody(body);
-        String message = "HTTP " + status + ": " + snippet(body);
         ProviderException.Kind kind = classify(status, error);
+        String named = explain(status, error);
+        String message = (named == null ? "" : named + " (") + "HTTP " + status + ": " + snippet(body) + (named == null ? "" : ")");
         RetryHints.Hint hint = kind == ProviderException.Kind.RATE_LIMITED || kind == ProviderException.Kind.SERVER
                 ? hint(resp.headers(), error) : null;
         throw new ProviderException(kind, status, message, hint, snippet(body));
@@ -166,6 +167,11 @@ abstract class HttpProviderClient implements ProviderClient {
             return ProviderException.Kind.TIMEOUT;
         }
         return ProviderException.Kind.REJECTED;
+    }
+
+    /** A name for a non-200 answer that its status alone does not give (e.g. Azure's content filter), or null. */
+    String explain(int status, JsonNode error) {
+        return null;
     }
 
     /** The wait a 429 or 5xx announces; {@code Retry-After} here, protocols add their own. */
