@@ -59,17 +59,8 @@ public final class AnthropicClient extends HttpProviderClient {
         body.put("max_tokens", profile.outputCap());
         body.put("system", call.system());
         ArrayNode content = body.putArray("messages").addObject().put("role", "user").putArray("content");
-        for (ProviderCall.Part p : call.parts()) {
-            if (p instanceof ProviderCall.Text t) {
-                content.addObject().put("type", "text").put("text", t.text());
-            } else if (p instanceof ProviderCall.Media m) {
-                if (m.video()) {
-                    throw new IOException("the Anthropic protocol takes no video parts; send frames");
-                }
-                content.addObject().put("type", "image").putObject("source").put("type", "base64")
-                        .put("media_type", m.mimeType()).put("data", Base64.getEncoder().encodeToString(m.bytes()));
-            }
-        }
+        textAndImages(call, content, "Anthropic", (block, m) -> block.put("type", "image").putObject("source").put("type", "base64")
+                .put("media_type", m.mimeType()).put("data", Base64.getEncoder().encodeToString(m.bytes())));
         if (profile.kind() == ModelProfile.Kind.ANTHROPIC_THINKING) {
             // thinking takes no temperature but 1 (HTTP 400 otherwise); its budget counts against max_tokens
             body.putObject("thinking").put("type", "enabled").put("budget_tokens", profile.thinkingTokens());

@@ -38,17 +38,8 @@ abstract class ChatCompletionsClient extends HttpProviderClient {
         messages.addObject().put("role", "system").put("content", call.system());
         ObjectNode user = messages.addObject().put("role", "user");
         ArrayNode content = user.putArray("content");
-        for (ProviderCall.Part p : call.parts()) {
-            if (p instanceof ProviderCall.Text t) {
-                content.addObject().put("type", "text").put("text", t.text());
-            } else if (p instanceof ProviderCall.Media m) {
-                if (m.video()) {
-                    throw new IOException("the OpenAI protocol takes no video parts; send frames");
-                }
-                content.addObject().put("type", "image_url").putObject("image_url")
-                        .put("url", "data:" + m.mimeType() + ";base64," + Base64.getEncoder().encodeToString(m.bytes()));
-            }
-        }
+        textAndImages(call, content, "OpenAI", (block, m) -> block.put("type", "image_url").putObject("image_url")
+                .put("url", "data:" + m.mimeType() + ";base64," + Base64.getEncoder().encodeToString(m.bytes())));
         ModelProfile profile = call.profile();
         if (profile.kind() == ModelProfile.Kind.OPENAI_REASONING) {
             // reasoning models reject max_tokens and any temperature but the default (HTTP 400)

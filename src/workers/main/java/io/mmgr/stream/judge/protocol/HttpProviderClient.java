@@ -6,6 +6,8 @@ import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.mmgr.stream.json.JsonErrors;
 import java.io.IOException;
 import java.net.URI;
@@ -242,6 +244,24 @@ abstract class HttpProviderClient implements ProviderClient {
         private static ProviderException tooLarge(String what) {
             return new ProviderException(ProviderException.Kind.OVERSIZED, 0,
                     "the answer body is over the limit of " + MAX_BODY_BYTES + " bytes (it " + what + ")", null, null);
+        }
+    }
+
+    /**
+     * The user turn as content blocks, in order: texts as {@code {"type": "text", "text"}} (OpenAI's and Anthropic's
+     * shape alike), each image as {@code image} writes it into a new block; a video part is refused (send frames).
+     */
+    static void textAndImages(ProviderCall call, ArrayNode content, String protocol,
+                              java.util.function.BiConsumer<ObjectNode, ProviderCall.Media> image) throws IOException {
+        for (ProviderCall.Part p : call.parts()) {
+            if (p instanceof ProviderCall.Text t) {
+                content.addObject().put("type", "text").put("text", t.text());
+            } else if (p instanceof ProviderCall.Media m) {
+                if (m.video()) {
+                    throw new IOException("the " + protocol + " protocol takes no video parts; send frames");
+                }
+                image.accept(content.addObject(), m);
+            }
         }
     }
 
