@@ -303,6 +303,27 @@ class ScriptedProvidersTest {
         assertThat(server.seen()).hasSize(2).allSatisfy(x -> assertThat(x.authorization()).isEqualTo(sent));
     }
 
+    @ParameterizedTest
+    @EnumSource(JudgeProtocol.class)
+    void imagesTravelInlineInTheProtocolsOwnBlocksAndVideosOnlyToGemini(JudgeProtocol p) throws Exception {
+        start(e -> Action.ok(Duration.ZERO, Map.of()));
+        byte[] png = {(byte) 0x89, 'P', 'N', 'G', 13, 10, 26, 10};
+        ProviderCall withImage = new ProviderCall(model(p), "Grade it.", List.of(new ProviderCall.Text("case=x look"),
+                new ProviderCall.Media("image/png", png), new ProviderCall.Text("and grade")), null, ModelProfile.forModel(p, model(p)));
+        assertThat(reply(p, withImage).text()).isNotBlank();
+        assertThat(server.seen().get(0).images()).as("the image block the scripted %s provider counts", p).isEqualTo(1);
+        ProviderCall withVideo = new ProviderCall(model(p), "Grade it.", List.of(new ProviderCall.Text("case=x"),
+                new ProviderCall.Media("video/mp4", new byte[] {0, 0, 0, 24})), null, ModelProfile.forModel(p, model(p)));
+        ProviderClient c = client(p, model(p), Map.of());
+        assertThat(c.acceptsVideo()).isEqualTo(p == JudgeProtocol.GEMINI);
+        if (!c.acceptsVideo()) {
+            ProviderException refused = failure(c, withVideo);
+            assertThat(refused.kind()).isEqualTo(ProviderException.Kind.REJECTED);
+            assertThat(refused.getMessage()).contains("takes no video parts; send frames");
+            assertThat(server.seen()).as("nothing sent").hasSize(1);
+        }
+    }
+
     @Test
     void aRefusedKeyIsAConfigurationProblemOnEveryProtocol() throws Exception {
         start(e -> Action.of(Kind.UNAUTHORIZED));
