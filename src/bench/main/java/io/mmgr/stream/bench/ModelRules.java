@@ -1,6 +1,8 @@
 package io.mmgr.stream.bench;
 
 import io.mmgr.stream.judge.protocol.JudgeProtocol;
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Pattern;
@@ -39,10 +41,38 @@ final class ModelRules {
     private static final String THINKING_DOCS = " Please consult our documentation at "
             + "https://docs.claude.com/en/docs/build-with-claude/extended-thinking";
 
-    /** Anthropic's 400s: no max_tokens, a thinking budget under 1,024 or not below max_tokens, a temperature with thinking. */
-    private static ProviderAnswers.Reply checkAnthropic(Map<String, Object> params) {
+    /** Bounds Anthropic's structured output refuses in a schema. */
+    private static final List<String> UNSUPPORTED = List.of("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf",
+            "minLength", "maxLength", "maxItems");
+
+    /** The first bound of {@code schema} Anthropic refuses, as its 400 words it, or null. */
+    static String unsupportedBound(JsonNode schema) {
+        for (String k : UNSUPPORTED) {
+            if (schema.has(k)) {
+                return "output_config.format.schema: For '" + schema.path("type").asText() + "' type, property '" + k
+                        + "' is not supported";
+            }
+        }
+        for (JsonNode sub : schema.path("properties")) {
+            String found = unsupportedBound(sub);
+            if (found != null) {
+                return found;
+            }
+        }
+        return schema.has("items") ? unsupportedBound(schema.get("items")) : null;
+    }
+
+    /**
+     * Anthropic's 400s: no max_tokens, a thinking budget under 1,024 or not below max_tokens, a temperature with
+     * thinking, a structured-output schema with bounds.
+     */
+    static ProviderAnswers.Reply checkAnthropic(Map<String, Object> params, JsonNode body) {
         if (!(params.get("max_tokens") instanceof Number max)) {
             return AnthropicAnswers.badRequest("max_tokens: Field required");
+        }
+        String bound = unsupportedBound(body.path("output_config").path("format").path("schema"));
+        if (bound != null) {
+            return AnthropicAnswers.badRequest(bound);
         }
         if (params.get("budget_tokens") instanceof Number budget) {
             if (budget.intValue() < 1024) {
@@ -60,9 +90,6 @@ final class ModelRules {
 
     /** The 400 a model gives to these parameters, or null when it takes them. */
     static ProviderAnswers.Reply check(JudgeProtocol protocol, String model, Map<String, Object> params) {
-        if (protocol == JudgeProtocol.ANTHROPIC) {
-            return checkAnthropic(params);
-        }
         if (!reasons(protocol, model)) {
             return null;
         }

@@ -387,7 +387,7 @@ public final class ScriptedVlmServer implements AutoCloseable {
             Duration over = admit(arrived);
             ProviderAnswers.Reply refused = !over.isZero()
                     ? ProviderAnswers.rateLimited(protocol, model, quota.requests(), over, false)
-                    : ModelRules.check(protocol, model, params);
+                    : protocol == JudgeProtocol.ANTHROPIC ? ModelRules.checkAnthropic(params, body) : ModelRules.check(protocol, model, params);
             if (refused != null) {
                 record.seen(refused.status(), refused.status() == 429 ? over : null, null);
                 send(ex, refused);

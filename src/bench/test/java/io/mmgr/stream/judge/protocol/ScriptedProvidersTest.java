@@ -386,6 +386,28 @@ class ScriptedProvidersTest {
     }
 
     @Test
+    void claudesStructuredOutputGetsTheRubricSchemaWithoutTheBoundsAnthropicRefuses() throws Exception {
+        start(e -> Action.ok(Duration.ZERO, Map.of("progress", 0.5)));
+        // a fraction metric's score is bounded 0..1 in the rubric's schema; Anthropic answers 400 to the bound
+        Map<String, Object> fraction = Map.of("type", "object", "additionalProperties", false, "required", List.of("score"),
+                "properties", Map.of("score", Map.of("type", "number", "minimum", 0, "maximum", 1)));
+        Map<String, Object> schema = Map.of("type", "object", "additionalProperties", false, "required", List.of("progress"),
+                "properties", Map.of("progress", fraction));
+        HttpResponse<String> raw = postTo(server.anthropicBaseUrl() + "/messages", messages("claude-sonnet-4-5",
+                ", \"max_tokens\": 1024, \"output_config\": {\"format\": {\"type\": \"json_schema\", \"schema\": "
+                        + JSON.writeValueAsString(schema) + "}}"), "anthropic-version", "2023-06-01");
+        assertThat(raw.statusCode()).isEqualTo(400);
+        assertThat(JSON.readTree(raw.body()).at("/error/message").asText())
+                .isEqualTo("output_config.format.schema: For 'number' type, property 'minimum' is not supported");
+
+        ProviderClient c = new AnthropicClient(URI.create(server.anthropicBaseUrl()), ApiKey.none(), Duration.ofSeconds(15),
+                StructuredOutput.JSON_SCHEMA);
+        ProviderReply r = c.send(new ProviderCall("claude-sonnet-4-5", "Grade it.", List.of(new ProviderCall.Text("case=x grade")),
+                schema, ModelProfile.forModel(JudgeProtocol.ANTHROPIC, "claude-sonnet-4-5"))).get(30, TimeUnit.SECONDS);
+        assertThat(JSON.readTree(r.text()).at("/progress/score").asDouble()).as("the metric named by the schema sent").isEqualTo(0.5);
+    }
+
+    @Test
     void claudeThinkingOutOfRoomStopsAtMaxTokensWithoutTextAndIsAskedAgainWithMore() throws Exception {
         start(e -> Action.ok(Duration.ZERO, Map.of()).thinking(9_000, 2_100));
         String url = server.anthropicBaseUrl() + "/messages";

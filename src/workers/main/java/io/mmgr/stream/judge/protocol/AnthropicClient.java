@@ -10,14 +10,17 @@ import java.net.http.HttpRequest;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Base64;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 
 /**
  * Anthropic Messages ({@code POST <base>/messages}, base e.g. {@code https://api.anthropic.com/v1}) with the
  * key in {@code x-api-key} and the API version in {@code anthropic-version}. Images travel as base64
  * content blocks ({@code {"type": "image", "source": {"type": "base64", "media_type", "data"}}}); videos
  * as frames. Structured output: {@code json_schema} sends the rubric's schema as
- * {@code output_config.format} ({@code json_schema}); Anthropic has no schema-less JSON mode, so
+ * {@code output_config.format} ({@code json_schema}) without the bounds Anthropic refuses; Anthropic has no schema-less JSON mode, so
  * {@code json_object} is refused when the settings are made ({@link StructuredOutput#parse}). Extended
  * thinking ({@code anthropic-thinking} profile) sends {@code thinking.budget_tokens} inside
  * {@code max_tokens} and no temperature. An answer cut at {@code stop_reason: max_tokens} is a reply
@@ -30,6 +33,10 @@ public final class AnthropicClient extends HttpProviderClient {
     /** The errors Anthropic answers that mean the key or account, not the request (its documented error types). */
     private static final List<String> CONFIGURATION_ERRORS = List.of("authentication_error", "permission_error", "not_found_error",
             "billing_error");
+
+    /** JSON-schema keywords Anthropic's structured output refuses (its documented limitations). */
+    static final Set<String> UNSUPPORTED_SCHEMA_KEYWORDS = Set.of("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum",
+            "multipleOf", "minLength", "maxLength", "minItems", "maxItems", "uniqueItems", "minProperties", "maxProperties");
 
     private final StructuredOutput structured;
 
@@ -69,9 +76,35 @@ public final class AnthropicClient extends HttpProviderClient {
         }
         if (call.schema() != null && structured == StructuredOutput.JSON_SCHEMA) {
             body.putObject("output_config").putObject("format").put("type", "json_schema")
-                    .set("schema", JSON.valueToTree(call.schema()));
+                    .set("schema", JSON.valueToTree(anthropicSchema(call.schema())));
         }
         return JSON.writeValueAsBytes(body);
+    }
+
+    /**
+     * The rubric's schema in the subset Anthropic's structured output compiles: numeric, string-length, array and
+     * object-size bounds are refused with a 400 ("For 'number' type, property 'minimum' is not supported"), so they
+     * are left out, as Anthropic's SDKs do; the rubric's parser still checks every score's range.
+     */
+    @SuppressWarnings("unchecked")
+    static Map<String, Object> anthropicSchema(Map<String, Object> schema) {
+        Map<String, Object> out = new LinkedHashMap<>();
+        schema.forEach((k, v) -> {
+            if (UNSUPPORTED_SCHEMA_KEYWORDS.contains(k)) {
+                return;
+            }
+            if (k.equals("properties") && v instanceof Map<?, ?> props) {
+                Map<String, Object> converted = new LinkedHashMap<>();
+                ((Map<String, Object>) props).forEach((name, sub) -> converted.put(name, sub instanceof Map<?, ?> m
+                        ? anthropicSchema((Map<String, Object>) m) : sub));
+                out.put(k, converted);
+            } else if (k.equals("items") && v instanceof Map<?, ?> items) {
+                out.put(k, anthropicSchema((Map<String, Object>) items));
+            } else {
+                out.put(k, v);
+            }
+        });
+        return out;
     }
 
     @Override
