@@ -54,11 +54,6 @@ public final class AnthropicClient extends HttpProviderClient {
     }
 
     @Override
-    public boolean acceptsVideo() {
-        return false;
-    }
-
-    @Override
     byte[] body(ProviderCall call) throws IOException {
         ObjectNode body = JSON.createObjectNode();
         body.put("model", call.model());

@@ -26,11 +26,6 @@ abstract class ChatCompletionsClient extends HttpProviderClient {
     }
 
     @Override
-    public boolean acceptsVideo() {
-        return false;
-    }
-
-    @Override
     byte[] body(ProviderCall call) throws IOException {
         ObjectNode body = JSON.createObjectNode();
         body.put("model", call.model());

@@ -55,6 +55,12 @@ abstract class HttpProviderClient implements ProviderClient {
         this.http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).version(HttpClient.Version.HTTP_1_1).build();
     }
 
+    /** Videos go as frames unless a protocol takes them whole (Gemini). */
+    @Override
+    public boolean acceptsVideo() {
+        return false;
+    }
+
     /** The request for a call (URL, headers with the key), without its body. */
     abstract HttpRequest.Builder request(ProviderCall call) throws IOException;
 
