@@ -43,7 +43,7 @@ public final class JudgeBench {
      * @param rateLimited   share of requests answered 429 at random (besides the enforced quota)
      * @param retryAfter    the wait those announce, seconds
      * @param concurrency   calls in flight (bulkhead)
-     * @param protocol      openai or gemini
+     * @param protocol      the protocol the scripted provider is spoken to in
      * @param quotaMargin   the judge's allowance for send-to-arrival jitter
      * @param seed          randomness of the 429s
      * @param enforce       the provider answers 429 past the quota
@@ -88,7 +88,7 @@ public final class JudgeBench {
             if (c.enforce()) {
                 server.quota(new ScriptedVlmServer.Quota(c.quota(), Duration.ofSeconds(1)));
             }
-            URI base = URI.create(c.protocol() == JudgeProtocol.GEMINI ? server.geminiBaseUrl() : server.openAiBaseUrl());
+            URI base = URI.create(server.baseUrl(c.protocol()));
             JudgeSettings s = JudgeSettings.builder(c.protocol(), base, "bench-judge")
                     .quota(q -> q.requests(c.quota(), Duration.ofSeconds(1)).margin(c.quotaMargin()))
                     .concurrency(c.concurrency())
