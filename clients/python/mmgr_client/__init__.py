@@ -10,14 +10,14 @@
 
 See README.md beside the package.
 """
-from .errors import (ArtifactError, ArtifactOutsideDirectory, BrokerUnreachable, DeliveryFailed, MmgrError,
-                     ModalityUnknown, RegistryUnreachable, SchemaMismatch, ScorerTimeout, TopicMissing, UnknownTask,
+from .errors import (ArtifactError, ArtifactOutsideDirectory, ArtifactUploadFailed, BrokerUnreachable, DeliveryFailed,
+                     MmgrError, ModalityUnknown, RegistryUnreachable, SchemaMismatch, ScorerTimeout, TopicMissing, UnknownTask,
                      ScorerUnreachable, VideoEncoderMissing, WebUnauthorized)
 from .endpoints import read_endpoints
 from .evaluator import Evaluator
 from .web import ScorerApi
 
 __all__ = ["Evaluator", "ScorerApi", "read_endpoints", "WebUnauthorized", "ScorerUnreachable", "MmgrError", "UnknownTask", "SchemaMismatch", "ArtifactError", "ArtifactOutsideDirectory",
-           "VideoEncoderMissing", "BrokerUnreachable", "RegistryUnreachable", "TopicMissing", "DeliveryFailed",
+           "ArtifactUploadFailed", "VideoEncoderMissing", "BrokerUnreachable", "RegistryUnreachable", "TopicMissing", "DeliveryFailed",
            "ScorerTimeout", "ModalityUnknown"]
 __version__ = "0.1.0"
