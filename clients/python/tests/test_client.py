@@ -8,7 +8,9 @@ import pathlib
 import tempfile
 import time
 import unittest
+import unittest.mock
 import urllib.request
+import warnings
 
 import numpy as np
 from PIL import Image
@@ -260,6 +262,10 @@ if __name__ == "__main__":
 class S3Uploads(unittest.TestCase):
     """artifact_dir="s3://bucket/prefix": outputs are uploaded with boto3 and referenced by URI and digest."""
 
+    def setUp(self):
+        # botocore keeps its pooled connections open until exit; unittest would print a ResourceWarning for each
+        warnings.simplefilter("ignore", ResourceWarning)
+
     def evaluator(self, artifact_dir):
         return Evaluator(BOOTSTRAP, REGISTRY, run_id="py-s3-unit", model="m", artifact_dir=artifact_dir,
                          inline_max_bytes=0, topic_prefix=PREFIX)
@@ -294,12 +300,8 @@ class S3Uploads(unittest.TestCase):
 
     def test_s3_store_unreachable(self):
         endpoint = "http://127.0.0.1:%s" % CLOSED_PORT
-        saved = os.environ["AWS_ENDPOINT_URL"]
-        os.environ["AWS_ENDPOINT_URL"] = endpoint
-        try:
+        with unittest.mock.patch.dict(os.environ, {"AWS_ENDPOINT_URL_S3": endpoint, "AWS_ENDPOINT_URL": endpoint}):
             ev = self.evaluator("s3://%s/unit" % S3_BUCKET)
-        finally:
-            os.environ["AWS_ENDPOINT_URL"] = saved
         with ev:
             with self.assertRaises(ArtifactUploadFailed) as e:
                 ev.submit("c1", 1, "maze", "m1", output=png())
