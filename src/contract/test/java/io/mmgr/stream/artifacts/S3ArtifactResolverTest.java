@@ -30,7 +30,9 @@ class S3ArtifactResolverTest {
 
     static final long LIMIT = 64 * 1024;
     static final String BUCKET = "outputs";
-    static final Duration TIMEOUT = Duration.ofSeconds(1);
+    /** Generous for the reads that must succeed (a loaded 2-core machine); short for the proxy's faults. */
+    static final Duration TIMEOUT = Duration.ofSeconds(10);
+    static final Duration FAULT_TIMEOUT = Duration.ofSeconds(1);
 
     @TempDir
     static Path dir;
@@ -50,7 +52,7 @@ class S3ArtifactResolverTest {
         digest = store.put(BUCKET, "run-1/ckpt-1/out.png", payload);
         store.put(BUCKET, "big.bin", new byte[(int) LIMIT + 1]);
         store.put(S3TestStore.DENIED_BUCKET, "out.png", payload);
-        resolver = new S3ArtifactResolver(settings(store.endpoint()), LIMIT, dir.resolve("spill"));
+        resolver = new S3ArtifactResolver(settings(store.endpoint(), TIMEOUT), LIMIT, dir.resolve("spill"));
     }
 
     @AfterAll
@@ -63,8 +65,8 @@ class S3ArtifactResolverTest {
         }
     }
 
-    static S3Settings settings(URI endpoint) {
-        return S3Settings.defaults().withEndpoint(endpoint).withPathStyle(true).withTimeout(TIMEOUT);
+    static S3Settings settings(URI endpoint, Duration timeout) {
+        return S3Settings.defaults().withEndpoint(endpoint).withPathStyle(true).withTimeout(timeout);
     }
 
     static ArtifactRef ref(String uri, String sha256) {
@@ -81,7 +83,7 @@ class S3ArtifactResolverTest {
         // the scorer's router sends s3 to it; the offline one (no SDK needed) names what it accepts instead
         Path root = Files.createDirectories(dir.resolve("root"));
         var scorer = CompositeArtifactResolver.standard(List.of(root), LIMIT, dir.resolve("spill"), List.of(),
-                Duration.ofSeconds(1), settings(store.endpoint()));
+                Duration.ofSeconds(1), settings(store.endpoint(), TIMEOUT));
         assertThat(scorer.read(ref)).isEqualTo(payload);
         assertThatThrownBy(() -> CompositeArtifactResolver.standard(List.of(root), LIMIT, dir.resolve("spill"), List.of(),
                 Duration.ofSeconds(1)).read(ref)).hasMessageContaining("scheme 's3' is not supported");
@@ -136,11 +138,11 @@ class S3ArtifactResolverTest {
     void aStoreThatAnswersSlowlyThenNotAtAllThenAgainMakesTheReadWaitThenSucceed() throws Exception {
         ArtifactRef ref = ref("s3://" + BUCKET + "/run-1/ckpt-1/out.png", digest);
         try (FaultyTcpProxy proxy = new FaultyTcpProxy(store.port())) {
-            S3ArtifactResolver behind = new S3ArtifactResolver(settings(URI.create("http://127.0.0.1:" + proxy.port())), LIMIT,
-                    dir.resolve("spill"));
+            S3ArtifactResolver behind = new S3ArtifactResolver(settings(URI.create("http://127.0.0.1:" + proxy.port()),
+                    FAULT_TIMEOUT), LIMIT, dir.resolve("spill"));
             assertThat(behind.read(ref)).isEqualTo(payload);
 
-            proxy.delay(TIMEOUT.multipliedBy(2));
+            proxy.delay(FAULT_TIMEOUT.multipliedBy(3));
             assertThatThrownBy(() -> behind.read(ref)).isExactlyInstanceOf(ArtifactUnavailableException.class)
                     .hasMessage("artifact s3://outputs/run-1/ckpt-1/out.png: the store did not answer within 1 s; trying again");
 

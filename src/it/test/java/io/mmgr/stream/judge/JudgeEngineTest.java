@@ -146,7 +146,8 @@ class JudgeEngineTest {
         request.getEvent().setArtifacts(List.of(ArtifactRef.newBuilder(inline).setUri("s3://outputs/r/s3-out.png").build()));
         var artifacts = CompositeArtifactResolver.standard(List.of(dir), LocalArtifactResolver.DEFAULT_MAX_BYTES, dir.resolve("spill"),
                 List.of(), Duration.ofSeconds(1), S3Settings.defaults().withEndpoint(URI.create("http://127.0.0.1:" + closed))
-                        .withPathStyle(true).withTimeout(Duration.ofSeconds(1)));
+                        // long enough for the SDK's first call on a loaded machine: a closed port refuses at once
+                        .withPathStyle(true).withTimeout(Duration.ofSeconds(30)));
         VerdictCache cache = VerdictCache.open(dir.resolve("cache-s3"));
         caches.add(cache);
         JudgeSettings s = settings("openai");
