@@ -25,6 +25,8 @@ def report(kind, value):
 
 def mind2web_item(sample_id, steps):
     """A Mind2Web episode: gold (element, op, value) steps, each element with its box."""
+    # the shared uiSteps, as a Python producer writes them: the client ships no family payload schema
+    # (GroundTruth's deprecated fields are read whenever an item has no payload)
     return {"task": "mind2web", "sampleId": sample_id, "benchmark": "magma",
             "groundTruth": {"uiSteps": [{"element": e, "bbox": [40.0 * i, 0.0, 40.0 * i + 30.0, 20.0], "op": op,
                                          "value": v} for i, (e, op, v) in enumerate(steps)]}}

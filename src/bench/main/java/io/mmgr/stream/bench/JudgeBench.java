@@ -13,6 +13,7 @@ import io.mmgr.stream.judge.JudgeMetrics;
 import io.mmgr.stream.judge.JudgeRuntime;
 import io.mmgr.stream.judge.JudgeSettings;
 import io.mmgr.stream.judge.VerdictCache;
+import io.mmgr.stream.tasks.math.MathTruth;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -146,7 +147,7 @@ public final class JudgeBench {
                 .setTrainingStep(0).setTask("math").setSampleId(id).setModality("text")
                 .setInputs(GenerationInputs.newBuilder().setText("x = " + i).build()).setProducedAt(Instant.now()).build();
         BenchmarkItem item = BenchmarkItem.newBuilder().setTask("math").setSampleId(id).setPrompt("case=" + id + " Solve x - " + i + " = 0.")
-                .setGroundTruth(GroundTruth.newBuilder().setAnswer(Integer.toString(i)).build()).build();
+                .setGroundTruth(new MathTruth(Integer.toString(i)).into(GroundTruth.newBuilder()).build()).build();
         return JudgeRequest.newBuilder().setRequestId(id).setGenerationId(id).setRubric("math").setEvent(e).setItem(item)
                 .setRequestedAt(Instant.now()).build();
     }
