@@ -12,6 +12,9 @@ CLOSED_PORT = os.environ.get("MMGR_TEST_CLOSED_PORT")
 # the scorer's web server and the access token it requires (the test's own, made for the run)
 WEB_URL = os.environ.get("MMGR_TEST_WEB_URL")
 WEB_TOKEN = os.environ.get("MMGR_TEST_WEB_TOKEN")
+# the S3-compatible store (s3proxy in the test's JVM) and a bucket in it; its endpoint and key pair are in the
+# standard AWS variables (AWS_ENDPOINT_URL, AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY) boto3 reads
+S3_BUCKET = os.environ.get("MMGR_TEST_S3_BUCKET")
 
 
 def report(kind, value):
