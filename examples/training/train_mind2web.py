@@ -26,7 +26,8 @@ import numpy as np
 HERE = pathlib.Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent.parent / "clients" / "python"))
 
-from mmgr_client import Evaluator, MmgrError, read_endpoints  # noqa: E402
+from mmgr_client import MmgrError  # noqa: E402
+import scorer_args  # noqa: E402
 from webagent import KINDS, Agent, World, step_success_rate  # noqa: E402
 
 LOG = logging.getLogger("train")
@@ -35,6 +36,9 @@ SWAPS = {0: 1, 1: 0, 2: 3, 3: 2, 5: 7, 7: 5}
 
 
 def benchmark_items(episodes):
+    # groundTruth in the shared fields Magma items carried before its payload (GroundTruth.uiSteps, deprecated
+    # but read whenever an item has no payload, so the scores are the same): a payload is the single-object
+    # encoding of tasks/magma/MagmaTruth.avsc, a schema the Python client does not ship (it carries schemas/ only)
     return [{"task": "mind2web", "sampleId": e.episode_id, "benchmark": "magma", "version": "webagent-1",
              "prompt": "Book a flight: " + ", ".join(KINDS[s.kind][0] for s in e.steps),
              "groundTruth": {"uiSteps": e.gold_steps()}} for e in episodes]
@@ -64,11 +68,7 @@ def _rate(rate, low, high):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--bootstrap-servers", help="default: from --endpoints")
-    ap.add_argument("--schema-registry-url", help="default: from --endpoints")
-    ap.add_argument("--topic-prefix", help="default: from --endpoints, else mmgr.")
-    ap.add_argument("--endpoints", default=".mmgr/endpoints.properties",
-                    help="where bin/mmgr run wrote its endpoints (used for what is not given)")
+    scorer_args.add_arguments(ap)
     ap.add_argument("--run-id", default="webagent-%d" % int(time.time()))
     ap.add_argument("--out", required=True, help="directory for checkpoints, best.npz and summary.json")
     ap.add_argument("--steps", type=int, default=300)
@@ -93,10 +93,7 @@ def main():
     history = []
     best = None
     try:
-        where = {} if args.bootstrap_servers and args.schema_registry_url else read_endpoints(args.endpoints)
-        ev = Evaluator(args.bootstrap_servers or where["bootstrap_servers"],
-                       args.schema_registry_url or where["schema_registry_url"], run_id=args.run_id,
-                       model="webagent-numpy", topic_prefix=args.topic_prefix or where.get("topic_prefix", "mmgr."))
+        ev = scorer_args.evaluator(args, "webagent-numpy")
     except MmgrError as e:
         LOG.error("cannot reach the scorer: %s", e)
         return 2

@@ -6,18 +6,19 @@
     ev.publish_benchmark(items)
     ev.submit("ckpt-1000", 1000, "maze", "maze-0001", output=image)
     ev.checkpoint_done("ckpt-1000")
-    verdict = ev.wait("ckpt-1000", timeout=600)
+    verdict = ev.wait("ckpt-1000", timeout=600)    # or, without waiting: ev.poll(), ev.checkpoints.best()
 
 See README.md beside the package.
 """
-from .errors import (ArtifactError, ArtifactOutsideDirectory, BrokerUnreachable, DeliveryFailed, MmgrError,
-                     ModalityUnknown, RegistryUnreachable, SchemaMismatch, ScorerTimeout, TopicMissing, UnknownTask,
+from .errors import (ArtifactError, ArtifactOutsideDirectory, ArtifactUploadFailed, BrokerUnreachable, DeliveryFailed,
+                     MmgrError, ModalityUnknown, RegistryUnreachable, SchemaMismatch, ScorerTimeout, TopicMissing, UnknownTask,
                      ScorerUnreachable, VideoEncoderMissing, WebUnauthorized)
+from .checkpoints import Checkpoints
 from .endpoints import read_endpoints
 from .evaluator import Evaluator
 from .web import ScorerApi
 
-__all__ = ["Evaluator", "ScorerApi", "read_endpoints", "WebUnauthorized", "ScorerUnreachable", "MmgrError", "UnknownTask", "SchemaMismatch", "ArtifactError", "ArtifactOutsideDirectory",
-           "VideoEncoderMissing", "BrokerUnreachable", "RegistryUnreachable", "TopicMissing", "DeliveryFailed",
+__all__ = ["Evaluator", "Checkpoints", "ScorerApi", "read_endpoints", "WebUnauthorized", "ScorerUnreachable", "MmgrError", "UnknownTask", "SchemaMismatch", "ArtifactError", "ArtifactOutsideDirectory",
+           "ArtifactUploadFailed", "VideoEncoderMissing", "BrokerUnreachable", "RegistryUnreachable", "TopicMissing", "DeliveryFailed",
            "ScorerTimeout", "ModalityUnknown"]
 __version__ = "0.1.0"

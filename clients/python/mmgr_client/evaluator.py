@@ -5,10 +5,11 @@ import datetime
 import os
 import time
 import uuid
-from typing import Any, Dict, Iterable, Mapping, Optional, Sequence, Set, Tuple
+from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Sequence, Set, Tuple
 
 from . import artifacts as _artifacts
 from . import tasks as _tasks
+from .checkpoints import Checkpoints
 from .errors import ModalityUnknown, ScorerTimeout
 from .publisher import Publisher, TopicReader
 
@@ -31,7 +32,9 @@ class Evaluator:
     :param run_id: the training run
     :param model: the model being trained (``GenerationEvent.model``)
     :param artifact_dir: a directory the scorer reads (one of its ``--artifact-root`` directories): outputs too
-        large to inline are written under it, and file outputs must lie in it
+        large to inline are written under it, and file outputs must lie in it. Or ``"s3://bucket/prefix"``: those
+        outputs, and file outputs from anywhere, are uploaded there with boto3 (endpoint, region and credentials
+        from the standard AWS settings, see ``mmgr_client.s3``) and sent as ``s3://`` references with their digest
     :param topic_prefix: the scorer's ``--topic-prefix``
     :param inline_max_bytes: outputs up to this size travel inline as ``data:`` URIs
     :param delivery_timeout: seconds the brokers have to acknowledge a record
@@ -59,6 +62,10 @@ class Evaluator:
         self._answers: Dict[Tuple[str, str], Dict[str, Any]] = {}
         self._benchmark_tasks: Set[str] = set()
         self._checkpoints: Dict[str, Dict[str, Any]] = {}
+        #: this run's verdicts as poll() and wait() receive them: best(), should_stop()
+        self.checkpoints = Checkpoints()
+        self._callbacks: List[Callable[[Dict[str, Any]], None]] = []
+        self._delivered: Dict[str, Tuple[str, str]] = {}
 
     # -- public API -------------------------------------------------------------------------------------------
 
@@ -142,7 +149,31 @@ class Evaluator:
                                    "done marker of " + checkpoint_id)
         self.flush()
         ckpt["marker"] = dict(marker, timeout=timeout, expected=expected, tasks=tasks)
+        self.checkpoints.expect(checkpoint_id, ckpt["step"] or 0)
+        self._status_reader()  # its consumer starts fetching the answers in the background now
         return marker["doneId"]
+
+    def poll(self) -> List[Dict[str, Any]]:
+        """The verdicts that arrived since the last call, without waiting: each as :meth:`wait` returns it.
+
+        Only answers to this evaluator's latest marker of each checkpoint count; a rewritten answer (a late
+        sample, a re-score) comes again. Each verdict also goes to :attr:`checkpoints` and to the
+        :meth:`on_verdict` callbacks, in this thread, before this returns.
+        """
+        arrived = []
+        for status in self._status_reader().available():
+            verdict = self._take(status)
+            if verdict is not None:
+                arrived.append(verdict)
+        return arrived
+
+    def on_verdict(self, callback: Callable[[Dict[str, Any]], None]) -> None:
+        """Calls ``callback(verdict)`` for every verdict :meth:`poll` or :meth:`wait` receives, in their thread."""
+        self._callbacks.append(callback)
+
+    def pending(self) -> List[str]:
+        """Checkpoints marked done whose verdict has not arrived yet, in training-step order."""
+        return self.checkpoints.pending()
 
     def wait(self, checkpoint_id: str, timeout: Optional[float] = None, *, answer_grace: float = 30.0) -> Dict[str, Any]:
         """The scorer's verdict on a checkpoint, once every expected sample is scored or the timeout passes.
@@ -165,8 +196,7 @@ class Evaluator:
             marker = self._checkpoints[checkpoint_id]["marker"]
         allowed = (marker["timeout"] if marker["timeout"] is not None else SCORER_DEFAULT_TIMEOUT) + answer_grace
         deadline = time.monotonic() + allowed
-        if self._reader is None:
-            self._reader = self.publisher.reader("checkpoint-status")
+        reader = self._status_reader()
         key = (self.run_id, checkpoint_id)
         while True:
             answer = self._answers.get(key)
@@ -179,9 +209,32 @@ class Evaluator:
                     "(topic prefix, application)? Its marker %s is on %s." % (
                         self.run_id, checkpoint_id, self.publisher.topics["checkpoint-status"], allowed,
                         marker["doneId"], self.publisher.topics["checkpoint-done"]))
-            status = self._reader.poll(min(0.5, left))
+            status = reader.poll(min(0.5, left))
             if status is not None:
-                self._answers[(status["runId"], status["checkpointId"])] = status
+                self._take(status)
+
+    def _status_reader(self) -> TopicReader:
+        if self._reader is None:
+            self._reader = self.publisher.reader("checkpoint-status")
+        return self._reader
+
+    def _take(self, status: Dict[str, Any]) -> Optional[Dict[str, Any]]:
+        """Keeps an answer read from the topic; returns it as a verdict when it is new and answers our marker."""
+        self._answers[(status["runId"], status["checkpointId"])] = status
+        if status["runId"] != self.run_id:
+            return None
+        ckpt = self._checkpoints.get(status["checkpointId"])
+        marker = ckpt["marker"] if ckpt else None
+        version = (status["doneId"], status["updatedAt"])
+        # an answer to an earlier marker (or another job's run of the same id) is not this job's verdict
+        if marker is None or marker["doneId"] != status["doneId"] or self._delivered.get(status["checkpointId"]) == version:
+            return None
+        self._delivered[status["checkpointId"]] = version
+        verdict = _result(status)
+        self.checkpoints.update(verdict)
+        for callback in self._callbacks:
+            callback(verdict)
+        return verdict
 
     def flush(self) -> None:
         """Waits until every record sent is acknowledged; DeliveryFailed (or BrokerUnreachable) if one was not."""

@@ -171,5 +171,19 @@ class TopicReader:
             return None
         return codec.plain(codec.decode(msg.value(), self._schema, self._publisher.registry))
 
+    def available(self, max_records: int = 100) -> List[Dict[str, Any]]:
+        """The records the consumer has fetched already (in the background), without waiting for more."""
+        out = []
+        while True:
+            batch = self._consumer.consume(max_records, 0)
+            for msg in batch:
+                if msg.error():
+                    if msg.error().code() != KafkaError._PARTITION_EOF:
+                        _KAFKA_LOG.warning("reading %s: %s", self._topic, msg.error().str())
+                elif msg.value() is not None:
+                    out.append(codec.plain(codec.decode(msg.value(), self._schema, self._publisher.registry)))
+            if len(batch) < max_records:
+                return out
+
     def close(self) -> None:
         self._consumer.close()
