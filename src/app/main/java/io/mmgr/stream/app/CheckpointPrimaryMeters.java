@@ -59,7 +59,7 @@ final class CheckpointPrimaryMeters implements AutoCloseable {
         scheduler.scheduleWithFixedDelay(this::refresh, 0, refresh.toMillis(), TimeUnit.MILLISECONDS);
     }
 
-    void refresh() {
+    synchronized void refresh() {
         List<LeaderboardRow> now;
         try {
             now = rows.get();

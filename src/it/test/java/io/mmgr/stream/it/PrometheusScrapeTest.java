@@ -50,7 +50,8 @@ class PrometheusScrapeTest {
 
     static final String TOKEN = "prometheus-scrape-" + Long.toHexString(System.nanoTime());
     static final Duration WAIT = Duration.ofSeconds(60);
-    static final int SAMPLES = 12;
+    /** AlertRule.DEFAULT's minimum of compared samples, so the regression raises an alert. */
+    static final int SAMPLES = 20;
     static final Path RULES = Path.of("deploy", "prometheus", "mmgr-rules.yml");
     static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
