@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.mmgr.stream.app.ScorerApp;
+import io.mmgr.stream.artifacts.LocalArtifactResolver;
 import io.mmgr.stream.avro.BenchmarkItem;
 import io.mmgr.stream.avro.GenerationEvent;
 import io.mmgr.stream.avro.GenerationInputs;
@@ -12,6 +13,11 @@ import io.mmgr.stream.avro.LeaderboardKey;
 import io.mmgr.stream.avro.LeaderboardRow;
 import io.mmgr.stream.avro.SampleScore;
 import io.mmgr.stream.avro.UiAction;
+import io.mmgr.stream.bench.ScriptedVlmServer;
+import io.mmgr.stream.bench.ScriptedVlmServer.Action;
+import io.mmgr.stream.judge.JudgeRuntime;
+import io.mmgr.stream.judge.JudgeSettings;
+import io.mmgr.stream.judge.JudgeWorker;
 import io.mmgr.stream.json.JsonAvro;
 import io.mmgr.stream.topology.ScorerSettings;
 import io.mmgr.stream.web.WebAccess;
@@ -43,7 +49,8 @@ import org.junit.jupiter.api.io.TempDir;
  * leaderboard's. A job without the token is refused (HTTP 401). The example alerting rules
  * (deploy/prometheus/mmgr-rules.yml) pass {@code promtool check rules} and, loaded from a copy whose
  * {@code for:} durations are 1 s, fire as their conditions are provoked: a checkpoint regression, dead
- * letters, a scorer stopped. (The judge backlog rule is checked by promtool only: no judge runs here.)
+ * letters, a judge whose provider answers too slowly (the judge in the first scorer's process, as {@code run}
+ * starts it), a scorer stopped.
  */
 @Tag("integration")
 class PrometheusScrapeTest {
@@ -52,6 +59,8 @@ class PrometheusScrapeTest {
     static final Duration WAIT = Duration.ofSeconds(60);
     /** AlertRule.DEFAULT's minimum of compared samples, so the regression raises an alert. */
     static final int SAMPLES = 20;
+    /** Judged samples sent to the slow provider. */
+    static final int JUDGED = 6;
     static final Path RULES = Path.of("deploy", "prometheus", "mmgr-rules.yml");
     static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
@@ -81,75 +90,106 @@ class PrometheusScrapeTest {
         String targetB = "127.0.0.1:" + portB;
         Path log = dir.resolve("prometheus.log");
         Prometheus prometheus = startPrometheus(List.of(targetA, targetB), log);
-        ScorerSettings settings = ScorerSettings.defaults().withPrefix("prom.").withPartitions(4);
+        ScorerSettings settings = ScorerSettings.defaults().withPrefix("prom.").withPartitions(4).withJudge(true);
         ScorerApp b = null;
+        JudgeRuntime judge = null;
+        // a provider slower than the test: every judge request stays in the worker's backlog
+        ScriptedVlmServer slow = ScriptedVlmServer.start(e -> Action.ok(Duration.ofMinutes(2), Map.of()));
         try (ScorerHarness h = new ScorerHarness(dir.resolve("stack"), settings, web(portA))) {
-            b = ScorerApp.start(settings, web(portB), h.kafka.bootstrapServers(), h.registry.url(), dir.resolve("b"), WAIT);
-            long started = System.nanoTime();
-            String api = prometheus.url();
-            await(() -> value(api, "sum(up{job=\"mmgr\"})"), 2.0, "both scorers scraped with the token", log);
-            // refused by the scorer, not merely unreachable
-            await(() -> lastError(api, "without-token").contains("401") ? 1.0 : 0.0, 1.0,
-                    "the scrape without the token refused with HTTP 401", log);
-            // what the stopped-scorer rule reads besides up: each instance's live stream threads
-            await(() -> value(api, "count(kafka_stream_alive_stream_threads{job=\"mmgr\"} > 0)"), 2.0, "both scorers' stream threads", log);
-            long scraped = System.nanoTime();
-            String scored = "sum(mmgr_samples_scored_total{task=\"mind2web\"})";
-            assertThat(value(api, scored)).as("nothing scored yet").isNull();
-            assertThat(firing(api)).as("no alert before any is provoked").isEmpty();
+            try {
+                b = ScorerApp.start(settings, web(portB), h.kafka.bootstrapServers(), h.registry.url(), dir.resolve("b"), WAIT);
+                long started = System.nanoTime();
+                String api = prometheus.url();
+                await(() -> value(api, "sum(up{job=\"mmgr\"})"), 2.0, "both scorers scraped with the token", log);
+                // refused by the scorer, not merely unreachable
+                await(() -> lastError(api, "without-token").contains("401") ? 1.0 : 0.0, 1.0,
+                        "the scrape without the token refused with HTTP 401", log);
+                // what the stopped-scorer rule reads besides up: each instance's live stream threads
+                await(() -> value(api, "count(kafka_stream_alive_stream_threads{job=\"mmgr\"} > 0)"), 2.0, "both scorers' stream threads", log);
+                long scraped = System.nanoTime();
+                String scored = "sum(mmgr_samples_scored_total{task=\"mind2web\"})";
+                assertThat(value(api, scored)).as("nothing scored yet").isNull();
+                // a scorer not listening yet was down: that alert clears once both are scraped, and no other fires
+                awaitQuiet(api, log);
 
-            for (int i = 0; i < SAMPLES; i++) {
-                h.publish(item("s" + i));
-            }
-            // c1 answers every sample right, c2 none: a significant drop, which the scorer's comparison raises
-            for (int i = 0; i < SAMPLES; i++) {
-                h.publish(event("s" + i, "c1", 1, true));
-            }
-            for (int i = 0; i < SAMPLES; i++) {
-                h.publish(event("s" + i, "c2", 2, false));
-            }
-            long loaded = System.nanoTime();
-            ScorerHarness.await(h::scores, s -> s.size() == 2 * SAMPLES, WAIT, "the load's scores");
-            long scoredAt = System.nanoTime();
-            // the meter counts score records: as many as the topic holds (one per sample, unless one was re-scored)
-            long records = h.records(h.topics().sampleScores.name()).size();
-            assertThat(records).isGreaterThanOrEqualTo(2 * SAMPLES);
-            await(() -> value(api, scored), (double) records, "the samples scored, summed over both scorers", log);
-            assertThat(h.scores().values()).extracting(SampleScore::getStatus).containsOnly("COMPLETE");
+                for (int i = 0; i < SAMPLES; i++) {
+                    h.publish(item("s" + i));
+                }
+                // c1 answers every sample right, c2 none: a significant drop, which the scorer's comparison raises
+                for (int i = 0; i < SAMPLES; i++) {
+                    h.publish(event("s" + i, "c1", 1, true));
+                }
+                for (int i = 0; i < SAMPLES; i++) {
+                    h.publish(event("s" + i, "c2", 2, false));
+                }
+                long loaded = System.nanoTime();
+                ScorerHarness.await(h::scores, s -> s.size() == 2 * SAMPLES, WAIT, "the load's scores");
+                long scoredAt = System.nanoTime();
+                // the meter counts score records: as many as the topic holds (one per sample, unless one was re-scored)
+                long records = h.records(h.topics().sampleScores.name()).size();
+                assertThat(records).isGreaterThanOrEqualTo(2 * SAMPLES);
+                await(() -> value(api, scored), (double) records, "the samples scored, summed over both scorers", log);
+                assertThat(h.scores().values()).extracting(SampleScore::getStatus).containsOnly("COMPLETE");
 
-            // each checkpoint's primary per task (and over all tasks), as the leaderboard topic's final rows have it
-            Map<LeaderboardKey, LeaderboardRow> board = ScorerHarness.await(h::leaderboard, m -> m.size() == 4
-                    && m.values().stream().allMatch(r -> r.getSamplesScored() == SAMPLES), WAIT, "both checkpoints' final rows");
-            for (LeaderboardRow row : board.values()) {
-                assertThat(row.getPrimaryRate()).isNotNull();
-                String query = "max by (run, checkpoint, task) (mmgr_checkpoint_primary{run=\"" + row.getRunId()
-                        + "\", checkpoint=\"" + row.getCheckpointId() + "\", task=\"" + row.getTask() + "\"})";
-                await(() -> value(api, query), row.getPrimaryRate(), "the primary of " + row.getCheckpointId() + "/" + row.getTask(), log);
-            }
-            assertThat(board.values()).extracting(LeaderboardRow::getPrimaryRate).contains(1.0, 0.0);
-            // each row on exactly one instance: the one whose partition holds it
-            assertThat(value(api, "count(mmgr_checkpoint_primary{run=\"prom\"})")).isEqualTo(4.0);
-            long primaries = System.nanoTime();
-            awaitFiring(api, "MmgrCheckpointRegression", log);
+                // each checkpoint's primary per task (and over all tasks), as the leaderboard topic's final rows have it
+                Map<LeaderboardKey, LeaderboardRow> board = ScorerHarness.await(h::leaderboard, m -> m.size() == 4
+                        && m.values().stream().allMatch(r -> r.getSamplesScored() == SAMPLES), WAIT, "both checkpoints' final rows");
+                for (LeaderboardRow row : board.values()) {
+                    assertThat(row.getPrimaryRate()).isNotNull();
+                    String query = "max by (run, checkpoint, task) (mmgr_checkpoint_primary{run=\"" + row.getRunId()
+                            + "\", checkpoint=\"" + row.getCheckpointId() + "\", task=\"" + row.getTask() + "\"})";
+                    await(() -> value(api, query), row.getPrimaryRate(), "the primary of " + row.getCheckpointId() + "/" + row.getTask(), log);
+                }
+                assertThat(board.values()).extracting(LeaderboardRow::getPrimaryRate).contains(1.0, 0.0);
+                // each row on exactly one instance: the one whose partition holds it
+                assertThat(value(api, "count(mmgr_checkpoint_primary{run=\"prom\"})")).isEqualTo(4.0);
+                long primaries = System.nanoTime();
+                awaitFiring(api, "MmgrCheckpointRegression", log);
 
-            h.publishRaw("not-a-key".getBytes(StandardCharsets.UTF_8), "not an Avro record".getBytes(StandardCharsets.UTF_8));
-            awaitFiring(api, "MmgrDeadLetters", log);
-            assertThat(firing(api)).doesNotContain("MmgrScorerDown");
+                h.publishRaw("not-a-key".getBytes(StandardCharsets.UTF_8), "not an Avro record".getBytes(StandardCharsets.UTF_8));
+                awaitFiring(api, "MmgrDeadLetters", log);
+                assertThat(firing(api)).doesNotContain("MmgrScorerDown", "MmgrJudgeBacklogGrowing");
 
-            b.close();
-            b = null;
-            JsonNode down = awaitFiring(api, "MmgrScorerDown", log);
-            assertThat(down.path("labels").path("instance").asText()).isEqualTo(targetB);
-            System.out.printf("Prometheus scrape: stack up in %.1f s, both jobs scraped %.1f s later, the load scored in %.1f s, "
-                    + "its primaries seen by Prometheus %.1f s after that, the three alerts fired within %.1f s (load average %s)%n",
-                    (started - t0) / 1e9, (scraped - started) / 1e9, (scoredAt - loaded) / 1e9, (primaries - scoredAt) / 1e9,
-                    (System.nanoTime() - primaries) / 1e9, Files.readString(Path.of("/proc/loadavg")).trim());
-            // the token went to Prometheus in a file, and no further
-            assertThat(Files.readString(log)).contains("Server is ready").doesNotContain(TOKEN);
-        } finally {
-            if (b != null) {
+                judge = JudgeRuntime.start(JudgeSettings.builder("openai", URI.create(slow.openAiBaseUrl()), "judge-prom")
+                                .timeout(Duration.ofMinutes(5)).retry(r -> r.maxAttempts(1)).build(),
+                        Map.of(), h.topics(), new JudgeWorker.Config(h.kafka.bootstrapServers(), "prom-judge", Map.of()),
+                        new LocalArtifactResolver(List.of(dir), LocalArtifactResolver.DEFAULT_MAX_BYTES, dir.resolve("spill")),
+                        h.scorer().meters(), dir.resolve("judge-cache"));
+                // judged samples arriving one by one, so the backlog rises while Prometheus watches
+                for (int i = 0; i < JUDGED; i++) {
+                    h.publish(BenchmarkItem.newBuilder().setTask("math").setSampleId("m" + i).setPrompt("case=slow Solve 3x = 12.")
+                            .setGroundTruth(GroundTruth.newBuilder().setAnswer("x = 4").build()).build());
+                    h.publish(GenerationEvent.newBuilder().setRunId("prom-judged").setModel("m").setCheckpointId("c1").setTrainingStep(1)
+                            .setTask("math").setSampleId("m" + i).setModality("text").setProducedAt(Instant.now())
+                            .setInputs(GenerationInputs.newBuilder().setText("3x = 12, x = 4").build()).build());
+                    Thread.sleep(500);
+                }
+                awaitFiring(api, "MmgrJudgeBacklogGrowing", log);
+                // every judged sample waits: none was verdicted (the provider has not answered)
+                await(() -> value(api, "sum(mmgr_judge_backlog)"), (double) JUDGED, "the judge backlog", log);
+
                 b.close();
+                b = null;
+                JsonNode down = awaitFiring(api, "MmgrScorerDown", log);
+                assertThat(down.path("labels").path("instance").asText()).isEqualTo(targetB);
+                System.out.printf("Prometheus scrape: stack up in %.1f s, both jobs scraped %.1f s later, the load scored in %.1f s, "
+                        + "its primaries seen by Prometheus %.1f s after that, the four alerts fired within %.1f s (load average %s)%n",
+                        (started - t0) / 1e9, (scraped - started) / 1e9, (scoredAt - loaded) / 1e9, (primaries - scoredAt) / 1e9,
+                        (System.nanoTime() - primaries) / 1e9, Files.readString(Path.of("/proc/loadavg")).trim());
+                // the token went to Prometheus in a file, and no further
+                assertThat(Files.readString(log)).contains("Server is ready").doesNotContain(TOKEN);
+            } finally {
+                // the provider first: the judge's call in flight ends, so the judge stops at once, while the broker runs
+                slow.close();
+                if (judge != null) {
+                    judge.close();
+                }
+                if (b != null) {
+                    b.close();
+                }
             }
+        } finally {
+            slow.close();
             prometheus.process().destroy();
             if (!prometheus.process().waitFor(20, TimeUnit.SECONDS)) {
                 prometheus.process().destroyForcibly().waitFor(10, TimeUnit.SECONDS);
@@ -179,6 +219,20 @@ class PrometheusScrapeTest {
             }
         }
         return out;
+    }
+
+    /** Polls /api/v1/alerts until no alert is pending or firing. */
+    private static void awaitQuiet(String api, Path log) throws Exception {
+        long end = System.nanoTime() + WAIT.toNanos();
+        String last = "";
+        while (System.nanoTime() < end) {
+            last = get(api + "/api/v1/alerts");
+            if (JsonAvro.MAPPER.readTree(last).path("data").path("alerts").isEmpty()) {
+                return;
+            }
+            Thread.sleep(250);
+        }
+        throw new AssertionError("alerts still active: " + last + "; Prometheus' log:\n" + Files.readString(log));
     }
 
     /** Polls /api/v1/alerts until the alert fires; returns it. */
