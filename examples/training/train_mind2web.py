@@ -36,6 +36,9 @@ SWAPS = {0: 1, 1: 0, 2: 3, 3: 2, 5: 7, 7: 5}
 
 
 def benchmark_items(episodes):
+    # groundTruth in the shared fields Magma items carried before its payload (GroundTruth.uiSteps, deprecated
+    # but read whenever an item has no payload, so the scores are the same): a payload is the single-object
+    # encoding of tasks/magma/MagmaTruth.avsc, a schema the Python client does not ship (it carries schemas/ only)
     return [{"task": "mind2web", "sampleId": e.episode_id, "benchmark": "magma", "version": "webagent-1",
              "prompt": "Book a flight: " + ", ".join(KINDS[s.kind][0] for s in e.steps),
              "groundTruth": {"uiSteps": e.gold_steps()}} for e in episodes]

@@ -10,8 +10,8 @@
 
 See README.md beside the package.
 """
-from .errors import (ArtifactError, ArtifactOutsideDirectory, BrokerUnreachable, DeliveryFailed, MmgrError,
-                     ModalityUnknown, RegistryUnreachable, SchemaMismatch, ScorerTimeout, TopicMissing, UnknownTask,
+from .errors import (ArtifactError, ArtifactOutsideDirectory, ArtifactUploadFailed, BrokerUnreachable, DeliveryFailed,
+                     MmgrError, ModalityUnknown, RegistryUnreachable, SchemaMismatch, ScorerTimeout, TopicMissing, UnknownTask,
                      ScorerUnreachable, VideoEncoderMissing, WebUnauthorized)
 from .checkpoints import Checkpoints
 from .endpoints import read_endpoints
@@ -19,6 +19,6 @@ from .evaluator import Evaluator
 from .web import ScorerApi
 
 __all__ = ["Evaluator", "Checkpoints", "ScorerApi", "read_endpoints", "WebUnauthorized", "ScorerUnreachable", "MmgrError", "UnknownTask", "SchemaMismatch", "ArtifactError", "ArtifactOutsideDirectory",
-           "VideoEncoderMissing", "BrokerUnreachable", "RegistryUnreachable", "TopicMissing", "DeliveryFailed",
+           "ArtifactUploadFailed", "VideoEncoderMissing", "BrokerUnreachable", "RegistryUnreachable", "TopicMissing", "DeliveryFailed",
            "ScorerTimeout", "ModalityUnknown"]
 __version__ = "0.1.0"

@@ -17,6 +17,7 @@ import subprocess
 import tempfile
 from typing import Any, Dict, Optional, Sequence
 
+from . import s3 as _s3
 from .errors import ArtifactError, ArtifactOutsideDirectory, VideoEncoderMissing
 
 try:
@@ -183,16 +184,20 @@ def _safe(text: str) -> str:
 
 
 class ArtifactStore:
-    """Writes artifacts under the shared directory the scorer reads (its --artifact-root), or inlines small ones."""
+    """Writes artifacts under the shared directory the scorer reads (its --artifact-root), or uploads them to an
+    ``s3://bucket/prefix``; inlines small ones."""
 
     def __init__(self, directory: Optional[os.PathLike], inline_max_bytes: int) -> None:
-        self.directory = pathlib.Path(directory).resolve() if directory is not None else None
+        self.s3 = _s3.S3Target(str(directory)) if str(directory or "").startswith("s3://") else None
+        self.directory = pathlib.Path(directory).resolve() if directory is not None and self.s3 is None else None
         self.inline_max_bytes = inline_max_bytes
         if self.directory is not None:
             self.directory.mkdir(parents=True, exist_ok=True)
 
     def reference(self, art: Artifact, role: str, where: Sequence[str]) -> Dict[str, Any]:
         """An ArtifactRef for the artifact; ``where`` names the sub-directory and file (run, checkpoint, ...)."""
+        if self.s3 is not None and (art.path is not None or len(art.data) > self.inline_max_bytes):
+            return self._uploaded(art, role, where)
         if art.path is not None:
             real = art.path.resolve(strict=True)
             if self.directory is None or not _inside(real, self.directory):
@@ -214,14 +219,25 @@ class ArtifactStore:
                                     % (size, self.inline_max_bytes))
             else:
                 uri = self._write(data, art.media_type, digest, where).as_uri()
-        return {"role": role, "uri": uri, "sha256": digest, "mediaType": art.media_type, "fps": art.fps,
-                "frameCount": art.frame_count, "width": art.width, "height": art.height, "sizeBytes": size}
+        return _ref(art, role, uri, digest, size)
+
+    def _uploaded(self, art: Artifact, role: str, where: Sequence[str]) -> Dict[str, Any]:
+        """Uploads the output (a file from wherever it is) and references it by its s3:// URI and digest."""
+        if art.path is not None:
+            digest, size = _digest_file(art.path)
+            key = self.s3.key(*[_safe(w) for w in where[:-1]], _named(where[-1], digest, art.media_type))
+            with open(art.path, "rb") as body:
+                uri = self.s3.upload(key, body, art.media_type, digest)
+        else:
+            digest, size = hashlib.sha256(art.data).hexdigest(), len(art.data)
+            key = self.s3.key(*[_safe(w) for w in where[:-1]], _named(where[-1], digest, art.media_type))
+            uri = self.s3.upload(key, art.data, art.media_type, digest)
+        return _ref(art, role, uri, digest, size)
 
     def _write(self, data: bytes, media_type: str, digest: str, where: Sequence[str]) -> pathlib.Path:
         folder = self.directory.joinpath(*[_safe(w) for w in where[:-1]])
         folder.mkdir(parents=True, exist_ok=True)
-        # named after the content too: a re-sent output never overwrites one the scorer may be reading
-        target = folder / ("%s.%s%s" % (_safe(where[-1]), digest[:12], EXTENSIONS.get(media_type, ".bin")))
+        target = folder / _named(where[-1], digest, media_type)
         if not target.exists():
             fd, tmp = tempfile.mkstemp(dir=folder, prefix=".tmp-")
             with os.fdopen(fd, "wb") as f:
@@ -229,6 +245,16 @@ class ArtifactStore:
             os.chmod(tmp, 0o644)  # mkstemp's 0600 would hide it from a scorer running as another user
             os.replace(tmp, target)
         return target
+
+
+def _named(name: str, digest: str, media_type: str) -> str:
+    # named after the content too: a re-sent output never overwrites one the scorer may be reading
+    return "%s.%s%s" % (_safe(name), digest[:12], EXTENSIONS.get(media_type, ".bin"))
+
+
+def _ref(art: Artifact, role: str, uri: str, digest: str, size: int) -> Dict[str, Any]:
+    return {"role": role, "uri": uri, "sha256": digest, "mediaType": art.media_type, "fps": art.fps,
+            "frameCount": art.frame_count, "width": art.width, "height": art.height, "sizeBytes": size}
 
 
 def _inside(path: pathlib.Path, directory: pathlib.Path) -> bool:

@@ -21,6 +21,10 @@ class ArtifactOutsideDirectory(ArtifactError):
     """A file output lies outside the shared artifact directory, where the scorer cannot read it."""
 
 
+class ArtifactUploadFailed(ArtifactError):
+    """An output could not be uploaded to the object store (``artifact_dir="s3://..."``): the store's answer says why."""
+
+
 class VideoEncoderMissing(ArtifactError):
     """A list of frames was given but no MP4 encoder (ffmpeg) is installed."""
 

@@ -32,7 +32,9 @@ class Evaluator:
     :param run_id: the training run
     :param model: the model being trained (``GenerationEvent.model``)
     :param artifact_dir: a directory the scorer reads (one of its ``--artifact-root`` directories): outputs too
-        large to inline are written under it, and file outputs must lie in it
+        large to inline are written under it, and file outputs must lie in it. Or ``"s3://bucket/prefix"``: those
+        outputs, and file outputs from anywhere, are uploaded there with boto3 (endpoint, region and credentials
+        from the standard AWS settings, see ``mmgr_client.s3``) and sent as ``s3://`` references with their digest
     :param topic_prefix: the scorer's ``--topic-prefix``
     :param inline_max_bytes: outputs up to this size travel inline as ``data:`` URIs
     :param delivery_timeout: seconds the brokers have to acknowledge a record

@@ -19,6 +19,7 @@ def click(sample):
 
 def main():
     with Evaluator(BOOTSTRAP, REGISTRY, run_id=RUN, model="clicker", topic_prefix=PREFIX) as ev:
+        # the shared targetBox/elementKind (deprecated, read when an item has no payload): see stack.mind2web_item
         ev.publish_benchmark({"task": "screenspot", "sampleId": s, "benchmark": "magma",
                               "groundTruth": {"targetBox": box, "elementKind": "text"}} for s, box in CLICKS.items())
         for s in ("k0", "k1"):

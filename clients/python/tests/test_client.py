@@ -1,5 +1,6 @@
 """The client's own tests: every error it raises, and its conversions. Tests that need the stack (the Java
 test PythonClientTest runs this module with a broker, registry and scorer in its JVM) skip without it."""
+import hashlib
 import io
 import json
 import os
@@ -7,22 +8,26 @@ import pathlib
 import tempfile
 import time
 import unittest
+import unittest.mock
 import urllib.request
+import warnings
 
 import numpy as np
 from PIL import Image
 
-from mmgr_client import (ArtifactOutsideDirectory, BrokerUnreachable, DeliveryFailed, Evaluator, ModalityUnknown,
+from mmgr_client import (ArtifactOutsideDirectory, ArtifactUploadFailed, BrokerUnreachable, DeliveryFailed, Evaluator, ModalityUnknown,
                          RegistryUnreachable, SchemaMismatch, ScorerApi, ScorerTimeout, ScorerUnreachable, TopicMissing,
                          UnknownTask, VideoEncoderMissing, WebUnauthorized)
 from mmgr_client import MmgrError, artifacts, codec, tasks
 from mmgr_client.publisher import TOPICS
 from mmgr_client.schemas import SchemaSet
-from stack import ARTIFACTS, BOOTSTRAP, CLOSED_PORT, PREFIX, REGISTRY, WEB_TOKEN, WEB_URL, mind2web_actions
+from stack import ARTIFACTS, BOOTSTRAP, CLOSED_PORT, PREFIX, REGISTRY, S3_BUCKET, WEB_TOKEN, WEB_URL, mind2web_actions
 
 needs_stack = unittest.skipUnless(BOOTSTRAP and REGISTRY and ARTIFACTS and CLOSED_PORT,
                                   "needs the stack PythonClientTest starts")
 needs_web = unittest.skipUnless(WEB_URL and WEB_TOKEN and CLOSED_PORT, "needs the scorer's web server PythonClientTest starts")
+needs_s3 = unittest.skipUnless(BOOTSTRAP and REGISTRY and S3_BUCKET and CLOSED_PORT and os.environ.get("AWS_ENDPOINT_URL"),
+                               "needs the S3-compatible store PythonClientTest starts")
 needs_ffmpeg = unittest.skipUnless(artifacts.ffmpeg(), "needs ffmpeg (Debian: apt-get install ffmpeg)")
 # topics with no scorer behind them; the generations subject of the first holds an incompatible schema
 MISMATCH = "mismatch."
@@ -251,6 +256,56 @@ class Conversions(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+@needs_s3
+class S3Uploads(unittest.TestCase):
+    """artifact_dir="s3://bucket/prefix": outputs are uploaded with boto3 and referenced by URI and digest."""
+
+    def setUp(self):
+        # botocore keeps its pooled connections open until exit; unittest would print a ResourceWarning for each
+        warnings.simplefilter("ignore", ResourceWarning)
+
+    def evaluator(self, artifact_dir):
+        return Evaluator(BOOTSTRAP, REGISTRY, run_id="py-s3-unit", model="m", artifact_dir=artifact_dir,
+                         inline_max_bytes=0, topic_prefix=PREFIX)
+
+    def test_s3_upload_sends_the_reference_and_digest(self):
+        import boto3
+        image = png((0, 200, 0), (10, 7))
+        with tempfile.TemporaryDirectory() as elsewhere, self.evaluator("s3://%s/unit/" % S3_BUCKET) as ev:
+            as_bytes = ev.submit("c1", 1, "maze", "m1", output=image)["artifacts"][0]
+            # a file is uploaded from wherever it is: no shared directory is involved
+            path = pathlib.Path(elsewhere) / "out.png"
+            path.write_bytes(image)
+            as_file = ev.submit("c1", 1, "maze", "m2", output=str(path))["artifacts"][0]
+        digest = hashlib.sha256(image).hexdigest()
+        client = boto3.session.Session().client("s3", endpoint_url=os.environ["AWS_ENDPOINT_URL"],
+                                                region_name=os.environ.get("AWS_REGION"))
+        for ref, sample in ((as_bytes, "m1"), (as_file, "m2")):
+            prefix = "s3://%s/unit/py-s3-unit/c1/maze/" % S3_BUCKET
+            self.assertTrue(ref["uri"].startswith(prefix), ref["uri"])
+            self.assertEqual(ref["uri"], prefix + "%s.seed0.%s.png" % (sample, digest[:12]))
+            self.assertEqual((ref["sha256"], ref["sizeBytes"], ref["mediaType"]), (digest, len(image), "image/png"))
+            stored = client.get_object(Bucket=S3_BUCKET, Key=ref["uri"][len("s3://%s/" % S3_BUCKET):])
+            self.assertEqual(stored["Body"].read(), image)
+            self.assertEqual(stored["Metadata"].get("sha256"), digest)
+
+    def test_s3_bucket_missing(self):
+        with self.evaluator("s3://no-such-bucket-here/p") as ev:
+            with self.assertRaises(ArtifactUploadFailed) as e:
+                ev.submit("c1", 1, "maze", "m1", output=png())
+        self.assertIn("cannot upload s3://no-such-bucket-here/p/py-s3-unit/c1/maze/m1.seed0.", str(e.exception))
+        self.assertIn("404 NoSuchBucket (the bucket does not exist)", str(e.exception))
+
+    def test_s3_store_unreachable(self):
+        endpoint = "http://127.0.0.1:%s" % CLOSED_PORT
+        with unittest.mock.patch.dict(os.environ, {"AWS_ENDPOINT_URL_S3": endpoint, "AWS_ENDPOINT_URL": endpoint}):
+            ev = self.evaluator("s3://%s/unit" % S3_BUCKET)
+        with ev:
+            with self.assertRaises(ArtifactUploadFailed) as e:
+                ev.submit("c1", 1, "maze", "m1", output=png())
+        self.assertIn("the store at %s cannot be reached" % endpoint, str(e.exception))
 
 
 @needs_web

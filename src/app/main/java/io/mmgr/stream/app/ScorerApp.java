@@ -337,7 +337,7 @@ public final class ScorerApp implements AutoCloseable {
             ArtifactResolver artifacts = CompositeArtifactResolver.standard(settings.artifactRoots(),
                     settings.maxArtifactBytes(), stateDir.resolve("spill"),
                     settings.artifactHttpAllow().stream().map(HttpArtifactResolver.AllowedHost::parse).toList(),
-                    HttpArtifactResolver.DEFAULT_TIMEOUT);
+                    HttpArtifactResolver.DEFAULT_TIMEOUT, settings.artifactS3());
             EvaluatorRegistry evaluators = EvaluatorRegistry.load();
             ScorerContext context = ScorerContext.from(settings, topics, serdes)
                     .tasks(TaskCatalog.load(), evaluators).artifacts(artifacts).rubrics(RubricCatalog.load())

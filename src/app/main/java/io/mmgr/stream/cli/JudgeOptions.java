@@ -1,8 +1,10 @@
 package io.mmgr.stream.cli;
 
+import io.mmgr.stream.judge.AzureSettings;
 import io.mmgr.stream.judge.JudgeSettings;
 import io.mmgr.stream.judge.MediaSettings;
 import io.mmgr.stream.judge.PricingSettings;
+import io.mmgr.stream.judge.protocol.AzureOpenAiClient;
 import io.mmgr.stream.judge.protocol.JudgeProtocol;
 import io.mmgr.stream.judge.protocol.ModelProfile;
 import io.mmgr.stream.judge.protocol.StructuredOutput;
@@ -19,16 +21,30 @@ public final class JudgeOptions {
 
     @Option(names = "--judge-protocol", defaultValue = "${env:MMGR_JUDGE_PROTOCOL}",
             description = "openai (Chat Completions: OpenAI, vLLM, SGLang, Ollama, LM Studio, OpenRouter, Gemini's OpenAI "
-                    + "endpoint) or gemini (native generateContent). Env MMGR_JUDGE_PROTOCOL")
+                    + "endpoint), gemini (native generateContent), anthropic (Messages) or azure-openai (a deployment's chat "
+                    + "completions). Env MMGR_JUDGE_PROTOCOL")
     String protocol;
 
     @Option(names = "--judge-base-url", defaultValue = "${env:MMGR_JUDGE_BASE_URL}",
-            description = "e.g. http://localhost:8000/v1 or https://generativelanguage.googleapis.com/v1beta (env MMGR_JUDGE_BASE_URL)")
+            description = "e.g. http://localhost:8000/v1, https://generativelanguage.googleapis.com/v1beta, "
+                    + "https://api.anthropic.com/v1, or for azure-openai the resource's endpoint https://RESOURCE.openai.azure.com "
+                    + "(env MMGR_JUDGE_BASE_URL)")
     URI baseUrl;
 
     @Option(names = "--judge-model", defaultValue = "${env:MMGR_JUDGE_MODEL}",
             description = "the judge model, e.g. gemini-2.5-pro (env MMGR_JUDGE_MODEL)")
     String model;
+
+    @Option(names = "--judge-azure-deployment", defaultValue = "${env:MMGR_JUDGE_AZURE_DEPLOYMENT}",
+            description = "azure-openai: the deployment the requests go to (default: the --judge-model name; "
+                    + "env MMGR_JUDGE_AZURE_DEPLOYMENT)")
+    String azureDeployment;
+
+    @Option(names = "--judge-azure-api-version", defaultValue = "${env:MMGR_JUDGE_AZURE_API_VERSION:-"
+            + AzureOpenAiClient.DEFAULT_API_VERSION + "}",
+            description = "azure-openai: the api-version query parameter (default: ${DEFAULT-VALUE}; "
+                    + "env MMGR_JUDGE_AZURE_API_VERSION)")
+    String azureApiVersion;
 
     @Option(names = "--judge-api-key-env", defaultValue = "${env:MMGR_JUDGE_API_KEY_ENV}", paramLabel = "NAME",
             description = "environment variable holding the API key (the key itself is never a flag, never logged, never "
@@ -41,8 +57,9 @@ public final class JudgeOptions {
     String structuredOutput;
 
     @Option(names = "--judge-profile", defaultValue = "${env:MMGR_JUDGE_PROFILE:-auto}",
-            description = "request parameters: auto (from the model name), openai-chat, openai-reasoning, gemini or "
-                    + "gemini-thinking (docs/judge.md, \"Model profiles\"; default: ${DEFAULT-VALUE}; env MMGR_JUDGE_PROFILE)")
+            description = "request parameters: auto (from the model name), openai-chat, openai-reasoning, gemini, "
+                    + "gemini-thinking, anthropic or anthropic-thinking (docs/judge.md, \"Model profiles\"; default: "
+                    + "${DEFAULT-VALUE}; env MMGR_JUDGE_PROFILE)")
     String profile;
 
     @Option(names = "--judge-rpm", defaultValue = "${env:MMGR_JUDGE_RPM}",
@@ -115,8 +132,9 @@ public final class JudgeOptions {
     int maxOutputTokens;
 
     @Option(names = "--judge-thinking-budget", defaultValue = "${env:MMGR_JUDGE_THINKING_BUDGET}",
-            description = "reasoning room in tokens: Gemini 2.5's thinkingConfig.thinkingBudget, or what an OpenAI reasoning "
-                    + "model may spend before its answer (default: the profile's; env MMGR_JUDGE_THINKING_BUDGET)")
+            description = "reasoning room in tokens: Gemini 2.5's thinkingConfig.thinkingBudget, Anthropic's "
+                    + "thinking.budget_tokens (at least 1024), or what an OpenAI reasoning model may spend before its answer "
+                    + "(default: the profile's; env MMGR_JUDGE_THINKING_BUDGET)")
     Integer thinkingBudget;
 
     @Option(names = "--judge-reasoning-effort", defaultValue = "${env:MMGR_JUDGE_REASONING_EFFORT}",
@@ -146,22 +164,22 @@ public final class JudgeOptions {
                     + " are both set (from the command line or MMGR_JUDGE_RPS / MMGR_JUDGE_RPM)");
         }
         JudgeProtocol p = JudgeProtocol.parse(protocol);
-        if (reasoningEffort != null && !reasoningEffort.isBlank() && !p.equals(JudgeProtocol.OPENAI)) {
+        if (reasoningEffort != null && !reasoningEffort.isBlank() && p.family() != JudgeProtocol.OPENAI) {
             throw new IllegalArgumentException("--judge-reasoning-effort is for OpenAI reasoning models, not the " + p + " protocol");
         }
         int quota = rps != null ? rps : rpm != null ? rpm : 60;
         Duration window = rps != null ? Duration.ofSeconds(1) : Duration.ofMinutes(1);
         ModelProfile prof = "auto".equalsIgnoreCase(profile.strip()) ? ModelProfile.forModel(p, model)
                 : ModelProfile.defaults(ModelProfile.Kind.parse(profile), model);
-        if (prof.kind().protocol() != p) {
+        if (!prof.kind().fits(p)) {
             throw new IllegalArgumentException("--judge-profile " + prof.kind().id() + " is for the " + prof.kind().protocol()
                     + " protocol, not " + p);
         }
         prof = prof.withAnswerTokens(maxOutputTokens);
         if (thinkingBudget != null) {
             if (!prof.kind().reasons()) {
-                throw new IllegalArgumentException("--judge-thinking-budget needs a reasoning profile (openai-reasoning or "
-                        + "gemini-thinking); " + model + " is judged with " + prof.kind().id());
+                throw new IllegalArgumentException("--judge-thinking-budget needs a reasoning profile (openai-reasoning, "
+                        + "gemini-thinking or anthropic-thinking); " + model + " is judged with " + prof.kind().id());
             }
             prof = prof.withThinkingTokens(thinkingBudget);
         }
@@ -183,7 +201,16 @@ public final class JudgeOptions {
                 .circuit(c -> c.failureRate(circuitFailureRate).openFor(circuitOpenFor))
                 .pricing(PricingSettings.of(priceInput, priceOutput, budgetUsd))
                 .media(MediaSettings.defaults().withFrames(frames, nativeVideo))
+                .azure(azure(p))
                 .build();
+    }
+
+    /** The Azure settings; naming a deployment for another protocol is an error (it would be ignored). */
+    private AzureSettings azure(JudgeProtocol p) {
+        if (p != JudgeProtocol.AZURE_OPENAI && azureDeployment != null && !azureDeployment.isBlank()) {
+            throw new IllegalArgumentException("--judge-azure-deployment is for the azure-openai protocol, not " + p);
+        }
+        return new AzureSettings(azureDeployment, azureApiVersion);
     }
 
     public String group(String applicationId) {
@@ -193,8 +220,10 @@ public final class JudgeOptions {
     /** One line for start-up banners: protocol, model, endpoint, request parameters and limits (never the key). */
     public String describe() {
         JudgeSettings s = settings();
+        String where = s.protocol() == JudgeProtocol.AZURE_OPENAI ? s.baseUrl() + " (deployment "
+                + s.azure().deploymentFor(s.model()) + ", api-version " + s.azure().apiVersion() + ")" : s.baseUrl().toString();
         return String.format(java.util.Locale.ROOT, "%s %s at %s, %d requests per %ds, %d in flight, %s%s", s.protocol(), s.model(),
-                s.baseUrl(), s.quota().requests(), s.quota().window().toSeconds(), s.concurrency(), s.profile().describe(),
+                where, s.quota().requests(), s.quota().window().toSeconds(), s.concurrency(), s.profile().describe(),
                 s.pricing().budgetUsdPerRun() == null ? "" : String.format(java.util.Locale.ROOT, ", budget $%.2f per run",
                         s.pricing().budgetUsdPerRun()));
     }

@@ -11,6 +11,7 @@ import io.mmgr.stream.judge.JudgeWorker;
 import io.mmgr.stream.leaderboard.AlertRule;
 import io.mmgr.stream.limits.InputLimits;
 import io.mmgr.stream.topology.comparison.ComparisonSettings;
+import io.mmgr.stream.artifacts.S3Settings;
 import io.mmgr.stream.topology.ScorerSettings;
 import io.mmgr.stream.web.WebAccess;
 import io.mmgr.stream.worker.MemberIdentity;
@@ -229,9 +230,10 @@ public final class RunCommand implements Callable<Integer> {
         short replication = replicationFactor != null ? replicationFactor : starting != null ? 1 : defaultReplication(bootstrap);
         List<Path> roots = artifacts.roots();
         artifacts.allowedHosts(spec.commandLine()); // a malformed host is a usage error before anything starts
+        S3Settings s3 = artifacts.s3(spec.commandLine());
         boolean inProcessJudge = judge.configured() && !judgeExternal;
         ScorerSettings settings = new ScorerSettings(topicPrefix, applicationId, partitions, replication,
-                inProcessJudge || judgeExternal, roots, artifacts.maxBytes, threads, properties, artifacts.httpAllow);
+                inProcessJudge || judgeExternal, roots, artifacts.maxBytes, threads, properties, artifacts.httpAllow, s3);
         HealthFile health = new HealthFile(dataDir.resolve(HealthFile.NAME));
         health.write("STARTING");
         ScorerApp.Options options = ScorerApp.Options.defaults()
@@ -287,6 +289,7 @@ public final class RunCommand implements Callable<Integer> {
                 describe(evaluation.deadlines()));
         out.printf("  Artifact roots          : %s%n", roots);
         out.printf("  HTTP artifact hosts     : %s%n", artifacts.httpAllow.isEmpty() ? "none" : String.join(", ", artifacts.httpAllow));
+        out.printf("  S3 artifacts            : %s (credentials: the AWS chain)%n", s3.describe());
         java.util.List<String> limits = properties.keySet().stream().filter(k -> k.startsWith(InputLimits.PREFIX)).sorted()
                 .map(k -> k + "=" + properties.get(k)).toList();
         out.printf("  Input limits            : %s%n", limits.isEmpty() ? "defaults (docs/configuration.md: Input limits)" : String.join(", ", limits));

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
 import io.mmgr.stream.tasks.ArtifactResolver;
+import io.mmgr.stream.tasks.TaskFamily;
 import io.mmgr.stream.avro.Alert;
 import io.mmgr.stream.avro.BenchmarkItem;
 import io.mmgr.stream.avro.CheckpointComparison;
@@ -42,6 +43,7 @@ final class ApiHandler implements HttpHandler {
     private final Cluster cluster;
     private final ArtifactEndpoint artifacts;
     private final ReliabilityFlags flags;
+    private final ItemJson items = new ItemJson(TaskFamily.installed());
 
     ApiHandler(StoreQueries local, Cluster cluster, ArtifactResolver artifacts, ReliabilityFlags flags) {
         this.local = local;
@@ -283,7 +285,7 @@ final class ApiHandler implements HttpHandler {
         o.set("artifacts", Json.artifacts(s.getArtifacts(), ArtifactEndpoint.sampleQuery(key)));
         BenchmarkItem item = local.item(key.getTask(), key.getSampleId()).orElse(null);
         if (item != null) {
-            ObjectNode it = JsonAvro.toJson(item);
+            ObjectNode it = items.of(item);
             it.set("artifacts", Json.artifacts(item.getArtifacts(), ArtifactEndpoint.itemQuery(key.getTask(), key.getSampleId())));
             o.set("item", it);
         }

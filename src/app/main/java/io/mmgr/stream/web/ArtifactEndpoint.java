@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.sun.net.httpserver.HttpExchange;
 import io.mmgr.stream.tasks.ArtifactException;
 import io.mmgr.stream.tasks.ArtifactResolver;
+import io.mmgr.stream.tasks.ArtifactUnavailableException;
 import io.mmgr.stream.avro.ArtifactRef;
 import io.mmgr.stream.avro.BenchmarkItem;
 import io.mmgr.stream.avro.SampleKey;
@@ -96,6 +97,11 @@ final class ArtifactEndpoint {
                 // the resolver checked the digest of the file it returns
                 send(ex, type, artifacts.file(ref));
             }
+        } catch (ArtifactUnavailableException e) {
+            String id = HttpExchanges.errorId();
+            LOG.warn("artifact {} of {} not served for now (error id {}): {}", index, where, id, e.getMessage());
+            HttpExchanges.error(ex, 503, "artifact " + index + " of " + where + " cannot be served now: its store does not "
+                    + "answer; try again (error id " + id + ")");
         } catch (ArtifactException e) {
             // the resolver's reason names paths and I/O errors: for the log, with an id the caller can quote
             String id = HttpExchanges.errorId();

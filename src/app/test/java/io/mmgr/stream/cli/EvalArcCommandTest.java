@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.mmgr.stream.avro.BenchmarkItem;
+import io.mmgr.stream.json.JsonAvro;
+import io.mmgr.stream.tasks.arc.ArcTruth;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -30,13 +33,16 @@ class EvalArcCommandTest {
                 "--out", dir.toString(), "--count", "2", "--seed", "5");
         assertThat(wrote).startsWith("wrote ");
         ObjectMapper mapper = new ObjectMapper();
-        JsonNode item = mapper.readTree(Files.readAllLines(dir.resolve("benchmark-items.jsonl")).get(0));
+        String line = Files.readAllLines(dir.resolve("benchmark-items.jsonl")).get(0);
+        JsonNode item = mapper.readTree(line);
+        // the grid and region are ARC's payload (base64 in the JSON line)
+        ArcTruth truth = ArcTruth.of(JsonAvro.read(line, BenchmarkItem.class).getGroundTruth());
         String id = item.get("sampleId").asText();
         String taskId = item.get("groundTruth").get("extra").get("arcTaskId").asText();
         int index = item.get("groundTruth").get("extra").get("testIndex").asInt();
         Path task = dir.resolve(taskId + ".json");
         Path answer = dir.resolve(id + "-answer.png");
-        JsonNode region = item.get("groundTruth").get("answerRegion");
+        List<Integer> region = truth.answerRegion();
         String regionArg = region.get(0) + "," + region.get(1) + "," + region.get(2) + "," + region.get(3);
 
         JsonNode good = mapper.readTree(run("eval", "arc", "--task", task.toString(), "--test-index", "" + index,
@@ -44,7 +50,7 @@ class EvalArcCommandTest {
         assertThat(good.get("grid_integrity").asDouble()).isEqualTo(1.0);
         assertThat(good.get("cell_accuracy").asDouble()).isEqualTo(1.0);
         assertThat(good.get("valid_solution").asDouble()).isEqualTo(1.0);
-        assertThat(good.get("decoded_grid")).isEqualTo(item.get("groundTruth").get("grid"));
+        assertThat(good.get("decoded_grid")).isEqualTo(mapper.valueToTree(truth.grid()));
 
         JsonNode canvas = mapper.readTree(run("eval", "arc", "--task", task.toString(), "--test-index", "" + index,
                 "--output", dir.resolve(id + "-solution.png").toString(), "--answer-region", regionArg));

@@ -4,9 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.mmgr.stream.avro.BenchmarkItem;
+import io.mmgr.stream.json.JsonAvro;
 import io.mmgr.stream.tasks.sudoku.SudokuPuzzle;
 import io.mmgr.stream.tasks.sudoku.SudokuRenderer;
 import io.mmgr.stream.tasks.sudoku.SudokuStyle;
+import io.mmgr.stream.tasks.sudoku.SudokuTruth;
 import io.mmgr.stream.vision.VideoEncoder;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -40,11 +43,15 @@ class EvalSudokuCommandTest {
         assertThat(items).hasSize(2);
         JsonNode four = json(items.get(0));
         JsonNode nine = json(items.get(1));
-        assertThat(four.get("groundTruth").get("gridSize").asInt()).isEqualTo(4);
-        assertThat(nine.get("groundTruth").get("gridSize").asInt()).isEqualTo(9);
+        // the ground truth is Sudoku's payload (base64 in the JSON line)
+        SudokuTruth fourTruth = SudokuTruth.of(JsonAvro.read(items.get(0), BenchmarkItem.class).getGroundTruth());
+        SudokuTruth nineTruth = SudokuTruth.of(JsonAvro.read(items.get(1), BenchmarkItem.class).getGroundTruth());
+        assertThat(four.get("groundTruth").get("family").asText()).isEqualTo("sudoku");
+        assertThat(fourTruth.size()).isEqualTo(4);
+        assertThat(nineTruth.size()).isEqualTo(9);
         assertThat(nine.get("difficulty").asText()).isEqualTo("hard");
-        String givens = nine.get("groundTruth").get("givens").asText();
-        String solution = nine.get("groundTruth").get("answer").asText();
+        String givens = nineTruth.givens();
+        String solution = nineTruth.solution();
         Path solved = dir.resolve(nine.get("sampleId").asText() + "-solution.png");
         Path posed = dir.resolve(nine.get("sampleId").asText() + "-problem.png");
 
@@ -61,8 +68,7 @@ class EvalSudokuCommandTest {
         assertThat(good.get("diagnostics").get("cells_ocr").asInt()).isEqualTo(81);
 
         // a short video that writes the 4x4 solution in one go: scored, with Action Reflection
-        SudokuPuzzle p4 = SudokuPuzzle.parse(4, four.get("groundTruth").get("givens").asText(),
-                four.get("groundTruth").get("answer").asText());
+        SudokuPuzzle p4 = SudokuPuzzle.parse(4, fourTruth.givens(), fourTruth.solution());
         Path video = dir.resolve("four.mp4");
         try (VideoEncoder enc = VideoEncoder.open(video, 256, 256, 24, VideoEncoder.Container.MP4)) {
             for (int i = 0; i < 10; i++) {

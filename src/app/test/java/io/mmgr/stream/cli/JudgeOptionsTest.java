@@ -81,8 +81,41 @@ class JudgeOptionsTest {
                 .hasMessageContaining("--judge-reasoning-effort is for OpenAI reasoning models");
         assertThatThrownBy(() -> settings(judge("openai", "o4-mini", "--judge-profile", "gemini-thinking")))
                 .hasMessageContaining("--judge-profile gemini-thinking is for the gemini protocol, not openai");
-        assertThatThrownBy(() -> settings(judge("anthropic", "claude")))
-                .hasMessageContaining("judge protocol must be openai or gemini, not 'anthropic'");
+        assertThatThrownBy(() -> settings(judge("bedrock", "claude")))
+                .hasMessageContaining("judge protocol must be openai, gemini, anthropic or azure-openai, not 'bedrock'");
+        assertThatThrownBy(() -> settings(judge("anthropic", "claude-sonnet-4-5", "--judge-structured-output", "json_object")))
+                .hasMessageContaining("json_object is not for the anthropic protocol");
+        assertThatThrownBy(() -> settings(judge("anthropic", "claude-sonnet-4-5", "--judge-reasoning-effort", "low")))
+                .hasMessageContaining("--judge-reasoning-effort is for OpenAI reasoning models, not the anthropic protocol");
+        assertThatThrownBy(() -> settings(judge("anthropic", "claude-sonnet-4-5", "--judge-profile", "anthropic-thinking",
+                "--judge-thinking-budget", "512"))).hasMessageContaining("at least 1024 tokens, not 512");
+        assertThatThrownBy(() -> settings(judge("azure-openai", "gpt-4o", "--judge-profile", "anthropic")))
+                .hasMessageContaining("--judge-profile anthropic is for the anthropic protocol, not azure-openai");
+        assertThatThrownBy(() -> settings(judge("openai", "gpt-4o", "--judge-azure-deployment", "d")))
+                .hasMessage("--judge-azure-deployment is for the azure-openai protocol, not openai");
+    }
+
+    @Test
+    void anthropicAndAzureFlags() {
+        JudgeSettings a = settings(judge("anthropic", "claude-sonnet-4-5"));
+        assertThat(a.protocol()).isEqualTo(JudgeProtocol.ANTHROPIC);
+        assertThat(a.profile().describe()).isEqualTo("anthropic max_tokens=2048 temperature=0");
+        assertThat(a.structuredOutput()).isEqualTo(StructuredOutput.JSON_SCHEMA);
+        assertThat(settings(judge("anthropic", "claude-sonnet-4-5", "--judge-profile", "anthropic-thinking",
+                "--judge-thinking-budget", "8000")).profile().describe()).isEqualTo("anthropic-thinking max_tokens=10048 budget_tokens=8000");
+
+        JudgeSettings z = settings(judge("azure-openai", "o4-mini", "--judge-azure-deployment", "judge-o4", "--judge-reasoning-effort",
+                "low"));
+        assertThat(z.protocol()).isEqualTo(JudgeProtocol.AZURE_OPENAI);
+        assertThat(z.profile().describe()).isEqualTo("openai-reasoning max_completion_tokens=16384 reasoning_effort=low");
+        assertThat(z.azure().deploymentFor(z.model())).isEqualTo("judge-o4");
+        assertThat(z.azure().apiVersion()).as("the default").isEqualTo("2024-10-21");
+        assertThat(z.requestConfiguration()).as("the deployment decides the model that answers").contains(" deployment=judge-o4 ");
+        JudgeSettings plain = settings(judge("azure-openai", "gpt-4o", "--judge-azure-api-version", "2025-04-01-preview"));
+        assertThat(plain.azure().deploymentFor(plain.model())).as("named after the model by default").isEqualTo("gpt-4o");
+        assertThat(plain.azure().apiVersion()).isEqualTo("2025-04-01-preview");
+        assertThat(settings(judge("openai", "gpt-4o")).requestConfiguration()).as("other protocols' cache keys unchanged")
+                .isEqualTo("format=2 protocol=openai model=gpt-4o params=openai-chat max_tokens=2048 temperature=0 structured=json_schema");
     }
 
     @Test

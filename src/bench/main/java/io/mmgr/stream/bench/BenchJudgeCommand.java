@@ -42,7 +42,7 @@ public final class BenchJudgeCommand implements Callable<Integer> {
             description = "the judge's allowance for send-to-arrival jitter (default: ${DEFAULT-VALUE})")
     long marginMs;
 
-    @Option(names = "--protocol", defaultValue = "openai", description = "openai or gemini (default: ${DEFAULT-VALUE})")
+    @Option(names = "--protocol", defaultValue = "openai", description = "openai, gemini, anthropic or azure-openai (default: ${DEFAULT-VALUE})")
     String protocol;
 
     @CommandLine.Spec

@@ -13,6 +13,7 @@ import io.mmgr.stream.judge.JudgeMetrics;
 import io.mmgr.stream.judge.JudgeRuntime;
 import io.mmgr.stream.judge.JudgeSettings;
 import io.mmgr.stream.judge.VerdictCache;
+import io.mmgr.stream.tasks.math.MathTruth;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -42,7 +43,7 @@ public final class JudgeBench {
      * @param rateLimited   share of requests answered 429 at random (besides the enforced quota)
      * @param retryAfter    the wait those announce, seconds
      * @param concurrency   calls in flight (bulkhead)
-     * @param protocol      openai or gemini
+     * @param protocol      the protocol the scripted provider is spoken to in
      * @param quotaMargin   the judge's allowance for send-to-arrival jitter
      * @param seed          randomness of the 429s
      * @param enforce       the provider answers 429 past the quota
@@ -87,7 +88,7 @@ public final class JudgeBench {
             if (c.enforce()) {
                 server.quota(new ScriptedVlmServer.Quota(c.quota(), Duration.ofSeconds(1)));
             }
-            URI base = URI.create(c.protocol() == JudgeProtocol.GEMINI ? server.geminiBaseUrl() : server.openAiBaseUrl());
+            URI base = URI.create(server.baseUrl(c.protocol()));
             JudgeSettings s = JudgeSettings.builder(c.protocol(), base, "bench-judge")
                     .quota(q -> q.requests(c.quota(), Duration.ofSeconds(1)).margin(c.quotaMargin()))
                     .concurrency(c.concurrency())
@@ -146,7 +147,7 @@ public final class JudgeBench {
                 .setTrainingStep(0).setTask("math").setSampleId(id).setModality("text")
                 .setInputs(GenerationInputs.newBuilder().setText("x = " + i).build()).setProducedAt(Instant.now()).build();
         BenchmarkItem item = BenchmarkItem.newBuilder().setTask("math").setSampleId(id).setPrompt("case=" + id + " Solve x - " + i + " = 0.")
-                .setGroundTruth(GroundTruth.newBuilder().setAnswer(Integer.toString(i)).build()).build();
+                .setGroundTruth(new MathTruth(Integer.toString(i)).into(GroundTruth.newBuilder()).build()).build();
         return JudgeRequest.newBuilder().setRequestId(id).setGenerationId(id).setRubric("math").setEvent(e).setItem(item)
                 .setRequestedAt(Instant.now()).build();
     }

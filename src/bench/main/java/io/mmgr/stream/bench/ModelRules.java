@@ -1,6 +1,8 @@
 package io.mmgr.stream.bench;
 
 import io.mmgr.stream.judge.protocol.JudgeProtocol;
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Pattern;
@@ -11,7 +13,9 @@ import java.util.regex.Pattern;
  * tokens (more at a higher {@code reasoning_effort}) out of {@code max_completion_tokens}; Gemini 2.5
  * and 3 think out of {@code maxOutputTokens}, within {@code thinkingConfig.thinkingBudget} when it is
  * sent (possibly a little past it) and as much as they like when it is not; 2.5 Pro cannot be told not
- * to think (budget 0).
+ * to think (budget 0). Claude thinks only when asked ({@code thinking.budget_tokens}, at least 1,024 and
+ * below {@code max_tokens}, with no temperature but 1), out of {@code max_tokens}. Azure deployments
+ * take OpenAI's rules by the deployment's name.
  */
 final class ModelRules {
 
@@ -27,8 +31,61 @@ final class ModelRules {
 
     static boolean reasons(JudgeProtocol protocol, String model) {
         String m = bare(model);
-        return protocol == JudgeProtocol.OPENAI ? OPENAI_REASONING.matcher(m).matches()
-                : m.startsWith("gemini-2.5") || m.startsWith("gemini-3");
+        return switch (protocol.family()) {
+            case OPENAI -> OPENAI_REASONING.matcher(m).matches();
+            case GEMINI -> m.startsWith("gemini-2.5") || m.startsWith("gemini-3");
+            default -> false; // Claude thinks only when asked
+        };
+    }
+
+    private static final String THINKING_DOCS = " Please consult our documentation at "
+            + "https://docs.claude.com/en/docs/build-with-claude/extended-thinking";
+
+    /** Bounds Anthropic's structured output refuses in a schema. */
+    private static final List<String> UNSUPPORTED = List.of("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf",
+            "minLength", "maxLength", "maxItems");
+
+    /** The first bound of {@code schema} Anthropic refuses, as its 400 words it, or null. */
+    static String unsupportedBound(JsonNode schema) {
+        for (String k : UNSUPPORTED) {
+            if (schema.has(k)) {
+                return "output_config.format.schema: For '" + schema.path("type").asText() + "' type, property '" + k
+                        + "' is not supported";
+            }
+        }
+        for (JsonNode sub : schema.path("properties")) {
+            String found = unsupportedBound(sub);
+            if (found != null) {
+                return found;
+            }
+        }
+        return schema.has("items") ? unsupportedBound(schema.get("items")) : null;
+    }
+
+    /**
+     * Anthropic's 400s: no max_tokens, a thinking budget under 1,024 or not below max_tokens, a temperature with
+     * thinking, a structured-output schema with bounds.
+     */
+    static ProviderAnswers.Reply checkAnthropic(Map<String, Object> params, JsonNode body) {
+        if (!(params.get("max_tokens") instanceof Number max)) {
+            return AnthropicAnswers.badRequest("max_tokens: Field required");
+        }
+        String bound = unsupportedBound(body.path("output_config").path("format").path("schema"));
+        if (bound != null) {
+            return AnthropicAnswers.badRequest(bound);
+        }
+        if (params.get("budget_tokens") instanceof Number budget) {
+            if (budget.intValue() < 1024) {
+                return AnthropicAnswers.badRequest("thinking.enabled.budget_tokens: Input should be greater than or equal to 1024");
+            }
+            if (max.intValue() <= budget.intValue()) {
+                return AnthropicAnswers.badRequest("`max_tokens` must be greater than `thinking.budget_tokens`." + THINKING_DOCS);
+            }
+            if (params.get("temperature") instanceof Number t && t.doubleValue() != 1.0) {
+                return AnthropicAnswers.badRequest("`temperature` may only be set to 1 when thinking is enabled." + THINKING_DOCS);
+            }
+        }
+        return null;
     }
 
     /** The 400 a model gives to these parameters, or null when it takes them. */
@@ -36,7 +93,7 @@ final class ModelRules {
         if (!reasons(protocol, model)) {
             return null;
         }
-        if (protocol == JudgeProtocol.OPENAI) {
+        if (protocol.family() == JudgeProtocol.OPENAI) {
             if (params.containsKey("max_tokens")) {
                 return ProviderAnswers.maxTokensUnsupported();
             }
@@ -55,11 +112,16 @@ final class ModelRules {
 
     /** Tokens the model thinks on this request. */
     static int thinking(JudgeProtocol protocol, String model, Map<String, Object> params, ScriptedVlmServer.Action a) {
+        if (protocol == JudgeProtocol.ANTHROPIC) {
+            // thinking within the budget asked for (a little past it when scripted so), none when not asked
+            return params.get("budget_tokens") instanceof Number b
+                    ? Math.min(a.thinking() >= 0 ? a.thinking() : 2_000, b.intValue() + a.overflow()) : 0;
+        }
         if (!reasons(protocol, model)) {
             return 0;
         }
         int want = a.thinking() >= 0 ? a.thinking() : usual(protocol, model);
-        if (protocol == JudgeProtocol.OPENAI) {
+        if (protocol.family() == JudgeProtocol.OPENAI) {
             double factor = switch (String.valueOf(params.getOrDefault("reasoning_effort", "medium"))) {
                 case "none" -> 0.0;
                 case "minimal" -> 0.1;
@@ -78,7 +140,7 @@ final class ModelRules {
 
     /** What a reasoning model thinks on a judge's rubric when nothing bounds it. */
     private static int usual(JudgeProtocol protocol, String model) {
-        if (protocol == JudgeProtocol.OPENAI) {
+        if (protocol.family() == JudgeProtocol.OPENAI) {
             return 2_500;
         }
         return bare(model).contains("flash") ? 1_500 : 3_000;
@@ -86,8 +148,12 @@ final class ModelRules {
 
     /** The request's output cap (thinking included), or -1 for none. */
     static int outputCap(JudgeProtocol protocol, Map<String, Object> params) {
-        for (String name : protocol == JudgeProtocol.OPENAI ? new String[] {"max_completion_tokens", "max_tokens"}
-                : new String[] {"maxOutputTokens"}) {
+        String[] names = switch (protocol.family()) {
+            case OPENAI -> new String[] {"max_completion_tokens", "max_tokens"};
+            case ANTHROPIC -> new String[] {"max_tokens"};
+            default -> new String[] {"maxOutputTokens"};
+        };
+        for (String name : names) {
             if (params.get(name) instanceof Number n) {
                 return n.intValue();
             }

@@ -18,7 +18,8 @@ import java.util.Map;
  * Gemini's {@code google.rpc.QuotaFailure}, {@code Help} and {@code RetryInfo} details, whose
  * {@code retryDelay} is whole seconds while the message says "Please retry in 37.57747s."), the 400s
  * reasoning models give to {@code max_tokens} and to a temperature, and Gemini 2.5's {@code MAX_TOKENS}
- * candidate without parts when the cap went on thinking.
+ * candidate without parts when the cap went on thinking. Anthropic's and Azure OpenAI's own shapes are in
+ * {@link AnthropicAnswers} and {@link AzureAnswers}.
  */
 final class ProviderAnswers {
 
@@ -60,6 +61,12 @@ final class ProviderAnswers {
 
     /** 429 of a request quota, announcing {@code delay} the way the protocol does. */
     static Reply rateLimited(JudgeProtocol protocol, String model, int limit, Duration delay, boolean retryAfterHeader) {
+        if (protocol == JudgeProtocol.ANTHROPIC) {
+            return AnthropicAnswers.rateLimited(limit, delay);
+        }
+        if (protocol == JudgeProtocol.AZURE_OPENAI) {
+            return AzureAnswers.rateLimited(delay, io.mmgr.stream.judge.protocol.AzureOpenAiClient.DEFAULT_API_VERSION);
+        }
         if (protocol == JudgeProtocol.OPENAI) {
             Map<String, String> h = new LinkedHashMap<>();
             h.put("x-ratelimit-limit-requests", Integer.toString(limit));
@@ -97,7 +104,10 @@ final class ProviderAnswers {
     }
 
     static Reply serverError(JudgeProtocol protocol) {
-        return protocol == JudgeProtocol.OPENAI
+        if (protocol == JudgeProtocol.ANTHROPIC) {
+            return AnthropicAnswers.serverError();
+        }
+        return protocol.family() == JudgeProtocol.OPENAI
                 ? Reply.json(500, openAiError("The server had an error while processing your request. Sorry about that!",
                         "server_error", null, null))
                 : Reply.json(500, geminiError(500, "INTERNAL", "An internal error has occurred. Please retry or report in "
@@ -105,7 +115,10 @@ final class ProviderAnswers {
     }
 
     static Reply overloaded(JudgeProtocol protocol) {
-        return protocol == JudgeProtocol.OPENAI
+        if (protocol == JudgeProtocol.ANTHROPIC) {
+            return AnthropicAnswers.overloaded();
+        }
+        return protocol.family() == JudgeProtocol.OPENAI
                 ? Reply.json(503, openAiError("The server is overloaded or not ready yet.", "server_error", null, null))
                 : Reply.json(503, geminiError(503, "UNAVAILABLE", "The model is overloaded. Please try again later."));
     }
@@ -115,6 +128,12 @@ final class ProviderAnswers {
      * redaction is tested at its hardest). Gemini: 400 INVALID_ARGUMENT with reason {@code API_KEY_INVALID}.
      */
     static Reply unauthorized(JudgeProtocol protocol, String authorization) {
+        if (protocol == JudgeProtocol.ANTHROPIC) {
+            return AnthropicAnswers.unauthorized();
+        }
+        if (protocol == JudgeProtocol.AZURE_OPENAI) {
+            return AzureAnswers.unauthorized();
+        }
         if (protocol == JudgeProtocol.OPENAI) {
             return Reply.json(401, openAiError("Incorrect API key provided: " + String.valueOf(authorization).replace("Bearer ", "")
                     + ". You can find your API key at https://platform.openai.com/account/api-keys.", "invalid_request_error",
@@ -147,20 +166,41 @@ final class ProviderAnswers {
     }
 
     /**
+     * An answer cut to the output cap: the text that fits after the thinking, and the token counts.
+     *
+     * @param cut whether the cap was reached
+     */
+    record Cut(String text, int in, int thought, int out, boolean cut) {
+        static Cut of(String content, int requestBytes, int thinking, int cap) {
+            int in = Math.max(1, requestBytes / 100);
+            int answerTokens = Math.max(1, content.length() / 4);
+            boolean cut = cap >= 0 && thinking + answerTokens > cap;
+            int thought = cap >= 0 ? Math.min(thinking, cap) : thinking;
+            String text = !cut ? content : content.substring(0, Math.max(0, Math.min(content.length(), (cap - thought) * 4)));
+            int out = text.isEmpty() ? 0 : Math.max(1, text.length() / 4);
+            return new Cut(text, in, thought, out, cut);
+        }
+    }
+
+    /**
      * A 200 with the answer {@code content}. {@code thinking}: tokens the model thought (0: none);
      * {@code cap}: the request's output cap (thinking included) or -1. Past the cap the answer is cut:
-     * nothing left for text gives OpenAI's {@code finish_reason: length} with empty content and Gemini's
-     * {@code MAX_TOKENS} candidate without parts.
+     * nothing left for text gives OpenAI's {@code finish_reason: length} with empty content, Gemini's
+     * {@code MAX_TOKENS} candidate without parts and Anthropic's {@code stop_reason: max_tokens} without a
+     * text block.
      */
-    static String answer(JudgeProtocol protocol, String content, int requestBytes, int thinking, int cap) {
-        int in = Math.max(1, requestBytes / 100);
-        int answerTokens = Math.max(1, content.length() / 4);
-        boolean cut = cap >= 0 && thinking + answerTokens > cap;
-        int thought = cap >= 0 ? Math.min(thinking, cap) : thinking;
-        String text = !cut ? content : content.substring(0, Math.max(0, Math.min(content.length(), (cap - thought) * 4)));
-        int out = text.isEmpty() ? 0 : Math.max(1, text.length() / 4);
+    static String answer(JudgeProtocol protocol, String model, String content, int requestBytes, int thinking, int cap) {
+        Cut c = Cut.of(content, requestBytes, thinking, cap);
+        if (protocol == JudgeProtocol.ANTHROPIC) {
+            return AnthropicAnswers.answer(model, c);
+        }
+        String text = c.text();
+        int in = c.in();
+        int thought = c.thought();
+        int out = c.out();
+        boolean cut = c.cut();
         ObjectNode r = JSON.createObjectNode();
-        if (protocol == JudgeProtocol.OPENAI) {
+        if (protocol.family() == JudgeProtocol.OPENAI) {
             r.put("id", "chatcmpl-scripted").put("object", "chat.completion");
             ObjectNode choice = r.putArray("choices").addObject();
             choice.put("index", 0).put("finish_reason", cut ? "length" : "stop");
@@ -168,26 +208,47 @@ final class ProviderAnswers {
             ObjectNode usage = r.putObject("usage").put("prompt_tokens", in).put("completion_tokens", thought + out)
                     .put("total_tokens", in + thought + out);
             usage.putObject("completion_tokens_details").put("reasoning_tokens", thought);
-        } else {
-            ObjectNode cand = r.putArray("candidates").addObject();
-            ObjectNode c = cand.putObject("content").put("role", "model");
-            if (!text.isEmpty()) {
-                c.putArray("parts").addObject().put("text", text);
-            }
-            cand.put("finishReason", cut ? "MAX_TOKENS" : "STOP").put("index", 0);
-            ObjectNode usage = r.putObject("usageMetadata").put("promptTokenCount", in);
-            if (!text.isEmpty()) {
-                usage.put("candidatesTokenCount", out);
-            }
-            if (thought > 0) {
-                usage.put("thoughtsTokenCount", thought);
-            }
-            usage.put("totalTokenCount", in + thought + out);
+            return protocol == JudgeProtocol.AZURE_OPENAI ? AzureAnswers.answer(r.toString()) : r.toString();
         }
+        ObjectNode cand = r.putArray("candidates").addObject();
+        ObjectNode gc = cand.putObject("content").put("role", "model");
+        if (!text.isEmpty()) {
+            gc.putArray("parts").addObject().put("text", text);
+        }
+        cand.put("finishReason", cut ? "MAX_TOKENS" : "STOP").put("index", 0);
+        ObjectNode usage = r.putObject("usageMetadata").put("promptTokenCount", in);
+        if (!text.isEmpty()) {
+            usage.put("candidatesTokenCount", out);
+        }
+        if (thought > 0) {
+            usage.put("thoughtsTokenCount", thought);
+        }
+        usage.put("totalTokenCount", in + thought + out);
         return r.toString();
     }
 
-    static String refusal(JudgeProtocol protocol) {
+    /** The finish reason of a 200 answer as the protocol words it. */
+    static String finish(JudgeProtocol protocol, com.fasterxml.jackson.databind.JsonNode answer) {
+        return switch (protocol) {
+            case OPENAI, AZURE_OPENAI -> answer.path("choices").path(0).path("finish_reason").asText();
+            case GEMINI -> answer.path("candidates").path(0).path("finishReason").asText();
+            case ANTHROPIC -> answer.path("stop_reason").asText();
+        };
+    }
+
+    /** A prompt the provider's content filter blocks: Azure's 400 {@code content_filter}; elsewhere the protocol's refusal. */
+    static Reply contentFilter(JudgeProtocol protocol, String model) {
+        return protocol == JudgeProtocol.AZURE_OPENAI ? AzureAnswers.promptFiltered() : new Reply(200, Map.of(), refusal(protocol, model));
+    }
+
+    /** A refusal in a 200: OpenAI's {@code refusal}, Gemini's blocked prompt, Anthropic's {@code stop_reason: refusal}, Azure's filtered answer. */
+    static String refusal(JudgeProtocol protocol, String model) {
+        if (protocol == JudgeProtocol.ANTHROPIC) {
+            return AnthropicAnswers.refusal(model);
+        }
+        if (protocol == JudgeProtocol.AZURE_OPENAI) {
+            return AzureAnswers.answerFiltered();
+        }
         ObjectNode r = JSON.createObjectNode();
         if (protocol == JudgeProtocol.OPENAI) {
             ObjectNode choice = r.putArray("choices").addObject();

@@ -28,8 +28,11 @@ import java.util.regex.Pattern;
 
 /**
  * A stand-in VLM provider on loopback for tests and the judge benchmark: it speaks OpenAI Chat
- * Completions ({@code .../chat/completions}) and Gemini {@code generateContent}
- * ({@code .../models/<model>:generateContent}) and answers as those APIs do ({@link ProviderAnswers}):
+ * Completions ({@code .../chat/completions}), Gemini {@code generateContent}
+ * ({@code .../models/<model>:generateContent}), Anthropic Messages ({@code .../v1/messages}, which needs
+ * {@code anthropic-version}) and Azure OpenAI's deployment chat completions
+ * ({@code /openai/deployments/<deployment>/chat/completions?api-version=...}, the deployment naming the
+ * model) and answers as those APIs do ({@link ProviderAnswers}, {@link AnthropicAnswers}, {@link AzureAnswers}):
  * their error objects and rate-limit hints, the 400s OpenAI's reasoning models (o-series, gpt-5) give
  * to {@code max_tokens} and to a temperature, their reasoning tokens counted against
  * {@code max_completion_tokens}, and Gemini 2.5's thoughts counted against {@code maxOutputTokens}
@@ -51,7 +54,9 @@ public final class ScriptedVlmServer implements AutoCloseable {
 
     /** What the server does with one request. */
     public enum Kind { OK, RATE_LIMITED, SERVER_ERROR, OVERLOADED, HANG, MALFORMED, TRUNCATED, REFUSAL, MISSING_METRIC, NON_BINARY,
-        UNAUTHORIZED, STREAMED_ANSWER, STREAMED_BODY }
+        UNAUTHORIZED, STREAMED_ANSWER, STREAMED_BODY,
+        /** A prompt the content filter blocks: Azure's 400 {@code content_filter}; the protocol's refusal elsewhere. */
+        CONTENT_FILTER }
 
     /** Writes text piece by piece: an answer or a body that is never held in memory whole. */
     @FunctionalInterface
@@ -116,7 +121,7 @@ public final class ScriptedVlmServer implements AutoCloseable {
     /**
      * One request as the script sees it.
      *
-     * @param protocol {@code openai} or {@code gemini}
+     * @param protocol the protocol the request came in
      * @param caseName the {@code case=} marker of the prompt, or ""
      * @param attempt  how many earlier requests had the same case marker (0 for the first)
      * @param metrics  metric names the answer must hold
@@ -132,7 +137,9 @@ public final class ScriptedVlmServer implements AutoCloseable {
      *
      * @param arrivedNanos  when the server's dispatcher saw it (the provider's arrival count)
      * @param params        the request parameters: max_tokens, max_completion_tokens, temperature, reasoning_effort,
-     *                      maxOutputTokens, thinkingBudget (those present)
+     *                      maxOutputTokens, thinkingBudget, Anthropic's budget_tokens, Azure's api-version (those present)
+     * @param authorization the key header as sent: OpenAI's Authorization, Gemini's x-goog-api-key, Anthropic's
+     *                      x-api-key, Azure's api-key
      * @param status        the HTTP status answered
      * @param announced     the wait a 429 announced (the precise one), else null
      * @param finish        the finish reason of a 200 (stop, length, STOP, MAX_TOKENS), else null
@@ -239,6 +246,74 @@ public final class ScriptedVlmServer implements AutoCloseable {
         return "http://127.0.0.1:" + server.getAddress().getPort() + "/v1beta";
     }
 
+    /** Base URL for Anthropic ({@code .../v1}: the client adds {@code /messages}). */
+    public String anthropicBaseUrl() {
+        return "http://127.0.0.1:" + server.getAddress().getPort() + "/v1";
+    }
+
+    /** The Azure OpenAI resource endpoint (the client adds {@code /openai/deployments/...}). */
+    public String azureEndpoint() {
+        return "http://127.0.0.1:" + server.getAddress().getPort();
+    }
+
+    /** The base URL a judge of {@code protocol} is given. */
+    public String baseUrl(JudgeProtocol protocol) {
+        return switch (protocol) {
+            case OPENAI -> openAiBaseUrl();
+            case GEMINI -> geminiBaseUrl();
+            case ANTHROPIC -> anthropicBaseUrl();
+            case AZURE_OPENAI -> azureEndpoint();
+        };
+    }
+
+    private static final Pattern AZURE_PATH = Pattern.compile("/openai/deployments/([^/]+)/chat/completions");
+
+    private static JudgeProtocol protocolOf(String path) {
+        if (AZURE_PATH.matcher(path).matches()) {
+            return JudgeProtocol.AZURE_OPENAI;
+        }
+        if (path.endsWith("/chat/completions")) {
+            return JudgeProtocol.OPENAI;
+        }
+        if (path.endsWith(":generateContent")) {
+            return JudgeProtocol.GEMINI;
+        }
+        return path.equals("/v1/messages") ? JudgeProtocol.ANTHROPIC : null;
+    }
+
+    /** The model a request asks for: in the body, Gemini's path, or Azure's deployment. */
+    private static String modelOf(JudgeProtocol protocol, String path, JsonNode body) {
+        return switch (protocol) {
+            case OPENAI, ANTHROPIC -> body.path("model").asText("");
+            case GEMINI -> path.substring(path.indexOf("/models/") + 8, path.lastIndexOf(':'));
+            case AZURE_OPENAI -> {
+                Matcher m = AZURE_PATH.matcher(path);
+                yield m.matches() ? m.group(1) : "";
+            }
+        };
+    }
+
+    /** The key header of each protocol. */
+    private static String authOf(JudgeProtocol protocol, HttpExchange ex) {
+        return ex.getRequestHeaders().getFirst(switch (protocol) {
+            case OPENAI -> "Authorization";
+            case GEMINI -> "x-goog-api-key";
+            case ANTHROPIC -> "x-api-key";
+            case AZURE_OPENAI -> "api-key";
+        });
+    }
+
+    /** What the endpoint refuses before any model sees the request: Azure's missing api-version, Anthropic's missing version. */
+    private static ProviderAnswers.Reply refusedAtTheDoor(JudgeProtocol protocol, HttpExchange ex, Map<String, Object> params) {
+        if (protocol == JudgeProtocol.AZURE_OPENAI && !params.containsKey("api-version")) {
+            return AzureAnswers.notFound();
+        }
+        if (protocol == JudgeProtocol.ANTHROPIC && ex.getRequestHeaders().getFirst("anthropic-version") == null) {
+            return AnthropicAnswers.badRequest("anthropic-version: header is required");
+        }
+        return null;
+    }
+
     public List<Seen> seen() {
         synchronized (seen) {
             return List.copyOf(seen);
@@ -284,8 +359,7 @@ public final class ScriptedVlmServer implements AutoCloseable {
         long arrived = handedOver != null ? handedOver : System.nanoTime();
         try (ex) {
             String path = ex.getRequestURI().getPath();
-            JudgeProtocol protocol = path.endsWith("/chat/completions") ? JudgeProtocol.OPENAI
-                    : path.endsWith(":generateContent") ? JudgeProtocol.GEMINI : null;
+            JudgeProtocol protocol = protocolOf(path);
             byte[] raw = ex.getRequestBody().readAllBytes();
             if (protocol == null || !"POST".equals(ex.getRequestMethod())) {
                 send(ex, 404, "{\"error\":\"unknown endpoint\"}");
@@ -293,24 +367,27 @@ public final class ScriptedVlmServer implements AutoCloseable {
             }
             arrivals.incrementAndGet();
             JsonNode body = JSON.readTree(raw);
-            String model = protocol == JudgeProtocol.OPENAI ? body.path("model").asText("")
-                    : path.substring(path.indexOf("/models/") + 8, path.lastIndexOf(':'));
+            String model = modelOf(protocol, path, body);
             String text = allText(body);
             Matcher m = CASE.matcher(text);
             String caseName = m.find() ? m.group(1) : "";
             int attempt = attempts.computeIfAbsent(caseName, k -> new AtomicInteger()).getAndIncrement();
-            String auth = protocol == JudgeProtocol.OPENAI ? ex.getRequestHeaders().getFirst("Authorization")
-                    : ex.getRequestHeaders().getFirst("x-goog-api-key");
+            String auth = authOf(protocol, ex);
             int[] media = countMedia(body);
-            Map<String, Object> params = params(protocol, body);
+            Map<String, Object> params = params(protocol, body, ex.getRequestURI().getQuery());
             List<String> metrics = metricNames(body, text);
             Action a = script.apply(new Exchange(protocol, caseName, attempt, metrics, text, model));
             Record record = new Record(arrived, protocol, caseName, auth, media, model, params,
                     io.mmgr.stream.artifacts.Digests.sha256(raw));
+            ProviderAnswers.Reply door = refusedAtTheDoor(protocol, ex, params);
+            if (door != null) {
+                send(ex, record.replied(door));
+                return;
+            }
             Duration over = admit(arrived);
             ProviderAnswers.Reply refused = !over.isZero()
                     ? ProviderAnswers.rateLimited(protocol, model, quota.requests(), over, false)
-                    : ModelRules.check(protocol, model, params);
+                    : protocol == JudgeProtocol.ANTHROPIC ? ModelRules.checkAnthropic(params, body) : ModelRules.check(protocol, model, params);
             if (refused != null) {
                 record.seen(refused.status(), refused.status() == 429 ? over : null, null);
                 send(ex, refused);
@@ -320,10 +397,10 @@ public final class ScriptedVlmServer implements AutoCloseable {
             int thinking = ModelRules.thinking(protocol, model, params, a);
             int cap = ModelRules.outputCap(protocol, params);
             switch (a.kind()) {
-                case OK -> answer(ex, record, protocol, answerJson(metrics, a.scores(), null, null), raw.length, thinking, cap);
-                case MISSING_METRIC -> answer(ex, record, protocol,
+                case OK -> answer(ex, record, protocol, model, answerJson(metrics, a.scores(), null, null), raw.length, thinking, cap);
+                case MISSING_METRIC -> answer(ex, record, protocol, model,
                         answerJson(metrics, a.scores(), metrics.isEmpty() ? null : metrics.get(0), null), raw.length, thinking, cap);
-                case NON_BINARY -> answer(ex, record, protocol,
+                case NON_BINARY -> answer(ex, record, protocol, model,
                         answerJson(metrics, a.scores(), null, metrics.isEmpty() ? null : metrics.get(0)), raw.length, thinking, cap);
                 case RATE_LIMITED -> {
                     Duration d = Duration.ofNanos((long) (a.retryAfter() * 1e9));
@@ -333,6 +410,11 @@ public final class ScriptedVlmServer implements AutoCloseable {
                 case SERVER_ERROR -> send(ex, record.replied(ProviderAnswers.serverError(protocol)));
                 case OVERLOADED -> send(ex, record.replied(ProviderAnswers.overloaded(protocol)));
                 case UNAUTHORIZED -> send(ex, record.replied(ProviderAnswers.unauthorized(protocol, auth)));
+                case CONTENT_FILTER -> {
+                    ProviderAnswers.Reply r = ProviderAnswers.contentFilter(protocol, model);
+                    record.seen(r.status(), null, r.status() == 200 ? "refusal" : null);
+                    send(ex, r);
+                }
                 case HANG -> send(ex, record.replied(ProviderAnswers.serverError(protocol)));
                 case MALFORMED -> {
                     record.seen(200, null, null);
@@ -340,7 +422,7 @@ public final class ScriptedVlmServer implements AutoCloseable {
                 }
                 case TRUNCATED -> {
                     record.seen(200, null, null);
-                    byte[] full = ProviderAnswers.answer(protocol, answerJson(metrics, a.scores(), null, null), raw.length, 0, -1)
+                    byte[] full = ProviderAnswers.answer(protocol, model, answerJson(metrics, a.scores(), null, null), raw.length, 0, -1)
                             .getBytes(StandardCharsets.UTF_8);
                     ex.getResponseHeaders().add("Content-Type", "application/json");
                     ex.sendResponseHeaders(200, full.length);
@@ -351,12 +433,12 @@ public final class ScriptedVlmServer implements AutoCloseable {
                 }
                 case REFUSAL -> {
                     record.seen(200, null, "refusal");
-                    send(ex, 200, ProviderAnswers.refusal(protocol));
+                    send(ex, 200, ProviderAnswers.refusal(protocol, model));
                 }
                 case STREAMED_ANSWER -> {
                     record.seen(200, null, "stop");
                     // the envelope of a normal answer, split where its text goes
-                    String envelope = ProviderAnswers.answer(protocol, SPLIT, raw.length, 0, -1);
+                    String envelope = ProviderAnswers.answer(protocol, model, SPLIT, raw.length, 0, -1);
                     int at = envelope.indexOf(SPLIT);
                     stream(ex, out -> {
                         out.write(envelope, 0, at);
@@ -410,19 +492,17 @@ public final class ScriptedVlmServer implements AutoCloseable {
         }
     }
 
-    private void answer(HttpExchange ex, Record record, JudgeProtocol protocol, String content, int requestBytes, int thinking, int cap)
-            throws IOException {
-        String body = ProviderAnswers.answer(protocol, content, requestBytes, thinking, cap);
-        JsonNode n = JSON.readTree(body);
-        record.seen(200, null, protocol == JudgeProtocol.OPENAI ? n.path("choices").path(0).path("finish_reason").asText()
-                : n.path("candidates").path(0).path("finishReason").asText());
+    private void answer(HttpExchange ex, Record record, JudgeProtocol protocol, String model, String content, int requestBytes,
+                        int thinking, int cap) throws IOException {
+        String body = ProviderAnswers.answer(protocol, model, content, requestBytes, thinking, cap);
+        record.seen(200, null, ProviderAnswers.finish(protocol, JSON.readTree(body)));
         send(ex, 200, body);
     }
 
     /** The request parameters that decide how a model answers. */
-    private static Map<String, Object> params(JudgeProtocol protocol, JsonNode body) {
+    private static Map<String, Object> params(JudgeProtocol protocol, JsonNode body, String query) {
         Map<String, Object> p = new java.util.LinkedHashMap<>();
-        JsonNode src = protocol == JudgeProtocol.OPENAI ? body : body.path("generationConfig");
+        JsonNode src = protocol == JudgeProtocol.GEMINI ? body.path("generationConfig") : body;
         for (String name : List.of("max_tokens", "max_completion_tokens", "temperature", "reasoning_effort", "maxOutputTokens")) {
             JsonNode v = src.get(name);
             if (v != null && !v.isNull()) {
@@ -432,6 +512,15 @@ public final class ScriptedVlmServer implements AutoCloseable {
         JsonNode budget = body.path("generationConfig").path("thinkingConfig").get("thinkingBudget");
         if (budget != null) {
             p.put("thinkingBudget", budget.asInt());
+        }
+        JsonNode anthropicBudget = body.path("thinking").get("budget_tokens");
+        if (anthropicBudget != null) {
+            p.put("budget_tokens", anthropicBudget.asInt());
+        }
+        for (String pair : query == null ? new String[0] : query.split("&")) {
+            if (pair.startsWith("api-version=") && pair.length() > "api-version=".length()) {
+                p.put("api-version", pair.substring("api-version=".length()));
+            }
         }
         return p;
     }
@@ -513,6 +602,9 @@ public final class ScriptedVlmServer implements AutoCloseable {
 
     private static String allText(JsonNode body) {
         StringBuilder b = new StringBuilder();
+        if (body.path("system").isTextual()) {
+            b.append(body.path("system").asText()).append('\n'); // Anthropic's system prompt
+        }
         for (JsonNode msg : body.path("messages")) {
             JsonNode content = msg.path("content");
             if (content.isTextual()) {
@@ -538,7 +630,7 @@ public final class ScriptedVlmServer implements AutoCloseable {
         int videos = 0;
         for (JsonNode msg : body.path("messages")) {
             for (JsonNode part : msg.path("content")) {
-                if (part.has("image_url")) {
+                if (part.has("image_url") || "image".equals(part.path("type").asText())) {
                     images++;
                 }
             }
@@ -560,6 +652,9 @@ public final class ScriptedVlmServer implements AutoCloseable {
         JsonNode schema = body.path("response_format").path("json_schema").path("schema");
         if (schema.isMissingNode()) {
             schema = body.path("generationConfig").path("responseSchema");
+        }
+        if (schema.isMissingNode()) {
+            schema = body.path("output_config").path("format").path("schema");
         }
         List<String> names = new ArrayList<>();
         if (schema.has("properties")) {

@@ -12,8 +12,8 @@ import java.util.Map;
 
 /**
  * Routes each reference to the resolver of its URI scheme: {@code file:} and {@code data:} to the
- * local one, {@code http:} and {@code https:} to the allowlisted downloader. Any other scheme is
- * refused with the list of what is accepted.
+ * local one, {@code http:} and {@code https:} to the allowlisted downloader, {@code s3:} to the object
+ * store reader when one is configured. Any other scheme is refused with the list of what is accepted.
  */
 public final class CompositeArtifactResolver implements ArtifactResolver {
 
@@ -25,11 +25,28 @@ public final class CompositeArtifactResolver implements ArtifactResolver {
     }
 
     /**
-     * The scorer's resolver: files under {@code roots}, inline data, and http(s) from {@code httpAllow}
-     * hosts (none: every http URI is refused), all under one size limit.
+     * Files under {@code roots}, inline data, and http(s) from {@code httpAllow} hosts (none: every http URI is
+     * refused), all under one size limit; no s3 (what the offline eval commands read).
      */
     public static CompositeArtifactResolver standard(List<Path> roots, long maxBytes, Path spillDir,
                                                      List<HttpArtifactResolver.AllowedHost> httpAllow, Duration httpTimeout) {
+        return new CompositeArtifactResolver(fileAndHttp(roots, maxBytes, spillDir, httpAllow, httpTimeout));
+    }
+
+    /**
+     * The scorer's resolver: as {@link #standard(List, long, Path, List, Duration)}, and {@code s3://} objects read as
+     * {@code s3} says (the deployable carries the AWS SDK this needs).
+     */
+    public static CompositeArtifactResolver standard(List<Path> roots, long maxBytes, Path spillDir,
+                                                     List<HttpArtifactResolver.AllowedHost> httpAllow, Duration httpTimeout,
+                                                     S3Settings s3) {
+        Map<String, ArtifactResolver> routes = fileAndHttp(roots, maxBytes, spillDir, httpAllow, httpTimeout);
+        routes.put("s3", new S3ArtifactResolver(s3, maxBytes, spillDir));
+        return new CompositeArtifactResolver(routes);
+    }
+
+    private static Map<String, ArtifactResolver> fileAndHttp(List<Path> roots, long maxBytes, Path spillDir,
+                                                       List<HttpArtifactResolver.AllowedHost> httpAllow, Duration httpTimeout) {
         LocalArtifactResolver local = new LocalArtifactResolver(roots, maxBytes, spillDir);
         HttpArtifactResolver http = new HttpArtifactResolver(httpAllow, maxBytes, httpTimeout, spillDir);
         Map<String, ArtifactResolver> routes = new LinkedHashMap<>();
@@ -37,7 +54,7 @@ public final class CompositeArtifactResolver implements ArtifactResolver {
         routes.put("data", local);
         routes.put("http", http);
         routes.put("https", http);
-        return new CompositeArtifactResolver(routes);
+        return routes;
     }
 
     @Override

@@ -11,9 +11,7 @@ import java.net.URISyntaxException;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.security.MessageDigest;
 import java.time.Duration;
 import java.util.HexFormat;
@@ -108,35 +106,7 @@ public final class HttpArtifactResolver implements ArtifactResolver {
 
     @Override
     public Path file(ArtifactRef ref) throws ArtifactException {
-        try {
-            Files.createDirectories(spillDir);
-            Path tmp = Files.createTempFile(spillDir, "http-", LocalArtifactResolver.suffixFor(ref.getMediaType()));
-            tmp.toFile().deleteOnExit();
-            String digest;
-            try (OutputStream out = Files.newOutputStream(tmp)) {
-                digest = download(ref, out);
-            } catch (ArtifactException | IOException e) {
-                Files.deleteIfExists(tmp);
-                throw e;
-            }
-            try {
-                Digests.verify(ref, digest);
-            } catch (ArtifactException e) {
-                Files.deleteIfExists(tmp);
-                throw e;
-            }
-            if (ref.getSha256() == null) {
-                return tmp;
-            }
-            // content-addressed, so a video scored again reuses its download
-            Path named = spillDir.resolve("sha256-" + ref.getSha256().toLowerCase(Locale.ROOT)
-                    + LocalArtifactResolver.suffixFor(ref.getMediaType()));
-            Files.move(tmp, named, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-            named.toFile().deleteOnExit();
-            return named;
-        } catch (IOException e) {
-            throw new ArtifactException("cannot store downloaded artifact: " + e.getMessage(), e);
-        }
+        return Spill.file(spillDir, "http-", ref, out -> download(ref, out));
     }
 
     /** Checks the URI against the allowlist; returns it parsed. */

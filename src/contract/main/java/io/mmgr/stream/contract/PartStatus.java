@@ -11,6 +11,6 @@ public enum PartStatus implements StatusValue {
     ERROR,
     /** the judge answered, unusably */
     INVALID,
-    /** the judge holds it (quota, circuit, loading cache) */
+    /** the judge holds it (quota, circuit, loading cache), or an evaluation waits for an artifact's store */
     PENDING;
 }

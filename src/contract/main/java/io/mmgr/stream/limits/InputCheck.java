@@ -31,10 +31,33 @@ public final class InputCheck {
     public record Violation(String field, long size, long limit, String setting, String reason) {
     }
 
+    /**
+     * Reads a record nested as bytes: a benchmark item's family-owned ground truth ({@code groundTruth.family} +
+     * {@code payload}), so that its fields are held to the same limits as the shared ones they replaced. Empty when
+     * the family has no payload schema or the bytes do not read: the family's precheck names that per event.
+     */
+    @FunctionalInterface
+    public interface PayloadReader {
+        Optional<IndexedRecord> read(String family, ByteBuffer payload);
+
+        PayloadReader NONE = (family, payload) -> Optional.empty();
+    }
+
     private final InputLimits limits;
+    private final PayloadReader payloads;
 
     public InputCheck(InputLimits limits) {
+        this(limits, PayloadReader.NONE);
+    }
+
+    private InputCheck(InputLimits limits, PayloadReader payloads) {
         this.limits = limits;
+        this.payloads = payloads;
+    }
+
+    /** This check, also descending into the family payloads {@code payloads} reads. */
+    public InputCheck withPayloads(PayloadReader payloads) {
+        return new InputCheck(limits, payloads);
     }
 
     public InputLimits limits() {
@@ -71,7 +94,20 @@ public final class InputCheck {
                 return v;
             }
         }
-        return Optional.empty();
+        return payload(r, schema, path);
+    }
+
+    /** A record with a {@code family} and a {@code payload} (GroundTruth): the payload's own fields, once read. */
+    private Optional<Violation> payload(IndexedRecord r, Schema schema, String path) {
+        Schema.Field family = schema.getField("family");
+        Schema.Field payload = schema.getField("payload");
+        if (family == null || payload == null || !(r.get(family.pos()) instanceof CharSequence name)
+                || !(r.get(payload.pos()) instanceof ByteBuffer bytes)) {
+            return Optional.empty();
+        }
+        // the size of the bytes was checked above; the reader gets its own view, the record keeps its position
+        Optional<IndexedRecord> inner = payloads.read(name.toString(), bytes.duplicate());
+        return inner.isEmpty() ? Optional.empty() : record(inner.get(), inner.get().getSchema(), join(path, payload.name()));
     }
 
     /**

@@ -26,9 +26,14 @@ public final class Evaluations {
 
     /**
      * What an evaluation produced: the result (null when the request itself was unreadable) and a dead
-     * letter (null when it succeeded).
+     * letter (null when it succeeded, or is {@link #pending()}).
      */
     public record Outcome(DeterministicResult result, DeadLetter letter) {
+
+        /** The evaluation could not run yet (an artifact store out of reach): its result says why, and it is tried again. */
+        public boolean pending() {
+            return result != null && result.getPending() != null;
+        }
     }
 
     /** Where a request was read: topic, partition and offset, as dead letters record them. */
@@ -55,7 +60,8 @@ public final class Evaluations {
                     source, rawKey, rawValue, 0);
         }
         PartEvaluation run = PartEvaluation.run(evaluator.get(), request, artifacts);
-        if (!run.failed()) {
+        if (!run.failed() || run.pending()) {
+            // done, or waiting for an artifact's store (nothing is lost, so no dead letter)
             return new Outcome(run.result(), null);
         }
         if (!(run.error() instanceof EvaluationException)) {

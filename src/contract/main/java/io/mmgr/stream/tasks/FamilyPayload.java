@@ -8,6 +8,7 @@ import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Function;
 import org.apache.avro.AvroRuntimeException;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericData;
@@ -94,6 +95,19 @@ public final class FamilyPayload {
         } catch (IOException | AvroRuntimeException e) {
             throw new IllegalArgumentException(family + " payload: " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * The family's ground truth from {@code gt}'s payload, or from the shared fields where it has none (items
+     * written before the family had a payload); a missing ground truth reads as an empty one.
+     *
+     * @throws EvaluationException when the payload is not a record of a version this family released
+     */
+    public <T> T read(GroundTruth gt, Function<GenericRecord, T> fromPayload, Function<GroundTruth, T> fromShared)
+            throws EvaluationException {
+        GroundTruth g = gt == null ? GroundTruth.newBuilder().build() : gt;
+        Optional<GenericRecord> r = read(g);
+        return r.isPresent() ? fromPayload.apply(r.get()) : fromShared.apply(g);
     }
 
     /**

@@ -17,12 +17,19 @@ import java.util.HashMap;
  * @param result  what the evaluation produced
  * @param outcome the evaluator's own metrics and diagnostics, in its order (null when it failed)
  * @param error   why it failed (null when it succeeded): an {@link EvaluationException} for bad input,
- *               anything else for an evaluator that broke
+ *               anything else for an evaluator that broke; an {@link ArtifactUnavailableException} when it
+ *               could not run yet ({@link #pending()})
  */
 public record PartEvaluation(DeterministicResult result, EvaluationOutcome outcome, Throwable error) {
 
+    /** No metrics: it failed, or is {@link #pending()}. */
     public boolean failed() {
         return error != null;
+    }
+
+    /** No result yet: an artifact's store could not be reached, and the evaluation is to be tried again. */
+    public boolean pending() {
+        return result.getPending() != null;
     }
 
     /** Runs {@code evaluator} on the request's generation and item. */
@@ -30,15 +37,12 @@ public record PartEvaluation(DeterministicResult result, EvaluationOutcome outco
         long start = System.nanoTime();
         try {
             EvaluationOutcome outcome = evaluator.evaluate(new EvaluationContext(request.getEvent(), request.getItem(), artifacts));
-            return new PartEvaluation(DeterministicResult.newBuilder()
-                    .setGenerationId(request.getGenerationId())
-                    .setEvaluator(request.getEvaluator())
-                    .setEvaluatorVersion(evaluator.version())
+            return new PartEvaluation(empty(request, evaluator.version(), micros(start))
                     .setMetrics(new HashMap<>(outcome.metrics()))
                     .setDiagnostics(new HashMap<>(outcome.diagnostics()))
-                    .setDurationMicros(micros(start))
-                    .setEvaluatedAt(Instant.now())
                     .build(), outcome, null);
+        } catch (ArtifactUnavailableException e) {
+            return new PartEvaluation(waiting(request, e.getMessage(), evaluator.version(), micros(start)), null, e);
         } catch (EvaluationException e) {
             return new PartEvaluation(failed(request, e.getMessage(), evaluator.version(), micros(start)), null, e);
         } catch (RuntimeException | Error e) {
@@ -50,27 +54,38 @@ public record PartEvaluation(DeterministicResult result, EvaluationOutcome outco
 
     /** A FAILED result with the reason. */
     public static DeterministicResult failed(EvaluationRequest request, String reason, String version, long micros) {
+        return empty(request, version, micros).setError(reason).build();
+    }
+
+    /** A result that is not there yet, with why. */
+    static DeterministicResult waiting(EvaluationRequest request, String reason, String version, long micros) {
+        return empty(request, version, micros).setPending(reason).build();
+    }
+
+    private static DeterministicResult.Builder empty(EvaluationRequest request, String version, long micros) {
         return DeterministicResult.newBuilder()
                 .setGenerationId(request.getGenerationId())
                 .setEvaluator(request.getEvaluator())
                 .setEvaluatorVersion(version)
-                .setError(reason)
                 .setDurationMicros(micros)
-                .setEvaluatedAt(Instant.now())
-                .build();
+                .setEvaluatedAt(Instant.now());
     }
 
-    /** The part a result is in a sample's assembly: OK with its metrics, or ERROR with the reason. */
+    /**
+     * The part a result is in a sample's assembly: OK with its metrics, ERROR with the reason, or PENDING with
+     * why it waits (assembly then shows the sample as waiting, and the next result replaces this one).
+     */
     public static PartResult part(DeterministicResult r) {
+        PartStatus status = r.getPending() != null ? PartStatus.PENDING : r.getError() == null ? PartStatus.OK : PartStatus.ERROR;
         return PartResult.newBuilder()
                 .setPart(r.getEvaluator())
                 .setKind(PartKind.DETERMINISTIC.wire())
                 .setSource(r.getEvaluator() + "@" + r.getEvaluatorVersion())
                 .setGenerationId(r.getGenerationId())
-                .setStatus((r.getError() == null ? PartStatus.OK : PartStatus.ERROR).name())
+                .setStatus(status.name())
                 .setMetrics(new HashMap<>(r.getMetrics()))
                 .setDetail(new HashMap<>(r.getDiagnostics()))
-                .setError(r.getError())
+                .setError(status == PartStatus.PENDING ? r.getPending() : r.getError())
                 .setArrivedAt(Instant.now())
                 .build();
     }

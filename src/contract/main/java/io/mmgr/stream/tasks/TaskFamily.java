@@ -1,6 +1,7 @@
 package io.mmgr.stream.tasks;
 
 import java.util.List;
+import java.util.Optional;
 import java.util.ServiceLoader;
 import java.util.function.Supplier;
 
@@ -50,6 +51,11 @@ public interface TaskFamily {
     /** Its {@code mmgr bench generate <name>} commands (benchmark items with known ground truth), as {@link #evalCommands()}. */
     default List<Object> generateCommands() {
         return List.of();
+    }
+
+    /** Its own ground truth's schema ({@code groundTruth.payload}), if it has one: the dashboard shows a payload decoded. */
+    default Optional<FamilyPayload> payload() {
+        return Optional.empty();
     }
 
     /** The families on the class path. */

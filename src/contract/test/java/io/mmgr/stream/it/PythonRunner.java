@@ -19,7 +19,7 @@ import java.util.concurrent.TimeUnit;
 public final class PythonRunner {
 
     public static final Path CLIENT = Path.of("clients", "python").toAbsolutePath();
-    static final String SETUP = " Install the Debian packages python3-confluent-kafka, python3-avro, python3-numpy, python3-pil "
+    static final String SETUP = " Install the Debian packages python3-confluent-kafka, python3-avro, python3-numpy, python3-pil, python3-boto3 "
             + "and python3-pip (.ci/run does: it runs apt-get for them).";
 
     private PythonRunner() {

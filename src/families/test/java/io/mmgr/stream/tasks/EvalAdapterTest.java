@@ -12,6 +12,8 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
+import io.mmgr.stream.tasks.magma.MagmaTruth;
+import io.mmgr.stream.tasks.sudoku.SudokuTruth;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -46,8 +48,7 @@ class EvalAdapterTest {
         EvalSample s = TaskFamily.evalAdapter("sudoku").sample(new EvalCase(c));
         assertThat(s.item().getTask()).isEqualTo(s.event().getTask());
         assertThat(s.item().getSampleId()).isEqualTo(s.event().getSampleId()).isEqualTo(EvalSample.CLI);
-        assertThat(s.item().getGroundTruth().getGridSize()).isEqualTo(4);
-        assertThat(s.item().getGroundTruth().getAnswer()).isEqualTo("1234341221434321");
+        assertThat(SudokuTruth.of(s.item().getGroundTruth())).isEqualTo(new SudokuTruth(4, "1...............", "1234341221434321"));
         assertThat(s.event().getModality()).isEqualTo("video");
         assertThat(s.event().getModel()).as("a blank model").isEqualTo(EvalSample.CLI);
         assertThat(s.event().getArtifacts()).singleElement().satisfies(a -> {
@@ -84,8 +85,8 @@ class EvalAdapterTest {
         assertThat(s.event().getTask()).isEqualTo("screenspot").isEqualTo(s.item().getTask());
         assertThat(s.event().getInputs().getUiActions()).singleElement()
                 .satisfies(a -> assertThat(a.getPoint()).containsExactly(4.0, 5.5));
-        assertThat(s.item().getGroundTruth().getTargetBox()).containsExactly(0.0, 0.0, 10.0, 10.0);
-        assertThat(s.item().getGroundTruth().getElementKind()).isEqualTo("icon");
+        assertThat(MagmaTruth.of(s.item().getGroundTruth()).targetBox()).containsExactly(0.0, 0.0, 10.0, 10.0);
+        assertThat(MagmaTruth.of(s.item().getGroundTruth()).elementKind()).isEqualTo("icon");
 
         c.putArray("point").add(1).add("x");
         assertThatThrownBy(() -> adapter.sample(new EvalCase(c, 3)))

@@ -8,6 +8,10 @@ import io.mmgr.stream.avro.BenchmarkItem;
 import io.mmgr.stream.avro.GenerationEvent;
 import io.mmgr.stream.avro.GenerationInputs;
 import io.mmgr.stream.avro.GroundTruth;
+import io.mmgr.stream.tasks.arc.ArcTruth;
+import io.mmgr.stream.tasks.math.MathTruth;
+import io.mmgr.stream.tasks.physics.PhysicsTruth;
+import io.mmgr.stream.tasks.sudoku.SudokuTruth;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -142,6 +146,36 @@ class JudgeRubricsTest {
                 }
             }
         }
+    }
+
+    /**
+     * Each judged family's ground truth in its own payload (the shared context stays shared) prompts the judge
+     * exactly as the same truth in GroundTruth v2's shared fields, written with that released schema.
+     */
+    @Test
+    void aPayloadPromptsExactlyAsTheSharedFieldsOfBefore() throws Exception {
+        GroundTruth v2 = ReleasedGroundTruth.writtenWith(2, fullItem("any").getGroundTruth());
+        Map<String, Integer> payloads = new HashMap<>();
+        for (JudgeRubric r : RUBRICS.all()) {
+            GroundTruth.Builder gt = GroundTruth.newBuilder().setContext(v2.getContext());
+            switch (r.id()) {
+                case "sudoku" -> new SudokuTruth(v2.getGridSize(), v2.getGivens(), v2.getAnswer()).into(gt);
+                case "arc" -> new ArcTruth(v2.getGrid(), null).into(gt);
+                case "math" -> new MathTruth(v2.getAnswer()).into(gt);
+                case "physical-concepts", "sports" -> new PhysicsTruth(v2.getPhysicsFocus()).into(gt);
+                default -> { } // maze's rubric reads images, navigation's the shared context
+            }
+            if (gt.getPayload() != null) {
+                payloads.merge(gt.getFamily(), 1, Integer::sum);
+            }
+            for (String modality : r.modalities()) {
+                BenchmarkItem before = BenchmarkItem.newBuilder(fullItem(r.id())).setGroundTruth(v2).build();
+                BenchmarkItem now = BenchmarkItem.newBuilder(fullItem(r.id())).setGroundTruth(gt.build()).build();
+                GenerationEvent event = event(r.id(), modality);
+                assertThat(r.prompt(event, now)).as(r.id() + "/" + modality).isEqualTo(r.prompt(event, before));
+            }
+        }
+        assertThat(payloads).containsOnlyKeys("sudoku", "arc", "math", "physics");
     }
 
     @Test

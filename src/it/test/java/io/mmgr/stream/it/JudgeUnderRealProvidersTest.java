@@ -58,8 +58,10 @@ import org.junit.jupiter.api.Tag;
  * The judged half end to end on the in-process broker against providers that behave as OpenAI and
  * Gemini do on a bad day (the scripted provider, answering as their documentation and real answers
  * show): failure bursts longer than any retry cycle, a request that gets no answer by its deadline, a
- * Gemini RetryInfo storm, an o4-mini run and a gemini-2.5-pro run with their own request parameters;
- * then a replay of everything, which bills nothing. Each scenario has a scorer with its own topics and
+ * Gemini RetryInfo storm, an o4-mini run and a gemini-2.5-pro run with their own request parameters,
+ * a Claude run with extended thinking through 529s, 429s and a max_tokens cut, and an Azure OpenAI run at
+ * a deployment through a 429 (each new protocol's one short end-to-end case: their failure handling is
+ * tested protocol by protocol in ScriptedProvidersTest); then a replay of everything, which bills nothing. Each scenario has a scorer with its own topics and
  * a judge worker on them; samples are Math answers whose judged scores the script gives, so the ground
  * truth of every sample is known.
  */
@@ -423,10 +425,69 @@ class JudgeUnderRealProvidersTest {
                 + x.params().get("maxOutputTokens") + " " + x.finish())).containsExactly("4096/6144 MAX_TOKENS", "8192/10240 STOP");
     }
 
+    /** Every verdict that called the provider was billed its tokens at the configured prices. */
+    static void billedAt(List<JudgeVerdict> verdicts, double inputUsdPerMTok, double outputUsdPerMTok) {
+        assertThat(verdicts).filteredOn(v -> "VALID".equals(v.getStatus()) && v.getCachedFrom() == null).isNotEmpty().allSatisfy(v -> {
+            assertThat(v.getInputTokens()).isPositive();
+            assertThat(v.getOutputTokens()).isPositive();
+            assertThat(v.getCostUsd()).isCloseTo((v.getInputTokens() * inputUsdPerMTok + v.getOutputTokens() * outputUsdPerMTok) / 1e6,
+                    org.assertj.core.api.Assertions.within(1e-9));
+        });
+    }
+
     @Test
     @Order(5)
+    void aClaudeRunWithThinkingEndsWithEverySampleComplete() throws Exception {
+        // one sample thinks past the cap (stop_reason max_tokens, no text), one meets 529 overloaded, one a 429 first
+        script = e -> switch (e.caseName()) {
+            case "claude-long" -> correct().thinking(9_000, 2_100);
+            case "claude-busy" -> e.attempt() == 0 ? Action.of(Kind.OVERLOADED) : correct();
+            case "claude-limited" -> e.attempt() == 0 ? Action.rateLimited(1.0) : correct();
+            default -> correct();
+        };
+        JudgeSettings s = defaults("anthropic", URI.create(server.anthropicBaseUrl()), "claude-sonnet-4-5").toBuilder()
+                .profile(io.mmgr.stream.judge.protocol.ModelProfile.defaults(
+                        io.mmgr.stream.judge.protocol.ModelProfile.Kind.ANTHROPIC_THINKING, "claude-sonnet-4-5"))
+                .pricing(io.mmgr.stream.judge.PricingSettings.of(3, 15, null)).build();
+        List<String> cases = List.of("claude-1", "claude-2", "claude-busy", "claude-limited", "claude-long");
+        try (Scenario sc = new Scenario("real-claude.", s, false)) {
+            sc.judgedRight(cases);
+            billedAt(sc.verdicts(), 3, 15);
+        }
+        List<ScriptedVlmServer.Seen> claude = seen("claude");
+        assertThat(claude).extracting(ScriptedVlmServer.Seen::status).contains(529, 429);
+        assertThat(claude).allSatisfy(x -> assertThat(x.params()).doesNotContainKey("temperature"));
+        assertThat(claude.stream().filter(x -> x.caseName().equals("claude-long")).map(x -> x.params().get("max_tokens") + "/"
+                + x.params().get("budget_tokens") + " " + x.finish())).containsExactly("6144/4096 max_tokens", "10240/8192 end_turn");
+    }
+
+    @Test
+    @Order(6)
+    void anAzureRunAtADeploymentEndsWithEverySampleComplete() throws Exception {
+        script = e -> e.caseName().equals("azure-limited") && e.attempt() == 0 ? Action.rateLimited(0.8) : correct();
+        JudgeSettings s = defaults("azure-openai", URI.create(server.azureEndpoint()), "gpt-4.1").toBuilder()
+                .azure(new io.mmgr.stream.judge.AzureSettings("judge-41", null))
+                .pricing(io.mmgr.stream.judge.PricingSettings.of(2, 8, null)).build();
+        List<String> cases = List.of("azure-1", "azure-2", "azure-limited");
+        try (Scenario sc = new Scenario("real-azure.", s, false)) {
+            sc.judgedRight(cases);
+            billedAt(sc.verdicts(), 2, 8);
+        }
+        List<ScriptedVlmServer.Seen> azure = seen("azure");
+        assertThat(azure).allSatisfy(x -> {
+            assertThat(x.model()).as("the deployment in the path").isEqualTo("judge-41");
+            assertThat(x.params()).containsEntry("api-version", "2024-10-21").containsEntry("max_tokens", 2048);
+        });
+        List<ScriptedVlmServer.Seen> limited = azure.stream().filter(x -> x.caseName().equals("azure-limited")).toList();
+        assertThat(limited).extracting(ScriptedVlmServer.Seen::status).startsWith(429).endsWith(200);
+        // retry-after-ms said 800, retry-after and the message 1 s: the longest is waited
+        assertThat(limited.get(1).arrivedNanos() - limited.get(0).arrivedNanos()).isGreaterThanOrEqualTo(1_000_000_000L);
+    }
+
+    @Test
+    @Order(7)
     void aReplayOfAllOfThisBillsNothing() throws Exception {
-        assertThat(ran.keySet()).containsExactly("real-burst.", "real-storm.", "real-o4.", "real-pro.");
+        assertThat(ran.keySet()).containsExactly("real-burst.", "real-storm.", "real-o4.", "real-pro.", "real-claude.", "real-azure.");
         script = e -> Action.of(Kind.SERVER_ERROR); // anything that reached the provider now would fail and show
         int calls = server.requestCount();
         for (var e : ran.entrySet()) {

@@ -7,7 +7,9 @@ import static org.assertj.core.api.Assertions.within;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.mmgr.stream.app.TopicSnapshot;
 import io.mmgr.stream.artifacts.Digests;
+import io.mmgr.stream.artifacts.S3Settings;
 import io.mmgr.stream.avro.ArtifactRef;
+import io.mmgr.stream.avro.BenchmarkItem;
 import io.mmgr.stream.avro.CheckpointComparison;
 import io.mmgr.stream.avro.CheckpointKey;
 import io.mmgr.stream.avro.CheckpointStatus;
@@ -28,13 +30,21 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.ListTopicsOptions;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.logging.log4j.Level;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
@@ -45,7 +55,9 @@ import org.junit.jupiter.api.io.TempDir;
  * The Python client (clients/python) against the real in-process broker, registry and scorer, on Debian's
  * python3-confluent-kafka and python3-avro: a benchmark and two checkpoints of maze images (from the
  * scorer's generator, so the right and wrong answers are known) and Mind2Web episodes; a checkpoint with a
- * missing sample; frame lists encoded to MP4; and the client's own tests of every error it raises.
+ * missing sample; frame lists encoded to MP4; outputs uploaded to an S3-compatible store (s3proxy, in this JVM) that
+ * the scorer reads them from, through a proxy that can make the store slow or silent; and the client's own tests of
+ * every error it raises.
  */
 @Tag("integration")
 class PythonClientTest {
@@ -57,25 +69,48 @@ class PythonClientTest {
 
     @TempDir
     static Path dir;
+    static final String BUCKET = "py-outputs";
+    /** The scorer's s3 read timeout: short, so a slow store shows within seconds (a read here takes milliseconds). */
+    static final Duration S3_TIMEOUT = Duration.ofSeconds(2);
     static Path artifacts;
     static ScorerHarness h;
+    static S3TestStore s3;
+    static AutoCloseable s3Credentials;
+    static FaultyTcpProxy s3Path;
 
     @BeforeAll
     static void start() throws Exception {
         PythonRunner.requireClient();
         artifacts = Files.createDirectories(dir.resolve("artifacts"));
+        // the client uploads to the store directly; the scorer reads it through a proxy a test can slow or silence,
+        // with the key pair the standard AWS chain finds (this JVM's system properties, as an operator's env would be)
+        s3 = new S3TestStore();
+        s3.createBucket(BUCKET);
+        s3Credentials = s3.asJvmCredentials();
+        s3Path = new FaultyTcpProxy(s3.port());
         // the web server with an access token, as a scorer bound beyond loopback has it: the client's REST reads pass it
         h = new ScorerHarness(dir.resolve("stack"), ScorerSettings.defaults().withPrefix(PREFIX).withPartitions(3)
                 .withArtifactRoots(List.of(artifacts))
+                .withArtifactS3(S3Settings.defaults().withEndpoint(URI.create("http://127.0.0.1:" + s3Path.port()))
+                        .withPathStyle(true).withTimeout(S3_TIMEOUT))
                 .withKafkaOverrides(Map.of(CheckpointStatusSettings.INTERVAL_KEY, "200")),
                 io.mmgr.stream.app.ScorerApp.Options.defaults().withWeb("127.0.0.1", 0, "127.0.0.1")
                         .withWebAccess(io.mmgr.stream.web.WebAccess.token(WEB_TOKEN)));
     }
 
     @AfterAll
-    static void stop() {
+    static void stop() throws Exception {
         if (h != null) {
             h.close();
+        }
+        if (s3Path != null) {
+            s3Path.close();
+        }
+        if (s3Credentials != null) {
+            s3Credentials.close();
+        }
+        if (s3 != null) {
+            s3.close();
         }
     }
 
@@ -88,6 +123,13 @@ class PythonClientTest {
         env.put("MMGR_TEST_RUN", run);
         env.put("MMGR_TEST_WEB_URL", h.scorer.web().orElseThrow().url());
         env.put("MMGR_TEST_WEB_TOKEN", WEB_TOKEN);
+        // the standard AWS variables boto3 reads (the endpoint ones the client reads itself on older botocore)
+        env.put("MMGR_TEST_S3_BUCKET", BUCKET);
+        env.put("AWS_ENDPOINT_URL", s3.endpoint().toString());
+        env.put("AWS_ENDPOINT_URL_S3", s3.endpoint().toString());
+        env.put("AWS_REGION", "us-east-1");
+        env.put("AWS_ACCESS_KEY_ID", S3TestStore.ACCESS_KEY);
+        env.put("AWS_SECRET_ACCESS_KEY", s3.secretKey());
         return env;
     }
 
@@ -288,6 +330,111 @@ class PythonClientTest {
     }
 
     @Test
+    void outputsUploadedToS3AreReadFromTheStoreAndScoredWithNoSecretInLogsOrTopics() throws Exception {
+        String run = "py-s3";
+        Map<String, String> env = withMazes(env(run));
+        Map<String, List<JsonNode>> out;
+        String logs;
+        try (LogCapture capture = new LogCapture(Level.INFO)) {
+            PythonRunner.Result r = script("scenario_s3.py", env);
+            out = reports(r.out());
+            assertThat(r.out()).as("the script's own output").doesNotContain(s3.secretKey());
+            logs = capture.text();
+        }
+        JsonNode result = out.get("RESULT").get(0);
+        assertThat(result.get("status").asText()).as("%s", result).isEqualTo("complete");
+        assertThat(row(records(result.get("rows"), LeaderboardRow.class), "maze").getPrimaryRate())
+                .as("every solution, read from the store, passes").isEqualTo(1.0);
+        assertThat(out.get("EVENT")).hasSize(4);
+        for (JsonNode e : out.get("EVENT")) {
+            JsonNode ref = e.get("artifact");
+            String uri = ref.get("uri").asText();
+            assertThat(uri).startsWith("s3://" + BUCKET + "/runs/" + run + "/ckpt-s3/maze/" + e.get("sample").asText() + ".seed0.");
+            byte[] stored = s3.get(BUCKET, uri.substring(("s3://" + BUCKET + "/").length()));
+            assertThat(ref.get("sha256").asText()).isEqualTo(Digests.sha256(stored));
+        }
+        assertThat(h.deadLetters()).isEmpty();
+        // the key pair was really used (the store refuses unsigned reads), and shows in no log line and no record
+        assertThat(logs).doesNotContain(s3.secretKey());
+        assertThat(recordsWithout(s3.secretKey())).as("records searched").isGreaterThan(20);
+    }
+
+    @Test
+    void aStoreThatAnswersSlowlyThenNotAtAllThenAgainKeepsTheSamplePendingUntilItIsScored() throws Exception {
+        String run = "py-s3-wait";
+        MazeBenchmarkGenerator.Result mazes = MazeBenchmarkGenerator.generate(artifacts.resolve("mazes"), 4,
+                List.of(MazeBand.EASY), 11);
+        BenchmarkItem item = JsonAvro.read(Files.readAllLines(mazes.itemsFile()).get(0), BenchmarkItem.class);
+        h.publish(item);
+        byte[] solution = Files.readAllBytes(mazes.itemsFile().getParent().resolve(item.getSampleId() + "-solution.png"));
+        String sha = s3.put(BUCKET, "wait/" + item.getSampleId() + ".png", solution);
+        SampleKey key = new SampleKey(run, "ckpt-1", "maze", item.getSampleId(), 0);
+        LogCapture capture = new LogCapture(Level.INFO);
+        try (capture) {
+            s3Path.delay(S3_TIMEOUT.multipliedBy(2));
+            h.publish(GenerationEvent.newBuilder().setRunId(run).setModel("m").setCheckpointId("ckpt-1").setTrainingStep(1)
+                    .setTask("maze").setSampleId(item.getSampleId()).setModality("image").setProducedAt(Instant.now())
+                    .setArtifacts(List.of(ArtifactRef.newBuilder().setRole("output").setMediaType("image/png").setSha256(sha)
+                            .setUri("s3://" + BUCKET + "/wait/" + item.getSampleId() + ".png").build())).build());
+            SampleScore slow = await(h::scores, s -> pendingReason(s.get(key)).contains("did not answer within 2 s"), WAIT,
+                    "a PENDING score while the store is slow").get(key);
+            assertThat(slow.getStatus()).isEqualTo("PENDING");
+
+            s3Path.refuse();
+            await(h::scores, s -> pendingReason(s.get(key)).contains("cannot be reached"), WAIT,
+                    "a PENDING score saying the store cannot be reached");
+        } finally {
+            s3Path.pass();
+        }
+        SampleScore scored = await(h::scores, s -> s.containsKey(key) && !s.get(key).getStatus().equals("PENDING"), WAIT,
+                "the score once the store answers again").get(key);
+        // each wait is logged with its reason (the SDK's exceptions behind it), and never with the secret key
+        assertThat(capture.text()).contains("waits for its artifact").contains("s3://" + BUCKET + "/wait/")
+                .doesNotContain(s3.secretKey());
+        assertThat(scored.getStatus()).as("%s", scored).isIn("COMPLETE", "PARTIAL");
+        assertThat(scored.getPrimary()).as("the solution read from the store passes").isEqualTo(1.0);
+        assertThat(h.deadLetters()).as("a wait loses nothing and fails nothing").noneMatch(d -> String.valueOf(d).contains(run));
+    }
+
+    /** Why the sample waits, as its score says ("" while it has none, or waits for nothing). */
+    static String pendingReason(SampleScore s) {
+        return s == null ? "" : String.join("; ", s.getPending().values());
+    }
+
+    /**
+     * Searches every committed record of the scorer's topics (public, repartition and changelog ones; not Kafka's own)
+     * for {@code secret}, with one consumer over all their partitions; returns how many were searched.
+     */
+    static long recordsWithout(String secret) throws Exception {
+        List<TopicPartition> partitions = new ArrayList<>();
+        try (Admin admin = Admin.create(h.clientConfig)) {
+            Set<String> topics = admin.listTopics(new ListTopicsOptions().listInternal(true)).names().get();
+            admin.describeTopics(topics.stream().filter(t -> !t.startsWith("__")).toList()).allTopicNames().get()
+                    .forEach((t, d) -> d.partitions().forEach(p -> partitions.add(new TopicPartition(t, p.partition()))));
+        }
+        Map<String, Object> conf = new HashMap<>(h.clientConfig);
+        conf.remove("group.id");
+        long n = 0;
+        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(conf, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+            consumer.assign(partitions);
+            consumer.seekToBeginning(partitions);
+            Map<TopicPartition, Long> end = consumer.endOffsets(partitions);
+            long deadline = System.nanoTime() + WAIT.toNanos();
+            while (partitions.stream().anyMatch(p -> consumer.position(p) < end.get(p))) {
+                assertThat(System.nanoTime()).as("every topic read in time").isLessThan(deadline);
+                for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(200))) {
+                    n++;
+                    for (byte[] b : new byte[][] {r.key(), r.value()}) {
+                        assertThat(b == null ? "" : new String(b, StandardCharsets.ISO_8859_1)).as("a record of %s", r.topic())
+                                .doesNotContain(secret);
+                    }
+                }
+            }
+        }
+        return n;
+    }
+
+    @Test
     void everyErrorOfTheClientHasItsTestAndTheyPass() throws Exception {
         SystemPackages.require(SystemPackages.runs("ffmpeg", "-version"), "ffmpeg is missing (the client's MP4 test needs it): install the "
                 + "Debian package ffmpeg (.ci/run does)", "mmgr.interop.required");
@@ -311,7 +458,8 @@ class PythonClientTest {
                 "test_registry_unreachable", "test_topics_missing", "test_delivery_refused_by_the_broker",
                 "test_frames_without_an_encoder", "test_no_scorer_answers", "test_modality_not_accepted",
                 "test_web_without_the_token", "test_web_with_a_wrong_token", "test_web_token_from_the_environment",
-                "test_web_unreachable")) {
+                "test_web_unreachable", "test_s3_upload_sends_the_reference_and_digest", "test_s3_bucket_missing",
+                "test_s3_store_unreachable")) {
             assertThat(verdicts).as("%s ran and passed", test).containsPattern(test + " \\(.*\\) \\.\\.\\. ok");
         }
     }

@@ -180,6 +180,10 @@ class SecretsTest {
         env.put("MMGR_ARTIFACT_ROOTS", dir.resolve("a") + "," + dir.resolve("b"));
         env.put("MMGR_ARTIFACT_HTTP_ALLOW", "127.0.0.1:8099,artifacts.example");
         env.put("MMGR_MAX_ARTIFACT_BYTES", "1000000");
+        env.put("MMGR_ARTIFACT_S3_ENDPOINT", "http://127.0.0.1:9000");
+        env.put("MMGR_ARTIFACT_S3_REGION", "eu-west-3");
+        env.put("MMGR_ARTIFACT_S3_PATH_STYLE", "true");
+        env.put("MMGR_ARTIFACT_S3_TIMEOUT", "PT5S");
         env.put("MMGR_KAFKA_PROPERTIES", saslProperties());
         int before = proxy.authorized.get();
         ChildScorer child = new ChildScorer("env", data, List.of(), env, List.of("-Dlog4j2.configurationFile=" + log4j.toUri()));
@@ -192,6 +196,8 @@ class SecretsTest {
             String log = child.log();
             assertThat(log).contains("Artifact roots          : [" + dir.resolve("a") + ", " + dir.resolve("b") + "]")
                     .contains("HTTP artifact hosts     : 127.0.0.1:8099, artifacts.example")
+                    .contains("S3 artifacts            : http://127.0.0.1:9000, region eu-west-3, path-style, timeout 5 s "
+                            + "(credentials: the AWS chain)")
                     .contains("Schema registry         : " + proxy.url());
             assertThat(Files.readString(data.resolve("scorer.state")).trim()).isEqualTo("RUNNING");
             assertThat(Files.readString(data.resolve("endpoints.properties"))).doesNotContain(REGISTRY_USER + ":");

@@ -2,7 +2,10 @@ package io.mmgr.stream.judge;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.mmgr.stream.artifacts.CompositeArtifactResolver;
 import io.mmgr.stream.artifacts.LocalArtifactResolver;
+import io.mmgr.stream.artifacts.S3Settings;
+import io.mmgr.stream.it.S3TestStore;
 import io.mmgr.stream.avro.ArtifactRef;
 import io.mmgr.stream.avro.BenchmarkItem;
 import io.mmgr.stream.avro.GenerationEvent;
@@ -35,7 +38,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The judge engine without Kafka, against the scripted provider: budget, configuration errors, video as
  * frames or whole, shared calls, transient failures until the deadline, rejections final per configuration,
- * the cache key, thinking answers cut before any text, a cache still loading.
+ * the cache key, thinking answers cut before any text, a cache still loading, a generation whose object store is
+ * out of reach.
  */
 @Tag("unit")
 class JudgeEngineTest {
@@ -128,6 +132,34 @@ class JudgeEngineTest {
         assertThat(g).isInstanceOfSatisfying(JudgeEngine.Outcome.Wait.class, w ->
                 assertThat(w.reason()).contains("rejects the configuration").contains("HTTP 400").contains("API_KEY_INVALID"));
         assertThat(server.requestCount()).isEqualTo(2);
+    }
+
+    @Test
+    void aGenerationWhoseObjectStoreIsOutOfReachWaitsAndNothingIsAskedOrBilled() throws Exception {
+        server = ScriptedVlmServer.start(e -> Action.ok(Duration.ZERO, Map.of()));
+        int closed;
+        try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
+            closed = s.getLocalPort();
+        }
+        JudgeRequest request = JudgeFixtures.mathImage("r", "s3-out", 0x00ff00);
+        ArtifactRef inline = request.getEvent().getArtifacts().get(0);
+        request.getEvent().setArtifacts(List.of(ArtifactRef.newBuilder(inline).setUri("s3://outputs/r/s3-out.png").build()));
+        var artifacts = CompositeArtifactResolver.standard(List.of(dir), LocalArtifactResolver.DEFAULT_MAX_BYTES, dir.resolve("spill"),
+                List.of(), Duration.ofSeconds(1), S3Settings.defaults().withEndpoint(URI.create("http://127.0.0.1:" + closed))
+                        // long enough for the SDK's first call on a loaded machine: a closed port refuses at once
+                        .withPathStyle(true).withTimeout(Duration.ofSeconds(30)));
+        VerdictCache cache = VerdictCache.open(dir.resolve("cache-s3"));
+        caches.add(cache);
+        JudgeSettings s = settings("openai");
+        try (AutoCloseable credentials = S3TestStore.jvmCredentials("engine-test", "engine-test-secret")) {
+            JudgeEngine engine = JudgeRuntime.engine(s, JudgeRuntime.client(s, Map.of("KEY", KEY)), artifacts, cache,
+                    JudgeMetrics.standalone());
+            assertThat(engine.judge(request)).isInstanceOfSatisfying(JudgeEngine.Outcome.Wait.class, w -> assertThat(w.reason())
+                    .startsWith("cannot read the generation for the judge yet: artifact s3://outputs/r/s3-out.png: the store at "
+                            + "http://127.0.0.1:" + closed + " cannot be reached"));
+            assertThat(engine.ledger().run("r").calls()).isZero();
+        }
+        assertThat(server.requestCount()).as("the provider was not asked").isZero();
     }
 
     @Test

@@ -187,7 +187,9 @@ public record ScorerContext(Topics topics, Stores stores, AvroSerdes serdes, Tas
         }
 
         public ScorerContext build() {
-            return new ScorerContext(topics, stores, serdes, catalog, evaluators, artifacts, check, itemWait, rubrics, agreement,
+            // a family's own ground truth is held to the same limits as the shared fields it replaced
+            InputCheck itemCheck = check == null || catalog == null ? check : check.withPayloads(catalog::readPayload);
+            return new ScorerContext(topics, stores, serdes, catalog, evaluators, artifacts, itemCheck, itemWait, rubrics, agreement,
                     comparisons, status, frechet, partitions, judgeEnabled, new BenchmarkSeeds.Shared());
         }
     }

@@ -1,5 +1,6 @@
 package io.mmgr.stream.topology;
 
+import io.mmgr.stream.artifacts.S3Settings;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -17,10 +18,12 @@ import java.util.Map;
  * @param streamThreads     Kafka Streams threads of this instance
  * @param kafkaOverrides    extra client properties (security, tuning), passed through as given
  * @param artifactHttpAllow hosts ({@code HOST} or {@code HOST:PORT}) http(s) artifacts may come from; empty: none
+ * @param artifactS3        where s3:// artifacts are read (endpoint, region, path style, timeout)
  */
 public record ScorerSettings(String topicPrefix, String applicationId, int partitions, short replicationFactor,
                              boolean judgeEnabled, List<Path> artifactRoots, long maxArtifactBytes,
-                             int streamThreads, Map<String, String> kafkaOverrides, List<String> artifactHttpAllow) {
+                             int streamThreads, Map<String, String> kafkaOverrides, List<String> artifactHttpAllow,
+                             S3Settings artifactS3) {
 
     public static final String DEFAULT_PREFIX = "mmgr.";
     public static final String DEFAULT_APPLICATION_ID = "mmgr-scorer";
@@ -45,6 +48,15 @@ public record ScorerSettings(String topicPrefix, String applicationId, int parti
         artifactRoots = List.copyOf(artifactRoots);
         kafkaOverrides = Map.copyOf(kafkaOverrides);
         artifactHttpAllow = List.copyOf(artifactHttpAllow);
+        artifactS3 = artifactS3 == null ? S3Settings.defaults() : artifactS3;
+    }
+
+    /** Settings with s3 artifacts read as the SDK's defaults and the environment say. */
+    public ScorerSettings(String topicPrefix, String applicationId, int partitions, short replicationFactor,
+                          boolean judgeEnabled, List<Path> artifactRoots, long maxArtifactBytes,
+                          int streamThreads, Map<String, String> kafkaOverrides, List<String> artifactHttpAllow) {
+        this(topicPrefix, applicationId, partitions, replicationFactor, judgeEnabled, artifactRoots, maxArtifactBytes,
+                streamThreads, kafkaOverrides, artifactHttpAllow, S3Settings.defaults());
     }
 
     /** Settings without http artifact hosts. */
@@ -64,46 +76,51 @@ public record ScorerSettings(String topicPrefix, String applicationId, int parti
 
     public ScorerSettings withPrefix(String prefix) {
         return new ScorerSettings(prefix, applicationId, partitions, replicationFactor, judgeEnabled, artifactRoots,
-                maxArtifactBytes, streamThreads, kafkaOverrides, artifactHttpAllow);
+                maxArtifactBytes, streamThreads, kafkaOverrides, artifactHttpAllow, artifactS3);
     }
 
     public ScorerSettings withJudge(boolean enabled) {
         return new ScorerSettings(topicPrefix, applicationId, partitions, replicationFactor, enabled, artifactRoots,
-                maxArtifactBytes, streamThreads, kafkaOverrides, artifactHttpAllow);
+                maxArtifactBytes, streamThreads, kafkaOverrides, artifactHttpAllow, artifactS3);
     }
 
     public ScorerSettings withArtifactRoots(List<Path> roots) {
         return new ScorerSettings(topicPrefix, applicationId, partitions, replicationFactor, judgeEnabled, roots,
-                maxArtifactBytes, streamThreads, kafkaOverrides, artifactHttpAllow);
+                maxArtifactBytes, streamThreads, kafkaOverrides, artifactHttpAllow, artifactS3);
     }
 
     public ScorerSettings withPartitions(int n) {
         return new ScorerSettings(topicPrefix, applicationId, n, replicationFactor, judgeEnabled, artifactRoots,
-                maxArtifactBytes, streamThreads, kafkaOverrides, artifactHttpAllow);
+                maxArtifactBytes, streamThreads, kafkaOverrides, artifactHttpAllow, artifactS3);
     }
 
     public ScorerSettings withArtifactHttpAllow(List<String> hosts) {
         return new ScorerSettings(topicPrefix, applicationId, partitions, replicationFactor, judgeEnabled, artifactRoots,
-                maxArtifactBytes, streamThreads, kafkaOverrides, hosts);
+                maxArtifactBytes, streamThreads, kafkaOverrides, hosts, artifactS3);
     }
 
     public ScorerSettings withMaxArtifactBytes(long max) {
         return new ScorerSettings(topicPrefix, applicationId, partitions, replicationFactor, judgeEnabled, artifactRoots,
-                max, streamThreads, kafkaOverrides, artifactHttpAllow);
+                max, streamThreads, kafkaOverrides, artifactHttpAllow, artifactS3);
     }
 
     public ScorerSettings withApplicationId(String id) {
         return new ScorerSettings(topicPrefix, id, partitions, replicationFactor, judgeEnabled, artifactRoots,
-                maxArtifactBytes, streamThreads, kafkaOverrides, artifactHttpAllow);
+                maxArtifactBytes, streamThreads, kafkaOverrides, artifactHttpAllow, artifactS3);
     }
 
     public ScorerSettings withStreamThreads(int threads) {
         return new ScorerSettings(topicPrefix, applicationId, partitions, replicationFactor, judgeEnabled, artifactRoots,
-                maxArtifactBytes, threads, kafkaOverrides, artifactHttpAllow);
+                maxArtifactBytes, threads, kafkaOverrides, artifactHttpAllow, artifactS3);
     }
 
     public ScorerSettings withKafkaOverrides(Map<String, String> overrides) {
         return new ScorerSettings(topicPrefix, applicationId, partitions, replicationFactor, judgeEnabled, artifactRoots,
-                maxArtifactBytes, streamThreads, overrides, artifactHttpAllow);
+                maxArtifactBytes, streamThreads, overrides, artifactHttpAllow, artifactS3);
+    }
+
+    public ScorerSettings withArtifactS3(S3Settings s3) {
+        return new ScorerSettings(topicPrefix, applicationId, partitions, replicationFactor, judgeEnabled, artifactRoots,
+                maxArtifactBytes, streamThreads, kafkaOverrides, artifactHttpAllow, s3);
     }
 }

@@ -46,12 +46,19 @@ import org.slf4j.LoggerFactory;
  * {@code max.poll.interval.ms} (the member is evicted, its transaction aborted, the work replayed).
  * Here the loop thread only polls and commits; work of one class queues only behind work of that
  * class (its own topic, paused on its own when its pool is full); every evaluation has a deadline.
+ *
+ * <p>An evaluation whose artifact's store cannot be reached ({@link io.mmgr.stream.tasks.ArtifactUnavailableException})
+ * neither fails nor blocks a runner: its record is held open with a PENDING result saying why, and it is tried
+ * again after a pause that grows from 1 s to 30 s, until the store answers.
  */
 public final class EvaluationWorker implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(EvaluationWorker.class);
     /** A request that cannot be read while the registry is down waits this long, then is tried again. */
     static final Duration REGISTRY_RETRY = Duration.ofSeconds(5);
+    /** A request whose artifact's store cannot be reached is tried again after this, doubling up to {@link #ARTIFACT_RETRY_MAX}. */
+    static final Duration ARTIFACT_RETRY_FIRST = Duration.ofSeconds(1);
+    static final Duration ARTIFACT_RETRY_MAX = Duration.ofSeconds(30);
 
     private final Topics topics;
     private final ArtifactResolver artifacts;
@@ -60,6 +67,7 @@ public final class EvaluationWorker implements AutoCloseable {
     private final Map<String, CostClass> classOfTopic = new HashMap<>();
     private final Map<CostClass, Timer> durations = new EnumMap<>(CostClass.class);
     private final Map<CostClass, Counter> deadlineFailures = new EnumMap<>(CostClass.class);
+    private final Map<CostClass, Counter> artifactWaits = new EnumMap<>(CostClass.class);
     private final ScheduledExecutorService watchdog;
     private final WorkLoop loop;
 
@@ -82,6 +90,9 @@ public final class EvaluationWorker implements AutoCloseable {
                     .publishPercentiles(0.5, 0.95, 0.99).register(meters));
             deadlineFailures.put(c, Counter.builder("mmgr.evaluation.deadline_exceeded").tag("class", c.label())
                     .description("evaluations FAILED for running past their deadline").register(meters));
+            artifactWaits.put(c, Counter.builder("mmgr.evaluation.artifact_waits").tag("class", c.label())
+                    .description("evaluations put off because an artifact's store could not be reached (tried again later)")
+                    .register(meters));
             EvaluationPool pool = pools.get(c);
             Gauge.builder("mmgr.evaluation.backlog", pool, EvaluationPool::backlog).tag("class", c.label())
                     .description("requests taken in and not finished").register(meters);
@@ -174,6 +185,9 @@ public final class EvaluationWorker implements AutoCloseable {
         private volatile SampleKey key;
         private volatile EvaluationRequest request;
         private volatile String version = "?";
+        /** the reason of the PENDING result written last: a wait for the same reason writes none */
+        private volatile String announced;
+        private volatile int waits;
 
         Evaluation(WorkLoop.Job job, CostClass costClass) {
             this.job = job;
@@ -228,9 +242,29 @@ public final class EvaluationWorker implements AutoCloseable {
                 }
                 throw e;
             }
-            if (job.complete(out)) {
+            if (outcome.pending()) {
+                waitForArtifact(outcome.result().getPending(), out);
+            } else if (job.complete(out)) {
                 durations.get(costClass).record(Duration.ofNanos(System.nanoTime() - start));
             }
+        }
+
+        /**
+         * An artifact's store could not be reached: the record stays open, a PENDING result tells the score why
+         * (once per reason), and once that is committed the evaluation is tried again after a growing pause.
+         */
+        private void waitForArtifact(String reason, List<ProducerRecord<byte[], byte[]>> pendingResult) {
+            boolean announce = !reason.equals(announced);
+            Duration delay = artifactRetry(waits++);
+            LOG.info("{} on {} waits for its artifact, trying again in {} s: {}", request.getEvaluator(), SampleKeys.ref(key),
+                    delay.toSeconds(), reason);
+            job.hold(announce ? pendingResult : List.of(), () -> {
+                if (announce) {
+                    announced = reason;
+                }
+                artifactWaits.get(costClass).increment();
+                pools.get(costClass).submitLater(this, delay);
+            });
         }
 
         @Override
@@ -289,6 +323,12 @@ public final class EvaluationWorker implements AutoCloseable {
         byte[] out = new byte[b.remaining()];
         b.get(out);
         return out;
+    }
+
+    /** The pause before try {@code waits + 1} of an evaluation whose artifact's store could not be reached. */
+    static Duration artifactRetry(int waits) {
+        Duration d = ARTIFACT_RETRY_FIRST.multipliedBy(1L << Math.min(waits, 16));
+        return d.compareTo(ARTIFACT_RETRY_MAX) > 0 ? ARTIFACT_RETRY_MAX : d;
     }
 
     /** 30 s, 2.5 s, 5 min: a deadline as a reason shows it (never the measured time, so replays agree). */

@@ -4,6 +4,7 @@ import io.mmgr.stream.contract.VerdictStatus;
 import io.github.resilience4j.circuitbreaker.CallNotPermittedException;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import io.mmgr.stream.tasks.ArtifactException;
+import io.mmgr.stream.tasks.ArtifactUnavailableException;
 import io.mmgr.stream.tasks.ArtifactResolver;
 import io.mmgr.stream.avro.GenerationEvent;
 import io.mmgr.stream.avro.JudgeRequest;
@@ -261,6 +262,11 @@ public final class JudgeEngine {
         ProviderCall call;
         try {
             call = materializer.call(settings.model(), prompt, rubric.answerSchema(modality), settings.profile());
+        } catch (ArtifactUnavailableException e) {
+            // the generation's store is out of reach (S3 down, slow): nothing was asked or billed; ask once it answers
+            tries.cycles++;
+            return new Outcome.Wait("cannot read the generation for the judge yet: " + e.getMessage(),
+                    settings.retry().betweenCycles(tries.cycles), Resume.BACKOFF);
         } catch (ArtifactException | MediaException e) {
             return new Outcome.Done(verdict(request, rubric.version(), VerdictStatus.INVALID)
                     .setReason("cannot read the generation for the judge: " + e.getMessage()).build(), false);

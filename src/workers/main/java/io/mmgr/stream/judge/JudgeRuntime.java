@@ -2,7 +2,9 @@ package io.mmgr.stream.judge;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.mmgr.stream.tasks.ArtifactResolver;
+import io.mmgr.stream.judge.protocol.AnthropicClient;
 import io.mmgr.stream.judge.protocol.ApiKey;
+import io.mmgr.stream.judge.protocol.AzureOpenAiClient;
 import io.mmgr.stream.judge.protocol.GeminiClient;
 import io.mmgr.stream.judge.protocol.OpenAiChatClient;
 import io.mmgr.stream.judge.protocol.ProviderClient;
@@ -36,6 +38,9 @@ public final class JudgeRuntime implements AutoCloseable {
         return switch (s.protocol()) {
             case GEMINI -> new GeminiClient(s.baseUrl(), key, backstop, s.structuredOutput());
             case OPENAI -> new OpenAiChatClient(s.baseUrl(), key, backstop, s.structuredOutput());
+            case ANTHROPIC -> new AnthropicClient(s.baseUrl(), key, backstop, s.structuredOutput());
+            case AZURE_OPENAI -> new AzureOpenAiClient(s.baseUrl(), s.azure().deploymentFor(s.model()), s.azure().apiVersion(), key,
+                    backstop, s.structuredOutput());
         };
     }
 

@@ -19,7 +19,8 @@ import java.util.function.UnaryOperator;
  *
  * @param protocol         the wire protocol
  * @param baseUrl          e.g. {@code https://api.openai.com/v1}, {@code http://localhost:8000/v1},
- *                         {@code https://generativelanguage.googleapis.com/v1beta}
+ *                         {@code https://generativelanguage.googleapis.com/v1beta}, {@code https://api.anthropic.com/v1},
+ *                         or an Azure resource's endpoint {@code https://<resource>.openai.azure.com}
  * @param model            the judge model id
  * @param apiKeyEnv        name of the environment variable holding the key (null: no key)
  * @param structuredOutput how the answer's JSON is asked for
@@ -32,10 +33,12 @@ import java.util.function.UnaryOperator;
  * @param concurrency      calls in flight at once (bulkhead)
  * @param timeout          one call's time limit
  * @param maxInFlight      requests held by one worker before its partitions pause
+ * @param azure            deployment and api-version of the azure-openai protocol (unused by the others)
  */
 public record JudgeSettings(JudgeProtocol protocol, URI baseUrl, String model, String apiKeyEnv, StructuredOutput structuredOutput,
                             ModelProfile profile, QuotaSettings quota, RetrySettings retry, CircuitSettings circuit,
-                            PricingSettings pricing, MediaSettings media, int concurrency, Duration timeout, int maxInFlight) {
+                            PricingSettings pricing, MediaSettings media, int concurrency, Duration timeout, int maxInFlight,
+                            AzureSettings azure) {
 
     /** Version of the cache key's format: raising it makes every earlier verdict a miss. */
     public static final int CACHE_KEY_FORMAT = 2;
@@ -52,7 +55,8 @@ public record JudgeSettings(JudgeProtocol protocol, URI baseUrl, String model, S
         Objects.requireNonNull(pricing);
         Objects.requireNonNull(media);
         Objects.requireNonNull(timeout);
-        if (profile.kind().protocol() != protocol) {
+        Objects.requireNonNull(azure);
+        if (!profile.kind().fits(protocol)) {
             throw new IllegalArgumentException("the judge profile " + profile.kind().id() + " is for the "
                     + profile.kind().protocol().id() + " protocol, not " + protocol.id());
         }
@@ -85,8 +89,10 @@ public record JudgeSettings(JudgeProtocol protocol, URI baseUrl, String model, S
      * artifact digests are added per request.)
      */
     public String requestConfiguration() {
-        return "format=" + CACHE_KEY_FORMAT + " protocol=" + protocol.id() + " model=" + model + " params=" + profile.describe()
-                + " structured=" + structuredOutput.id();
+        // an Azure deployment decides the model that answers; the other protocols' keys stay as they were
+        String deployment = protocol == JudgeProtocol.AZURE_OPENAI ? " deployment=" + azure.deploymentFor(model) : "";
+        return "format=" + CACHE_KEY_FORMAT + " protocol=" + protocol.id() + " model=" + model + deployment + " params="
+                + profile.describe() + " structured=" + structuredOutput.id();
     }
 
     public BulkheadConfig bulkheadConfig() {
@@ -117,6 +123,7 @@ public record JudgeSettings(JudgeProtocol protocol, URI baseUrl, String model, S
         private int concurrency = 4;
         private Duration timeout = Duration.ofSeconds(60);
         private int maxInFlight = 256;
+        private AzureSettings azure = AzureSettings.defaults();
 
         private Builder(JudgeProtocol protocol, URI baseUrl, String model) {
             this.protocol = protocol;
@@ -138,6 +145,7 @@ public record JudgeSettings(JudgeProtocol protocol, URI baseUrl, String model, S
             concurrency = s.concurrency;
             timeout = s.timeout;
             maxInFlight = s.maxInFlight;
+            azure = s.azure;
         }
 
         public Builder apiKeyEnv(String variable) {
@@ -215,9 +223,14 @@ public record JudgeSettings(JudgeProtocol protocol, URI baseUrl, String model, S
             return this;
         }
 
+        public Builder azure(AzureSettings a) {
+            azure = a;
+            return this;
+        }
+
         public JudgeSettings build() {
             return new JudgeSettings(protocol, baseUrl, model, apiKeyEnv, structuredOutput, profile, quota, retry, circuit,
-                    pricing, media, concurrency, timeout, maxInFlight);
+                    pricing, media, concurrency, timeout, maxInFlight, azure);
         }
     }
 }

@@ -42,4 +42,11 @@ class EvaluationSettingsTest {
         assertThat(EvaluationWorker.human(Duration.ofSeconds(30))).isEqualTo("30 s");
         assertThat(EvaluationWorker.human(Duration.ofMillis(2500))).isEqualTo("2.5 s");
     }
+
+    @Test
+    void anEvaluationWaitingForItsArtifactsStoreIsTriedAgainAfterAPauseThatDoublesUpTo30Seconds() {
+        assertThat(java.util.stream.IntStream.range(0, 8).mapToObj(EvaluationWorker::artifactRetry).map(Duration::toSeconds))
+                .containsExactly(1L, 2L, 4L, 8L, 16L, 30L, 30L, 30L);
+        assertThat(EvaluationWorker.artifactRetry(Integer.MAX_VALUE)).isEqualTo(Duration.ofSeconds(30));
+    }
 }

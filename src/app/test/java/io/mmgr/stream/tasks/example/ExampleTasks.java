@@ -5,6 +5,7 @@ import io.mmgr.stream.tasks.DeterministicEvaluator;
 import io.mmgr.stream.tasks.EvalAdapter;
 import io.mmgr.stream.tasks.EvalCase;
 import io.mmgr.stream.tasks.EvalSample;
+import io.mmgr.stream.tasks.FamilyPayload;
 import io.mmgr.stream.tasks.JudgeRubric;
 import io.mmgr.stream.tasks.TaskFamily;
 import io.mmgr.stream.tasks.TaskSpec;
@@ -19,6 +20,11 @@ import java.util.function.Supplier;
  * {@code eval example} command, registered by one line in {@code plugin/META-INF/services} of this folder.
  */
 public final class ExampleTasks implements TaskFamily {
+
+    @Override
+    public Optional<FamilyPayload> payload() {
+        return Optional.of(CountTruth.PAYLOAD);
+    }
 
     @Override
     public List<TaskSpec> tasks() {

@@ -12,6 +12,7 @@ import io.mmgr.stream.bench.ResendingProducer;
 import io.mmgr.stream.contract.GenerationRecords;
 import io.mmgr.stream.contract.SampleKeys;
 import io.mmgr.stream.contract.Topics;
+import io.mmgr.stream.tasks.math.MathTruth;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -163,7 +164,7 @@ public final class MixedLoad implements AutoCloseable {
     static BenchmarkItem judgedItem(long k) {
         return BenchmarkItem.newBuilder().setTask(JUDGED_TASK).setSampleId(caseOf(k))
                 .setPrompt("case=" + caseOf(k) + " Solve 3x = " + (3 * (k + 1)) + ".")
-                .setGroundTruth(GroundTruth.newBuilder().setAnswer("x = " + (k + 1)).build()).build();
+                .setGroundTruth(new MathTruth("x = " + (k + 1)).into(GroundTruth.newBuilder()).build()).build();
     }
 
     /**

@@ -21,11 +21,14 @@ import java.util.function.Function;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * The scripted providers answer as OpenAI and Gemini document and really answer (checked on the raw
- * HTTP exchange: status, headers, error objects), and the clients read those answers right: the hints
- * of a 429, the 400s of reasoning models, thinking answers cut at the cap before any text.
+ * The scripted providers answer as OpenAI, Gemini, Anthropic and Azure OpenAI document and really answer
+ * (checked on the raw HTTP exchange: status, headers, error objects), and the clients read those answers
+ * right: the hints of a 429, the 400s of reasoning models, thinking answers cut at the cap before any
+ * text, content filters; every protocol reads the usual failures alike and sends its key only in its header.
  */
 @Tag("unit")
 class ScriptedProvidersTest {
@@ -58,9 +61,32 @@ class ScriptedProvidersTest {
     }
 
     ProviderClient client(JudgeProtocol p) {
-        return p == JudgeProtocol.OPENAI
-                ? new OpenAiChatClient(URI.create(server.openAiBaseUrl()), ApiKey.none(), Duration.ofSeconds(20), StructuredOutput.NONE)
-                : new GeminiClient(URI.create(server.geminiBaseUrl()), ApiKey.none(), Duration.ofSeconds(20), StructuredOutput.NONE);
+        return client(p, "gpt-4o", Map.of());
+    }
+
+    /** The client the judge builds for {@code p} against the scripted provider (an Azure deployment named after the model). */
+    ProviderClient client(JudgeProtocol p, String model, Map<String, String> env) {
+        return io.mmgr.stream.judge.JudgeRuntime.client(io.mmgr.stream.judge.JudgeSettings.builder(p, URI.create(server.baseUrl(p)), model)
+                .apiKeyEnv(env.isEmpty() ? null : "SCRIPTED_KEY").structuredOutput(StructuredOutput.NONE)
+                .timeout(Duration.ofSeconds(15)).build(), env);
+    }
+
+    HttpResponse<String> postTo(String url, String body, String... headers) throws Exception {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(url)).POST(HttpRequest.BodyPublishers.ofString(body))
+                .header("Content-Type", "application/json");
+        if (headers.length > 0) {
+            b.headers(headers);
+        }
+        return HttpClient.newHttpClient().send(b.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    static String messages(String model, String params) {
+        return "{\"model\": \"" + model + "\", \"system\": \"Grade it.\", \"messages\": [{\"role\": \"user\", \"content\": "
+                + "[{\"type\": \"text\", \"text\": \"grade case=x\"}]}]" + params + "}";
+    }
+
+    String azure(String deployment, String query) {
+        return server.azureEndpoint() + "/openai/deployments/" + deployment + "/chat/completions" + query;
     }
 
     static ProviderCall call(String model, ModelProfile profile) {
@@ -69,14 +95,18 @@ class ScriptedProvidersTest {
     }
 
     ProviderException failure(JudgeProtocol p, ProviderCall call) {
-        Throwable t = catchThrowable(() -> client(p).send(call).get(30, TimeUnit.SECONDS));
+        return failure(client(p, call.model(), Map.of()), call);
+    }
+
+    static ProviderException failure(ProviderClient client, ProviderCall call) {
+        Throwable t = catchThrowable(() -> client.send(call).get(30, TimeUnit.SECONDS));
         Throwable cause = t.getCause() instanceof CompletionException c ? c.getCause() : t.getCause();
         assertThat(cause).isInstanceOf(ProviderException.class);
         return (ProviderException) cause;
     }
 
     ProviderReply reply(JudgeProtocol p, ProviderCall call) throws Exception {
-        return client(p).send(call).get(30, TimeUnit.SECONDS);
+        return client(p, call.model(), Map.of()).send(call).get(30, TimeUnit.SECONDS);
     }
 
     @Test
@@ -210,8 +240,92 @@ class ScriptedProvidersTest {
         assertThat(JSON.readTree(off.body()).at("/error/status").asText()).isEqualTo("INVALID_ARGUMENT");
     }
 
+    /** A model of each protocol's that judges without reasoning, and the key header as each protocol sends it. */
+    static String model(JudgeProtocol p) {
+        return switch (p) {
+            case OPENAI, AZURE_OPENAI -> "gpt-4o";
+            case GEMINI -> "gemini-2.0-flash";
+            case ANTHROPIC -> "claude-sonnet-4-5";
+        };
+    }
+
+    static ProviderCall plain(JudgeProtocol p) {
+        return call(model(p), ModelProfile.forModel(p, model(p)));
+    }
+
+    @ParameterizedTest
+    @EnumSource(JudgeProtocol.class)
+    void everyProtocolReadsTheUsualFailuresAlike(JudgeProtocol p) throws Exception {
+        java.util.concurrent.atomic.AtomicReference<Action> next = new java.util.concurrent.atomic.AtomicReference<>();
+        start(e -> next.get());
+        Map<Kind, ProviderException.Kind> expected = new java.util.LinkedHashMap<>();
+        expected.put(Kind.SERVER_ERROR, ProviderException.Kind.SERVER);
+        expected.put(Kind.OVERLOADED, ProviderException.Kind.SERVER);
+        expected.put(Kind.UNAUTHORIZED, ProviderException.Kind.CONFIGURATION);
+        expected.put(Kind.MALFORMED, ProviderException.Kind.MALFORMED);
+        expected.put(Kind.TRUNCATED, ProviderException.Kind.TRANSPORT);
+        expected.put(Kind.REFUSAL, ProviderException.Kind.REFUSED);
+        expected.put(Kind.CONTENT_FILTER, ProviderException.Kind.REFUSED);
+        for (var e : expected.entrySet()) {
+            next.set(Action.of(e.getKey()));
+            ProviderException x = failure(p, plain(p));
+            assertThat(x.kind()).as(p + " " + e.getKey() + ": " + x.getMessage()).isEqualTo(e.getValue());
+            assertThat(x.retryable()).as(p + " " + e.getKey()).isEqualTo(e.getValue().retryable());
+        }
+        next.set(Action.rateLimited(1.2));
+        ProviderException limited = failure(p, plain(p));
+        assertThat(limited.kind()).isEqualTo(ProviderException.Kind.RATE_LIMITED);
+        assertThat(limited.retryAfter()).as(p + ": the wait announced, never less").isBetween(Duration.ofMillis(1200), Duration.ofSeconds(3));
+
+        next.set(Action.ok(Duration.ZERO, Map.of("final_correctness", 0.0)));
+        ProviderReply ok = reply(p, plain(p));
+        assertThat(JSON.readTree(ok.text()).at("/final_correctness/score").asInt()).isZero();
+        assertThat(ok.inputTokens()).isPositive();
+        assertThat(ok.outputTokens()).isPositive();
+        assertThat(ok.cutBeforeAnswer()).isFalse();
+        assertThat(server.seen()).extracting(ScriptedVlmServer.Seen::protocol).containsOnly(p);
+        assertThat(server.seen().get(server.seen().size() - 1).finish()).isIn("stop", "STOP", "end_turn");
+    }
+
+    @ParameterizedTest
+    @EnumSource(JudgeProtocol.class)
+    void theKeyTravelsInItsProtocolsHeaderAndNowhereElse(JudgeProtocol p) throws Exception {
+        String key = "judge-key-8Vb3Nc5s3cr3tJ";
+        start(e -> e.attempt() == 0 ? Action.of(Kind.UNAUTHORIZED) : Action.ok(Duration.ZERO, Map.of()));
+        ProviderClient c = client(p, model(p), Map.of("SCRIPTED_KEY", key));
+        ProviderException refused = failure(c, plain(p));
+        assertThat(refused.kind()).isEqualTo(ProviderException.Kind.CONFIGURATION);
+        for (String text : new String[] {refused.getMessage(), refused.body(), String.valueOf(refused)}) {
+            assertThat(text).doesNotContain(key);
+        }
+        assertThat(c.send(plain(p)).get(30, TimeUnit.SECONDS).text()).isNotBlank();
+        String sent = p == JudgeProtocol.OPENAI ? "Bearer " + key : key;
+        assertThat(server.seen()).hasSize(2).allSatisfy(x -> assertThat(x.authorization()).isEqualTo(sent));
+    }
+
+    @ParameterizedTest
+    @EnumSource(JudgeProtocol.class)
+    void imagesTravelInlineInTheProtocolsOwnBlocksAndVideosOnlyToGemini(JudgeProtocol p) throws Exception {
+        start(e -> Action.ok(Duration.ZERO, Map.of()));
+        byte[] png = {(byte) 0x89, 'P', 'N', 'G', 13, 10, 26, 10};
+        ProviderCall withImage = new ProviderCall(model(p), "Grade it.", List.of(new ProviderCall.Text("case=x look"),
+                new ProviderCall.Media("image/png", png), new ProviderCall.Text("and grade")), null, ModelProfile.forModel(p, model(p)));
+        assertThat(reply(p, withImage).text()).isNotBlank();
+        assertThat(server.seen().get(0).images()).as("the image block the scripted %s provider counts", p).isEqualTo(1);
+        ProviderCall withVideo = new ProviderCall(model(p), "Grade it.", List.of(new ProviderCall.Text("case=x"),
+                new ProviderCall.Media("video/mp4", new byte[] {0, 0, 0, 24})), null, ModelProfile.forModel(p, model(p)));
+        ProviderClient c = client(p, model(p), Map.of());
+        assertThat(c.acceptsVideo()).isEqualTo(p == JudgeProtocol.GEMINI);
+        if (!c.acceptsVideo()) {
+            ProviderException refused = failure(c, withVideo);
+            assertThat(refused.kind()).isEqualTo(ProviderException.Kind.REJECTED);
+            assertThat(refused.getMessage()).contains("takes no video parts; send frames");
+            assertThat(server.seen()).as("nothing sent").hasSize(1);
+        }
+    }
+
     @Test
-    void aRefusedKeyIsAConfigurationProblemOnBothProtocols() throws Exception {
+    void aRefusedKeyIsAConfigurationProblemOnEveryProtocol() throws Exception {
         start(e -> Action.of(Kind.UNAUTHORIZED));
         ProviderException o = failure(JudgeProtocol.OPENAI, call("gpt-4o", ModelProfile.forModel(JudgeProtocol.OPENAI, "gpt-4o")));
         assertThat(o.status()).isEqualTo(401);
@@ -221,5 +335,156 @@ class ScriptedProvidersTest {
         assertThat(g.getMessage()).contains("API_KEY_INVALID");
         assertThat(g.kind()).as("Gemini's invalid key is a 400, yet not a rejection of the request")
                 .isEqualTo(ProviderException.Kind.CONFIGURATION);
+        ProviderException a = failure(JudgeProtocol.ANTHROPIC, plain(JudgeProtocol.ANTHROPIC));
+        assertThat(a.status()).isEqualTo(401);
+        assertThat(a.getMessage()).contains("authentication_error", "invalid x-api-key");
+        ProviderException z = failure(JudgeProtocol.AZURE_OPENAI, plain(JudgeProtocol.AZURE_OPENAI));
+        assertThat(z.status()).isEqualTo(401);
+        assertThat(z.getMessage()).contains("Access denied due to invalid subscription key");
+    }
+
+    @Test
+    void anthropicAnswersAsItsDocumentationSays() throws Exception {
+        // attempts count every request of the case, the one refused at the door (no version) too
+        start(e -> switch (e.attempt()) {
+            case 2 -> Action.rateLimited(1.5);
+            case 3 -> Action.of(Kind.OVERLOADED);
+            default -> Action.ok(Duration.ZERO, Map.of());
+        });
+        String url = server.anthropicBaseUrl() + "/messages";
+        HttpResponse<String> noVersion = postTo(url, messages("claude-sonnet-4-5", ", \"max_tokens\": 1024"));
+        assertThat(noVersion.statusCode()).isEqualTo(400);
+        assertThat(JSON.readTree(noVersion.body())).isEqualTo(JSON.readTree("""
+                {"type": "error", "error": {"type": "invalid_request_error", "message": "anthropic-version: header is required"},
+                 "request_id": "req_scripted"}"""));
+        HttpResponse<String> ok = postTo(url, messages("claude-sonnet-4-5", ", \"max_tokens\": 1024"), "anthropic-version", "2023-06-01");
+        JsonNode m = JSON.readTree(ok.body());
+        assertThat(m.get("type").asText()).isEqualTo("message");
+        assertThat(m.get("stop_reason").asText()).isEqualTo("end_turn");
+        assertThat(m.at("/content/0/type").asText()).isEqualTo("text");
+        assertThat(m.at("/usage/input_tokens").asInt()).isPositive();
+        assertThat(m.at("/usage/output_tokens").asInt()).isPositive();
+
+        HttpResponse<String> limited = postTo(url, messages("claude-sonnet-4-5", ", \"max_tokens\": 1024"), "anthropic-version", "2023-06-01");
+        assertThat(limited.statusCode()).isEqualTo(429);
+        assertThat(limited.headers().firstValue("retry-after")).as("whole seconds, rounded up").hasValue("2");
+        assertThat(limited.headers().firstValue("anthropic-ratelimit-requests-remaining")).hasValue("0");
+        assertThat(java.time.Instant.parse(limited.headers().firstValue("anthropic-ratelimit-requests-reset").orElseThrow()))
+                .isAfter(java.time.Instant.now().plusMillis(1000));
+        assertThat(JSON.readTree(limited.body()).at("/error/type").asText()).isEqualTo("rate_limit_error");
+        HttpResponse<String> overloaded = postTo(url, messages("claude-sonnet-4-5", ", \"max_tokens\": 1024"), "anthropic-version",
+                "2023-06-01");
+        assertThat(overloaded.statusCode()).isEqualTo(529);
+        assertThat(JSON.readTree(overloaded.body()).at("/error/type").asText()).isEqualTo("overloaded_error");
+
+        // what the client sent for the first answer: the version header, max_tokens, a temperature, no thinking
+        ProviderReply r = reply(JudgeProtocol.ANTHROPIC, call("claude-sonnet-4-5", ModelProfile.forModel(JudgeProtocol.ANTHROPIC,
+                "claude-sonnet-4-5")));
+        assertThat(r.finishReason()).isEqualTo("end_turn");
+        assertThat(server.seen().get(server.seen().size() - 1).params()).containsEntry("max_tokens", 2048).containsEntry("temperature", 0)
+                .doesNotContainKey("budget_tokens");
+    }
+
+    @Test
+    void claudesStructuredOutputGetsTheRubricSchemaWithoutTheBoundsAnthropicRefuses() throws Exception {
+        start(e -> Action.ok(Duration.ZERO, Map.of("progress", 0.5)));
+        // a fraction metric's score is bounded 0..1 in the rubric's schema; Anthropic answers 400 to the bound
+        Map<String, Object> fraction = Map.of("type", "object", "additionalProperties", false, "required", List.of("score"),
+                "properties", Map.of("score", Map.of("type", "number", "minimum", 0, "maximum", 1)));
+        Map<String, Object> schema = Map.of("type", "object", "additionalProperties", false, "required", List.of("progress"),
+                "properties", Map.of("progress", fraction));
+        HttpResponse<String> raw = postTo(server.anthropicBaseUrl() + "/messages", messages("claude-sonnet-4-5",
+                ", \"max_tokens\": 1024, \"output_config\": {\"format\": {\"type\": \"json_schema\", \"schema\": "
+                        + JSON.writeValueAsString(schema) + "}}"), "anthropic-version", "2023-06-01");
+        assertThat(raw.statusCode()).isEqualTo(400);
+        assertThat(JSON.readTree(raw.body()).at("/error/message").asText())
+                .isEqualTo("output_config.format.schema: For 'number' type, property 'minimum' is not supported");
+
+        ProviderClient c = new AnthropicClient(URI.create(server.anthropicBaseUrl()), ApiKey.none(), Duration.ofSeconds(15),
+                StructuredOutput.JSON_SCHEMA);
+        ProviderReply r = c.send(new ProviderCall("claude-sonnet-4-5", "Grade it.", List.of(new ProviderCall.Text("case=x grade")),
+                schema, ModelProfile.forModel(JudgeProtocol.ANTHROPIC, "claude-sonnet-4-5"))).get(30, TimeUnit.SECONDS);
+        assertThat(JSON.readTree(r.text()).at("/progress/score").asDouble()).as("the metric named by the schema sent").isEqualTo(0.5);
+    }
+
+    @Test
+    void claudeThinkingOutOfRoomStopsAtMaxTokensWithoutTextAndIsAskedAgainWithMore() throws Exception {
+        start(e -> Action.ok(Duration.ZERO, Map.of()).thinking(9_000, 2_100));
+        String url = server.anthropicBaseUrl() + "/messages";
+        HttpResponse<String> withTemperature = postTo(url, messages("claude-sonnet-4-5",
+                ", \"max_tokens\": 6144, \"temperature\": 0, \"thinking\": {\"type\": \"enabled\", \"budget_tokens\": 4096}"),
+                "anthropic-version", "2023-06-01");
+        assertThat(withTemperature.statusCode()).isEqualTo(400);
+        assertThat(JSON.readTree(withTemperature.body()).at("/error/message").asText())
+                .startsWith("`temperature` may only be set to 1 when thinking is enabled.");
+        HttpResponse<String> small = postTo(url, messages("claude-sonnet-4-5",
+                ", \"max_tokens\": 6144, \"thinking\": {\"type\": \"enabled\", \"budget_tokens\": 512}"), "anthropic-version", "2023-06-01");
+        assertThat(JSON.readTree(small.body()).at("/error/message").asText()).contains("greater than or equal to 1024");
+
+        ModelProfile thinking = ModelProfile.defaults(ModelProfile.Kind.ANTHROPIC_THINKING, "claude-sonnet-4-5");
+        ProviderReply cut = reply(JudgeProtocol.ANTHROPIC, call("claude-sonnet-4-5", thinking));
+        assertThat(cut.finishReason()).isEqualTo("max_tokens");
+        assertThat(cut.text()).isEmpty();
+        assertThat(cut.outputTokens()).as("the whole cap went on thinking").isEqualTo(6_144);
+        assertThat(cut.cutBeforeAnswer()).isTrue();
+        ProviderReply again = reply(JudgeProtocol.ANTHROPIC, call("claude-sonnet-4-5", thinking.enlarged()));
+        assertThat(again.finishReason()).isEqualTo("end_turn");
+        assertThat(again.text()).isNotBlank();
+        assertThat(again.outputTokens()).isGreaterThan(9_000);
+        assertThat(server.seen().subList(2, 4)).extracting(x -> x.params().get("max_tokens") + "/" + x.params().get("budget_tokens") + " "
+                + x.finish()).containsExactly("6144/4096 max_tokens", "10240/8192 end_turn");
+        assertThat(server.seen().get(2).params()).doesNotContainKey("temperature");
+    }
+
+    @Test
+    void azureAnswersAtItsDeploymentUrlAndFiltersAsItsDocumentationSays() throws Exception {
+        // attempts count every request of the case, the one refused at the door (no api-version) too
+        start(e -> switch (e.attempt()) {
+            case 2 -> Action.rateLimited(1.5);
+            case 3 -> Action.of(Kind.CONTENT_FILTER);
+            case 4 -> Action.of(Kind.REFUSAL);
+            default -> Action.ok(Duration.ZERO, Map.of());
+        });
+        HttpResponse<String> noVersion = postTo(azure("gpt-4o", ""), chat("ignored", ""));
+        assertThat(noVersion.statusCode()).isEqualTo(404);
+        assertThat(JSON.readTree(noVersion.body()).at("/error/message").asText()).isEqualTo("Resource not found");
+        HttpResponse<String> ok = postTo(azure("gpt-4o", "?api-version=2024-10-21"), chat("ignored", ""));
+        JsonNode a = JSON.readTree(ok.body());
+        assertThat(a.at("/choices/0/finish_reason").asText()).isEqualTo("stop");
+        assertThat(a.at("/prompt_filter_results/0/content_filter_results/hate/filtered").asBoolean()).isFalse();
+        assertThat(a.at("/choices/0/content_filter_results/violence/severity").asText()).isEqualTo("safe");
+
+        HttpResponse<String> limited = postTo(azure("gpt-4o", "?api-version=2024-10-21"), chat("ignored", ""));
+        assertThat(limited.statusCode()).isEqualTo(429);
+        assertThat(limited.headers().firstValue("retry-after")).hasValue("2");
+        assertThat(limited.headers().firstValue("retry-after-ms")).hasValue("1500");
+        assertThat(JSON.readTree(limited.body()).at("/error/message").asText()).contains("Please retry after 2 seconds.");
+
+        ProviderException prompt = failure(JudgeProtocol.AZURE_OPENAI, plain(JudgeProtocol.AZURE_OPENAI));
+        assertThat(prompt.status()).isEqualTo(400);
+        assertThat(prompt.kind()).as("final, not retried").isEqualTo(ProviderException.Kind.REFUSED);
+        assertThat(prompt.getMessage()).startsWith("the prompt was blocked by Azure OpenAI's content filter (violence: medium) (HTTP 400");
+        ProviderException answer = failure(JudgeProtocol.AZURE_OPENAI, plain(JudgeProtocol.AZURE_OPENAI));
+        assertThat(answer.status()).isEqualTo(200);
+        assertThat(answer.kind()).isEqualTo(ProviderException.Kind.REFUSED);
+        assertThat(answer.getMessage()).isEqualTo("the answer was blocked by Azure OpenAI's content filter (hate: high)");
+
+        // the deployment is in the path, the api-version in the query, the deployment's model rules apply (o4-mini reasons)
+        ProviderReply o4 = reply(JudgeProtocol.AZURE_OPENAI, call("o4-mini", ModelProfile.forModel(JudgeProtocol.AZURE_OPENAI, "o4-mini")));
+        assertThat(o4.thinkingTokens()).isEqualTo(2_500);
+        ScriptedVlmServer.Seen last = server.seen().get(server.seen().size() - 1);
+        assertThat(last.model()).isEqualTo("o4-mini");
+        assertThat(last.params()).containsEntry("api-version", "2024-10-21").containsEntry("max_completion_tokens", 16_384)
+                .doesNotContainKeys("max_tokens", "temperature");
+    }
+
+    @Test
+    void azureRateLimitsAreReadFromRetryAfterMs() throws Exception {
+        start(e -> Action.rateLimited(0.3));
+        ProviderException e = failure(JudgeProtocol.AZURE_OPENAI, plain(JudgeProtocol.AZURE_OPENAI));
+        assertThat(e.kind()).isEqualTo(ProviderException.Kind.RATE_LIMITED);
+        // retry-after and the message say 1 s (whole seconds, rounded up): the longest wait is never early
+        assertThat(e.retryAfter()).isEqualTo(Duration.ofSeconds(1));
+        assertThat(RetryHints.millis("300")).isEqualTo(Duration.ofMillis(300));
     }
 }

@@ -138,9 +138,8 @@ public final class ArcBenchmarkGenerator {
         extra.put("canvasWidth", Integer.toString(problem.image().width()));
         extra.put("canvasHeight", Integer.toString(problem.image().height()));
         extra.put("generatorSeed", Long.toString(seed));
-        GroundTruth gt = GroundTruth.newBuilder()
-                .setGrid(pair.output().toLists())
-                .setAnswerRegion(List.of(r.x(), r.y(), r.width(), r.height()))
+        GroundTruth gt = new ArcTruth(pair.output().toLists(), List.of(r.x(), r.y(), r.width(), r.height()))
+                .into(GroundTruth.newBuilder())
                 .setExtra(extra)
                 .build();
         return BenchmarkItem.newBuilder()

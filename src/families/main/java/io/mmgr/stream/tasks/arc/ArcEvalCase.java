@@ -35,12 +35,11 @@ final class ArcEvalCase {
         if (!Files.isRegularFile(output)) {
             throw new IllegalArgumentException(output + ": output not found");
         }
-        GroundTruth.Builder gt = GroundTruth.newBuilder().setGrid(pair.output().toLists());
+        GroundTruth.Builder gt = new ArcTruth(pair.output().toLists(), region).into(GroundTruth.newBuilder());
         if (region != null) {
             if (region.size() != 4) {
                 throw new IllegalArgumentException("--answer-region needs x,y,width,height");
             }
-            gt.setAnswerRegion(region);
             if (EvalSample.mediaType(output).startsWith("image/")) {
                 // the region is given in the output's own pixels
                 try {

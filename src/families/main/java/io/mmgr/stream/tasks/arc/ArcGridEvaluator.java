@@ -4,7 +4,6 @@ import io.mmgr.stream.tasks.ArtifactResolver;
 import io.mmgr.stream.avro.ArtifactRef;
 import io.mmgr.stream.avro.BenchmarkItem;
 import io.mmgr.stream.avro.GenerationEvent;
-import io.mmgr.stream.avro.GroundTruth;
 import io.mmgr.stream.contract.CostClass;
 import io.mmgr.stream.tasks.DeterministicEvaluator;
 import io.mmgr.stream.tasks.EvaluationContext;
@@ -188,19 +187,19 @@ public final class ArcGridEvaluator implements DeterministicEvaluator {
     }
 
     static ArcGrid truth(BenchmarkItem item) throws EvaluationException {
-        GroundTruth gt = item.getGroundTruth();
-        if (gt == null || gt.getGrid() == null) {
-            throw new EvaluationException("benchmark item " + item.getSampleId() + " has no ARC ground-truth grid (groundTruth.grid)");
+        List<List<Integer>> grid = ArcTruth.of(item.getGroundTruth()).grid();
+        if (grid == null) {
+            throw new EvaluationException("benchmark item " + item.getSampleId() + " has no ARC ground-truth grid (ArcTruth.grid, or groundTruth.grid)");
         }
         try {
-            return ArcGrid.of(gt.getGrid());
+            return ArcGrid.of(grid);
         } catch (IllegalArgumentException e) {
             throw new EvaluationException("benchmark item " + item.getSampleId() + ": ground-truth grid is invalid: " + e.getMessage());
         }
     }
 
     private static Rect region(BenchmarkItem item) throws EvaluationException {
-        List<Integer> r = item.getGroundTruth() == null ? null : item.getGroundTruth().getAnswerRegion();
+        List<Integer> r = ArcTruth.of(item.getGroundTruth()).answerRegion();
         if (r == null) {
             return null;
         }

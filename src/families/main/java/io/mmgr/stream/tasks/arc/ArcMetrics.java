@@ -7,6 +7,8 @@ package io.mmgr.stream.tasks.arc;
 public final class ArcMetrics {
 
     public static final String TASK = "arc";
+    /** The family of its task spec and of its ground truth payload ({@link ArcTruth}). */
+    public static final String FAMILY = "arc";
     /** Judge rubric id. */
     public static final String RUBRIC = "arc";
     /** Deterministic evaluator that decodes the generated grid and compares it with the ground truth. */

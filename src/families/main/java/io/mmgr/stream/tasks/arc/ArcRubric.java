@@ -37,7 +37,7 @@ public final class ArcRubric extends TemplateRubric {
 
     @Override
     protected RubricInputs inputs(GenerationEvent event, BenchmarkItem item) throws EvaluationException {
-        List<List<Integer>> grid = item.getGroundTruth().getGrid();
+        List<List<Integer>> grid = ArcTruth.of(item.getGroundTruth()).grid();
         Optional<ArtifactRef> solution = artifact(item, "solution");
         if ((grid == null || grid.isEmpty()) && solution.isEmpty()) {
             throw new EvaluationException("arc item " + item.getSampleId()

@@ -1,6 +1,7 @@
 package io.mmgr.stream.tasks.arc;
 
 import java.util.Map;
+import io.mmgr.stream.tasks.FamilyPayload;
 import io.mmgr.stream.tasks.AgreementPrior;
 import io.mmgr.stream.tasks.JudgeRubric;
 import io.mmgr.stream.tasks.DeterministicEvaluator;
@@ -16,8 +17,13 @@ import java.util.Set;
 public final class ArcTasks implements TaskFamily {
 
     @Override
+    public Optional<FamilyPayload> payload() {
+        return Optional.of(ArcTruth.PAYLOAD);
+    }
+
+    @Override
     public List<TaskSpec> tasks() {
-        return List.of(new TaskSpec(ArcMetrics.TASK, "arc", "mmgr", Set.of("image", "video"),
+        return List.of(new TaskSpec(ArcMetrics.TASK, ArcMetrics.FAMILY, "mmgr", Set.of("image", "video"),
                 List.of(ArcMetrics.GRID_EVALUATOR), Optional.of(ArcMetrics.RUBRIC), new ArcGate()));
     }
 

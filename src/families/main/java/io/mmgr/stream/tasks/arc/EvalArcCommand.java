@@ -106,7 +106,7 @@ public final class EvalArcCommand implements Callable<Integer> {
         Map<String, Object> out = new LinkedHashMap<>(outcome.metrics());
         String decoded = outcome.diagnostics().get("decoded_grid");
         out.put("decoded_grid", decoded == null || decoded.equals("none") ? null : JsonOutput.parse(decoded));
-        List<List<Integer>> expected = s.item().getGroundTruth().getGrid();
+        List<List<Integer>> expected = ArcTruth.of(s.item().getGroundTruth()).grid();
         out.put("expected_size", expected.size() + "x" + expected.get(0).size());
         out.put("decoded_size", outcome.diagnostics().get("decoded_size"));
         if (outcome.diagnostics().containsKey("decode_failure")) {

@@ -2,7 +2,6 @@ package io.mmgr.stream.tasks.magma;
 
 import io.mmgr.stream.avro.BenchmarkItem;
 import io.mmgr.stream.avro.GenerationEvent;
-import io.mmgr.stream.avro.GroundTruth;
 import io.mmgr.stream.avro.RobotTrial;
 import io.mmgr.stream.avro.UiAction;
 import io.mmgr.stream.tasks.EvaluationException;
@@ -41,11 +40,11 @@ public final class MagmaRecords {
     }
 
     static List<UiAction> goldSteps(BenchmarkItem item) throws EvaluationException {
-        GroundTruth gt = item.getGroundTruth();
-        if (gt == null || gt.getUiSteps() == null || gt.getUiSteps().isEmpty()) {
+        List<UiAction> gold = MagmaTruth.of(item.getGroundTruth()).uiSteps();
+        if (gold == null || gold.isEmpty()) {
             throw new EvaluationException("the benchmark item has no gold steps (groundTruth.uiSteps)");
         }
-        return gt.getUiSteps();
+        return gold;
     }
 
     static List<UiStepMetrics.Prediction> mind2webPredictions(GenerationEvent event) throws EvaluationException {
@@ -152,16 +151,16 @@ public final class MagmaRecords {
     }
 
     static Box screenSpotTarget(BenchmarkItem item) throws EvaluationException {
-        GroundTruth gt = item.getGroundTruth();
-        if (gt == null || gt.getTargetBox() == null) {
+        List<Double> box = MagmaTruth.of(item.getGroundTruth()).targetBox();
+        if (box == null) {
             throw new EvaluationException("the benchmark item has no groundTruth.targetBox");
         }
-        return convert("groundTruth.targetBox", () -> Box.of(gt.getTargetBox()));
+        return convert("groundTruth.targetBox", () -> Box.of(box));
     }
 
     static ClickAccuracy.Kind screenSpotKind(BenchmarkItem item) throws EvaluationException {
-        GroundTruth gt = item.getGroundTruth();
-        return convert("groundTruth.elementKind", () -> ClickAccuracy.Kind.parse(gt == null ? null : gt.getElementKind()));
+        String kind = MagmaTruth.of(item.getGroundTruth()).elementKind();
+        return convert("groundTruth.elementKind", () -> ClickAccuracy.Kind.parse(kind));
     }
 
     static List<RobotTrialMetrics.Trial> trials(GenerationEvent event) throws EvaluationException {
@@ -179,9 +178,8 @@ public final class MagmaRecords {
     }
 
     static int protocolTrials(GenerationEvent event, BenchmarkItem item) throws EvaluationException {
-        GroundTruth gt = item.getGroundTruth();
-        return convert("robot task", () -> RobotTrialMetrics.protocolTrials(event.getTask(),
-                gt == null ? null : gt.getProtocolTrials()));
+        Integer protocol = MagmaTruth.of(item.getGroundTruth()).protocolTrials();
+        return convert("robot task", () -> RobotTrialMetrics.protocolTrials(event.getTask(), protocol));
     }
 
     static RobotTrialMetrics.Result robotResult(GenerationEvent event, BenchmarkItem item) throws EvaluationException {

@@ -5,6 +5,7 @@ import io.mmgr.stream.avro.GenerationInputs;
 import io.mmgr.stream.avro.GroundTruth;
 import io.mmgr.stream.avro.RobotTrial;
 import io.mmgr.stream.avro.UiAction;
+import io.mmgr.stream.tasks.EvaluationException;
 import io.mmgr.stream.tasks.SimulatedTask;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -39,13 +40,13 @@ public final class MagmaSimulation implements SimulatedTask {
             double x = 40 + 25 * (i % 20);
             out.add(BenchmarkItem.newBuilder().setTask(SCREENSPOT).setSampleId("click-" + i).setBenchmark("magma")
                     .setPrompt("click the " + (i % 2 == 0 ? "'Search' label" : "settings icon"))
-                    .setGroundTruth(GroundTruth.newBuilder().setTargetBox(List.of(x, 100.0, x + 20, 120.0))
-                            .setElementKind(i % 2 == 0 ? "text" : "icon").build()).build());
+                    .setGroundTruth(MagmaTruth.click(List.of(x, 100.0, x + 20, 120.0), i % 2 == 0 ? "text" : "icon")
+                            .into(GroundTruth.newBuilder()).build()).build());
         }
         for (int i = 0; i < Math.max(2, items / 2); i++) {
             out.add(BenchmarkItem.newBuilder().setTask(LIBERO).setSampleId("task-" + i).setBenchmark("magma")
                     .setPrompt("LIBERO-Spatial task " + i)
-                    .setGroundTruth(GroundTruth.newBuilder().setProtocolTrials(LIBERO_TRIALS).build()).build());
+                    .setGroundTruth(MagmaTruth.trials(LIBERO_TRIALS).into(GroundTruth.newBuilder()).build()).build());
         }
         return out;
     }
@@ -63,7 +64,7 @@ public final class MagmaSimulation implements SimulatedTask {
                         wrong == 0 ? "none" : wrong + " wrong steps");
             }
             case SCREENSPOT -> {
-                List<Double> box = item.getGroundTruth().getTargetBox();
+                List<Double> box = truth(item).targetBox();
                 boolean hit = random.nextDouble() < skill;
                 double x = hit ? (box.get(0) + box.get(2)) / 2 : box.get(2) + 6 + random.nextInt(30);
                 UiAction click = UiAction.newBuilder().setPoint(List.of(x, (box.get(1) + box.get(3)) / 2)).build();
@@ -83,10 +84,19 @@ public final class MagmaSimulation implements SimulatedTask {
         }
     }
 
+    /** The simulation answers its own items, whose payload it wrote. */
+    private static MagmaTruth truth(BenchmarkItem item) {
+        try {
+            return MagmaTruth.of(item.getGroundTruth());
+        } catch (EvaluationException e) {
+            throw new IllegalArgumentException(e.getMessage(), e);
+        }
+    }
+
     /** Gold steps come from the item itself, so an answer needs no state from {@link #benchmark}. */
     private Mind2WebEpisodes workload(BenchmarkItem item) {
         if (episodes == null) {
-            int steps = item.getGroundTruth().getUiSteps().size();
+            int steps = truth(item).uiSteps().size();
             episodes = new Mind2WebEpisodes(Integer.MAX_VALUE, steps, 0, "episode-");
         }
         return episodes;

@@ -1,5 +1,6 @@
 package io.mmgr.stream.tasks.magma;
 
+import io.mmgr.stream.tasks.FamilyPayload;
 import io.mmgr.stream.tasks.SimulatedTask;
 import io.mmgr.stream.tasks.DeterministicEvaluator;
 import java.util.function.Supplier;
@@ -27,6 +28,11 @@ public final class MagmaTasks implements TaskFamily {
     public static final List<String> ROBOT_TASKS = List.of(
             "libero-spatial", "libero-object", "libero-goal", "libero-10", "libero-90",
             "simplerenv-google-robot", "simplerenv-widowx");
+
+    @Override
+    public Optional<FamilyPayload> payload() {
+        return Optional.of(MagmaTruth.PAYLOAD);
+    }
 
     @Override
     public List<TaskSpec> tasks() {

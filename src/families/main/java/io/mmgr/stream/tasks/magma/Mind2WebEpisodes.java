@@ -45,7 +45,7 @@ public class Mind2WebEpisodes {
         List<BenchmarkItem> out = new ArrayList<>();
         for (int i = 0; i < items; i++) {
             out.add(BenchmarkItem.newBuilder().setTask(TASK).setSampleId(idPrefix + i).setBenchmark("magma")
-                    .setGroundTruth(GroundTruth.newBuilder().setUiSteps(gold(i)).build()).build());
+                    .setGroundTruth(MagmaTruth.steps(gold(i)).into(GroundTruth.newBuilder()).build()).build());
         }
         return out;
     }

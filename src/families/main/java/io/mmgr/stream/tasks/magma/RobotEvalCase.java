@@ -67,7 +67,7 @@ final class RobotEvalCase {
         for (TaskTrials t : tasks.values()) {
             out.add(new EvalAdapter.Group(t.task, new EvalSample(
                     EvalSample.event(t.suite, "robot", GenerationInputs.newBuilder().setTrials(t.trials).build()),
-                    EvalSample.item(t.suite, GroundTruth.newBuilder().setProtocolTrials(t.protocolTrials).build())),
+                    EvalSample.item(t.suite, MagmaTruth.trials(t.protocolTrials).into(GroundTruth.newBuilder()).build())),
                     t.first.line()));
         }
         return out;

@@ -30,6 +30,6 @@ final class ScreenSpotEvalCase {
         return new EvalSample(
                 EvalSample.event(TASK, "ui", GenerationInputs.newBuilder()
                         .setUiActions(List.of(UiAction.newBuilder().setPoint(point).build())).build()),
-                EvalSample.item(TASK, GroundTruth.newBuilder().setTargetBox(bbox).setElementKind(kind).build()));
+                EvalSample.item(TASK, MagmaTruth.click(bbox, kind).into(GroundTruth.newBuilder()).build()));
     }
 }

@@ -89,7 +89,7 @@ final class UiEpisodeCases {
         }
         return new EvalSample(
                 EvalSample.event(task, "ui", GenerationInputs.newBuilder().setUiActions(predictions).build()),
-                EvalSample.item(task, GroundTruth.newBuilder().setUiSteps(gold).build()));
+                EvalSample.item(task, MagmaTruth.steps(gold).into(GroundTruth.newBuilder()).build()));
     }
 
     /**

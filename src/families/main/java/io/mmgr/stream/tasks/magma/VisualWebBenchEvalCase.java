@@ -68,7 +68,7 @@ final class VisualWebBenchEvalCase implements EvalAdapter.Grouping {
                 if (!v.isTextual()) {
                     throw c.error("'answer' of " + task.id() + " must be a string");
                 }
-                return GroundTruth.newBuilder().setAnswer(v.textValue()).build();
+                return MagmaTruth.webGold(v.textValue(), null, null).into(GroundTruth.newBuilder()).build();
             }
             case TEXT_LIST -> {
                 if (!v.isArray()) {
@@ -81,13 +81,13 @@ final class VisualWebBenchEvalCase implements EvalAdapter.Grouping {
                     }
                     golds.add(g.textValue());
                 }
-                return GroundTruth.newBuilder().setAnswers(golds).build();
+                return MagmaTruth.webGold(null, golds, null).into(GroundTruth.newBuilder()).build();
             }
             default -> {
                 if (!v.isIntegralNumber() || !v.canConvertToInt()) {
                     throw c.error("'answer' of " + task.id() + " must be an option index 0-7");
                 }
-                return GroundTruth.newBuilder().setChoiceIndex(v.intValue()).build();
+                return MagmaTruth.webGold(null, null, v.intValue()).into(GroundTruth.newBuilder()).build();
             }
         }
     }

@@ -2,7 +2,6 @@ package io.mmgr.stream.tasks.magma;
 
 import io.mmgr.stream.avro.BenchmarkItem;
 import io.mmgr.stream.avro.GenerationEvent;
-import io.mmgr.stream.avro.GroundTruth;
 import io.mmgr.stream.tasks.DeterministicEvaluator;
 import io.mmgr.stream.tasks.EvaluationContext;
 import io.mmgr.stream.tasks.EvaluationException;
@@ -79,25 +78,25 @@ public final class VisualWebBenchEvaluator extends EventRecordEvaluator {
     }
 
     static VisualWebBench.Gold gold(VisualWebBench.Subtask task, BenchmarkItem item) throws EvaluationException {
-        GroundTruth gt = item.getGroundTruth();
+        MagmaTruth gt = MagmaTruth.of(item.getGroundTruth());
         VisualWebBench.Gold gold = switch (task.answerKind()) {
             case TEXT -> {
-                if (gt == null || gt.getAnswer() == null) {
+                if (gt.answer() == null) {
                     throw new EvaluationException("the benchmark item has no groundTruth.answer (the gold text)");
                 }
-                yield new VisualWebBench.Gold.Text(gt.getAnswer());
+                yield new VisualWebBench.Gold.Text(gt.answer());
             }
             case TEXT_LIST -> {
-                if (gt == null || gt.getAnswers() == null) {
+                if (gt.answers() == null) {
                     throw new EvaluationException("the benchmark item has no groundTruth.answers (the gold answers)");
                 }
-                yield new VisualWebBench.Gold.Texts(gt.getAnswers());
+                yield new VisualWebBench.Gold.Texts(gt.answers());
             }
             case CHOICE -> {
-                if (gt == null || gt.getChoiceIndex() == null) {
+                if (gt.choiceIndex() == null) {
                     throw new EvaluationException("the benchmark item has no groundTruth.choiceIndex (0-7)");
                 }
-                yield new VisualWebBench.Gold.Choice(gt.getChoiceIndex());
+                yield new VisualWebBench.Gold.Choice(gt.choiceIndex());
             }
         };
         Optional<String> problem = VisualWebBench.checkGold(task, gold);

@@ -4,6 +4,8 @@ package io.mmgr.stream.tasks.math;
 public final class MathMetrics {
 
     public static final String TASK = "math";
+    /** The family of its task spec and of its ground truth payload ({@link MathTruth}). */
+    public static final String FAMILY = "math";
     /** Judge rubric id. */
     public static final String RUBRIC = "math";
 

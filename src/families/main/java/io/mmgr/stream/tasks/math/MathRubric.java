@@ -31,9 +31,9 @@ public final class MathRubric extends TemplateRubric {
 
     @Override
     protected RubricInputs inputs(GenerationEvent event, BenchmarkItem item) throws EvaluationException {
-        String answer = item.getGroundTruth().getAnswer();
+        String answer = MathTruth.of(item.getGroundTruth()).answer();
         if (answer == null || answer.isBlank()) {
-            throw new EvaluationException("math item " + item.getSampleId() + " has no ground-truth answer (groundTruth.answer)");
+            throw new EvaluationException("math item " + item.getSampleId() + " has no ground-truth answer (MathTruth.answer, or groundTruth.answer)");
         }
         RubricInputs in = new RubricInputs()
                 .text("problem", orNone(item.getPrompt()))

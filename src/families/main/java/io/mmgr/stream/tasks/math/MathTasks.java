@@ -1,5 +1,6 @@
 package io.mmgr.stream.tasks.math;
 
+import io.mmgr.stream.tasks.FamilyPayload;
 import io.mmgr.stream.tasks.JudgeRubric;
 import io.mmgr.stream.tasks.TaskFamily;
 import io.mmgr.stream.tasks.TaskSpec;
@@ -14,8 +15,13 @@ import java.util.Set;
 public final class MathTasks implements TaskFamily {
 
     @Override
+    public Optional<FamilyPayload> payload() {
+        return Optional.of(MathTruth.PAYLOAD);
+    }
+
+    @Override
     public List<TaskSpec> tasks() {
-        return List.of(new TaskSpec(MathMetrics.TASK, "math", "mmgr", Set.of("image", "video", "text"),
+        return List.of(new TaskSpec(MathMetrics.TASK, MathMetrics.FAMILY, "mmgr", Set.of("image", "video", "text"),
                 List.of(), Optional.of(MathMetrics.RUBRIC), new MathGate()));
     }
 

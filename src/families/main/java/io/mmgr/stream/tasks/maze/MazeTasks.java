@@ -1,6 +1,7 @@
 package io.mmgr.stream.tasks.maze;
 
 import java.util.Map;
+import io.mmgr.stream.tasks.FamilyPayload;
 import io.mmgr.stream.tasks.SimulatedTask;
 import io.mmgr.stream.tasks.AgreementPrior;
 import io.mmgr.stream.tasks.JudgeRubric;
@@ -24,6 +25,11 @@ public final class MazeTasks implements TaskFamily {
     public static TaskSpec spec() {
         return new TaskSpec(TASK, FAMILY, "mmgr", Set.of("image", "video"), List.of(MazePixelEvaluator.ID),
                 Optional.of(RUBRIC), new MazeGate());
+    }
+
+    @Override
+    public Optional<FamilyPayload> payload() {
+        return Optional.of(MazeTruth.PAYLOAD);
     }
 
     @Override

@@ -1,14 +1,12 @@
 package io.mmgr.stream.tasks.maze;
 
+import static io.mmgr.stream.tasks.PayloadValues.get;
+
 import io.mmgr.stream.avro.GroundTruth;
 import io.mmgr.stream.tasks.EvaluationException;
 import io.mmgr.stream.tasks.FamilyPayload;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
-import org.apache.avro.generic.GenericData;
 import org.apache.avro.generic.GenericRecord;
 import org.apache.avro.generic.GenericRecordBuilder;
 
@@ -31,16 +29,8 @@ public record MazeTruth(Integer rows, Integer cols, List<String> lattice, List<L
 
     /** The item's maze ground truth: its payload, else the shared fields. */
     public static MazeTruth of(GroundTruth gt) throws EvaluationException {
-        if (gt == null) {
-            return new MazeTruth(null, null, null, null, null);
-        }
-        Optional<GenericRecord> payload = PAYLOAD.read(gt);
-        if (payload.isEmpty()) {
-            return new MazeTruth(gt.getMazeRows(), gt.getMazeCols(), gt.getMazeLattice(), gt.getSolutionPath(), gt.getMazeMarkers());
-        }
-        GenericRecord r = payload.get();
-        return new MazeTruth((Integer) r.get("rows"), (Integer) r.get("cols"), strings(r.get("lattice")), cells(r.get("solutionPath")),
-                map(r.get("markers")));
+        return PAYLOAD.read(gt, r -> new MazeTruth(get(r, "rows"), get(r, "cols"), get(r, "lattice"), get(r, "solutionPath"), get(r, "markers")),
+                g -> new MazeTruth(g.getMazeRows(), g.getMazeCols(), g.getMazeLattice(), g.getSolutionPath(), g.getMazeMarkers()));
     }
 
     /** Sets this as {@code gt}'s payload (a size is required: the schema's rows and cols are). */
@@ -51,40 +41,5 @@ public record MazeTruth(Integer rows, Integer cols, List<String> lattice, List<L
         GenericRecord r = new GenericRecordBuilder(PAYLOAD.schema()).set("rows", rows).set("cols", cols)
                 .set("lattice", lattice).set("solutionPath", solutionPath).set("markers", markers).build();
         return PAYLOAD.write(gt, r);
-    }
-
-    private static List<String> strings(Object v) {
-        if (v == null) {
-            return null;
-        }
-        List<String> out = new ArrayList<>();
-        for (Object o : (GenericData.Array<?>) v) {
-            out.add(o == null ? null : o.toString()); // Avro's generic strings are Utf8
-        }
-        return out;
-    }
-
-    private static List<List<Integer>> cells(Object v) {
-        if (v == null) {
-            return null;
-        }
-        List<List<Integer>> out = new ArrayList<>();
-        for (Object step : (GenericData.Array<?>) v) {
-            List<Integer> cell = new ArrayList<>();
-            for (Object i : (GenericData.Array<?>) step) {
-                cell.add((Integer) i);
-            }
-            out.add(cell);
-        }
-        return out;
-    }
-
-    private static Map<String, String> map(Object v) {
-        if (v == null) {
-            return null;
-        }
-        Map<String, String> out = new LinkedHashMap<>();
-        ((Map<?, ?>) v).forEach((k, x) -> out.put(k.toString(), x.toString()));
-        return out;
     }
 }

@@ -3,7 +3,6 @@ package io.mmgr.stream.tasks.nav;
 import io.mmgr.stream.avro.ArtifactRef;
 import io.mmgr.stream.avro.BenchmarkItem;
 import io.mmgr.stream.avro.GenerationEvent;
-import io.mmgr.stream.avro.GroundTruth;
 import io.mmgr.stream.contract.CostClass;
 import io.mmgr.stream.tasks.DeterministicEvaluator;
 import io.mmgr.stream.tasks.EvaluationContext;
@@ -55,8 +54,14 @@ public final class NavGeometryEvaluator implements DeterministicEvaluator {
     public CostClass costClass(GenerationEvent event, BenchmarkItem item) {
         boolean given = event.getInputs() != null && event.getInputs().getTrajectory2d() != null
                 && !event.getInputs().getTrajectory2d().isEmpty();
-        return needs2d(event.getTask()) && !given && NavInputs.outputVideo(event).isPresent() && needsTrack2d(event, item)
-                ? CostClass.VIDEO : CostClass.LIGHT;
+        if (!needs2d(event.getTask()) || given || NavInputs.outputVideo(event).isEmpty()) {
+            return CostClass.LIGHT;
+        }
+        try {
+            return needsTrack2d(event, item) ? CostClass.VIDEO : CostClass.LIGHT;
+        } catch (EvaluationException e) {
+            return CostClass.LIGHT; // an unreadable payload: refused by the precheck
+        }
     }
 
     @Override
@@ -73,9 +78,9 @@ public final class NavGeometryEvaluator implements DeterministicEvaluator {
     }
 
     /** Whether a metric reads the 2D trace: the 2D successes when there is a goal footprint, SLAG's alignment always. */
-    private static boolean needsTrack2d(GenerationEvent event, BenchmarkItem item) {
+    private static boolean needsTrack2d(GenerationEvent event, BenchmarkItem item) throws EvaluationException {
         return event.getTask().equals(NavMetrics.SLAG)
-                || item.getGroundTruth() != null && item.getGroundTruth().getGoalPolygon2d() != null;
+                || item.getGroundTruth() != null && NavTruth.of(item.getGroundTruth()).goalPolygon2d() != null;
     }
 
     /**
@@ -86,22 +91,27 @@ public final class NavGeometryEvaluator implements DeterministicEvaluator {
     @Override
     public Map<String, String> unavailableMetrics(GenerationEvent event, BenchmarkItem item) {
         Map<String, String> out = new LinkedHashMap<>();
-        GroundTruth gt = item.getGroundTruth();
-        if (gt == null) {
+        if (item.getGroundTruth() == null) {
             return out; // refused by the precheck
         }
+        NavTruth gt;
+        try {
+            gt = NavTruth.of(item.getGroundTruth());
+        } catch (EvaluationException e) {
+            return out; // an unreadable payload: refused by the precheck
+        }
         String task = event.getTask();
-        if (needs2d(task) && gt.getGoalPolygon2d() == null) {
+        if (needs2d(task) && gt.goalPolygon2d() == null) {
             out.put(NavMetrics.SUCCESS_2D, NavInputs.noGoalPolygon(item));
             out.put(NavMetrics.ORACLE_SUCCESS_2D, NavInputs.noGoalPolygon(item));
         }
         if (needs3d(task)) {
-            if (gt.getGoal3d() == null) {
+            if (gt.goal3d() == null) {
                 out.put(NavMetrics.SUCCESS_3D, NavInputs.noGoal3d(item));
                 out.put(NavMetrics.ORACLE_SUCCESS_3D, NavInputs.noGoal3d(item));
-            } else if (gt.getGoalRadius3d() == null) {
+            } else if (gt.goalRadius3d() == null) {
                 out.put(NavMetrics.SUCCESS_3D, NavInputs.noGoalRadius(item));
-                if (gt.getOracleRadius3d() == null) {
+                if (gt.oracleRadius3d() == null) {
                     out.put(NavMetrics.ORACLE_SUCCESS_3D, NavInputs.noOracleRadius(item));
                 }
             }

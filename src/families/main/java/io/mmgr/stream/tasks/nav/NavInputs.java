@@ -5,7 +5,6 @@ import io.mmgr.stream.avro.ArtifactRef;
 import io.mmgr.stream.avro.BenchmarkItem;
 import io.mmgr.stream.avro.GenerationEvent;
 import io.mmgr.stream.avro.GenerationInputs;
-import io.mmgr.stream.avro.GroundTruth;
 import io.mmgr.stream.tasks.EvaluationException;
 import io.mmgr.stream.vision.Rect;
 import java.util.List;
@@ -26,11 +25,12 @@ final class NavInputs {
     private NavInputs() {
     }
 
-    static GroundTruth truth(BenchmarkItem item) throws EvaluationException {
+    /** The item's ground truth ({@link NavTruth}: its payload, else the shared fields). */
+    static NavTruth truth(BenchmarkItem item) throws EvaluationException {
         if (item.getGroundTruth() == null) {
             throw new EvaluationException("benchmark item " + item.getSampleId() + " has no groundTruth");
         }
-        return item.getGroundTruth();
+        return NavTruth.of(item.getGroundTruth());
     }
 
     static Map<String, String> extra(BenchmarkItem item) {
@@ -40,12 +40,12 @@ final class NavInputs {
 
     /** The 2D goal footprint, when the item gives one; a malformed one is refused. */
     static Optional<Polygon2d> goalPolygon(BenchmarkItem item) throws EvaluationException {
-        GroundTruth gt = truth(item);
-        if (gt.getGoalPolygon2d() == null) {
+        List<List<Double>> polygon = truth(item).goalPolygon2d();
+        if (polygon == null) {
             return Optional.empty();
         }
         try {
-            return Optional.of(Polygon2d.of(gt.getGoalPolygon2d()));
+            return Optional.of(Polygon2d.of(polygon));
         } catch (IllegalArgumentException e) {
             throw new EvaluationException("benchmark item " + item.getSampleId() + ": " + e.getMessage());
         }
@@ -53,7 +53,7 @@ final class NavInputs {
 
     /** The 3D target, when the item gives one; a malformed one is refused. */
     static Optional<Vec> goal3d(BenchmarkItem item) throws EvaluationException {
-        List<Double> g = truth(item).getGoal3d();
+        List<Double> g = truth(item).goal3d();
         if (g == null) {
             return Optional.empty();
         }
@@ -69,13 +69,13 @@ final class NavInputs {
 
     /** The target volume's radius, when the item gives one; one that is not positive is refused. */
     static Optional<Double> goalRadius(BenchmarkItem item) throws EvaluationException {
-        Double r = truth(item).getGoalRadius3d();
+        Double r = truth(item).goalRadius3d();
         return r == null ? Optional.empty() : Optional.of(positive(r, "goalRadius3d", item));
     }
 
     /** The oracle's proximity threshold; the target volume's radius when the item sets none. */
     static Optional<Double> oracleRadius(BenchmarkItem item) throws EvaluationException {
-        Double r = truth(item).getOracleRadius3d();
+        Double r = truth(item).oracleRadius3d();
         return r == null ? goalRadius(item) : Optional.of(positive(r, "oracleRadius3d", item));
     }
 
@@ -144,8 +144,8 @@ final class NavInputs {
     }
 
     static Optional<Track> truthTrack(BenchmarkItem item, boolean threeD) throws EvaluationException {
-        GroundTruth gt = truth(item);
-        List<io.mmgr.stream.avro.Pose> poses = threeD ? gt.getTrajectory3d() : gt.getTrajectory2d();
+        NavTruth gt = truth(item);
+        List<io.mmgr.stream.avro.Pose> poses = threeD ? gt.trajectory3d() : gt.trajectory2d();
         if (poses == null || poses.isEmpty()) {
             return Optional.empty();
         }

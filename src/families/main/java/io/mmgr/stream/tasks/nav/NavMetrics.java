@@ -7,6 +7,8 @@ package io.mmgr.stream.tasks.nav;
  */
 public final class NavMetrics {
 
+    /** The family of its task specs and of its ground truth payload ({@link NavTruth}). */
+    public static final String FAMILY = "nav";
     public static final String LAST_MILE = "nav-last-mile";
     public static final String TOP_DOWN = "nav-top-down";
     public static final String REAL_WORLD_3D = "nav-3d-real-world";

@@ -1,6 +1,7 @@
 package io.mmgr.stream.tasks.nav;
 
 import java.util.Map;
+import io.mmgr.stream.tasks.FamilyPayload;
 import io.mmgr.stream.tasks.AgreementPrior;
 import io.mmgr.stream.tasks.JudgeRubric;
 import io.mmgr.stream.tasks.DeterministicEvaluator;
@@ -24,6 +25,11 @@ public final class NavTasks implements TaskFamily {
     private static final Set<String> MODALITIES = Set.of("image", "video");
 
     @Override
+    public Optional<FamilyPayload> payload() {
+        return Optional.of(NavTruth.PAYLOAD);
+    }
+
+    @Override
     public List<TaskSpec> tasks() {
         return List.of(
                 spec(NavMetrics.LAST_MILE, GEO_ALIGN_EVALUATOR, NavGate.threeD()),
@@ -34,7 +40,7 @@ public final class NavTasks implements TaskFamily {
 
     private static TaskSpec spec(String task, String diagnosticEvaluator, NavGate gate) {
         // rubric id = task id
-        return new TaskSpec(task, "nav", "mmgr", MODALITIES, List.of(GEOMETRY_EVALUATOR, diagnosticEvaluator),
+        return new TaskSpec(task, NavMetrics.FAMILY, "mmgr", MODALITIES, List.of(GEOMETRY_EVALUATOR, diagnosticEvaluator),
                 Optional.of(task), gate);
     }
 

@@ -6,6 +6,8 @@ package io.mmgr.stream.tasks.physics;
  */
 public final class PhysicsMetrics {
 
+    /** The family of its task specs and of its ground truth payload ({@link PhysicsTruth}). */
+    public static final String FAMILY = "physics";
     public static final String PHYSICAL_CONCEPTS = "physical-concepts";
     public static final String SPORTS = "sports";
 

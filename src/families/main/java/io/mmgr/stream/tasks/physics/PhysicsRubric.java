@@ -42,7 +42,7 @@ public final class PhysicsRubric extends TemplateRubric {
         }
         return new RubricInputs()
                 .text("prompt", item.getPrompt().strip())
-                .text("physicsFocus", orNone(item.getGroundTruth().getPhysicsFocus()))
+                .text("physicsFocus", orNone(PhysicsTruth.of(item.getGroundTruth()).physicsFocus()))
                 .generation("generation", output(event));
     }
 }

@@ -1,6 +1,7 @@
 package io.mmgr.stream.tasks.physics;
 
 import java.util.Map;
+import io.mmgr.stream.tasks.FamilyPayload;
 import io.mmgr.stream.tasks.AgreementPrior;
 import io.mmgr.stream.tasks.JudgeRubric;
 import io.mmgr.stream.tasks.TaskFamily;
@@ -16,6 +17,11 @@ import java.util.Set;
 public final class PhysicsTasks implements TaskFamily {
 
     @Override
+    public Optional<FamilyPayload> payload() {
+        return Optional.of(PhysicsTruth.PAYLOAD);
+    }
+
+    @Override
     public List<TaskSpec> tasks() {
         PhysicsGate gate = new PhysicsGate();
         return List.of(
@@ -25,7 +31,7 @@ public final class PhysicsTasks implements TaskFamily {
 
     private static TaskSpec spec(String task, PhysicsGate gate) {
         // rubric id = task id
-        return new TaskSpec(task, "physics", "mmgr", Set.of("video"), List.of(), Optional.of(task), gate);
+        return new TaskSpec(task, PhysicsMetrics.FAMILY, "mmgr", Set.of("video"), List.of(), Optional.of(task), gate);
     }
 
     @Override

@@ -77,10 +77,7 @@ public final class SudokuBenchmarkGenerator {
         Path solutionFile = dir.resolve(id + "-solution.png");
         Files.write(problemFile, problemPng);
         Files.write(solutionFile, solutionPng);
-        GroundTruth gt = GroundTruth.newBuilder()
-                .setGridSize(p.size())
-                .setGivens(p.givensString())
-                .setAnswer(p.solutionString())
+        GroundTruth gt = new SudokuTruth(p.size(), p.givensString(), p.solutionString()).into(GroundTruth.newBuilder())
                 .setExtra(Map.of("givenCount", Integer.toString(p.givenCount()),
                         "generatorSeed", Long.toString(seed)))
                 .build();

@@ -17,8 +17,8 @@ final class SudokuEvalCase {
 
     static EvalSample sample(EvalCase c) {
         // the ground truth is checked where the stream checks it (the evaluator), so errors read the same
-        GroundTruth truth = GroundTruth.newBuilder().setGridSize(c.required("size").asInt())
-                .setGivens(c.required("givens").asText()).setAnswer(c.required("solution").asText()).build();
+        GroundTruth truth = new SudokuTruth(c.required("size").asInt(), c.required("givens").asText(),
+                c.required("solution").asText()).into(GroundTruth.newBuilder()).build();
         Path output = Path.of(c.required("output").asText());
         return new EvalSample(EvalSample.event(SudokuMetrics.TASK, c.text("model", ""), output),
                 EvalSample.item(SudokuMetrics.TASK, truth));

@@ -7,6 +7,8 @@ package io.mmgr.stream.tasks.sudoku;
 public final class SudokuMetrics {
 
     public static final String TASK = "sudoku";
+    /** The family of its task spec and of its ground truth payload ({@link SudokuTruth}). */
+    public static final String FAMILY = "sudoku";
     /** Judge rubric id. */
     public static final String RUBRIC = "sudoku";
     /** Deterministic OCR pipeline (seed D.4.2); its part name. */

@@ -4,7 +4,6 @@ import io.mmgr.stream.tasks.ArtifactResolver;
 import io.mmgr.stream.avro.ArtifactRef;
 import io.mmgr.stream.avro.BenchmarkItem;
 import io.mmgr.stream.avro.GenerationEvent;
-import io.mmgr.stream.avro.GroundTruth;
 import io.mmgr.stream.contract.CostClass;
 import io.mmgr.stream.tasks.DeterministicEvaluator;
 import io.mmgr.stream.tasks.EvaluationContext;
@@ -134,20 +133,20 @@ public final class SudokuOcrEvaluator implements DeterministicEvaluator, AutoClo
         return ocr;
     }
 
-    /** The item's puzzle: {@code gridSize} (or the size the givens imply), {@code givens}, {@code answer}. */
+    /** The item's puzzle ({@link SudokuTruth}): its size (or the size the givens imply), givens and solution. */
     static SudokuPuzzle puzzle(BenchmarkItem item) throws EvaluationException {
-        GroundTruth gt = item.getGroundTruth();
-        if (gt == null || gt.getGivens() == null || gt.getAnswer() == null) {
+        SudokuTruth gt = SudokuTruth.of(item.getGroundTruth());
+        if (gt.givens() == null || gt.solution() == null) {
             throw new EvaluationException("benchmark item " + item.getSampleId()
-                    + " has no sudoku ground truth (givens and answer)");
+                    + " has no sudoku ground truth (its payload SudokuTruth, or givens and answer)");
         }
-        Integer size = gt.getGridSize();
+        Integer size = gt.size();
         if (size == null) {
-            int cells = (int) gt.getGivens().chars().filter(c -> c == '.' || (c >= '0' && c <= '9')).count();
+            int cells = (int) gt.givens().chars().filter(c -> c == '.' || (c >= '0' && c <= '9')).count();
             size = cells == 16 ? 4 : cells == 81 ? 9 : -1;
         }
         try {
-            return SudokuPuzzle.parse(size, gt.getGivens(), gt.getAnswer());
+            return SudokuPuzzle.parse(size, gt.givens(), gt.solution());
         } catch (IllegalArgumentException e) {
             throw new EvaluationException("benchmark item " + item.getSampleId() + ": " + e.getMessage());
         }

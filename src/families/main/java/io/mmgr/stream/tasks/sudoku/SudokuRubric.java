@@ -2,7 +2,6 @@ package io.mmgr.stream.tasks.sudoku;
 
 import io.mmgr.stream.avro.BenchmarkItem;
 import io.mmgr.stream.avro.GenerationEvent;
-import io.mmgr.stream.avro.GroundTruth;
 import io.mmgr.stream.tasks.EvaluationException;
 import io.mmgr.stream.tasks.JudgeRubric;
 import io.mmgr.stream.tasks.RubricInputs;
@@ -35,12 +34,12 @@ public final class SudokuRubric extends TemplateRubric {
 
     @Override
     protected RubricInputs inputs(GenerationEvent event, BenchmarkItem item) throws EvaluationException {
-        GroundTruth gt = item.getGroundTruth();
-        if (gt.getAnswer() == null || gt.getAnswer().isBlank()) {
-            throw new EvaluationException("sudoku item " + item.getSampleId() + " has no solved grid (groundTruth.answer)");
+        SudokuTruth gt = SudokuTruth.of(item.getGroundTruth());
+        if (gt.solution() == null || gt.solution().isBlank()) {
+            throw new EvaluationException("sudoku item " + item.getSampleId() + " has no solved grid (SudokuTruth.solution, or groundTruth.answer)");
         }
-        int size = gt.getGridSize() != null ? gt.getGridSize() : (int) Math.round(Math.sqrt(digits(gt.getAnswer()).length()));
-        String solved = digits(gt.getAnswer());
+        int size = gt.size() != null ? gt.size() : (int) Math.round(Math.sqrt(digits(gt.solution()).length()));
+        String solved = digits(gt.solution());
         if (size * size != solved.length()) {
             throw new EvaluationException("sudoku item " + item.getSampleId() + ": the solved grid has " + solved.length()
                     + " cells, not " + size + "x" + size);
@@ -48,8 +47,8 @@ public final class SudokuRubric extends TemplateRubric {
         RubricInputs in = new RubricInputs()
                 .text("size", Integer.toString(size))
                 .text("solved", grid(solved, size))
-                .text("givens", gt.getGivens() == null ? "(not given; the clues are the digits of the unsolved puzzle)"
-                        : grid(digits(gt.getGivens()), size))
+                .text("givens", gt.givens() == null ? "(not given; the clues are the digits of the unsolved puzzle)"
+                        : grid(digits(gt.givens()), size))
                 .text("prompt", orNone(item.getPrompt()))
                 .generation("generation", output(event));
         artifact(item, "problem").ifPresent(p -> in.media("problem", "unsolved puzzle", p));

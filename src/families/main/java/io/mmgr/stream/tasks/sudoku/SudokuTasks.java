@@ -1,6 +1,7 @@
 package io.mmgr.stream.tasks.sudoku;
 
 import java.util.Map;
+import io.mmgr.stream.tasks.FamilyPayload;
 import io.mmgr.stream.tasks.AgreementPrior;
 import io.mmgr.stream.tasks.JudgeRubric;
 import io.mmgr.stream.tasks.DeterministicEvaluator;
@@ -16,8 +17,13 @@ import java.util.Set;
 public final class SudokuTasks implements TaskFamily {
 
     @Override
+    public Optional<FamilyPayload> payload() {
+        return Optional.of(SudokuTruth.PAYLOAD);
+    }
+
+    @Override
     public List<TaskSpec> tasks() {
-        return List.of(new TaskSpec(SudokuMetrics.TASK, "sudoku", "mmgr", Set.of("image", "video"),
+        return List.of(new TaskSpec(SudokuMetrics.TASK, SudokuMetrics.FAMILY, "mmgr", Set.of("image", "video"),
                 List.of(SudokuMetrics.OCR_EVALUATOR), Optional.of(SudokuMetrics.RUBRIC), new SudokuGate()));
     }
 

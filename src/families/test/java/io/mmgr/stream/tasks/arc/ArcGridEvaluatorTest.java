@@ -76,7 +76,7 @@ class ArcGridEvaluatorTest {
         EvaluationOutcome whole = evaluate(item, redrawn, "image/jpeg");
         assertThat(whole.metrics()).containsExactly(Map.entry("grid_integrity", 1.0), Map.entry("cell_accuracy", 1.0),
                 Map.entry("valid_solution", 1.0));
-        assertThat(whole.diagnostics().get("decoded_grid")).isEqualTo(ArcGrid.of(item.getGroundTruth().getGrid()).toString());
+        assertThat(whole.diagnostics().get("decoded_grid")).isEqualTo(ArcGrid.of(ArcTruth.of(item.getGroundTruth()).grid()).toString());
         assertThat(whole.diagnostics().get("region")).isNotEqualTo("whole output");
 
         EvaluationOutcome alone = evaluate(item, artifact(item, "answer"), "image/png");
@@ -110,7 +110,7 @@ class ArcGridEvaluatorTest {
     }
 
     @Test
-    void precheckNamesWhatIsMissing() {
+    void precheckNamesWhatIsMissing() throws Exception {
         ArcGridEvaluator evaluator = new ArcGridEvaluator();
         BenchmarkItem item = items.get(0);
         assertThat(evaluator.precheck(event(item, null, "image/png"), item)).get().asString().contains("'output'");
@@ -119,8 +119,8 @@ class ArcGridEvaluatorTest {
         BenchmarkItem noGrid = BenchmarkItem.newBuilder(item).setGroundTruth(GroundTruth.newBuilder().build()).build();
         assertThat(evaluator.precheck(event(item, dir.resolve("a.png"), "image/png"), noGrid)).get().asString()
                 .contains("groundTruth.grid");
-        BenchmarkItem badRegion = BenchmarkItem.newBuilder(item).setGroundTruth(GroundTruth.newBuilder(item.getGroundTruth())
-                .setAnswerRegion(List.of(1, 2, 3)).build()).build();
+        BenchmarkItem badRegion = BenchmarkItem.newBuilder(item).setGroundTruth(new ArcTruth(ArcTruth.of(item.getGroundTruth()).grid(),
+                List.of(1, 2, 3)).into(GroundTruth.newBuilder(item.getGroundTruth())).build()).build();
         assertThat(evaluator.precheck(event(item, dir.resolve("a.png"), "image/png"), badRegion)).get().asString()
                 .contains("answerRegion");
         BenchmarkItem badGrid = BenchmarkItem.newBuilder(item).setGroundTruth(GroundTruth.newBuilder()
@@ -138,9 +138,10 @@ class ArcGridEvaluatorTest {
             Map<String, String> extra = item.getGroundTruth().getExtra();
             ArcTask task = ArcTask.read(artifact(item, "reference"));
             ArcTask.Pair pair = task.test(Integer.parseInt(extra.get("testIndex")));
-            assertThat(ArcGrid.of(item.getGroundTruth().getGrid())).isEqualTo(pair.output());
+            ArcTruth truth = ArcTruth.of(item.getGroundTruth());
+            assertThat(ArcGrid.of(truth.grid())).isEqualTo(pair.output());
             assertThat(item.getDifficulty()).isEqualTo(ArcDifficulty.of(pair).band());
-            List<Integer> r = item.getGroundTruth().getAnswerRegion();
+            List<Integer> r = truth.answerRegion();
             assertThat(r.get(0) + r.get(2)).isLessThanOrEqualTo(Integer.parseInt(extra.get("canvasWidth")));
             assertThat(r.get(1) + r.get(3)).isLessThanOrEqualTo(Integer.parseInt(extra.get("canvasHeight")));
         }

@@ -67,10 +67,10 @@ class RobotEvalCaseTest {
         assertThat(goal.event().getModality()).isEqualTo("robot");
         assertThat(goal.event().getInputs().getTrials()).extracting(RobotTrial::getTrial).containsExactly(0, 3);
         assertThat(goal.event().getInputs().getTrials()).extracting(RobotTrial::getSuccess).containsExactly(true, false);
-        assertThat(goal.item().getGroundTruth().getProtocolTrials()).as("given on a later line").isEqualTo(50);
+        assertThat(MagmaTruth.of(goal.item().getGroundTruth()).protocolTrials()).as("given on a later line").isEqualTo(50);
 
-        assertThat(groups.get(1).sample().item().getGroundTruth().getProtocolTrials()).isEqualTo(27);
-        assertThat(groups.get(2).sample().item().getGroundTruth().getProtocolTrials()).as("the suite's default")
+        assertThat(MagmaTruth.of(groups.get(1).sample().item().getGroundTruth()).protocolTrials()).isEqualTo(27);
+        assertThat(MagmaTruth.of(groups.get(2).sample().item().getGroundTruth()).protocolTrials()).as("the suite's default")
                 .isNull();
     }
 

@@ -72,8 +72,8 @@ class UiEpisodeEvalCasesTest {
         assertThat(late.event().getTask()).isEqualTo("mind2web").isEqualTo(late.item().getTask());
         assertThat(late.event().getModality()).isEqualTo("ui");
         assertThat(late.event().getSampleId()).isEqualTo(late.item().getSampleId()).isEqualTo(EvalSample.CLI);
-        assertThat(late.item().getGroundTruth().getUiSteps()).extracting(UiAction::getElement).containsExactly("l0", "l1");
-        UiAction gold = late.item().getGroundTruth().getUiSteps().get(1);
+        assertThat(MagmaTruth.of(late.item().getGroundTruth()).uiSteps()).extracting(UiAction::getElement).containsExactly("l0", "l1");
+        UiAction gold = MagmaTruth.of(late.item().getGroundTruth()).uiSteps().get(1);
         assertThat(gold.getBbox()).containsExactly(1.0, 2.0, 3.0, 4.0);
         assertThat(gold.getOp()).isEqualTo("TYPE");
         assertThat(gold.getValue()).isEqualTo("paris");
@@ -147,16 +147,16 @@ class UiEpisodeEvalCasesTest {
         assertThat(groups).extracting(EvalAdapter.Group::key).containsExactly("b", "a");
         EvalSample a = groups.get(1).sample();
         assertThat(a.event().getTask()).isEqualTo("aitw").isEqualTo(a.item().getTask());
-        UiAction gold = a.item().getGroundTruth().getUiSteps().get(0);
+        UiAction gold = MagmaTruth.of(a.item().getGroundTruth()).uiSteps().get(0);
         assertThat(gold.getPoint()).containsExactly(0.4, 0.5);
         assertThat(gold.getScreenBoxes()).containsExactly(List.of(0.1, 0.2, 0.3, 0.4));
         UiAction tap = a.event().getInputs().getUiActions().get(0);
         assertThat(tap.getLiftPoint()).containsExactly(0.5, 0.8);
 
         EvalSample b = groups.get(0).sample();
-        assertThat(b.item().getGroundTruth().getUiSteps()).extracting(UiAction::getOp).containsExactly("TYPE", "PRESS_BACK");
+        assertThat(MagmaTruth.of(b.item().getGroundTruth()).uiSteps()).extracting(UiAction::getOp).containsExactly("TYPE", "PRESS_BACK");
         assertThat(b.event().getInputs().getUiActions().get(0).getValue()).as("not compared, not read").isNull();
-        assertThat(b.item().getGroundTruth().getUiSteps().get(0).getScreenBoxes()).as("no boxes given").isNull();
+        assertThat(MagmaTruth.of(b.item().getGroundTruth()).uiSteps().get(0).getScreenBoxes()).as("no boxes given").isNull();
         assertThat(MagmaRecords.notPredicted(b.event().getInputs().getUiActions().get(1))).isTrue();
     }
 

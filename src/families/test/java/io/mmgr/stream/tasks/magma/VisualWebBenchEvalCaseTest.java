@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.mmgr.stream.avro.GroundTruth;
 import io.mmgr.stream.tasks.EvalAdapter;
 import io.mmgr.stream.tasks.EvalCase;
 import io.mmgr.stream.tasks.EvalCaseException;
@@ -57,14 +56,14 @@ class VisualWebBenchEvalCaseTest {
         assertThat(caption.event().getTask()).isEqualTo("visualwebbench-web_caption").isEqualTo(caption.item().getTask());
         assertThat(caption.event().getModality()).isEqualTo("text");
         assertThat(caption.event().getInputs().getText()).isEqualTo("the cat");
-        assertThat(caption.item().getGroundTruth().getAnswer()).isEqualTo("the cat sat");
+        assertThat(MagmaTruth.of(caption.item().getGroundTruth()).answer()).isEqualTo("the cat sat");
 
         EvalSample qa = groups.get(1).sample();
         assertThat(qa.event().getInputs().getText()).as("no prediction is \"\", not null").isEmpty();
-        assertThat(qa.item().getGroundTruth().getAnswers()).containsExactly("red car", "blue car");
-        GroundTruth choice = groups.get(2).sample().item().getGroundTruth();
-        assertThat(choice.getChoiceIndex()).isEqualTo(1);
-        assertThat(choice.getAnswer()).isNull();
+        assertThat(MagmaTruth.of(qa.item().getGroundTruth()).answers()).containsExactly("red car", "blue car");
+        MagmaTruth choice = MagmaTruth.of(groups.get(2).sample().item().getGroundTruth());
+        assertThat(choice.choiceIndex()).isEqualTo(1);
+        assertThat(choice.answer()).isNull();
     }
 
     @Test

@@ -12,6 +12,7 @@ import io.mmgr.stream.json.JsonAvro;
 import io.mmgr.stream.tasks.EvaluationContext;
 import io.mmgr.stream.tasks.EvaluationException;
 import io.mmgr.stream.tasks.EvaluationOutcome;
+import io.mmgr.stream.tasks.ReleasedGroundTruth;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -96,7 +97,7 @@ class MazeTruthTest {
         GroundTruth shared = GroundTruth.newBuilder(item.getGroundTruth()).setFamily(null).setPayload(null)
                 .setMazeRows(truth.rows()).setMazeCols(truth.cols()).setMazeLattice(truth.lattice())
                 .setSolutionPath(truth.solutionPath()).build();
-        BenchmarkItem before = BenchmarkItem.newBuilder(item).setGroundTruth(shared).build();
+        BenchmarkItem before = BenchmarkItem.newBuilder(item).setGroundTruth(ReleasedGroundTruth.writtenWith(2, shared)).build();
         MazeLattice lattice = MazeLattice.parse(truth.lattice(), truth.rows(), truth.cols());
         List<Cell> sol = truth.solutionPath().stream().map(s -> new Cell(s.get(0), s.get(1))).toList();
         MazeProblem problem = new MazeProblem(lattice, sol.get(0), sol.get(sol.size() - 1), sol, MazeAlgorithm.DFS, Placement.RANDOM);

@@ -88,7 +88,7 @@ class SudokuOcrEvaluatorTest {
         assertThat(solved.metrics()).containsEntry("clues_changed", 0.0).containsEntry("constraint_violation", 0.0)
                 .containsEntry("completion_accuracy", 1.0).containsEntry("action_reflection", null);
         assertThat(solved.diagnostics()).containsEntry("modality", "image")
-                .containsEntry("grid", nine.getGroundTruth().getAnswer()).containsEntry("cells_ocr", "81");
+                .containsEntry("grid", SudokuTruth.of(nine.getGroundTruth()).solution()).containsEntry("cells_ocr", "81");
         // each digit is printed nine times: copies of a glyph read before reuse its reading
         assertThat(Integer.parseInt(solved.diagnostics().get("ocr_calls"))).isBetween(9, 40);
         assertThat(OcrGate.primary("image", solved.metrics())).isEqualTo(1.0);
@@ -96,7 +96,7 @@ class SudokuOcrEvaluatorTest {
         EvaluationOutcome posed = evaluate(nine, artifact(nine, "problem"), "image/png", "m");
         assertThat(posed.metrics()).containsEntry("completion_accuracy", 0.0).containsEntry("clues_changed", 0.0)
                 .containsEntry("constraint_violation", 0.0);
-        assertThat(posed.diagnostics().get("grid")).isEqualTo(nine.getGroundTruth().getGivens());
+        assertThat(posed.diagnostics().get("grid")).isEqualTo(SudokuTruth.of(nine.getGroundTruth()).givens());
     }
 
     @Test
@@ -168,7 +168,7 @@ class SudokuOcrEvaluatorTest {
     }
 
     @Test
-    void precheckRefusesWhatCannotBeScored() {
+    void precheckRefusesWhatCannotBeScored() throws Exception {
         GenerationEvent ok = event(four, artifact(four, "solution"), "image/png", "m");
         assertThat(evaluator.precheck(ok, four)).isEmpty();
         assertThat(evaluator.precheck(event(four, null, "image/png", "m"), four))
@@ -179,15 +179,18 @@ class SudokuOcrEvaluatorTest {
                 .hasValueSatisfying(r -> assertThat(r).contains("must be an image or a video"));
         BenchmarkItem noTruth = BenchmarkItem.newBuilder(four).setGroundTruth(GroundTruth.newBuilder().build()).build();
         assertThat(evaluator.precheck(ok, noTruth)).hasValueSatisfying(r -> assertThat(r).contains("no sudoku ground truth"));
-        BenchmarkItem wrongAnswer = BenchmarkItem.newBuilder(four).setGroundTruth(GroundTruth.newBuilder(four.getGroundTruth())
-                .setAnswer("1111222233334444").build()).build();
+        SudokuTruth truth = SudokuTruth.of(four.getGroundTruth());
+        BenchmarkItem wrongAnswer = BenchmarkItem.newBuilder(four).setGroundTruth(new SudokuTruth(truth.size(), truth.givens(),
+                "1111222233334444").into(GroundTruth.newBuilder(four.getGroundTruth())).build()).build();
         assertThat(evaluator.precheck(ok, wrongAnswer)).hasValueSatisfying(r -> assertThat(r).startsWith("benchmark item " + four.getSampleId()));
     }
 
     @Test
     void theGridSizeFollowsFromTheGivensWhenTheItemOmitsIt() throws Exception {
-        BenchmarkItem noSize = BenchmarkItem.newBuilder(nine).setGroundTruth(GroundTruth.newBuilder(nine.getGroundTruth())
-                .setGridSize(null).build()).build();
+        // only items of before can omit it (the payload requires a size): the shared fields
+        SudokuTruth truth = SudokuTruth.of(nine.getGroundTruth());
+        BenchmarkItem noSize = BenchmarkItem.newBuilder(nine).setGroundTruth(GroundTruth.newBuilder()
+                .setGivens(truth.givens()).setAnswer(truth.solution()).build()).build();
         assertThat(SudokuOcrEvaluator.puzzle(noSize).size()).isEqualTo(9);
     }
 

@@ -4,6 +4,7 @@ import io.mmgr.stream.contract.PartKind;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.mmgr.stream.avro.AssemblyState;
+import io.mmgr.stream.avro.DeterministicResult;
 import io.mmgr.stream.avro.PartResult;
 import io.mmgr.stream.avro.SampleKey;
 import io.mmgr.stream.avro.SamplePlan;
@@ -123,6 +124,25 @@ class ScoreAssemblerTest {
         assertThat(s.getPrimary()).as("judge.agree has not arrived").isNull();
         assertThat(s.getMissingChecks()).hasSize(1).allSatisfy(c -> assertThat(c).contains("judge.agree"));
         assertThat(s.getMetrics()).containsOnlyKeys("cv.ok");
+    }
+
+    @Test
+    void anEvaluationWaitingForItsArtifactsStoreShowsPendingThenItsResultReplacesTheWait() {
+        DeterministicResult.Builder cv = DeterministicResult.newBuilder().setGenerationId("g1").setEvaluator("cv")
+                .setEvaluatorVersion("1").setEvaluatedAt(T);
+        String why = "artifact s3://b/k.png: the store did not answer within 60 s; trying again";
+        Run waiting = run(plan("g1", List.of("cv", "judge"), Map.of()), ok("judge", "g1", "agree", 1),
+                Parts.of(cv.setPending(why).build()));
+        assertThat(waiting.lastScore().getStatus()).isEqualTo("PENDING");
+        assertThat(waiting.lastScore().getPending()).containsExactly(Map.entry("cv", why));
+        assertThat(waiting.lastScore().getErrors()).as("a wait is no failure").isEmpty();
+
+        Run scored = run(plan("g1", List.of("cv", "judge"), Map.of()), ok("judge", "g1", "agree", 1),
+                Parts.of(cv.setPending(why).build()), Parts.of(cv.setPending(null).setMetrics(Map.of("ok", 1.0)).build()));
+        assertThat(scored.emissions()).isEqualTo(2);
+        assertThat(scored.lastScore().getStatus()).isEqualTo("COMPLETE");
+        assertThat(scored.lastScore().getPrimary()).isEqualTo(1.0);
+        assertThat(scored.lastScore().getPending()).isEmpty();
     }
 
     @Test

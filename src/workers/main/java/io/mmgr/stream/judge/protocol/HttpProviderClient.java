@@ -6,6 +6,8 @@ import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.mmgr.stream.json.JsonErrors;
 import java.io.IOException;
 import java.net.URI;
@@ -19,7 +21,7 @@ import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 
-/** The HTTP and error handling both protocols share: status classes, retry hints, bodies that are not JSON. */
+/** The HTTP and error handling every protocol shares: status classes, retry hints, bodies that are not JSON. */
 abstract class HttpProviderClient implements ProviderClient {
 
     /**
@@ -51,6 +53,12 @@ abstract class HttpProviderClient implements ProviderClient {
         this.key = key;
         this.requestTimeout = requestTimeout;
         this.http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).version(HttpClient.Version.HTTP_1_1).build();
+    }
+
+    /** Videos go as frames unless a protocol takes them whole (Gemini). */
+    @Override
+    public boolean acceptsVideo() {
+        return false;
     }
 
     /** The request for a call (URL, headers with the key), without its body. */
@@ -134,8 +142,9 @@ abstract class HttpProviderClient implements ProviderClient {
             return reply(node);
         }
         JsonNode error = errorBody(body);
-        String message = "HTTP " + status + ": " + snippet(body);
         ProviderException.Kind kind = classify(status, error);
+        String named = explain(status, error);
+        String message = (named == null ? "" : named + " (") + "HTTP " + status + ": " + snippet(body) + (named == null ? "" : ")");
         RetryHints.Hint hint = kind == ProviderException.Kind.RATE_LIMITED || kind == ProviderException.Kind.SERVER
                 ? hint(resp.headers(), error) : null;
         throw new ProviderException(kind, status, message, hint, snippet(body));
@@ -166,6 +175,11 @@ abstract class HttpProviderClient implements ProviderClient {
             return ProviderException.Kind.TIMEOUT;
         }
         return ProviderException.Kind.REJECTED;
+    }
+
+    /** A name for a non-200 answer that its status alone does not give (e.g. Azure's content filter), or null. */
+    String explain(int status, JsonNode error) {
+        return null;
     }
 
     /** The wait a 429 or 5xx announces; {@code Retry-After} here, protocols add their own. */
@@ -236,6 +250,24 @@ abstract class HttpProviderClient implements ProviderClient {
         private static ProviderException tooLarge(String what) {
             return new ProviderException(ProviderException.Kind.OVERSIZED, 0,
                     "the answer body is over the limit of " + MAX_BODY_BYTES + " bytes (it " + what + ")", null, null);
+        }
+    }
+
+    /**
+     * The user turn as content blocks, in order: texts as {@code {"type": "text", "text"}} (OpenAI's and Anthropic's
+     * shape alike), each image as {@code image} writes it into a new block; a video part is refused (send frames).
+     */
+    static void textAndImages(ProviderCall call, ArrayNode content, String protocol,
+                              java.util.function.BiConsumer<ObjectNode, ProviderCall.Media> image) throws IOException {
+        for (ProviderCall.Part p : call.parts()) {
+            if (p instanceof ProviderCall.Text t) {
+                content.addObject().put("type", "text").put("text", t.text());
+            } else if (p instanceof ProviderCall.Media m) {
+                if (m.video()) {
+                    throw new IOException("the " + protocol + " protocol takes no video parts; send frames");
+                }
+                image.accept(content.addObject(), m);
+            }
         }
     }
 

@@ -19,10 +19,17 @@ import java.util.regex.Pattern;
  *   <li>{@code gemini} (1.5, 2.0): {@code maxOutputTokens} = the answer cap, {@code temperature: 0}.</li>
  *   <li>{@code gemini-thinking} (2.5 Pro, 2.5 Flash): thoughts count against {@code maxOutputTokens}, so
  *       {@code thinkingConfig.thinkingBudget} bounds them and {@code maxOutputTokens} = answer cap + budget.</li>
+ *   <li>{@code anthropic} (every Claude model by default: none thinks unless asked): {@code max_tokens} = the answer
+ *       cap and {@code temperature: 0}.</li>
+ *   <li>{@code anthropic-thinking} (extended thinking, on request): {@code thinking.budget_tokens} (at least 1,024, as
+ *       Anthropic requires) counts against {@code max_tokens} = answer cap + budget; no temperature (Anthropic takes
+ *       none but 1 with thinking).</li>
  * </ul>
  *
+ * <p>Azure OpenAI takes the OpenAI kinds ({@link JudgeProtocol#family()}).
+ *
  * <p>An answer cut at the cap before any text (Gemini's {@code MAX_TOKENS}, OpenAI's {@code length},
- * the room spent on thinking) is asked once more with {@link #enlarged()} room.
+ * Anthropic's {@code max_tokens}, the room spent on thinking) is asked once more with {@link #enlarged()} room.
  *
  * @param kind            the parameter family
  * @param answerTokens    room for the answer itself (the rubric's JSON needs a few hundred tokens)
@@ -34,6 +41,8 @@ public record ModelProfile(Kind kind, int answerTokens, int thinkingTokens, Stri
 
     /** The default room for the answer: a rubric's JSON with a sentence or two per metric fits many times over. */
     public static final int ANSWER_TOKENS = 2048;
+    /** Anthropic refuses a {@code thinking.budget_tokens} below this (HTTP 400). */
+    public static final int ANTHROPIC_MIN_BUDGET = 1_024;
     static final Set<String> EFFORTS = Set.of("none", "minimal", "low", "medium", "high", "xhigh");
     private static final Pattern OPENAI_REASONING = Pattern.compile("o\\d+(-.*)?|gpt-5([.-].*)?");
 
@@ -42,7 +51,9 @@ public record ModelProfile(Kind kind, int answerTokens, int thinkingTokens, Stri
         OPENAI_CHAT("openai-chat", JudgeProtocol.OPENAI),
         OPENAI_REASONING("openai-reasoning", JudgeProtocol.OPENAI),
         GEMINI("gemini", JudgeProtocol.GEMINI),
-        GEMINI_THINKING("gemini-thinking", JudgeProtocol.GEMINI);
+        GEMINI_THINKING("gemini-thinking", JudgeProtocol.GEMINI),
+        ANTHROPIC("anthropic", JudgeProtocol.ANTHROPIC),
+        ANTHROPIC_THINKING("anthropic-thinking", JudgeProtocol.ANTHROPIC);
 
         private final String id;
         private final JudgeProtocol protocol;
@@ -56,12 +67,18 @@ public record ModelProfile(Kind kind, int answerTokens, int thinkingTokens, Stri
             return id;
         }
 
+        /** The protocol family whose requests take these parameters ({@link JudgeProtocol#family()}). */
         public JudgeProtocol protocol() {
             return protocol;
         }
 
+        /** Whether requests of {@code p} take these parameters. */
+        public boolean fits(JudgeProtocol p) {
+            return protocol == p.family();
+        }
+
         public boolean reasons() {
-            return this == OPENAI_REASONING || this == GEMINI_THINKING;
+            return this == OPENAI_REASONING || this == GEMINI_THINKING || this == ANTHROPIC_THINKING;
         }
 
         public static Kind parse(String value) {
@@ -71,8 +88,8 @@ public record ModelProfile(Kind kind, int answerTokens, int thinkingTokens, Stri
                     return k;
                 }
             }
-            throw new IllegalArgumentException("--judge-profile must be auto, openai-chat, openai-reasoning, gemini or "
-                    + "gemini-thinking, not '" + value + "'");
+            throw new IllegalArgumentException("--judge-profile must be auto, " + java.util.Arrays.stream(values()).map(Kind::id)
+                    .collect(java.util.stream.Collectors.joining(", ")) + ", not '" + value + "'");
         }
     }
 
@@ -96,15 +113,21 @@ public record ModelProfile(Kind kind, int answerTokens, int thinkingTokens, Stri
                         + "or xhigh, not '" + reasoningEffort + "'");
             }
         }
+        if (kind == Kind.ANTHROPIC_THINKING && thinkingTokens < ANTHROPIC_MIN_BUDGET) {
+            throw new IllegalArgumentException("Anthropic's thinking budget must be at least " + ANTHROPIC_MIN_BUDGET
+                    + " tokens, not " + thinkingTokens);
+        }
         thinkingCeiling = Math.max(thinkingCeiling, thinkingTokens);
     }
 
     /** The profile of a model on a protocol, from its name ({@code models/} or {@code vendor/} prefixes ignored). */
     public static ModelProfile forModel(JudgeProtocol protocol, String model) {
         String name = bareName(model);
-        Kind kind = switch (protocol) {
+        Kind kind = switch (protocol.family()) {
+            case ANTHROPIC -> Kind.ANTHROPIC;
             case OPENAI -> OPENAI_REASONING.matcher(name).matches() ? Kind.OPENAI_REASONING : Kind.OPENAI_CHAT;
             case GEMINI -> name.startsWith("gemini-2.5") || name.startsWith("gemini-3") ? Kind.GEMINI_THINKING : Kind.GEMINI;
+            case AZURE_OPENAI -> throw new IllegalStateException("Azure's family is OpenAI's");
         };
         return defaults(kind, model);
     }
@@ -113,7 +136,10 @@ public record ModelProfile(Kind kind, int answerTokens, int thinkingTokens, Stri
     public static ModelProfile defaults(Kind kind, String model) {
         String name = bareName(model);
         return switch (kind) {
-            case OPENAI_CHAT, GEMINI -> new ModelProfile(kind, ANSWER_TOKENS, 0, null, 0);
+            case OPENAI_CHAT, GEMINI, ANTHROPIC -> new ModelProfile(kind, ANSWER_TOKENS, 0, null, 0);
+            // Gemini 2.5 Pro's room; the ceiling keeps max_tokens within 32,000, the smallest output limit of Claude's
+            // thinking models (Opus 4 and 4.1)
+            case ANTHROPIC_THINKING -> new ModelProfile(kind, ANSWER_TOKENS, 4_096, null, 32_000 - ANSWER_TOKENS);
             // OpenAI's default effort; room for reasoning well past what grading needs at that effort
             case OPENAI_REASONING -> new ModelProfile(kind, ANSWER_TOKENS, 14_336, "medium", 65_536);
             // budgets Gemini takes: 2.5 Pro 128-32768 (thinking cannot be off), 2.5 Flash and Flash-Lite up to 24576
@@ -167,6 +193,8 @@ public record ModelProfile(Kind kind, int answerTokens, int thinkingTokens, Stri
             case GEMINI -> kind.id + " maxOutputTokens=" + answerTokens + " temperature=0";
             case GEMINI_THINKING -> kind.id + " maxOutputTokens=" + outputCap() + " thinkingBudget=" + thinkingTokens
                     + " temperature=0";
+            case ANTHROPIC -> kind.id + " max_tokens=" + answerTokens + " temperature=0";
+            case ANTHROPIC_THINKING -> kind.id + " max_tokens=" + outputCap() + " budget_tokens=" + thinkingTokens;
         };
     }
 

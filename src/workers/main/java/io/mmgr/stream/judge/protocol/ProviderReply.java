@@ -14,13 +14,16 @@ import java.util.Set;
  */
 public record ProviderReply(String text, long inputTokens, long outputTokens, String finishReason, long thinkingTokens) {
 
-    private static final Set<String> CUT = Set.of("MAX_TOKENS", "length");
+    private static final Set<String> CUT = Set.of("MAX_TOKENS", "length", "max_tokens");
 
     public ProviderReply(String text, long inputTokens, long outputTokens, String finishReason) {
         this(text, inputTokens, outputTokens, finishReason, 0);
     }
 
-    /** The output cap was reached before the model wrote any answer text (the room went on thinking). */
+    /**
+     * The output cap was reached before the model wrote any answer text (the room went on thinking): Gemini's
+     * {@code MAX_TOKENS}, OpenAI's {@code length}, Anthropic's {@code max_tokens}.
+     */
     public boolean cutBeforeAnswer() {
         return (text == null || text.isBlank()) && finishReason != null && CUT.contains(finishReason);
     }

@@ -18,6 +18,10 @@ import java.util.regex.Pattern;
  *   <li>OpenAI: {@code x-ratelimit-reset-requests} / {@code x-ratelimit-reset-tokens} as Go durations
  *       ({@code "1s"}, {@code "6m0s"}, {@code "20ms"}, {@code "23h18m29.144s"}), and a message "Please try
  *       again in 1.146s."</li>
+ *   <li>Azure OpenAI: {@code retry-after-ms} (milliseconds) beside {@code retry-after}, and a message "Please
+ *       retry after 6 seconds."</li>
+ *   <li>Anthropic: {@code retry-after}, and {@code anthropic-ratelimit-*-reset} as RFC 3339 times (when the
+ *       limit is back to its initial state).</li>
  * </ul>
  */
 public final class RetryHints {
@@ -26,6 +30,7 @@ public final class RetryHints {
     private static final Pattern PROTO = Pattern.compile("(\\d+)(?:\\.(\\d{1,9}))?s");
     private static final Pattern IN_MESSAGE = Pattern.compile("(?:retry|try again) in ([0-9.]+(?:h|ms|m|s|us|µs|ns)[0-9hmsuµn.]*)",
             Pattern.CASE_INSENSITIVE);
+    private static final Pattern AFTER_SECONDS = Pattern.compile("retry after (\\d+(?:\\.\\d+)?) seconds?", Pattern.CASE_INSENSITIVE);
 
     /** A wait a provider announced and where it said so (for the reason a request shows while it waits). */
     public record Hint(Duration delay, String source) {
@@ -128,10 +133,17 @@ public final class RetryHints {
         return null;
     }
 
-    /** The wait a message names ("Please retry in 37.57747s.", "Please try again in 20ms."); null when it names none. */
+    /**
+     * The wait a message names ("Please retry in 37.57747s.", "Please try again in 20ms.", Azure's "Please retry
+     * after 6 seconds."); null when it names none.
+     */
     public static Duration waitInMessage(String message) {
         if (message == null) {
             return null;
+        }
+        Matcher after = AFTER_SECONDS.matcher(message);
+        if (after.find()) {
+            return Duration.ofMillis((long) Math.ceil(Double.parseDouble(after.group(1)) * 1000));
         }
         Matcher m = IN_MESSAGE.matcher(message);
         if (!m.find()) {
@@ -142,6 +154,32 @@ public final class RetryHints {
             d = d.substring(0, d.length() - 1);
         }
         return goDuration(d);
+    }
+
+    /** A count of milliseconds (Azure's {@code retry-after-ms}); null when absent or unreadable. */
+    public static Duration millis(String value) {
+        if (value == null || value.isBlank()) {
+            return null;
+        }
+        try {
+            double ms = Double.parseDouble(value.strip());
+            return ms < 0 ? null : Duration.ofNanos((long) Math.ceil(ms * 1e6));
+        } catch (NumberFormatException e) {
+            return null;
+        }
+    }
+
+    /** The wait until an RFC 3339 time (Anthropic's {@code anthropic-ratelimit-*-reset}), zero when past; null when unreadable. */
+    public static Duration until(String rfc3339, java.time.Instant now) {
+        if (rfc3339 == null || rfc3339.isBlank()) {
+            return null;
+        }
+        try {
+            Duration d = Duration.between(now, java.time.OffsetDateTime.parse(rfc3339.strip()).toInstant());
+            return d.isNegative() ? Duration.ZERO : d;
+        } catch (java.time.format.DateTimeParseException e) {
+            return null;
+        }
     }
 
     /** The longest wait a header of a 429 or 5xx announces: {@code Retry-After}. */

@@ -67,4 +67,30 @@ class ModelProfileTest {
                 .as("no effort for a chat model").isNull();
         assertThatThrownBy(() -> ModelProfile.Kind.parse("gemini-pro")).hasMessageContaining("--judge-profile must be auto");
     }
+
+    @Test
+    void claudeIsAskedWithoutThinkingUnlessTheThinkingProfileIsChosen() {
+        assertThat(of(JudgeProtocol.ANTHROPIC, "claude-sonnet-4-5")).isEqualTo("anthropic max_tokens=2048 temperature=0");
+        assertThat(of(JudgeProtocol.ANTHROPIC, "claude-opus-4-1-20250805")).isEqualTo("anthropic max_tokens=2048 temperature=0");
+        ModelProfile thinking = ModelProfile.defaults(ModelProfile.Kind.ANTHROPIC_THINKING, "claude-sonnet-4-5");
+        assertThat(thinking.describe()).as("no temperature: Anthropic takes none but 1 with thinking")
+                .isEqualTo("anthropic-thinking max_tokens=6144 budget_tokens=4096");
+        assertThat(thinking.enlarged().describe()).isEqualTo("anthropic-thinking max_tokens=10240 budget_tokens=8192");
+        assertThat(thinking.withThinkingTokens(29_952).canEnlarge()).as("max_tokens stays within 32,000").isFalse();
+        assertThatThrownBy(() -> thinking.withThinkingTokens(1_000)).hasMessage(
+                "Anthropic's thinking budget must be at least 1024 tokens, not 1000");
+        assertThat(ModelProfile.Kind.ANTHROPIC_THINKING.fits(JudgeProtocol.ANTHROPIC)).isTrue();
+        assertThat(ModelProfile.Kind.ANTHROPIC.fits(JudgeProtocol.OPENAI)).isFalse();
+    }
+
+    @Test
+    void azureDeploymentsTakeOpenAisProfilesByTheModelsName() {
+        assertThat(of(JudgeProtocol.AZURE_OPENAI, "gpt-4o")).isEqualTo("openai-chat max_tokens=2048 temperature=0");
+        assertThat(of(JudgeProtocol.AZURE_OPENAI, "o4-mini"))
+                .isEqualTo("openai-reasoning max_completion_tokens=16384 reasoning_effort=medium");
+        assertThat(ModelProfile.Kind.OPENAI_REASONING.fits(JudgeProtocol.AZURE_OPENAI)).isTrue();
+        assertThat(ModelProfile.Kind.GEMINI.fits(JudgeProtocol.AZURE_OPENAI)).isFalse();
+        assertThatThrownBy(() -> ModelProfile.Kind.parse("claude")).hasMessage("--judge-profile must be auto, openai-chat, "
+                + "openai-reasoning, gemini, gemini-thinking, anthropic, anthropic-thinking, not 'claude'");
+    }
 }

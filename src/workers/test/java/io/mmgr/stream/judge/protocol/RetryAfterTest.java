@@ -34,6 +34,22 @@ class RetryAfterTest {
     }
 
     @Test
+    void anthropicSchemaDropsTheBoundsAnthropicRefusesAndKeepsTheRest() {
+        Map<String, Object> score = new java.util.LinkedHashMap<>(Map.of("type", "number", "minimum", 0, "maximum", 1));
+        Map<String, Object> binary = Map.of("type", "integer", "enum", java.util.List.of(0, 1));
+        Map<String, Object> schema = Map.of("type", "object", "additionalProperties", false, "required", java.util.List.of("a", "b"),
+                "properties", Map.of("a", Map.of("type", "object", "additionalProperties", false, "properties", Map.of("score", score)),
+                        "b", Map.of("type", "object", "properties", Map.of("score", binary))));
+        Map<String, Object> a = AnthropicClient.anthropicSchema(schema);
+        assertThat(a).containsEntry("additionalProperties", false).containsEntry("required", java.util.List.of("a", "b"));
+        assertThat(a).extractingByKey("properties").asInstanceOf(org.assertj.core.api.InstanceOfAssertFactories.MAP)
+                .extractingByKey("a").isEqualTo(Map.of("type", "object", "additionalProperties", false,
+                        "properties", Map.of("score", Map.of("type", "number"))));
+        assertThat(a).extractingByKey("properties").asInstanceOf(org.assertj.core.api.InstanceOfAssertFactories.MAP)
+                .extractingByKey("b").isEqualTo(Map.of("type", "object", "properties", Map.of("score", binary)));
+    }
+
+    @Test
     void geminiSchemaDropsWhatGeminiDoesNotTake() {
         Map<String, Object> schema = Map.of("type", "object", "additionalProperties", false,
                 "properties", Map.of("x", Map.of("type", "integer", "enum", java.util.List.of(0, 1))));

@@ -65,6 +65,21 @@ class RetryHintsTest {
     }
 
     @Test
+    void azuresMillisecondsAndMessageAndAnthropicsResetTimes() {
+        assertThat(RetryHints.millis("1500")).isEqualTo(Duration.ofMillis(1500));
+        assertThat(RetryHints.millis("12.5")).isEqualTo(Duration.ofNanos(12_500_000));
+        assertThat(RetryHints.millis("soon")).isNull();
+        assertThat(RetryHints.waitInMessage("Requests to the ChatCompletions_Create Operation under Azure OpenAI API version "
+                + "2024-10-21 have exceeded call rate limit of your current OpenAI S0 pricing tier. Please retry after 6 seconds."))
+                .isEqualTo(Duration.ofSeconds(6));
+        assertThat(RetryHints.waitInMessage("... Please retry after 1 second.")).isEqualTo(Duration.ofSeconds(1));
+        java.time.Instant now = java.time.Instant.parse("2026-12-05T15:00:00Z");
+        assertThat(RetryHints.until("2026-12-05T15:00:07.250Z", now)).isEqualTo(Duration.ofMillis(7250));
+        assertThat(RetryHints.until("2026-12-05T14:59:00Z", now)).as("past: now").isEqualTo(Duration.ZERO);
+        assertThat(RetryHints.until("in a while", now)).isNull();
+    }
+
+    @Test
     void retryAfterInSecondsOrAsAnHttpDate() {
         assertThat(RetryHints.retryAfter("2")).isEqualTo(Duration.ofSeconds(2));
         assertThat(RetryHints.retryAfter("Wed, 21 Oct 2015 07:28:00 GMT")).as("in the past: now").isEqualTo(Duration.ZERO);
