@@ -3,6 +3,7 @@ package io.mmgr.stream.app;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import io.mmgr.stream.avro.Alert;
 import io.mmgr.stream.avro.DeadLetter;
 import io.mmgr.stream.avro.SampleScore;
 import io.mmgr.stream.contract.Topics;
@@ -23,7 +24,8 @@ import org.slf4j.LoggerFactory;
  * scored per task and status, scoring latency (event produced to score, from the score itself), dead
  * letters per stage, and end-to-end lag per stage (a stage's output becoming visible, committed, minus
  * the generation's timestamp, which Kafka Streams carries to every output record; comparisons are
- * stamped when computed, so they have no such lag). A consumer group
+ * stamped when computed, so they have no such lag), and checkpoint alerts raised and cleared per kind (what
+ * the example alerting rules watch for a regression). A consumer group
  * shared by the instances, so each record is counted once across them.
  */
 public final class PipelineMetrics implements AutoCloseable {
@@ -63,7 +65,7 @@ public final class PipelineMetrics implements AutoCloseable {
         this.consumer = new KafkaConsumer<>(conf, new ByteArrayDeserializer(), new ByteArrayDeserializer());
         consumer.subscribe(List.of(topics.evaluationRequests.name(), topics.imageEvaluationRequests.name(),
                 topics.videoEvaluationRequests.name(), topics.cvResults.name(), topics.sampleScores.name(),
-                topics.leaderboard.name(), topics.deadLetter.name()));
+                topics.leaderboard.name(), topics.deadLetter.name(), topics.alerts.name()));
         io.micrometer.core.instrument.Gauge.builder("mmgr.pipeline.metrics.partitions", this, m -> m.assigned)
                 .description("Partitions of the pipeline's topics this instance's meters follow (the group shares them)")
                 .register(registry);
@@ -99,6 +101,17 @@ public final class PipelineMetrics implements AutoCloseable {
         if (r.topic().equals(topics.deadLetter.name())) {
             DeadLetter d = topics.deadLetter.valueSerde().deserializer().deserialize(r.topic(), r.value());
             counter("mmgr.dead.letters", "stage", d.getStage(), "Records sent to the dead-letter topic").increment();
+            return;
+        }
+        if (r.topic().equals(topics.alerts.name())) {
+            Alert a = topics.alerts.valueSerde().deserializer().deserialize(r.topic(), r.value());
+            // a raise is the first revision; updates of the same alert are not counted again, a withdrawal is
+            String event = a.getCleared() ? "cleared" : a.getRevision() == 1 ? "raised" : null;
+            if (event != null) {
+                counters.computeIfAbsent("alerts|" + a.getKind() + "|" + event, k -> Counter.builder("mmgr.alerts")
+                        .description("Checkpoint alerts raised and withdrawn, per kind (DROP_VS_PREVIOUS, DROP_VS_BEST, ...)")
+                        .tag("kind", a.getKind()).tag("event", event).register(registry)).increment();
+            }
             return;
         }
         String stage = stageOfTopic.get(r.topic());

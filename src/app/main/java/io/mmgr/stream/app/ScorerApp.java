@@ -26,6 +26,7 @@ import io.mmgr.stream.leaderboard.Table5;
 import io.mmgr.stream.tasks.TaskFamily;
 import io.mmgr.stream.topology.comparison.ComparisonSettings;
 import io.mmgr.stream.web.WebAccess;
+import io.mmgr.stream.web.StoreQueries;
 import io.mmgr.stream.web.WebServer;
 import io.mmgr.stream.worker.MemberIdentity;
 import java.nio.file.Path;
@@ -138,6 +139,7 @@ public final class ScorerApp implements AutoCloseable {
     private final PrometheusMeterRegistry meters;
     private final StreamsMeters streamsMetrics;
     private final PipelineMetrics pipelineMetrics;
+    private final CheckpointPrimaryMeters checkpointMeters;
     private final WebServer web;
     private final EvaluationWorker evaluation;
     private final RestoreLog restores;
@@ -145,6 +147,7 @@ public final class ScorerApp implements AutoCloseable {
 
     private ScorerApp(KafkaStreams streams, Topics topics, Stores stores, Topology topology, SchemaRegistryClient registry,
                       PrometheusMeterRegistry meters, StreamsMeters streamsMetrics, PipelineMetrics pipelineMetrics,
+                      CheckpointPrimaryMeters checkpointMeters,
                       WebServer web, EvaluationWorker evaluation, RestoreLog restores, AutoCloseable companion) {
         this.streams = streams;
         this.topics = topics;
@@ -154,6 +157,7 @@ public final class ScorerApp implements AutoCloseable {
         this.meters = meters;
         this.streamsMetrics = streamsMetrics;
         this.pipelineMetrics = pipelineMetrics;
+        this.checkpointMeters = checkpointMeters;
         this.web = web;
         this.evaluation = evaluation;
         this.restores = restores;
@@ -210,6 +214,7 @@ public final class ScorerApp implements AutoCloseable {
         }
         Assembly a = early;
         PipelineMetrics pipeline = null;
+        CheckpointPrimaryMeters checkpoints = null;
         EvaluationWorker evaluation = null;
         AutoCloseable companion = null;
         try {
@@ -247,12 +252,17 @@ public final class ScorerApp implements AutoCloseable {
             Map<String, Object> metricsClient = new HashMap<>(clients);
             a.identity.groupInstanceId().ifPresent(id -> metricsClient.put(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, id));
             pipeline = new PipelineMetrics(a.meters, metricsClient, settings.applicationId(), a.topics);
+            // every 5 s: a leaderboard row reaches Prometheus within a refresh and a scrape
+            checkpoints = new CheckpointPrimaryMeters(a.meters, new StoreQueries(a.streams, a.stores), Duration.ofSeconds(5));
             if (a.web != null) {
                 a.web.serve(a.streams, a.topics, a.stores, clients, a.artifacts, a.meters, installedFlags());
             }
         } catch (RuntimeException e) {
             if (pipeline != null) {
                 pipeline.close();
+            }
+            if (checkpoints != null) {
+                checkpoints.close();
             }
             if (evaluation != null) {
                 evaluation.close(Duration.ZERO);
@@ -268,7 +278,7 @@ public final class ScorerApp implements AutoCloseable {
                 a.identity.staticMembership() ? "static" : "dynamic", a.restores.summary());
         LOG.info("start-up{}: {}", early != null ? " (topology and local state prepared while the broker started)" : "",
                 timeline.summary());
-        return new ScorerApp(a.streams, a.topics, a.stores, a.topology, registry, a.meters, a.streamsMetrics, pipeline, a.web,
+        return new ScorerApp(a.streams, a.topics, a.stores, a.topology, registry, a.meters, a.streamsMetrics, pipeline, checkpoints, a.web,
                 evaluation, a.restores, companion);
     }
 
@@ -507,6 +517,7 @@ public final class ScorerApp implements AutoCloseable {
             web.close();
         }
         pipelineMetrics.close();
+        checkpointMeters.close();
         streamsMetrics.close();
         evaluation.close(Duration.ofSeconds(5)); // what finishes meanwhile is written; the rest is done again
         closeLeavingGroup(streams);

@@ -79,8 +79,8 @@ class MultiInstanceApiTest {
             // both instances run with tasks of their own, and both metrics consumers have their share
             ScorerHarness.await(() -> active(a) > 0 && active(b) > 0 && a.streams().state() == KafkaStreams.State.RUNNING
                     && b.streams().state() == KafkaStreams.State.RUNNING, ok -> ok, WAIT, "both instances with active tasks");
-            // six stage topics (the three evaluation queues, cv-results, sample-scores, leaderboard) and the dead-letter topic
-            int metricPartitions = 6 * 6 + 6;
+            // six stage topics (the three evaluation queues, cv-results, sample-scores, leaderboard), the dead-letter and alerts topics
+            int metricPartitions = 6 * 6 + 6 + 6;
             ScorerHarness.await(() -> metric(urlA, "mmgr_pipeline_metrics_partitions", "") + metric(urlB, "mmgr_pipeline_metrics_partitions", ""),
                     n -> n == metricPartitions, WAIT, "the metrics consumers' partitions shared out");
 
