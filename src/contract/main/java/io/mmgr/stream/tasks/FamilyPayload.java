@@ -120,9 +120,17 @@ public final class FamilyPayload {
         if (gt == null || gt.getPayload() == null || !family.equals(gt.getFamily())) {
             return Optional.empty();
         }
-        ByteBuffer bytes = gt.getPayload().duplicate();
+        return Optional.of(read(gt.getPayload()));
+    }
+
+    /**
+     * A payload of this family read into the current schema; {@code payload}'s position is left as it is.
+     *
+     * @throws EvaluationException when it is not a record of a version this family released
+     */
+    public GenericRecord read(ByteBuffer payload) throws EvaluationException {
         try {
-            return Optional.of(decoder.decode(bytes));
+            return decoder.decode(payload.duplicate());
         } catch (IOException | AvroRuntimeException e) {
             throw new EvaluationException("benchmark item's " + family + " ground truth (payload) cannot be read: " + e.getMessage());
         }

@@ -1,6 +1,5 @@
 package io.mmgr.stream.tasks;
 
-import io.mmgr.stream.avro.GroundTruth;
 import java.nio.ByteBuffer;
 import java.util.Collection;
 import java.util.Collections;
@@ -63,7 +62,7 @@ public final class TaskCatalog {
             return Optional.empty();
         }
         try {
-            return p.read(GroundTruth.newBuilder().setFamily(family).setPayload(payload).build()).map(r -> r);
+            return Optional.<IndexedRecord>of(p.read(payload));
         } catch (EvaluationException e) {
             return Optional.empty();
         }
