@@ -53,7 +53,7 @@ public final class BenchJudgeCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         out.printf("judge bench: %d requests, quota %d/s%s, latency %d ms, %.0f%% random 429 (wait %.1f s), %d in flight, %s, "
                         + "load average %s%n", requests, quota, noEnforce ? "" : " (enforced by the provider)", latencyMs,
-                rateLimited * 100, retryAfter, concurrency, protocol, loadAverage());
+                rateLimited * 100, retryAfter, concurrency, protocol, RestartBench.loadAverage());
         out.flush();
         JudgeBench.Report r = JudgeBench.run(new JudgeBench.Config(requests, quota, Duration.ofMillis(latencyMs), rateLimited,
                 retryAfter, concurrency, io.mmgr.stream.judge.protocol.JudgeProtocol.parse(protocol), Duration.ofMillis(marginMs), 42, !noEnforce));
@@ -63,16 +63,7 @@ public final class BenchJudgeCommand implements Callable<Integer> {
         out.printf("overall (first to last arrival): %.2f requests/s; most in any 1 s window: %d (quota %d), from %.2f s%n",
                 r.overallRps(), r.maxInAnySecond(), r.quota(), r.busiestAt());
         out.printf("verdicts: %d (%d valid), %.2f verdicts/s; load average after: %s%n", r.verdicts(), r.valid(),
-                r.verdictsPerSecond(), loadAverage());
+                r.verdictsPerSecond(), RestartBench.loadAverage());
         return r.maxInAnySecond() <= r.quota() ? 0 : 1;
-    }
-
-    static String loadAverage() {
-        try {
-            String[] f = java.nio.file.Files.readString(java.nio.file.Path.of("/proc/loadavg")).split(" ");
-            return f[0] + " " + f[1] + " " + f[2];
-        } catch (java.io.IOException | RuntimeException e) {
-            return "unknown";
-        }
     }
 }
