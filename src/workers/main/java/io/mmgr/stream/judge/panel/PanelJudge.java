@@ -73,7 +73,8 @@ public final class PanelJudge implements JudgeEngine.Delegate {
         for (Member m : members) {
             List<JudgeEngine> bySample = new ArrayList<>();
             for (int s = 0; s < samples; s++) {
-                bySample.add(samples == 1 ? m.engine() : m.engine().withSeed(s + 1));
+                // a copy even for n = 1: the worker's own engine delegates to this panel
+                bySample.add(m.engine().withSeed(samples == 1 ? 0 : s + 1));
             }
             engines.add(bySample);
         }
