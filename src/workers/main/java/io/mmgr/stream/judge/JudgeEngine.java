@@ -174,6 +174,10 @@ public final class JudgeEngine {
         delegate = d;
     }
 
+    public Delegate delegate() {
+        return delegate;
+    }
+
     /**
      * Names {@code p} in budget hold reasons; {@code plans}: this engine also counts each request into its checkpoint's
      * projection before it is sent (the engine the worker calls, not a panel's own).

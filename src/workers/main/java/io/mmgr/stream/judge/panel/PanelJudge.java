@@ -154,6 +154,10 @@ public final class PanelJudge implements JudgeEngine.Delegate {
         return Optional.of(Digests.sha256(b.toString().getBytes(StandardCharsets.UTF_8)));
     }
 
+    public PanelAgreement agreement() {
+        return agreement;
+    }
+
     /** The judges' names, for logs. */
     public List<Member> members() {
         return members;
