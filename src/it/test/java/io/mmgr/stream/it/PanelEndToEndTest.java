@@ -35,7 +35,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * A two-judge panel (OpenAI-compatible judge-a, Gemini judge-b) with {@code --judge-samples 3} on the in-process
  * broker: four Math samples complete with the verdicts the scripted answers imply, and the worker's /metrics show
- * the inter-judge kappa with its interval, the self-agreement and the checkpoint's projected cost.
+ * the inter-judge kappa with its interval, the self-agreement and the checkpoint's projected cost. About 25 s on a
+ * loaded machine: nearly all of it the broker and the scorer starting; the 24 judge calls take well under a second.
  */
 @Tag("integration")
 class PanelEndToEndTest {
