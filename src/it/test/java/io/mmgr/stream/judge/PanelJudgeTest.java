@@ -59,8 +59,17 @@ class PanelJudgeTest {
         }
     }
 
-    /** A's, B's and C's answers: by model, case ("p<i>") and seed. */
+    /** Whether judge-b answers case "w0" (else it is rate limited). */
+    static final java.util.concurrent.atomic.AtomicBoolean B_ANSWERS = new java.util.concurrent.atomic.AtomicBoolean();
+
+    /** A's, B's and C's answers: by model, case ("p<i>") and seed; B refuses "r0" and is rate limited on "w0" until told. */
     static Action script(ScriptedVlmServer.Exchange e) {
+        if (e.model().equals("judge-b") && e.caseName().equals("r0")) {
+            return Action.of(ScriptedVlmServer.Kind.REFUSAL);
+        }
+        if (e.model().equals("judge-b") && e.caseName().equals("w0") && !B_ANSWERS.get()) {
+            return Action.rateLimited(0.05);
+        }
         int item = Integer.parseInt(e.caseName().substring(1));
         double fin = switch (e.model()) {
             case "judge-a" -> A_NOISY.contains(item) && e.seed() == 3 ? 0 : A[item];
@@ -210,6 +219,41 @@ class PanelJudgeTest {
         // the Anthropic judge was asked once, without a sample index
         assertThat(server.seen().stream().filter(s -> s.protocol() == JudgeProtocol.ANTHROPIC))
                 .allSatisfy(s -> assertThat(s.params()).doesNotContainKey("metadata.user_id"));
+    }
+
+    @Test
+    void aJudgeWithNoUsableAnswerMakesTheVerdictInvalidNamingIt() throws Exception {
+        server = ScriptedVlmServer.start(PanelJudgeTest::script);
+        Panel p = panel(main(PricingSettings.free()).build(), List.of("gemini,judge-b," + server.geminiBaseUrl() + ",KEY"), 1,
+                PanelRule.MAJORITY, cache());
+        JudgeVerdict v = done(p.engine().judge(JudgeFixtures.mathText("run-r", "r0", "x = 4")));
+        assertThat(v.getStatus()).isEqualTo("INVALID");
+        assertThat(v.getReason()).startsWith("judge gemini/judge-b gave no usable answer in 1 sample(s): the judge refused");
+        assertThat(v.getMetrics()).isEmpty();
+        // judge-a's answer is kept beside the refusal
+        assertThat(v.getPanelAnswers()).extracting(PanelAnswer::getJudge, PanelAnswer::getStatus)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple("openai/judge-a", "VALID"),
+                        org.assertj.core.groups.Tuple.tuple("gemini/judge-b", "INVALID"));
+    }
+
+    @Test
+    void aJudgeThatMustWaitLeavesTheOthersAnswersAndTheyAreNotAskedAgain() throws Exception {
+        server = ScriptedVlmServer.start(PanelJudgeTest::script);
+        B_ANSWERS.set(false);
+        Panel p = panel(main(PricingSettings.free()).build(), List.of("gemini,judge-b," + server.geminiBaseUrl() + ",KEY"), 1,
+                PanelRule.MAJORITY, cache());
+        JudgeRequest r = JudgeFixtures.mathText("run-w", "w0", "x = 4");
+        JudgeEngine.Tries tries = new JudgeEngine.Tries();
+        JudgeEngine.Outcome first = p.engine().judge(r, tries);
+        assertThat(first).isInstanceOfSatisfying(JudgeEngine.Outcome.Wait.class,
+                w -> assertThat(w.reason()).startsWith("judge gemini/judge-b: no answer from the judge yet"));
+        long askedA = server.seen().stream().filter(s -> s.model().equals("judge-a")).count();
+        assertThat(askedA).isEqualTo(1);
+        B_ANSWERS.set(true);
+        JudgeVerdict v = done(p.engine().judge(r, tries));
+        assertThat(v.getStatus()).isEqualTo("VALID");
+        assertThat(server.seen().stream().filter(s -> s.model().equals("judge-a")).count()).as("judge-a not asked again").isEqualTo(1);
+        assertThat(v.getMetrics().get(FINAL)).isEqualTo(Math.min(A[0], B[0]));
     }
 
     @Test
