@@ -1,0 +1,49 @@
+package io.mmgr.stream.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.Map;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+
+/** {@code run --standby-replicas}: one warm copy by default on a cluster, none embedded, and -P agreeing or refused. */
+@Tag("unit")
+class StandbyReplicasOptionTest {
+
+    @Test
+    void oneStandbyOnAClusterNoneEmbedded() {
+        assertThat(RunCommand.standbyReplicas(null, Map.of(), true)).isEqualTo(1);
+        // embedded: one instance, where Kafka Streams never places a standby; Kafka's own default stays
+        assertThat(RunCommand.standbyReplicas(null, Map.of(), false)).isNull();
+    }
+
+    @Test
+    void theOptionWinsOverTheDefaultAndAKafkaPropertyIsLeftToApply() {
+        assertThat(RunCommand.standbyReplicas(0, Map.of(), true)).isZero();
+        assertThat(RunCommand.standbyReplicas(2, Map.of(), false)).isEqualTo(2);
+        // -P num.standby.replicas reaches Kafka Streams with the other overrides: no default on top of it
+        assertThat(RunCommand.standbyReplicas(null, Map.of("num.standby.replicas", "0"), true)).isNull();
+        assertThat(RunCommand.standbyReplicas(2, Map.of("num.standby.replicas", "2"), true)).isEqualTo(2);
+    }
+
+    @Test
+    void aNegativeCountOrAContradictingPropertyIsRefusedByName() {
+        assertThatThrownBy(() -> RunCommand.standbyReplicas(-1, Map.of(), true)).hasMessageContaining("0 or more");
+        assertThatThrownBy(() -> RunCommand.standbyReplicas(1, Map.of("num.standby.replicas", "0"), true))
+                .hasMessageContaining("contradicts -P num.standby.replicas=0");
+    }
+
+    @Test
+    void theFlagIsParsed() {
+        RunCommand run = new RunCommand();
+        new CommandLine(run).parseArgs("--standby-replicas", "2");
+        assertThat(run.standbyReplicas).isEqualTo(2);
+        RunCommand unset = new RunCommand();
+        new CommandLine(unset).parseArgs();
+        // unset unless MMGR_STANDBY_REPLICAS is (the tests' environment does not set it)
+        assertThat(unset.standbyReplicas).isEqualTo(System.getenv("MMGR_STANDBY_REPLICAS") == null ? null
+                : Integer.valueOf(System.getenv("MMGR_STANDBY_REPLICAS")));
+    }
+}
