@@ -171,6 +171,12 @@ public final class ClusterRun {
                         r.fault() + ": a score partition went " + r.gap().stallMillis() / 1000.0 + " s without a score",
                         r.fault() + ": every score partition scored again within " + RESUME_BOUND.toSeconds() + " s");
             }
+            if (settings.faults().stream().anyMatch(f -> f == Fault.BROKER_LEADER || f == Fault.CONTROLLER
+                    || f == Fault.ROLLING_RESTART)) {
+                Map<Integer, Integer> led = awaitBalancedLeadership(h.kafka(), Duration.ofSeconds(60));
+                checks.check(led.values().stream().allMatch(n -> n > 0), "a node led no partition at the end: " + led,
+                        "every node leads partitions again at the end (leader.imbalance.check.interval.seconds): " + led);
+            }
             List<String> throughput = settings.throughputSamples() > 0 ? throughput(h) : List.of();
             h.stopClients();
             checks.noHangingTransactions();
@@ -308,6 +314,20 @@ public final class ClusterRun {
             say("%s", lines.get(lines.size() - 1));
         }
         return lines;
+    }
+
+    /**
+     * Partitions led per node once every node leads some (the controller's preferred-leader election gave a restarted
+     * node its own back), or as they are after {@code timeout}.
+     */
+    private static Map<Integer, Integer> awaitBalancedLeadership(KafkaCluster kafka, Duration timeout) throws Exception {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        Map<Integer, Integer> led = kafka.leadership();
+        while (led.values().stream().anyMatch(n -> n == 0) && System.nanoTime() < deadline) {
+            Thread.sleep(1000);
+            led = kafka.leadership();
+        }
+        return led;
     }
 
     /** Waits until every scorer's state file has said RUNNING for three seconds in a row. */
