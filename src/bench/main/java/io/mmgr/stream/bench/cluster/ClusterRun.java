@@ -234,7 +234,6 @@ public final class ClusterRun {
                 at = System.currentTimeMillis();
                 judgeKills.add(System.nanoTime());
                 h.killJudgeWorker();
-                Thread.sleep(2000);
                 h.restartJudgeWorker();
                 note = String.format(Locale.ROOT, "%d provider calls in flight at the kill; worker running again %.1f s later",
                         inFlight, (System.currentTimeMillis() - at) / 1000.0);
