@@ -107,7 +107,7 @@ public final class KafkaCluster implements AutoCloseable {
 
         void start() throws IOException {
             starts++;
-            List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
+            List<String> cmd = new ArrayList<>(List.of(ScorerProcess.java()));
             cmd.addAll(jvmOptions);
             cmd.addAll(List.of("-cp", ScorerProcess.classpath(), "kafka.Kafka", dir.resolve("server.properties").toString()));
             process = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true)
