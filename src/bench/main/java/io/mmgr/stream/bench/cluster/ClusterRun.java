@@ -56,6 +56,9 @@ public final class ClusterRun {
     /** A partition without a score for this long is still stalled (a steady load gives each several a second). */
     static final Duration QUIET = Duration.ofSeconds(3);
 
+    /** How long a restarted broker may take to lead partitions again (the brokers check every 30 s). */
+    static final Duration LEADERSHIP_BACK = Duration.ofSeconds(60);
+
     /** The longest any score partition may go without a score after a fault. */
     public static final Duration RESUME_BOUND = Duration.ofSeconds(30);
 
@@ -78,6 +81,10 @@ public final class ClusterRun {
                     gap.describe(), judgedGap.describe(), logs.describe(),
                     abortedRecords < 0 ? "" : abortedRecords + " score records in aborted transactions;",
                     took.toMillis() / 1000.0, note.isEmpty() ? "" : "\n    " + note);
+        }
+
+        FaultResult withNote(String text) {
+            return new FaultResult(fault, at, end, took, gap, judgedGap, logs, text, abortedRecords);
         }
 
         FaultResult withAborted(List<Long> abortedAt) {
@@ -173,7 +180,7 @@ public final class ClusterRun {
             }
             if (settings.faults().stream().anyMatch(f -> f == Fault.BROKER_LEADER || f == Fault.CONTROLLER
                     || f == Fault.ROLLING_RESTART)) {
-                Map<Integer, Integer> led = awaitBalancedLeadership(h.kafka(), Duration.ofSeconds(60));
+                Map<Integer, Integer> led = awaitBalancedLeadership(h.kafka(), LEADERSHIP_BACK);
                 checks.check(led.values().stream().allMatch(n -> n > 0), "a node led no partition at the end: " + led,
                         "every node leads partitions again at the end (leader.imbalance.check.interval.seconds): " + led);
             }
@@ -201,8 +208,12 @@ public final class ClusterRun {
                 h.kafka().kill(victim);
                 Thread.sleep(settings.brokerDown().toMillis());
                 h.kafka().restart(victim, settings.harness().timeout());
-                note = "node " + victim + " killed (leadership before: " + led + "), back after "
-                        + (System.currentTimeMillis() - at) / 1000 + " s; leadership after: " + h.kafka().leadership();
+                long back = System.currentTimeMillis();
+                // back means leading again too: the controller's preferred-leader election (every 30 s) moves
+                // partitions and group coordinators to it, which must not fall into the next fault's window
+                Map<Integer, Integer> after = awaitBalancedLeadership(h.kafka(), LEADERSHIP_BACK);
+                note = String.format(Locale.ROOT, "node %d killed (leadership before: %s), back after %d s, leading again "
+                        + "%.1f s later: %s", victim, led, (back - at) / 1000, (System.currentTimeMillis() - back) / 1000.0, after);
             }
             case ROLLING_RESTART -> {
                 StringBuilder b = new StringBuilder("one by one:");
@@ -211,7 +222,10 @@ public final class ClusterRun {
                     long t = System.currentTimeMillis();
                     h.kafka().stop(n.id());
                     h.kafka().restart(n.id(), settings.harness().timeout());
-                    b.append(String.format(Locale.ROOT, " node %d %.1f s;", n.id(), (System.currentTimeMillis() - t) / 1000.0));
+                    long back = System.currentTimeMillis();
+                    awaitBalancedLeadership(h.kafka(), LEADERSHIP_BACK);
+                    b.append(String.format(Locale.ROOT, " node %d back in %.1f s, leading again %.1f s later;", n.id(),
+                            (back - t) / 1000.0, (System.currentTimeMillis() - back) / 1000.0));
                 }
                 note = b.toString();
             }
@@ -252,7 +266,19 @@ public final class ClusterRun {
             }
             default -> throw new IllegalArgumentException(f.name());
         }
-        results.add(settle(f.label, at, h, timeline, watched, note));
+        FaultResult r = settle(f.label, at, h, timeline, watched, note);
+        if (f == Fault.SCORER_LOST) {
+            // where the stall went: the dead member's session and the rebalance, then the survivor's restore and catch-up
+            ScorerProcess survivor = h.scorers().get(0);
+            long rebalanced = ProcessLogs.firstAfter(survivor, ProcessLogs.REBALANCE, at);
+            long running = rebalanced < 0 ? -1 : ProcessLogs.firstAfter(survivor, ProcessLogs.RUNNING_AGAIN, rebalanced);
+            String survived = rebalanced < 0 ? "the survivor logged no rebalance"
+                    : String.format(Locale.ROOT, "the survivor rebalanced %.1f s after the kill, ran again %s", (rebalanced - at) / 1000.0,
+                    running < 0 ? "not yet" : String.format(Locale.ROOT, "%.1f s after it", (running - at) / 1000.0));
+            r = r.withNote(r.note() + "; " + survived);
+            out.println("    " + survived);
+        }
+        results.add(r);
         return results;
     }
 
