@@ -87,9 +87,8 @@ public final class RunCommand implements Callable<Integer> {
 
     @Option(names = "--standby-replicas", defaultValue = "${env:MMGR_STANDBY_REPLICAS}",
             description = "warm copies of each task's state kept on other instances (Kafka Streams' num.standby.replicas), "
-                    + "so a lost instance's tasks resume on another without restoring their stores (default: 1 with "
-                    + "--bootstrap-servers, 0 with the embedded broker, or what -P num.standby.replicas says; env "
-                    + "MMGR_STANDBY_REPLICAS)")
+                    + "so a lost instance's tasks resume on another without restoring their stores (default: 0, Kafka's, "
+                    + "or what -P num.standby.replicas says; env MMGR_STANDBY_REPLICAS)")
     Integer standbyReplicas;
 
     @Option(names = "--evaluation-threads", defaultValue = "${env:MMGR_EVALUATION_THREADS}",
@@ -194,7 +193,7 @@ public final class RunCommand implements Callable<Integer> {
         }
         Integer standbys;
         try {
-            standbys = standbyReplicas(standbyReplicas, properties, bootstrapServers != null);
+            standbys = standbyReplicas(standbyReplicas, properties);
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--standby-replicas: " + e.getMessage());
         }
@@ -321,19 +320,19 @@ public final class RunCommand implements Callable<Integer> {
     }
 
     /**
-     * {@code num.standby.replicas} for the scorer, or null to leave it to {@code -P} (or Kafka's 0). On a cluster one
-     * standby by default: a scorer lost for good otherwise has its tasks restored from their changelogs by the
-     * survivor before they score again (41-47 s in the cluster runs, docs/operations.md "Failover timing"). With the
-     * embedded broker there is one instance, and Kafka Streams never places a standby beside its active task.
+     * {@code num.standby.replicas} for the scorer, or null to leave it to {@code -P} (or Kafka's 0). Not on by default:
+     * in the cluster runs a standby had a lost scorer's tasks running on the survivor within seconds of its
+     * rebalance, but the rebalance itself came 28-31 s after the kill and the longest partition stall stayed 46-47 s,
+     * while an added scorer stalled a partition longer (docs/operations.md, "Failover timing").
      */
-    static Integer standbyReplicas(Integer option, Map<String, String> properties, boolean cluster) {
-        String property = properties.get(StreamsConfig.NUM_STANDBY_REPLICAS_CONFIG);
+    static Integer standbyReplicas(Integer option, Map<String, String> properties) {
         if (option == null) {
-            return property != null ? null : cluster ? 1 : null;
+            return null;
         }
         if (option < 0) {
             throw new IllegalArgumentException("must be 0 or more, not " + option);
         }
+        String property = properties.get(StreamsConfig.NUM_STANDBY_REPLICAS_CONFIG);
         if (property != null && !property.strip().equals(option.toString())) {
             throw new IllegalArgumentException(option + " contradicts -P " + StreamsConfig.NUM_STANDBY_REPLICAS_CONFIG
                     + "=" + property + "; give one of them");

@@ -8,30 +8,28 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 
-/** {@code run --standby-replicas}: one warm copy by default on a cluster, none embedded, and -P agreeing or refused. */
+/** {@code run --standby-replicas}: Kafka's default unless asked, -P agreeing or refused. */
 @Tag("unit")
 class StandbyReplicasOptionTest {
 
     @Test
-    void oneStandbyOnAClusterNoneEmbedded() {
-        assertThat(RunCommand.standbyReplicas(null, Map.of(), true)).isEqualTo(1);
-        // embedded: one instance, where Kafka Streams never places a standby; Kafka's own default stays
-        assertThat(RunCommand.standbyReplicas(null, Map.of(), false)).isNull();
+    void unsetLeavesKafkasDefaultOrTheKafkaProperty() {
+        assertThat(RunCommand.standbyReplicas(null, Map.of())).isNull();
+        // -P num.standby.replicas reaches Kafka Streams with the other overrides: nothing on top of it
+        assertThat(RunCommand.standbyReplicas(null, Map.of("num.standby.replicas", "1"))).isNull();
     }
 
     @Test
-    void theOptionWinsOverTheDefaultAndAKafkaPropertyIsLeftToApply() {
-        assertThat(RunCommand.standbyReplicas(0, Map.of(), true)).isZero();
-        assertThat(RunCommand.standbyReplicas(2, Map.of(), false)).isEqualTo(2);
-        // -P num.standby.replicas reaches Kafka Streams with the other overrides: no default on top of it
-        assertThat(RunCommand.standbyReplicas(null, Map.of("num.standby.replicas", "0"), true)).isNull();
-        assertThat(RunCommand.standbyReplicas(2, Map.of("num.standby.replicas", "2"), true)).isEqualTo(2);
+    void theOptionIsPassedAndMayAgreeWithAKafkaProperty() {
+        assertThat(RunCommand.standbyReplicas(0, Map.of())).isZero();
+        assertThat(RunCommand.standbyReplicas(2, Map.of())).isEqualTo(2);
+        assertThat(RunCommand.standbyReplicas(2, Map.of("num.standby.replicas", " 2"))).isEqualTo(2);
     }
 
     @Test
     void aNegativeCountOrAContradictingPropertyIsRefusedByName() {
-        assertThatThrownBy(() -> RunCommand.standbyReplicas(-1, Map.of(), true)).hasMessageContaining("0 or more");
-        assertThatThrownBy(() -> RunCommand.standbyReplicas(1, Map.of("num.standby.replicas", "0"), true))
+        assertThatThrownBy(() -> RunCommand.standbyReplicas(-1, Map.of())).hasMessageContaining("0 or more");
+        assertThatThrownBy(() -> RunCommand.standbyReplicas(1, Map.of("num.standby.replicas", "0")))
                 .hasMessageContaining("contradicts -P num.standby.replicas=0");
     }
 
