@@ -322,8 +322,8 @@ public final class RunCommand implements Callable<Integer> {
     /**
      * {@code num.standby.replicas} for the scorer, or null to leave it to {@code -P} (or Kafka's 0). Not on by default:
      * in the cluster runs a standby had a lost scorer's tasks running on the survivor within seconds of its
-     * rebalance, but the rebalance itself came 28-31 s after the kill and the longest partition stall stayed 46-47 s,
-     * while an added scorer stalled a partition longer (docs/operations.md, "Failover timing").
+     * rebalance, but the rebalance began later (28-31 s after the kill, 16 s without) and the longest partition stall
+     * stayed 46-47 s, as without (docs/operations.md, "Failover timing").
      */
     static Integer standbyReplicas(Integer option, Map<String, String> properties) {
         if (option == null) {
