@@ -182,10 +182,13 @@ class ScoringTopologyTest {
         assertThat(letters.get(2).getReason()).isEqualTo("echo: inputs.values is missing");
         assertThat(letters.get(3).getReason()).isEqualTo("field runId is empty");
         assertThat(letters.get(3).getSourceOffset()).isEqualTo(5);
-        // the event without its item waits for it (ItemWait's default minute), then has its own letter
-        driver.advanceWallClockTime(java.time.Duration.ofSeconds(61));
+        // the event without its item waits for it (ItemWait's default 5 minutes of running time: the punctuator's
+        // 250 ms ticks, as a running scorer has them; one jump of the clock would be a stall, which does not count)
+        for (int tick = 0; tick < 1_204; tick++) {
+            driver.advanceWallClockTime(java.time.Duration.ofMillis(250));
+        }
         DeadLetter noItem = deadLetters.readValue();
-        assertThat(noItem.getReason()).contains("no benchmark item for task 'echo', sample 'missing' after waiting 60 s");
+        assertThat(noItem.getReason()).contains("no benchmark item for task 'echo', sample 'missing' after waiting 300 s");
         assertThat(noItem.getSourceOffset()).isEqualTo(3);
 
         Map<SampleKey, SampleScore> byKey = scores.readKeyValuesToMap();
