@@ -32,7 +32,8 @@ import java.util.regex.Pattern;
  * ({@code .../models/<model>:generateContent}), Anthropic Messages ({@code .../v1/messages}, which needs
  * {@code anthropic-version}) and Azure OpenAI's deployment chat completions
  * ({@code /openai/deployments/<deployment>/chat/completions?api-version=...}, the deployment naming the
- * model) and answers as those APIs do ({@link ProviderAnswers}, {@link AnthropicAnswers}, {@link AzureAnswers}):
+ * model) and answers as those APIs do ({@link ProviderAnswers}, {@link AnthropicAnswers}, {@link AzureAnswers}), with
+ * Gemini's and Anthropic's batch APIs beside ({@link #batches()}, {@link GeminiBatchApi}, {@link AnthropicBatchApi}):
  * their error objects and rate-limit hints, the 400s OpenAI's reasoning models (o-series, gpt-5) give
  * to {@code max_tokens} and to a temperature, their reasoning tokens counted against
  * {@code max_completion_tokens}, and Gemini 2.5's thoughts counted against {@code maxOutputTokens}
@@ -163,6 +164,9 @@ public final class ScriptedVlmServer implements AutoCloseable {
     private volatile Function<Exchange, Action> script;
     private volatile Quota quota;
     private final java.util.TreeSet<Long> accepted = new java.util.TreeSet<>();
+    private final ScriptedBatches batches = new ScriptedBatches(this);
+    private final GeminiBatchApi geminiBatches = new GeminiBatchApi(batches);
+    private final AnthropicBatchApi anthropicBatches = new AnthropicBatchApi(batches);
 
     private ScriptedVlmServer(Function<Exchange, Action> script) throws IOException {
         this.script = script;
@@ -320,6 +324,11 @@ public final class ScriptedVlmServer implements AutoCloseable {
         }
     }
 
+    /** The batch APIs' side: batches created, their scripting, and how often each entry was submitted and billed. */
+    public ScriptedBatches batches() {
+        return batches;
+    }
+
     /** Requests that arrived so far (answered or not yet). */
     public int requestCount() {
         return arrivals.get();
@@ -352,6 +361,45 @@ public final class ScriptedVlmServer implements AutoCloseable {
     public record Busiest(int requests, long fromNanos) {
     }
 
+    /**
+     * What the realtime endpoint answers one batch entry ({@code body}: the request the realtime call would send),
+     * by the same script: an answer, a refusal, or the error the realtime call would get (a batch's errored entry).
+     * A batch is answered when the provider gets to it, so a latency, a hang or a cut body become a server error.
+     */
+    ProviderAnswers.Reply answerInBatch(JudgeProtocol protocol, String model, JsonNode body, int requestBytes) {
+        String text = allText(body);
+        Matcher m = CASE.matcher(text);
+        String caseName = m.find() ? m.group(1) : "";
+        int attempt = attempts.computeIfAbsent(caseName, k -> new AtomicInteger()).getAndIncrement();
+        Map<String, Object> params = params(protocol, body, null);
+        List<String> metrics = metricNames(body, text);
+        Action a = script.apply(new Exchange(protocol, caseName, attempt, metrics, text, model));
+        ProviderAnswers.Reply refused = protocol == JudgeProtocol.ANTHROPIC ? ModelRules.checkAnthropic(params, body)
+                : ModelRules.check(protocol, model, params);
+        if (refused != null) {
+            return refused;
+        }
+        int thinking = ModelRules.thinking(protocol, model, params, a);
+        int cap = ModelRules.outputCap(protocol, params);
+        return switch (a.kind()) {
+            case OK -> ok(protocol, model, answerJson(metrics, a.scores(), null, null), requestBytes, thinking, cap);
+            case MISSING_METRIC -> ok(protocol, model, answerJson(metrics, a.scores(), metrics.isEmpty() ? null : metrics.get(0), null),
+                    requestBytes, thinking, cap);
+            case NON_BINARY -> ok(protocol, model, answerJson(metrics, a.scores(), null, metrics.isEmpty() ? null : metrics.get(0)),
+                    requestBytes, thinking, cap);
+            case REFUSAL -> new ProviderAnswers.Reply(200, Map.of(), ProviderAnswers.refusal(protocol, model));
+            case CONTENT_FILTER -> ProviderAnswers.contentFilter(protocol, model);
+            case RATE_LIMITED -> ProviderAnswers.rateLimited(protocol, model, 60, Duration.ofNanos((long) (a.retryAfter() * 1e9)), false);
+            case OVERLOADED -> ProviderAnswers.overloaded(protocol);
+            case UNAUTHORIZED -> ProviderAnswers.unauthorized(protocol, null);
+            default -> ProviderAnswers.serverError(protocol);
+        };
+    }
+
+    private static ProviderAnswers.Reply ok(JudgeProtocol protocol, String model, String content, int requestBytes, int thinking, int cap) {
+        return new ProviderAnswers.Reply(200, Map.of(), ProviderAnswers.answer(protocol, model, content, requestBytes, thinking, cap));
+    }
+
     private static final ThreadLocal<Long> ARRIVED = new ThreadLocal<>();
 
     private void handle(HttpExchange ex) throws IOException {
@@ -361,6 +409,14 @@ public final class ScriptedVlmServer implements AutoCloseable {
             String path = ex.getRequestURI().getPath();
             JudgeProtocol protocol = protocolOf(path);
             byte[] raw = ex.getRequestBody().readAllBytes();
+            if (GeminiBatchApi.serves(path)) {
+                geminiBatches.handle(ex, raw);
+                return;
+            }
+            if (AnthropicBatchApi.serves(path)) {
+                anthropicBatches.handle(ex, raw);
+                return;
+            }
             if (protocol == null || !"POST".equals(ex.getRequestMethod())) {
                 send(ex, 404, "{\"error\":\"unknown endpoint\"}");
                 return;
@@ -539,7 +595,7 @@ public final class ScriptedVlmServer implements AutoCloseable {
     private static final String SPLIT = "@@answer-text@@";
 
     /** A chunked 200 (no Content-Length: the size is not known up front). */
-    private static void stream(HttpExchange ex, Streamed body) throws IOException {
+    static void stream(HttpExchange ex, Streamed body) throws IOException {
         ex.getResponseHeaders().add("Content-Type", "application/json");
         ex.sendResponseHeaders(200, 0);
         try (Writer out = new java.io.BufferedWriter(new java.io.OutputStreamWriter(ex.getResponseBody(), StandardCharsets.UTF_8),
@@ -588,12 +644,12 @@ public final class ScriptedVlmServer implements AutoCloseable {
         }
     }
 
-    private static void send(HttpExchange ex, ProviderAnswers.Reply r) throws IOException {
+    static void send(HttpExchange ex, ProviderAnswers.Reply r) throws IOException {
         r.headers().forEach((k, v) -> ex.getResponseHeaders().add(k, v));
         send(ex, r.status(), r.body());
     }
 
-    private static void send(HttpExchange ex, int status, String body) throws IOException {
+    static void send(HttpExchange ex, int status, String body) throws IOException {
         byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
         ex.getResponseHeaders().add("Content-Type", "application/json");
         ex.sendResponseHeaders(status, bytes.length);
