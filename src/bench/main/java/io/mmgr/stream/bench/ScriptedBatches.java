@@ -262,6 +262,9 @@ public final class ScriptedBatches {
         // providers write results as they finish them, not in the input's order
         Collections.shuffle(out, new Random(b.id.hashCode()));
         b.outcomes = List.copyOf(out);
+        if (end == End.CANCELLED && b.cancelRequestedAt == null) {
+            b.cancelRequestedAt = Instant.now(); // cancelled on the provider's side (its console, another key)
+        }
         b.end = end;
         b.ended = Instant.now();
     }

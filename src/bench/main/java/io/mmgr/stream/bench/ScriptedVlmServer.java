@@ -364,7 +364,8 @@ public final class ScriptedVlmServer implements AutoCloseable {
     /**
      * What the realtime endpoint answers one batch entry ({@code body}: the request the realtime call would send),
      * by the same script: an answer, a refusal, or the error the realtime call would get (a batch's errored entry).
-     * A batch is answered when the provider gets to it, so a latency, a hang or a cut body become a server error.
+     * A batch is answered when the provider gets to it, so a latency, a hang or a cut body become a server error; a
+     * streamed answer is written whole into its result.
      */
     ProviderAnswers.Reply answerInBatch(JudgeProtocol protocol, String model, JsonNode body, int requestBytes) {
         String text = allText(body);
@@ -389,6 +390,16 @@ public final class ScriptedVlmServer implements AutoCloseable {
                     requestBytes, thinking, cap);
             case REFUSAL -> new ProviderAnswers.Reply(200, Map.of(), ProviderAnswers.refusal(protocol, model));
             case CONTENT_FILTER -> ProviderAnswers.contentFilter(protocol, model);
+            case STREAMED_ANSWER -> {
+                // uncapped, as the realtime streamed answer: a batch's results can be made large with few entries
+                java.io.StringWriter written = new java.io.StringWriter();
+                try {
+                    a.streamed().write(written);
+                } catch (IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+                yield ok(protocol, model, written.toString(), requestBytes, 0, -1);
+            }
             case RATE_LIMITED -> ProviderAnswers.rateLimited(protocol, model, 60, Duration.ofNanos((long) (a.retryAfter() * 1e9)), false);
             case OVERLOADED -> ProviderAnswers.overloaded(protocol);
             case UNAUTHORIZED -> ProviderAnswers.unauthorized(protocol, null);
