@@ -108,7 +108,7 @@ final class AnthropicBatchApi {
                 return;
             }
             model = params.get("model").asText();
-            entries.add(new ScriptedBatches.Entry(JudgeProtocol.ANTHROPIC, id, model, params, params.toString().length()));
+            entries.add(new ScriptedBatches.Entry(JudgeProtocol.ANTHROPIC, id, model, params));
         }
         ProviderAnswers.Reply refused = batches.admitCreation(JudgeProtocol.ANTHROPIC, model);
         if (refused != null) {

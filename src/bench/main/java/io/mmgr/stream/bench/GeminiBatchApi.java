@@ -145,8 +145,10 @@ final class GeminiBatchApi {
         ScriptedVlmServer.send(ex, 200, operation(b).toString());
     }
 
+    /** An entry for the path's model, or the one its request names ({@code models/...}: the batch reference requires it). */
     private static ScriptedBatches.Entry entry(String model, String key, JsonNode request) {
-        return new ScriptedBatches.Entry(JudgeProtocol.GEMINI, key, model, request, request.toString().length());
+        String named = request.path("model").asText("");
+        return new ScriptedBatches.Entry(JudgeProtocol.GEMINI, key, named.isEmpty() ? model : named.replaceFirst("^models/", ""), request);
     }
 
     /** The Files API's resumable upload: a start that hands out the upload URL, then the bytes with {@code upload, finalize}. */

@@ -16,7 +16,7 @@ import java.util.function.Function;
 /**
  * The provider-neutral side of the scripted batch APIs (Gemini's in {@link GeminiBatchApi}, Anthropic's in
  * {@link AnthropicBatchApi}): the batches created, how they end, and what each entry gets. An entry is answered by
- * the same script as the realtime call ({@link ScriptedVlmServer#answerInBatch}), so a batch entry gets the answer
+ * the same script as the realtime call ({@link ScriptedVlmServer#answerLine}), so a batch entry gets the answer
  * the realtime call would. A batch ends at its {@link #pollsToEnd}-th status read; its results come in an order other
  * than the input's. Faults a test can ask for: 429s on creation, a batch the provider cancels, fails or lets expire,
  * entries that expire or error. Every submission and every billed answer is counted per entry key, so a test can
@@ -43,7 +43,7 @@ public final class ScriptedBatches {
      * @param key     the entry's key as sent (Anthropic's {@code custom_id}, Gemini's {@code metadata.key})
      * @param request the request body the realtime call would send
      */
-    public record Entry(JudgeProtocol protocol, String key, String model, JsonNode request, int requestBytes) {
+    public record Entry(JudgeProtocol protocol, String key, String model, JsonNode request) {
     }
 
     /** What an entry got: an answer or an error (the reply), or nothing because it expired or was cancelled. */
@@ -228,6 +228,14 @@ public final class ScriptedBatches {
         }
     }
 
+    private ProviderAnswers.Reply answer(Entry e) {
+        try {
+            return server.answerLine(e.protocol(), e.model(), e.request());
+        } catch (java.io.IOException x) {
+            throw new java.io.UncheckedIOException(x);
+        }
+    }
+
     private void finish(Batch b, End end) {
         int processed = switch (end) {
             case SUCCEEDED -> b.entries.size();
@@ -249,7 +257,7 @@ public final class ScriptedBatches {
             }
             Fate f = fate.apply(e);
             ProviderAnswers.Reply reply = switch (f) {
-                case ANSWER -> server.answerInBatch(e.protocol(), e.model(), e.request(), e.requestBytes());
+                case ANSWER -> answer(e);
                 case ERRORED -> ProviderAnswers.serverError(e.protocol());
                 case EXPIRED -> null;
             };

@@ -43,7 +43,7 @@ class AnthropicBatchProtocolTest {
     @BeforeEach
     void start() throws Exception {
         kit = new BatchKit(JudgeProtocol.ANTHROPIC, "claude-sonnet-4-5");
-        protocol = new AnthropicBatchProtocol(kit.codec, Duration.ofSeconds(30));
+        protocol = new AnthropicBatchProtocol(kit.http());
     }
 
     @AfterEach
@@ -100,8 +100,11 @@ class AnthropicBatchProtocolTest {
 
         Map<String, BatchOutcome> by = run.outcomes().stream().collect(Collectors.toMap(BatchOutcome::customId, o -> o));
         assertThat(by.get(lines.get(0).customId())).isInstanceOf(BatchOutcome.Answered.class);
-        assertThat(by.get(lines.get(1).customId())).isInstanceOfSatisfying(BatchOutcome.Unanswered.class,
-                u -> assertThat(u.why()).isEqualTo(BatchOutcome.Why.ERRORED));
+        // errored at the provider's side (api_error): classified as the realtime 500, so retried
+        assertThat(by.get(lines.get(1).customId())).isInstanceOfSatisfying(BatchOutcome.Failed.class, f -> {
+            assertThat(f.error().kind()).isEqualTo(ProviderException.Kind.SERVER);
+            assertThat(f.error().retryable()).isTrue();
+        });
         assertThat(by.get(lines.get(2).customId())).isInstanceOfSatisfying(BatchOutcome.Unanswered.class,
                 u -> assertThat(u.why()).isEqualTo(BatchOutcome.Why.EXPIRED));
         assertThat(by.get(lines.get(3).customId())).isInstanceOfSatisfying(BatchOutcome.Failed.class,

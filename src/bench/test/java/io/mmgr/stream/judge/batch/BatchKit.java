@@ -20,6 +20,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -36,6 +38,7 @@ final class BatchKit implements AutoCloseable {
     final ScriptedVlmServer server;
     final ProviderCodec codec;
     final String model;
+    final ExecutorService reader = Executors.newCachedThreadPool();
 
     BatchKit(JudgeProtocol protocol, String model) throws Exception {
         this.server = ScriptedVlmServer.start(e -> Action.ok(Duration.ZERO,
@@ -44,6 +47,11 @@ final class BatchKit implements AutoCloseable {
         this.codec = (ProviderCodec) JudgeRuntime.client(JudgeSettings.builder(protocol, URI.create(server.baseUrl(protocol)), model)
                 .apiKeyEnv("SCRIPTED_KEY").structuredOutput(StructuredOutput.JSON_SCHEMA).timeout(Duration.ofSeconds(15)).build(),
                 Map.of("SCRIPTED_KEY", KEY));
+    }
+
+    /** The HTTP the protocol under test speaks, reading results on a pool of its own. */
+    BatchHttp http() {
+        return new BatchHttp(codec, Duration.ofSeconds(30), reader);
     }
 
     /** A judge call whose prompt carries {@code case=<name>}. */
@@ -117,5 +125,6 @@ final class BatchKit implements AutoCloseable {
     @Override
     public void close() {
         server.close();
+        reader.shutdownNow();
     }
 }

@@ -4,6 +4,7 @@ import static io.mmgr.stream.judge.batch.BatchKit.get;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.mmgr.stream.bench.ScriptedBatches;
 import io.mmgr.stream.bench.ScriptedVlmServer.Action;
 import io.mmgr.stream.bench.ScriptedVlmServer.Kind;
@@ -40,7 +41,7 @@ class GeminiBatchProtocolTest {
     @BeforeEach
     void start() throws Exception {
         kit = new BatchKit(JudgeProtocol.GEMINI, "gemini-2.5-flash");
-        protocol = new GeminiBatchProtocol(kit.codec, kit.model, Duration.ofSeconds(30));
+        protocol = new GeminiBatchProtocol(kit.http());
     }
 
     @AfterEach
@@ -78,14 +79,17 @@ class GeminiBatchProtocolTest {
         assertThat(b.billings()).hasSize(20).allSatisfy((k, n) -> assertThat(n).isEqualTo(1));
         ScriptedBatches.Batch batch = b.batches().get(0);
         assertThat(batch.asFile()).isFalse();
-        assertThat(batch.entries.get(3).request()).isEqualTo(kit.codec.requestBody(kit.call(BatchKit.caseName(3))));
+        // the realtime GenerateContentRequest, with the model the batch reference requires of each request
+        assertThat(batch.entries.get(3).request().path("model").asText()).isEqualTo("models/gemini-2.5-flash");
+        assertThat(((ObjectNode) batch.entries.get(3).request().deepCopy()).without("model"))
+                .isEqualTo(kit.codec.requestBody(kit.call(BatchKit.caseName(3))));
         assertThat(batch.authorization).isEqualTo(BatchKit.KEY);
         assertThat(batch.model).isEqualTo("gemini-2.5-flash");
     }
 
     @Test
     void aBatchOverTheInlineLimitGoesAsAnUploadedFileAndItsAnswersAreDownloaded() throws Exception {
-        protocol = new GeminiBatchProtocol(kit.codec, kit.model, Duration.ofSeconds(30), 2_000);
+        protocol = new GeminiBatchProtocol(kit.http(), 2_000);
         List<BatchLine> lines = kit.lines(protocol, 30);
 
         BatchKit.Run run = BatchKit.run(protocol, get(protocol.create("local-2", lines)), 5);
@@ -112,11 +116,16 @@ class GeminiBatchProtocolTest {
 
         Map<String, BatchOutcome> by = run.outcomes().stream().collect(Collectors.toMap(BatchOutcome::customId, o -> o));
         assertThat(by.get(lines.get(0).customId())).isInstanceOf(BatchOutcome.Answered.class);
-        assertThat(by.get(lines.get(1).customId())).isInstanceOfSatisfying(BatchOutcome.Unanswered.class,
-                u -> assertThat(u.why()).isEqualTo(BatchOutcome.Why.ERRORED));
-        // Gemini documents no per-entry expiry: the scripted DEADLINE_EXCEEDED is a server-side error, back to the queue
-        assertThat(by.get(lines.get(2).customId())).isInstanceOfSatisfying(BatchOutcome.Unanswered.class,
-                u -> assertThat(u.detail()).contains("DEADLINE_EXCEEDED"));
+        // an entry's Status is classified as the realtime call answered with it: a 500 is retried
+        assertThat(by.get(lines.get(1).customId())).isInstanceOfSatisfying(BatchOutcome.Failed.class, f -> {
+            assertThat(f.error().kind()).isEqualTo(ProviderException.Kind.SERVER);
+            assertThat(f.error().retryable()).isTrue();
+        });
+        // Gemini documents no per-entry expiry: the scripted DEADLINE_EXCEEDED (504) is a server-side error, retried
+        assertThat(by.get(lines.get(2).customId())).isInstanceOfSatisfying(BatchOutcome.Failed.class, f -> {
+            assertThat(f.error().retryable()).isTrue();
+            assertThat(f.error().getMessage()).contains("DEADLINE_EXCEEDED");
+        });
         assertThat(by.get(lines.get(3).customId())).isInstanceOfSatisfying(BatchOutcome.Failed.class,
                 f -> assertThat(f.error().kind()).isEqualTo(ProviderException.Kind.REFUSED));
         assertThat(kit.server.batches().billings()).containsOnlyKeys(lines.get(0).customId(), lines.get(3).customId());

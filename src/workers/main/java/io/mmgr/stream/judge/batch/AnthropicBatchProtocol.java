@@ -6,9 +6,10 @@ import io.mmgr.stream.judge.protocol.JudgeProtocol;
 import io.mmgr.stream.judge.protocol.ProviderCall;
 import io.mmgr.stream.judge.protocol.ProviderCodec;
 import io.mmgr.stream.judge.protocol.ProviderException;
-import java.io.BufferedReader;
+import io.mmgr.stream.judge.protocol.ProviderJson;
 import java.io.IOException;
-import java.io.InputStreamReader;
+import java.net.URLEncoder;
+import java.net.http.HttpRequest;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -16,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.function.Consumer;
 
 /**
@@ -43,15 +45,16 @@ public final class AnthropicBatchProtocol implements BatchProtocol {
             "billing_error", 402, "permission_error", 403, "not_found_error", 404, "request_too_large", 413, "rate_limit_error", 429,
             "api_error", 500, "overloaded_error", 529);
 
-    private final BatchHttp http;
-    private final String root;
+    /** The batches' path under the realtime base URL ({@code https://api.anthropic.com/v1}). */
+    static final String ROOT = "/messages/batches";
 
-    public AnthropicBatchProtocol(ProviderCodec codec, Duration timeout) {
-        if (codec.protocol() != JudgeProtocol.ANTHROPIC) {
-            throw new IllegalArgumentException("not an Anthropic endpoint: " + codec.protocol());
+    private final BatchHttp http;
+
+    public AnthropicBatchProtocol(BatchHttp http) {
+        if (http.codec().protocol() != JudgeProtocol.ANTHROPIC) {
+            throw new IllegalArgumentException("Anthropic's batch API needs an Anthropic codec, not " + http.codec().protocol());
         }
-        this.http = new BatchHttp(codec, timeout);
-        this.root = codec.baseUrl() + "/messages/batches";
+        this.http = http;
     }
 
     @Override
@@ -66,9 +69,9 @@ public final class AnthropicBatchProtocol implements BatchProtocol {
 
     @Override
     public BatchLine line(String customId, ProviderCall call) throws IOException {
-        ObjectNode line = BatchHttp.JSON.createObjectNode().put("custom_id", customId);
+        ObjectNode line = ProviderJson.MAPPER.createObjectNode().put("custom_id", customId);
         line.set("params", http.codec().requestBody(call));
-        return new BatchLine(customId, BatchHttp.JSON.writeValueAsString(line));
+        return new BatchLine(customId, line.toString());
     }
 
     @Override
@@ -83,12 +86,14 @@ public final class AnthropicBatchProtocol implements BatchProtocol {
             body.append(i == 0 ? "" : ",").append(lines.get(i).json());
         }
         body.append("]}");
-        return http.json(http.post(root, body.toString())).thenApply(b -> b.path("id").asText());
+        return http.json(http.request(ROOT).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(body.toString(), StandardCharsets.UTF_8)).build())
+                .thenApply(b -> b.path("id").asText());
     }
 
     @Override
     public CompletableFuture<BatchStatus> poll(String providerId) {
-        return http.json(http.request(root + "/" + providerId).GET()).thenApply(AnthropicBatchProtocol::status);
+        return http.get(ROOT + "/" + providerId).thenApply(AnthropicBatchProtocol::status);
     }
 
     static BatchStatus status(JsonNode b) {
@@ -119,14 +124,13 @@ public final class AnthropicBatchProtocol implements BatchProtocol {
             return CompletableFuture.completedFuture(null); // no results_url: nothing was processed
         }
         ProviderCodec codec = http.codec();
-        return http.read(http.request(ended.resultRefs().get(0)).GET(), body -> {
-            BufferedReader lines = new BufferedReader(new InputStreamReader(body, StandardCharsets.UTF_8), 1 << 16);
-            for (String line = lines.readLine(); line != null; line = lines.readLine()) {
-                if (!line.isBlank()) {
-                    sink.accept(outcome(codec, BatchHttp.JSON.readTree(line)));
-                }
+        return http.lines(http.requestTo(ended.resultRefs().get(0)).GET().build(), line -> {
+            try {
+                sink.accept(outcome(codec, ProviderJson.MAPPER.readTree(line)));
+            } catch (IOException e) {
+                throw new CompletionException(new ProviderException(ProviderException.Kind.MALFORMED, 200,
+                        "a results line is not JSON: " + e.getMessage(), null, null));
             }
-            return null;
         });
     }
 
@@ -134,10 +138,10 @@ public final class AnthropicBatchProtocol implements BatchProtocol {
         String id = line.path("custom_id").asText();
         JsonNode result = line.path("result");
         return switch (result.path("type").asText("")) {
-            case "succeeded" -> BatchHttp.answered(codec, id, result.path("message"));
+            case "succeeded" -> BatchResults.answered(codec, id, result.path("message"));
             case "errored" -> {
                 JsonNode error = result.path("error");
-                yield BatchHttp.errored(codec, id, STATUS.getOrDefault(error.path("error").path("type").asText(""), 500), error);
+                yield BatchResults.failed(codec, id, STATUS.getOrDefault(error.path("error").path("type").asText(""), 500), error);
             }
             case "canceled" -> new BatchOutcome.Unanswered(id, BatchOutcome.Why.CANCELLED, "canceled");
             case "expired" -> new BatchOutcome.Unanswered(id, BatchOutcome.Why.EXPIRED, "expired");
@@ -152,9 +156,9 @@ public final class AnthropicBatchProtocol implements BatchProtocol {
 
     /** Pages through the list (newest first) until past the local batch's time; the earliest match wins. */
     private CompletableFuture<Optional<BatchStatus>> page(LocalBatch local, String afterId, BatchStatus best) {
-        String url = root + "?limit=100" + (afterId == null ? "" : "&after_id=" + afterId);
+        String url = ROOT + "?limit=100" + (afterId == null ? "" : "&after_id=" + URLEncoder.encode(afterId, StandardCharsets.UTF_8));
         Instant from = local.since().minus(CLOCK_ALLOWANCE);
-        return http.json(http.request(url).GET()).thenCompose(page -> {
+        return http.get(url).thenCompose(page -> {
             BatchStatus found = best;
             boolean older = false;
             for (JsonNode b : page.path("data")) {
@@ -177,6 +181,6 @@ public final class AnthropicBatchProtocol implements BatchProtocol {
 
     @Override
     public CompletableFuture<Void> cancel(String providerId) {
-        return http.json(http.post(root + "/" + providerId + "/cancel", "{}")).thenApply(b -> null);
+        return http.postJson(ROOT + "/" + providerId + "/cancel", ProviderJson.MAPPER.createObjectNode()).thenApply(b -> null);
     }
 }

@@ -3,25 +3,25 @@ package io.mmgr.stream.judge.batch;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.mmgr.stream.judge.protocol.JudgeProtocol;
 import io.mmgr.stream.judge.protocol.ProviderCall;
 import io.mmgr.stream.judge.protocol.ProviderCodec;
 import io.mmgr.stream.judge.protocol.ProviderException;
-import java.io.BufferedReader;
+import io.mmgr.stream.judge.protocol.ProviderJson;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.InputStreamReader;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpRequest;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.function.Consumer;
 
 /**
@@ -50,31 +50,33 @@ public final class GeminiBatchProtocol implements BatchProtocol {
      */
     static final int MAX_REQUESTS = 10_000;
 
+    /**
+     * Reads the operation as a stream: its inline answers may be far more than a realtime body, so it has no document
+     * limit (Jackson's default limits on one string and on nesting still hold).
+     */
+    private static final ObjectMapper STREAM = new ObjectMapper();
+
     private final BatchHttp http;
-    private final String base;
     private final String root;
     private final String version;
-    private final String model;
     private final long inlineBytes;
 
-    public GeminiBatchProtocol(ProviderCodec codec, String model, Duration timeout) {
-        this(codec, model, timeout, INLINE_BYTES);
+    public GeminiBatchProtocol(BatchHttp http) {
+        this(http, INLINE_BYTES);
     }
 
     /** {@code inlineBytes}: the size past which requests go as a file (tests lower it). */
-    GeminiBatchProtocol(ProviderCodec codec, String model, Duration timeout, long inlineBytes) {
-        if (codec.protocol() != JudgeProtocol.GEMINI) {
-            throw new IllegalArgumentException("not a Gemini endpoint: " + codec.protocol());
+    GeminiBatchProtocol(BatchHttp http, long inlineBytes) {
+        if (http.codec().protocol() != JudgeProtocol.GEMINI) {
+            throw new IllegalArgumentException("Gemini's batch API needs a Gemini codec, not " + http.codec().protocol());
         }
-        this.http = new BatchHttp(codec, timeout);
-        this.base = codec.baseUrl().toString();
+        this.http = http;
         // <root>/<version>: uploads and downloads live under <root>/upload/<version> and <root>/download/<version>
-        URI u = codec.baseUrl();
+        URI u = http.codec().baseUrl();
         String path = u.getPath();
         int cut = path.lastIndexOf('/');
         this.version = path.substring(cut + 1);
         this.root = u.getScheme() + "://" + u.getRawAuthority() + path.substring(0, Math.max(0, cut));
-        this.model = model;
         this.inlineBytes = inlineBytes;
     }
 
@@ -88,11 +90,17 @@ public final class GeminiBatchProtocol implements BatchProtocol {
         return MAX_REQUESTS;
     }
 
+    /**
+     * A file-input line {@code {"key", "request"}}: the realtime GenerateContentRequest with its {@code model}
+     * ({@code models/...}), which the batch reference requires of every request and {@link #create} reads for its URL.
+     */
     @Override
     public BatchLine line(String customId, ProviderCall call) throws IOException {
-        ObjectNode line = BatchHttp.JSON.createObjectNode().put("key", customId);
-        line.set("request", http.codec().requestBody(call));
-        return new BatchLine(customId, BatchHttp.JSON.writeValueAsString(line));
+        ObjectNode line = ProviderJson.MAPPER.createObjectNode().put("key", customId);
+        ObjectNode request = http.codec().requestBody(call);
+        request.put("model", "models/" + call.model());
+        line.set("request", request);
+        return new BatchLine(customId, line.toString());
     }
 
     @Override
@@ -101,27 +109,29 @@ public final class GeminiBatchProtocol implements BatchProtocol {
             return CompletableFuture.failedFuture(new ProviderException(ProviderException.Kind.REJECTED,
                     "a Gemini batch holds 1 to " + MAX_REQUESTS + " requests here; this one has " + lines.size()));
         }
-        long bytes = lines.stream().mapToLong(BatchLine::bytes).sum();
-        String url = base + "/models/" + URLEncoder.encode(model, StandardCharsets.UTF_8).replace("%2F", "/") + ":batchGenerateContent";
-        CompletableFuture<ObjectNode> input;
-        if (bytes <= inlineBytes) {
-            input = inline(lines);
-        } else {
-            input = upload(localId, lines).thenApply(file -> BatchHttp.JSON.createObjectNode().put("file_name", file));
+        String model;
+        try {
+            model = STREAM.readTree(lines.get(0).json()).path("request").path("model").asText("").replaceFirst("^models/", "");
+        } catch (IOException e) {
+            return CompletableFuture.failedFuture(new ProviderException(ProviderException.Kind.REJECTED, "a batch line is not JSON"));
         }
+        long bytes = lines.stream().mapToLong(BatchLine::bytes).sum();
+        String path = "/models/" + URLEncoder.encode(model, StandardCharsets.UTF_8).replace("%2F", "/") + ":batchGenerateContent";
+        CompletableFuture<ObjectNode> input = bytes <= inlineBytes ? inline(lines)
+                : upload(localId, lines).thenApply(file -> ProviderJson.MAPPER.createObjectNode().put("file_name", file));
         return input.thenCompose(in -> {
-            ObjectNode body = BatchHttp.JSON.createObjectNode();
+            ObjectNode body = ProviderJson.MAPPER.createObjectNode();
             body.putObject("batch").put("display_name", localId).set("input_config", in);
-            return http.json(http.post(url, body.toString()));
+            return http.postJson(path, body);
         }).thenApply(op -> op.path("name").asText());
     }
 
     private static CompletableFuture<ObjectNode> inline(List<BatchLine> lines) {
-        ObjectNode in = BatchHttp.JSON.createObjectNode();
+        ObjectNode in = ProviderJson.MAPPER.createObjectNode();
         ArrayNode requests = in.putObject("requests").putArray("requests");
         try {
             for (BatchLine l : lines) {
-                JsonNode line = BatchHttp.JSON.readTree(l.json());
+                JsonNode line = STREAM.readTree(l.json());
                 ObjectNode r = requests.addObject();
                 r.set("request", line.get("request"));
                 r.putObject("metadata").put("key", l.customId());
@@ -138,30 +148,29 @@ public final class GeminiBatchProtocol implements BatchProtocol {
         StringBuilder jsonl = new StringBuilder();
         lines.forEach(l -> jsonl.append(l.json()).append('\n'));
         byte[] bytes = jsonl.toString().getBytes(StandardCharsets.UTF_8);
-        ObjectNode meta = BatchHttp.JSON.createObjectNode();
+        ObjectNode meta = ProviderJson.MAPPER.createObjectNode();
         meta.putObject("file").put("display_name", localId);
-        HttpRequest.Builder start = http.post(root + "/upload/" + version + "/files", meta.toString())
+        HttpRequest start = http.requestTo(root + "/upload/" + version + "/files").header("Content-Type", "application/json")
                 .header("X-Goog-Upload-Protocol", "resumable").header("X-Goog-Upload-Command", "start")
                 .header("X-Goog-Upload-Header-Content-Length", Integer.toString(bytes.length))
-                .header("X-Goog-Upload-Header-Content-Type", "application/jsonl");
-        return http.read(start, (resp, body) -> {
-            body.readAllBytes();
-            return resp.headers().firstValue("X-Goog-Upload-URL").orElseThrow(() -> new ProviderException(
-                    ProviderException.Kind.MALFORMED, "the Files API gave no upload URL"));
-        }).thenCompose(uploadUrl -> http.json(http.request(uploadUrl).header("X-Goog-Upload-Offset", "0")
-                .header("X-Goog-Upload-Command", "upload, finalize").POST(HttpRequest.BodyPublishers.ofByteArray(bytes))))
+                .header("X-Goog-Upload-Header-Content-Type", "application/jsonl")
+                .POST(HttpRequest.BodyPublishers.ofString(meta.toString())).build();
+        return http.stream(start, (resp, body) -> resp.headers().firstValue("X-Goog-Upload-URL").orElseThrow(() ->
+                        new ProviderException(ProviderException.Kind.MALFORMED, "the Files API gave no upload URL")))
+                .thenCompose(uploadUrl -> http.json(http.requestTo(uploadUrl).header("X-Goog-Upload-Offset", "0")
+                        .header("X-Goog-Upload-Command", "upload, finalize").POST(HttpRequest.BodyPublishers.ofByteArray(bytes)).build()))
                 .thenApply(file -> file.path("file").path("name").asText());
     }
 
     @Override
     public CompletableFuture<BatchStatus> poll(String providerId) {
         // the operation of a finished inline batch holds every answer: its head is read, the answers skipped
-        return http.read(http.request(base + "/" + providerId).GET(), GeminiBatchProtocol::head).thenApply(GeminiBatchProtocol::status);
+        return http.stream(http.request("/" + providerId).GET().build(), (resp, body) -> head(body)).thenApply(GeminiBatchProtocol::status);
     }
 
     /** The operation without its answers. */
     private static ObjectNode head(InputStream body) throws IOException {
-        try (JsonParser p = BatchHttp.JSON.getFactory().createParser(body)) {
+        try (JsonParser p = STREAM.getFactory().createParser(body)) {
             expect(p.nextToken(), JsonToken.START_OBJECT);
             return headOf(p);
         }
@@ -200,18 +209,17 @@ public final class GeminiBatchProtocol implements BatchProtocol {
         ProviderCodec codec = http.codec();
         if (!ended.resultRefs().isEmpty()) {
             String url = root + "/download/" + version + "/" + ended.resultRefs().get(0) + ":download?alt=media";
-            return http.read(http.request(url).GET(), body -> {
-                BufferedReader lines = new BufferedReader(new InputStreamReader(body, StandardCharsets.UTF_8), 1 << 16);
-                for (String line = lines.readLine(); line != null; line = lines.readLine()) {
-                    if (!line.isBlank()) {
-                        JsonNode l = BatchHttp.JSON.readTree(line);
-                        sink.accept(outcome(codec, l.path("key").asText(), l));
-                    }
+            return http.lines(http.requestTo(url).GET().build(), line -> {
+                try {
+                    JsonNode l = ProviderJson.MAPPER.readTree(line);
+                    sink.accept(outcome(codec, l.path("key").asText(), l));
+                } catch (IOException e) {
+                    throw new CompletionException(new ProviderException(ProviderException.Kind.MALFORMED, 200,
+                            "a responses line is not JSON: " + e.getMessage(), null, null));
                 }
-                return null;
             });
         }
-        return http.read(http.request(base + "/" + ended.providerId()).GET(), body -> {
+        return http.stream(http.request("/" + ended.providerId()).GET().build(), (resp, body) -> {
             inlined(body, item -> sink.accept(outcome(codec, item.path("metadata").path("key").asText(), item)));
             return null;
         });
@@ -219,7 +227,7 @@ public final class GeminiBatchProtocol implements BatchProtocol {
 
     /** Streams the operation's {@code response.inlinedResponses.inlinedResponses[]}, one item at a time. */
     private static void inlined(InputStream body, Consumer<JsonNode> item) throws IOException {
-        try (JsonParser p = BatchHttp.JSON.getFactory().createParser(body)) {
+        try (JsonParser p = STREAM.getFactory().createParser(body)) {
             expect(p.nextToken(), JsonToken.START_OBJECT);
             while (p.nextToken() == JsonToken.FIELD_NAME) {
                 String name = p.currentName();
@@ -239,7 +247,7 @@ public final class GeminiBatchProtocol implements BatchProtocol {
                         String inner = p.currentName();
                         if (p.nextToken() == JsonToken.START_ARRAY && inner.equals("inlinedResponses")) {
                             while (p.nextToken() == JsonToken.START_OBJECT) {
-                                item.accept(BatchHttp.JSON.readTree(p));
+                                item.accept(STREAM.readTree(p));
                             }
                         } else {
                             p.skipChildren();
@@ -252,14 +260,14 @@ public final class GeminiBatchProtocol implements BatchProtocol {
 
     private static BatchOutcome outcome(ProviderCodec codec, String key, JsonNode result) {
         if (result.has("response")) {
-            return BatchHttp.answered(codec, key, result.get("response"));
+            return BatchResults.answered(codec, key, result.get("response"));
         }
         JsonNode error = result.path("error");
         int code = error.path("code").asInt(500);
-        ObjectNode body = BatchHttp.JSON.createObjectNode();
+        ObjectNode body = STREAM.createObjectNode();
         body.set("error", error);
         // a Status in a batch result carries the HTTP-style code the realtime API would have answered with
-        return BatchHttp.errored(codec, key, code >= 400 ? code : 500, body);
+        return BatchResults.failed(codec, key, code >= 400 ? code : 500, body);
     }
 
     @Override
@@ -268,12 +276,12 @@ public final class GeminiBatchProtocol implements BatchProtocol {
     }
 
     private CompletableFuture<Optional<BatchStatus>> page(LocalBatch local, String token) {
-        String url = base + "/batches?pageSize=100" + (token == null ? "" : "&pageToken=" + URLEncoder.encode(token, StandardCharsets.UTF_8));
-        return http.read(http.request(url).GET(), body -> {
+        String url = "/batches?pageSize=100" + (token == null ? "" : "&pageToken=" + URLEncoder.encode(token, StandardCharsets.UTF_8));
+        return http.stream(http.request(url).GET().build(), (resp, body) -> {
             // operations are read one by one, their answers skipped: a list may hold finished inline batches
             List<ObjectNode> ops = new ArrayList<>();
             String next = null;
-            try (JsonParser p = BatchHttp.JSON.getFactory().createParser(body)) {
+            try (JsonParser p = STREAM.getFactory().createParser(body)) {
                 expect(p.nextToken(), JsonToken.START_OBJECT);
                 while (p.nextToken() == JsonToken.FIELD_NAME) {
                     String name = p.currentName();
@@ -306,7 +314,7 @@ public final class GeminiBatchProtocol implements BatchProtocol {
      * {@code responsesFile}, {@code metadata} loses its {@code output}; both are skipped as they stream by.
      */
     private static ObjectNode headOf(JsonParser p) throws IOException {
-        ObjectNode op = BatchHttp.JSON.createObjectNode();
+        ObjectNode op = STREAM.createObjectNode();
         while (p.nextToken() == JsonToken.FIELD_NAME) {
             String name = p.currentName();
             JsonToken t = p.nextToken();
@@ -317,13 +325,13 @@ public final class GeminiBatchProtocol implements BatchProtocol {
                     p.nextToken();
                     boolean keep = name.equals("metadata") ? !field.equals("output") : field.equals("responsesFile");
                     if (keep) {
-                        part.set(field, BatchHttp.JSON.readTree(p));
+                        part.set(field, STREAM.readTree(p));
                     } else {
                         p.skipChildren();
                     }
                 }
             } else {
-                op.set(name, BatchHttp.JSON.readTree(p));
+                op.set(name, STREAM.readTree(p));
             }
         }
         return op;
@@ -331,6 +339,6 @@ public final class GeminiBatchProtocol implements BatchProtocol {
 
     @Override
     public CompletableFuture<Void> cancel(String providerId) {
-        return http.json(http.post(base + "/" + providerId + ":cancel", "{}")).thenApply(b -> null);
+        return http.postJson("/" + providerId + ":cancel", ProviderJson.MAPPER.createObjectNode()).thenApply(b -> null);
     }
 }

@@ -1,11 +1,8 @@
 package io.mmgr.stream.judge.protocol;
 
-import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.mmgr.stream.json.JsonErrors;
@@ -24,22 +21,8 @@ import java.util.concurrent.CompletionException;
 /** The HTTP and error handling every protocol shares: status classes, retry hints, bodies that are not JSON. */
 abstract class HttpProviderClient implements ProviderClient, ProviderCodec {
 
-    /**
-     * Reads provider envelopes within limits no real answer comes near (answers are one string inside a
-     * few levels of objects, with tens of tokens around it): the document and its strings no longer
-     * than the body limit, 64 levels, 10,000 tokens, 1,000-character names and 100-digit numbers. A
-     * hostile body then fails fast as malformed instead of exhausting the stack or the heap.
-     */
-    static final ObjectMapper JSON = JsonMapper.builder(JsonFactory.builder()
-            .streamReadConstraints(StreamReadConstraints.builder()
-                    .maxDocumentLength(MAX_BODY_BYTES)
-                    .maxStringLength(MAX_BODY_BYTES)
-                    .maxNestingDepth(64)
-                    .maxTokenCount(10_000)
-                    .maxNameLength(1_000)
-                    .maxNumberLength(100)
-                    .build())
-            .build()).build();
+    /** Provider envelopes are read within {@link ProviderJson}'s limits. */
+    static final ObjectMapper JSON = ProviderJson.MAPPER;
     private static final int SNIPPET = 500;
 
     protected final URI baseUrl;
