@@ -3,6 +3,7 @@ package io.mmgr.stream.judge.batch;
 import static io.mmgr.stream.judge.batch.BatchKit.get;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.mmgr.stream.bench.ScriptedBatches;
@@ -81,7 +82,7 @@ class GeminiBatchProtocolTest {
         assertThat(batch.asFile()).isFalse();
         // the realtime GenerateContentRequest, with the model the batch reference requires of each request
         assertThat(batch.entries.get(3).request().path("model").asText()).isEqualTo("models/gemini-2.5-flash");
-        assertThat(((ObjectNode) batch.entries.get(3).request().deepCopy()).without("model"))
+        assertThat((JsonNode) ((ObjectNode) batch.entries.get(3).request().deepCopy()).without("model"))
                 .isEqualTo(kit.codec.requestBody(kit.call(BatchKit.caseName(3))));
         assertThat(batch.authorization).isEqualTo(BatchKit.KEY);
         assertThat(batch.model).isEqualTo("gemini-2.5-flash");
