@@ -62,6 +62,13 @@ final class GeminiBatchApi {
         Matcher create = CREATE.matcher(path);
         Matcher batch = BATCH.matcher(path);
         Matcher download = DOWNLOAD.matcher(path);
+        if (ex.getRequestHeaders().getFirst("x-goog-api-key") == null && !path.equals(UPLOAD)) {
+            // what Google answers a call without a key (the upload URL it hands out carries its own grant)
+            ScriptedVlmServer.send(ex, ProviderAnswers.Reply.json(403, ProviderAnswers.geminiError(403, "PERMISSION_DENIED",
+                    "Method doesn't allow unregistered callers (callers without established identity). Please use API Key or "
+                            + "other form of API consumer identity to call this API.")));
+            return;
+        }
         if (create.matches() && "POST".equals(ex.getRequestMethod())) {
             create(ex, create.group(1), raw);
         } else if (path.equals(UPLOAD)) {

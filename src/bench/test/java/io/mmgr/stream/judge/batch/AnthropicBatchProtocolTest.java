@@ -181,7 +181,7 @@ class AnthropicBatchProtocolTest {
         BatchKit.Run run = BatchKit.run(protocol, id, 5);
 
         HttpResponse<byte[]> raw = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(run.last().resultRefs().get(0)))
-                .header("anthropic-version", "2023-06-01").build(), HttpResponse.BodyHandlers.ofByteArray());
+                .header("anthropic-version", "2023-06-01").header("x-api-key", BatchKit.KEY).build(), HttpResponse.BodyHandlers.ofByteArray());
         assertThat(raw.headers().firstValue("Transfer-Encoding")).hasValue("chunked");
         assertThat(raw.body().length).isGreaterThan(ProviderClient.MAX_BODY_BYTES);
         assertThat(run.of(BatchOutcome.Answered.class)).hasSize(n)
@@ -206,12 +206,14 @@ class AnthropicBatchProtocolTest {
     }
 
     @Test
-    void theProviderRefusesCustomIdsOutsideItsPatternAndRequestsWithoutAVersion() throws Exception {
+    void theProviderRefusesCustomIdsOutsideItsPatternDuplicatesAndRequestsWithoutVersionOrKey() throws Exception {
         String body = "{\"requests\": [{\"custom_id\": \"sample/1:rubric\", \"params\": {\"model\": \"claude-sonnet-4-5\", "
                 + "\"max_tokens\": 10, \"messages\": [{\"role\": \"user\", \"content\": \"hi\"}]}}]}";
         HttpResponse<String> bad = post(body, "anthropic-version", "2023-06-01", "x-api-key", "k");
         HttpResponse<String> noVersion = post(body.replace("sample/1:rubric", "sample-1"), "x-api-key", "k");
-        HttpResponse<String> twice = post("{\"requests\": [" + entry("a") + "," + entry("a") + "]}", "anthropic-version", "2023-06-01");
+        HttpResponse<String> twice = post("{\"requests\": [" + entry("a") + "," + entry("a") + "]}", "anthropic-version", "2023-06-01",
+                "x-api-key", "k");
+        HttpResponse<String> noKey = post(body.replace("sample/1:rubric", "sample-1"), "anthropic-version", "2023-06-01");
 
         assertThat(bad.statusCode()).isEqualTo(400);
         JsonNode error = JSON.readTree(bad.body());
@@ -220,6 +222,9 @@ class AnthropicBatchProtocolTest {
         assertThat(error.path("error").path("message").asText()).contains("custom_id").contains("^[a-zA-Z0-9_-]{1,64}$");
         assertThat(noVersion.statusCode()).isEqualTo(400);
         assertThat(twice.statusCode()).isEqualTo(400);
+        assertThat(twice.body()).contains("Duplicate custom_id");
+        assertThat(noKey.statusCode()).isEqualTo(401);
+        assertThat(JSON.readTree(noKey.body()).path("error").path("type").asText()).isEqualTo("authentication_error");
         assertThat(kit.server.batches().batches()).isEmpty();
         // our ids for any request key meet the pattern, so the lane never meets that 400
         assertThat(IntStream.range(0, 50).mapToObj(i -> CustomIds.of("sample/" + i + ":rubric é " + "x".repeat(i * 10))))

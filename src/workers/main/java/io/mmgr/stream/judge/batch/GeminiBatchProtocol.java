@@ -49,6 +49,8 @@ public final class GeminiBatchProtocol implements BatchProtocol {
      * images, so 10,000 of them stay well inside the file cap and the results stay a few hundred MB at most.
      */
     static final int MAX_REQUESTS = 10_000;
+    /** Pages of {@code GET batches} (100 each) {@link #find} reads at most before it gives up (as OpenAI's does). */
+    private static final int FIND_PAGES = 20;
 
     /**
      * Reads the operation as a stream: its inline answers may be far more than a realtime body, so it has no document
@@ -272,10 +274,10 @@ public final class GeminiBatchProtocol implements BatchProtocol {
 
     @Override
     public CompletableFuture<Optional<BatchStatus>> find(LocalBatch local) {
-        return page(local, null);
+        return page(local, null, 0);
     }
 
-    private CompletableFuture<Optional<BatchStatus>> page(LocalBatch local, String token) {
+    private CompletableFuture<Optional<BatchStatus>> page(LocalBatch local, String token, int pages) {
         String url = "/batches?pageSize=100" + (token == null ? "" : "&pageToken=" + URLEncoder.encode(token, StandardCharsets.UTF_8));
         return http.stream(http.request(url).GET().build(), (resp, body) -> {
             // operations are read one by one, their answers skipped: a list may hold finished inline batches
@@ -303,7 +305,8 @@ public final class GeminiBatchProtocol implements BatchProtocol {
                 }
             }
             return new Found(Optional.empty(), next);
-        }).thenCompose(f -> f.next() == null ? CompletableFuture.completedFuture(f.status()) : page(local, f.next()));
+        }).thenCompose(f -> f.next() == null || pages + 1 >= FIND_PAGES ? CompletableFuture.completedFuture(f.status())
+                : page(local, f.next(), pages + 1));
     }
 
     private record Found(Optional<BatchStatus> status, String next) {
