@@ -8,6 +8,11 @@ import io.mmgr.stream.judge.protocol.AzureOpenAiClient;
 import io.mmgr.stream.judge.protocol.GeminiClient;
 import io.mmgr.stream.judge.protocol.OpenAiChatClient;
 import io.mmgr.stream.judge.protocol.ProviderClient;
+import io.mmgr.stream.judge.batch.BatchLane;
+import io.mmgr.stream.judge.batch.BatchProtocols;
+import io.mmgr.stream.judge.batch.BatchSettings;
+import io.mmgr.stream.judge.batch.KafkaBatchLog;
+import io.mmgr.stream.judge.batch.LaneMode;
 import io.mmgr.stream.tasks.RubricCatalog;
 import io.mmgr.stream.contract.Topics;
 import java.time.Clock;
@@ -24,11 +29,13 @@ public final class JudgeRuntime implements AutoCloseable {
     private final JudgeEngine engine;
     private final JudgeMetrics metrics;
     private final JudgeWorker worker;
+    private final BatchLane lane;
 
-    private JudgeRuntime(JudgeEngine engine, JudgeMetrics metrics, JudgeWorker worker) {
+    private JudgeRuntime(JudgeEngine engine, JudgeMetrics metrics, JudgeWorker worker, BatchLane lane) {
         this.engine = engine;
         this.metrics = metrics;
         this.worker = worker;
+        this.lane = lane;
     }
 
     /** The provider client of the settings' protocol; the key comes from the named environment variable. */
@@ -59,18 +66,55 @@ public final class JudgeRuntime implements AutoCloseable {
      */
     public static JudgeRuntime start(JudgeSettings s, Map<String, String> env, Topics topics, JudgeWorker.Config config,
                                      ArtifactResolver artifacts, MeterRegistry registry, Path cacheDir) {
+        return start(s, BatchSettings.realtime(), env, topics, config, artifacts, registry, cacheDir);
+    }
+
+    /** As {@link #start(JudgeSettings, Map, Topics, JudgeWorker.Config, ArtifactResolver, MeterRegistry, Path)}, in a lane. */
+    public static JudgeRuntime start(JudgeSettings s, BatchSettings batch, Map<String, String> env, Topics topics,
+                                     JudgeWorker.Config config, ArtifactResolver artifacts, MeterRegistry registry, Path cacheDir) {
         JudgeMetrics metrics = new JudgeMetrics(registry);
         ProviderClient client = client(s, env);
         VerdictCache cache = VerdictCache.open(cacheDir.resolve(topics.judgeCache.name()));
+        BatchLane lane = null;
         try {
             JudgeEngine engine = engine(s, client, artifacts, cache, metrics);
+            if (batch.lane() != LaneMode.REALTIME) {
+                lane = lane(s, batch, client, engine, topics, config);
+                engine.lane(lane);
+            }
             JudgeWorker worker = JudgeWorker.start(engine, metrics, topics.judgeRequests, topics.judgeVerdicts, topics.judgeCache,
                     config);
-            return new JudgeRuntime(engine, metrics, worker);
+            return new JudgeRuntime(engine, metrics, worker, lane);
         } catch (RuntimeException e) {
+            if (lane != null) {
+                lane.close();
+            }
             cache.close();
             throw e;
         }
+    }
+
+    /** The batch lane on its own threads: a scheduler for submitting and polling, a reader for results files. */
+    private static BatchLane lane(JudgeSettings s, BatchSettings batch, ProviderClient client, JudgeEngine engine, Topics topics,
+                                  JudgeWorker.Config config) {
+        java.util.concurrent.ScheduledExecutorService timer = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "judge-batch-lane");
+            t.setDaemon(true);
+            return t;
+        });
+        java.util.concurrent.ExecutorService reader = java.util.concurrent.Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r, "judge-batch-results");
+            t.setDaemon(true);
+            return t;
+        });
+        Map<String, Object> kafka = new java.util.HashMap<>(config.clientConfig());
+        kafka.put("bootstrap.servers", config.bootstrapServers());
+        String id = config.identity() != null ? config.identity().id() : java.util.UUID.randomUUID().toString().substring(0, 8);
+        BatchLane lane = new BatchLane(batch, BatchProtocols.of(client, s.timeout(), reader),
+                new KafkaBatchLog(topics.judgeBatches, kafka), timer, Clock.systemUTC(), id, engine.resilience()::requestShare,
+                s.quota().window());
+        lane.start();
+        return lane;
     }
 
     public JudgeEngine engine() {
@@ -97,6 +141,9 @@ public final class JudgeRuntime implements AutoCloseable {
             return;
         }
         worker.close();
+        if (lane != null) {
+            lane.close();
+        }
         engine.cache().close();
         engine.ledger().checkpoints().forEach((runAndCheckpoint, t) -> LOG.info(
                 "judge spend {}: {} calls, {} input + {} output tokens, ${}", runAndCheckpoint, t.calls(), t.inputTokens(),

@@ -1,5 +1,6 @@
 package io.mmgr.stream.judge.batch;
 
+import io.mmgr.stream.judge.protocol.JudgeProtocol;
 import io.mmgr.stream.judge.protocol.ProviderClient;
 import io.mmgr.stream.judge.protocol.ProviderCodec;
 import java.time.Duration;
@@ -8,7 +9,20 @@ import java.util.concurrent.Executor;
 /** The batch protocol of a realtime client's provider: one case per protocol that has a batch API here. */
 public final class BatchProtocols {
 
+    /** The protocols {@link #of} has a case for (kept beside it). */
+    private static final java.util.Set<JudgeProtocol> SPOKEN = java.util.EnumSet.of(JudgeProtocol.OPENAI, JudgeProtocol.GEMINI,
+            JudgeProtocol.ANTHROPIC);
+
     private BatchProtocols() {
+    }
+
+    public static boolean speaks(JudgeProtocol p) {
+        return SPOKEN.contains(p);
+    }
+
+    /** The protocols with a batch lane, for messages. */
+    public static String names() {
+        return SPOKEN.stream().map(JudgeProtocol::id).collect(java.util.stream.Collectors.joining(", "));
     }
 
     /**
@@ -26,7 +40,7 @@ public final class BatchProtocols {
             case GEMINI -> new GeminiBatchProtocol(http);
             case ANTHROPIC -> new AnthropicBatchProtocol(http);
             default -> throw new IllegalArgumentException("the batch lane does not speak the " + codec.protocol()
-                    + " protocol (it speaks openai, gemini and anthropic); use --judge-lane realtime");
+                    + " protocol (it speaks " + names() + "); use --judge-lane realtime");
         };
     }
 }
