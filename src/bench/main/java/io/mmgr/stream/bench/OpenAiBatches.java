@@ -36,7 +36,7 @@ import java.util.regex.Pattern;
  * refuse batch creation with OpenAI's 429. It counts how often each custom id was submitted and billed (a line
  * answered 200 is billed), for the no-double-billing checks.
  */
-public final class OpenAiBatches {
+public final class OpenAiBatches implements ScriptedBatchApi {
 
     /** How the nth batch (0-based, in creation order) runs. */
     public record Plan(Duration runFor, End end, int ran, int padLineTo) {

@@ -22,7 +22,7 @@ import java.util.function.Function;
  * entries that expire or error. Every submission and every billed answer is counted per entry key, so a test can
  * assert that nothing was submitted or billed twice.
  */
-public final class ScriptedBatches {
+public final class ScriptedBatches implements ScriptedBatchApi {
 
     /** What becomes of one entry when its batch is processed. */
     public enum Fate {
@@ -107,6 +107,7 @@ public final class ScriptedBatches {
     private volatile Function<Entry, Fate> fate = e -> Fate.ANSWER;
     private volatile int pollsToEnd = 2;
     private final AtomicInteger rejections = new AtomicInteger();
+    private final AtomicInteger refused = new AtomicInteger();
     private volatile Duration rejectionWait = Duration.ofSeconds(1);
     private final java.util.Deque<End> nextEnds = new java.util.concurrent.ConcurrentLinkedDeque<>();
 
@@ -154,18 +155,42 @@ public final class ScriptedBatches {
         return n == null ? 0 : n.get();
     }
 
-    /** Every key submitted at least once, with its count. */
-    public Map<String, Integer> submissions() {
+    @Override
+    public Map<String, Integer> submitted() {
+        return counts(submitted);
+    }
+
+    @Override
+    public Map<String, Integer> billed() {
+        return counts(billed);
+    }
+
+    private static Map<String, Integer> counts(Map<String, AtomicInteger> m) {
         Map<String, Integer> out = new java.util.TreeMap<>();
-        submitted.forEach((k, v) -> out.put(k, v.get()));
+        m.forEach((k, v) -> out.put(k, v.get()));
         return out;
     }
 
-    /** Every key billed at least once, with its count. */
-    public Map<String, Integer> billings() {
-        Map<String, Integer> out = new java.util.TreeMap<>();
-        billed.forEach((k, v) -> out.put(k, v.get()));
-        return out;
+    @Override
+    public int batchesCreated() {
+        return batches.size();
+    }
+
+    @Override
+    public List<String> batchIds() {
+        synchronized (batches) {
+            return List.copyOf(batches.keySet());
+        }
+    }
+
+    @Override
+    public void refuseCreations(int n) {
+        rejectCreations(n, Duration.ofSeconds(1));
+    }
+
+    @Override
+    public int refusedCreations() {
+        return refused.get();
     }
 
     /** Batch creations that arrived, accepted or refused. */
@@ -187,6 +212,7 @@ public final class ScriptedBatches {
     ProviderAnswers.Reply admitCreation(JudgeProtocol protocol, String model) {
         creations.incrementAndGet();
         if (rejections.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+            refused.incrementAndGet();
             return ProviderAnswers.rateLimited(protocol, model, 60, rejectionWait, true);
         }
         return null;

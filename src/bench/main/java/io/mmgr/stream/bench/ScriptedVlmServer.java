@@ -333,6 +333,15 @@ public final class ScriptedVlmServer implements AutoCloseable {
         }
     }
 
+    /** The batch API of {@code protocol} on this server, as any test of the batch lane asks it. */
+    public ScriptedBatchApi batchApi(JudgeProtocol protocol) {
+        return switch (protocol) {
+            case OPENAI -> openAiBatches;
+            case GEMINI, ANTHROPIC -> batches;
+            case AZURE_OPENAI -> throw new IllegalArgumentException("no batch API is scripted for " + protocol);
+        };
+    }
+
     /** The batch APIs' side: batches created, their scripting, and how often each entry was submitted and billed. */
     public ScriptedBatches batches() {
         return batches;

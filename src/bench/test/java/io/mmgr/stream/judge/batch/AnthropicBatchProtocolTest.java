@@ -73,8 +73,8 @@ class AnthropicBatchProtocolTest {
             assertThat(((BatchOutcome.Answered) o).reply().finishReason()).isEqualTo("end_turn");
         }
         ScriptedBatches b = kit.server.batches();
-        assertThat(b.submissions()).hasSize(20).allSatisfy((k, n) -> assertThat(n).isEqualTo(1));
-        assertThat(b.billings()).hasSize(20).allSatisfy((k, n) -> assertThat(n).isEqualTo(1));
+        assertThat(b.submitted()).hasSize(20).allSatisfy((k, n) -> assertThat(n).isEqualTo(1));
+        assertThat(b.billed()).hasSize(20).allSatisfy((k, n) -> assertThat(n).isEqualTo(1));
         // the entry is exactly the realtime Messages body, and the key travels in x-api-key
         ScriptedBatches.Batch batch = b.batches().get(0);
         assertThat(batch.entries.get(3).request()).isEqualTo(kit.codec.requestBody(kit.call(BatchKit.caseName(3))));
@@ -115,7 +115,7 @@ class AnthropicBatchProtocolTest {
         });
         assertThat(run.last().counts()).isEqualTo(new BatchStatus.Counts(5, 2, 2));
         // only what was answered is billed (the refusal is a message, billed as Anthropic bills it)
-        assertThat(kit.server.batches().billings()).containsOnlyKeys(lines.get(0).customId(), lines.get(3).customId());
+        assertThat(kit.server.batches().billed()).containsOnlyKeys(lines.get(0).customId(), lines.get(3).customId());
     }
 
     @Test
@@ -128,9 +128,11 @@ class AnthropicBatchProtocolTest {
         assertThat(e.kind()).isEqualTo(ProviderException.Kind.RATE_LIMITED);
         assertThat(e.retryAfter()).isGreaterThanOrEqualTo(Duration.ofSeconds(7));
         assertThat(kit.server.batches().batches()).isEmpty();
-        assertThat(kit.server.batches().submissions()).isEmpty();
+        assertThat(kit.server.batches().submitted()).isEmpty();
         assertThat(get(protocol.create("local-3", lines))).startsWith("msgbatch_");
         assertThat(kit.server.batches().creationAttempts()).isEqualTo(2);
+        assertThat(kit.server.batchApi(JudgeProtocol.ANTHROPIC).refusedCreations()).isEqualTo(1);
+        assertThat(kit.server.batchApi(JudgeProtocol.ANTHROPIC).batchesCreated()).isEqualTo(1);
     }
 
     @Test
@@ -144,7 +146,7 @@ class AnthropicBatchProtocolTest {
         assertThat(run.of(BatchOutcome.Answered.class)).hasSize(5);
         assertThat(run.of(BatchOutcome.Unanswered.class)).hasSize(5)
                 .allSatisfy(u -> assertThat(u.why()).isEqualTo(BatchOutcome.Why.CANCELLED));
-        assertThat(kit.server.batches().billings()).hasSize(5);
+        assertThat(kit.server.batches().billed()).hasSize(5);
     }
 
     @Test
@@ -168,7 +170,7 @@ class AnthropicBatchProtocolTest {
 
         assertThat(run.last().state()).isEqualTo(BatchStatus.State.EXPIRED);
         assertThat(run.of(BatchOutcome.Unanswered.class)).hasSize(6).allSatisfy(u -> assertThat(u.why()).isEqualTo(BatchOutcome.Why.EXPIRED));
-        assertThat(kit.server.batches().billings()).isEmpty();
+        assertThat(kit.server.batches().billed()).isEmpty();
     }
 
     @Test

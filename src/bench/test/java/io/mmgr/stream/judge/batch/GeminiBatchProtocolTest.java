@@ -76,8 +76,8 @@ class GeminiBatchProtocolTest {
         assertThat(run.ids()).containsExactlyInAnyOrderElementsOf(input).isNotEqualTo(input);
         expectScores(run, lines);
         ScriptedBatches b = kit.server.batches();
-        assertThat(b.submissions()).hasSize(20).allSatisfy((k, n) -> assertThat(n).isEqualTo(1));
-        assertThat(b.billings()).hasSize(20).allSatisfy((k, n) -> assertThat(n).isEqualTo(1));
+        assertThat(b.submitted()).hasSize(20).allSatisfy((k, n) -> assertThat(n).isEqualTo(1));
+        assertThat(b.billed()).hasSize(20).allSatisfy((k, n) -> assertThat(n).isEqualTo(1));
         ScriptedBatches.Batch batch = b.batches().get(0);
         assertThat(batch.asFile()).isFalse();
         // the realtime GenerateContentRequest, with the model the batch reference requires of each request
@@ -99,7 +99,7 @@ class GeminiBatchProtocolTest {
         assertThat(run.last().resultRefs()).singleElement().asString().startsWith("files/");
         assertThat(run.outcomes()).hasSize(30);
         expectScores(run, lines);
-        assertThat(kit.server.batches().billings()).hasSize(30).allSatisfy((k, n) -> assertThat(n).isEqualTo(1));
+        assertThat(kit.server.batches().billed()).hasSize(30).allSatisfy((k, n) -> assertThat(n).isEqualTo(1));
     }
 
     @Test
@@ -129,7 +129,7 @@ class GeminiBatchProtocolTest {
         });
         assertThat(by.get(lines.get(3).customId())).isInstanceOfSatisfying(BatchOutcome.Failed.class,
                 f -> assertThat(f.error().kind()).isEqualTo(ProviderException.Kind.REFUSED));
-        assertThat(kit.server.batches().billings()).containsOnlyKeys(lines.get(0).customId(), lines.get(3).customId());
+        assertThat(kit.server.batches().billed()).containsOnlyKeys(lines.get(0).customId(), lines.get(3).customId());
     }
 
     @Test
@@ -144,6 +144,8 @@ class GeminiBatchProtocolTest {
         assertThat(kit.server.batches().batches()).isEmpty();
         assertThat(get(protocol.create("local-4", lines))).startsWith("batches/");
         assertThat(kit.server.batches().creationAttempts()).isEqualTo(2);
+        assertThat(kit.server.batchApi(JudgeProtocol.GEMINI).refusedCreations()).isEqualTo(1);
+        assertThat(kit.server.batchApi(JudgeProtocol.GEMINI).batchesCreated()).isEqualTo(1);
     }
 
     @Test
@@ -162,7 +164,7 @@ class GeminiBatchProtocolTest {
         assertThat(cancelled.outcomes()).isEmpty();
         assertThat(failed.outcomes()).isEmpty();
         assertThat(expired.outcomes()).isEmpty();
-        assertThat(kit.server.batches().billings()).isEmpty();
+        assertThat(kit.server.batches().billed()).isEmpty();
     }
 
     @Test
