@@ -10,6 +10,7 @@ import io.mmgr.stream.judge.JudgeSettings;
 import io.mmgr.stream.judge.protocol.JudgeProtocol;
 import io.mmgr.stream.judge.protocol.ModelProfile;
 import io.mmgr.stream.judge.protocol.ProviderCall;
+import io.mmgr.stream.judge.protocol.ProviderClient;
 import io.mmgr.stream.judge.protocol.ProviderCodec;
 import io.mmgr.stream.judge.protocol.ProviderException;
 import io.mmgr.stream.judge.protocol.StructuredOutput;
@@ -36,6 +37,7 @@ final class BatchKit implements AutoCloseable {
             Map.of("final_correctness", Map.of("type", "object")));
 
     final ScriptedVlmServer server;
+    final ProviderClient client;
     final ProviderCodec codec;
     final String model;
     final ExecutorService reader = Executors.newCachedThreadPool();
@@ -44,9 +46,10 @@ final class BatchKit implements AutoCloseable {
         this.server = ScriptedVlmServer.start(e -> Action.ok(Duration.ZERO,
                 Map.of("final_correctness", e.caseName().startsWith("fail") ? 0.0 : 1.0)));
         this.model = model;
-        this.codec = (ProviderCodec) JudgeRuntime.client(JudgeSettings.builder(protocol, URI.create(server.baseUrl(protocol)), model)
+        this.client = JudgeRuntime.client(JudgeSettings.builder(protocol, URI.create(server.baseUrl(protocol)), model)
                 .apiKeyEnv("SCRIPTED_KEY").structuredOutput(StructuredOutput.JSON_SCHEMA).timeout(Duration.ofSeconds(15)).build(),
                 Map.of("SCRIPTED_KEY", KEY));
+        this.codec = (ProviderCodec) client;
     }
 
     /** The HTTP the protocol under test speaks, reading results on a pool of its own. */
