@@ -233,6 +233,9 @@ public final class JudgeOptions {
                 .pricing(PricingSettings.of(priceInput, priceOutput, budgetUsd).withBatchDiscount(batchDiscount))
                 .media(MediaSettings.defaults().withFrames(frames, nativeVideo))
                 .azure(azure(p))
+                // a batch fills from the requests a worker holds: hold a full batch beside one being answered
+                .maxInFlight(lane == null || LaneMode.parse(lane) == LaneMode.REALTIME ? JudgeSettings.DEFAULT_MAX_IN_FLIGHT
+                        : Math.max(JudgeSettings.DEFAULT_MAX_IN_FLIGHT, 2 * batchMaxRequests))
                 .build();
     }
 

@@ -90,6 +90,18 @@ class ItemWaitTopologyTest {
         }
     }
 
+    /**
+     * Lets {@code d} pass as a running scorer sees it: its wall-clock punctuator fires every tick. (One jump of the
+     * driver's clock is one late punctuation: a stall, which does not count as waiting; see stallsDoNotCount...)
+     */
+    void advance(Duration d) {
+        for (Duration left = d; !left.isZero(); ) {
+            Duration step = left.compareTo(TICK) < 0 ? left : TICK;
+            driver.advanceWallClockTime(step);
+            left = left.minus(step);
+        }
+    }
+
     void publishItem(String sample) {
         benchmark.pipeInput(SampleKeys.itemKey("echo", sample), Fixtures.item("echo", sample, 1));
     }
@@ -133,15 +145,15 @@ class ItemWaitTopologyTest {
     void anEventBeforeItsItemIsPlannedOnceTheItemArrives() {
         start(ItemWait.DEFAULTS);
         publish(event("s1", 0.3));
-        driver.advanceWallClockTime(Duration.ofSeconds(5));
+        advance(Duration.ofSeconds(5));
         assertThat(plans.isEmpty()).isTrue();
         assertThat(deadLetters.isEmpty()).as("the event waits, it is not dead-lettered").isTrue();
         assertThat(parkedCount()).isEqualTo(1);
 
         // the item has been missing for 5 s, so it is looked up every 2 s by now: released within that
         publishItem("s1");
-        driver.advanceWallClockTime(TICK);
-        driver.advanceWallClockTime(Duration.ofMillis(1750));
+        advance(TICK);
+        advance(Duration.ofMillis(1750));
         var plan = plans.readKeyValuesToList();
         assertThat(plan).hasSize(1);
         assertThat(plan.get(0).key).isEqualTo(new SampleKey("run", "c1", "echo", "s1", 0));
@@ -149,7 +161,7 @@ class ItemWaitTopologyTest {
         assertThat(plannedQualities()).containsExactly(0.3);
         assertThat(parkedCount()).isZero();
 
-        driver.advanceWallClockTime(Duration.ofSeconds(120));
+        advance(Duration.ofSeconds(120));
         assertThat(plans.isEmpty()).as("planned once, not again").isTrue();
         assertThat(deadLetters.isEmpty()).isTrue();
     }
@@ -171,7 +183,7 @@ class ItemWaitTopologyTest {
         assertThat(parkedCount()).as("s2 still waits").isEqualTo(1);
 
         publishItem("s2");
-        driver.advanceWallClockTime(TICK);
+        advance(TICK);
         assertThat(plannedQualities()).containsExactly(0.9);
         assertThat(plans.readValuesToList()).hasSize(5);
         assertThat(deadLetters.isEmpty()).isTrue();
@@ -183,7 +195,7 @@ class ItemWaitTopologyTest {
         publish(Fixtures.event("run", "c1", 1, "echo", "s1", 0, Map.of("ok", 1.0, "quality", 0.6)));
         assertThat(parkedCount()).isEqualTo(1);
         publishItem("s1");
-        driver.advanceWallClockTime(TICK);
+        advance(TICK);
 
         SamplePlan plan = plans.readValue();
         assertThat(plan.getPlannedParts()).containsExactly("echo");
@@ -217,10 +229,10 @@ class ItemWaitTopologyTest {
         Arrays.fill(longKey, (byte) 'k');
         publish(event("s0", 0.0));
         byte[] value = publish(longKey, event("never", 0.5));
-        driver.advanceWallClockTime(Duration.ofSeconds(4));
+        advance(Duration.ofSeconds(4));
         assertThat(deadLetters.isEmpty()).isTrue();
 
-        driver.advanceWallClockTime(Duration.ofMillis(1250));
+        advance(Duration.ofMillis(1250));
         List<DeadLetter> letters = deadLetters.readValuesToList();
         assertThat(letters).hasSize(2);
         DeadLetter letter = letters.stream().filter(l -> l.getSampleRef().equals("run/c1/echo/never#0")).findFirst().orElseThrow();
@@ -239,8 +251,41 @@ class ItemWaitTopologyTest {
 
         // gone for good: an item published later plans nothing for it
         publishItem("never");
-        driver.advanceWallClockTime(TICK);
+        advance(TICK);
         assertThat(plans.isEmpty()).isTrue();
+    }
+
+    @Test
+    void aStallOfTheScorerDoesNotCountAsWaitingSoTheItemStillFindsItsEvent() {
+        start(ItemWait.DEFAULTS);
+        publish(event("late", 0.7));
+        advance(Duration.ofSeconds(5));
+        // the thread blocked for 90 s (a commit waiting for a broker's failover): one late punctuation
+        driver.advanceWallClockTime(Duration.ofSeconds(90));
+        assertThat(deadLetters.isEmpty()).as("the stall is not waiting time: 5 s + 2 s of 60 have passed").isTrue();
+        advance(Duration.ofSeconds(50));
+        assertThat(deadLetters.isEmpty()).as("57 s of 60").isTrue();
+        assertThat(parkedCount()).isEqualTo(1);
+
+        // its item, held up by the same stall, arrives: the event is planned, not lost
+        publishItem("late");
+        advance(Duration.ofSeconds(2));
+        assertThat(plannedQualities()).containsExactly(0.7);
+        assertThat(parkedCount()).isZero();
+    }
+
+    @Test
+    void afterAStallTheWaitGoesOnAndAnItemThatNeverComesIsStillDeadLettered() {
+        start(ItemWait.DEFAULTS);
+        publish(event("never", 0.5));
+        advance(Duration.ofSeconds(5));
+        driver.advanceWallClockTime(Duration.ofSeconds(90));
+        advance(Duration.ofSeconds(50));
+        assertThat(deadLetters.isEmpty()).isTrue();
+        advance(Duration.ofSeconds(6));
+        assertThat(deadLetters.readValuesToList()).singleElement().satisfies(l -> assertThat(l.getReason())
+                .startsWith("no benchmark item for task 'echo', sample 'never' after waiting 60 s for it"));
+        assertThat(parkedCount()).isZero();
     }
 
     @Test
@@ -258,7 +303,7 @@ class ItemWaitTopologyTest {
 
         publishItem("s1");
         publishItem("s2");
-        driver.advanceWallClockTime(TICK);
+        advance(TICK);
         assertThat(plannedQualities()).containsExactlyInAnyOrder(0.1, 0.2);
         // room again
         publish(event("s4", 0.4));
@@ -286,7 +331,7 @@ class ItemWaitTopologyTest {
         publish(Fixtures.event("run", "c1", 1, "echo", "s1", 0, null));
         assertThat(deadLetters.isEmpty()).isTrue();
         publishItem("s1");
-        driver.advanceWallClockTime(TICK);
+        advance(TICK);
         DeadLetter letter = deadLetters.readValue();
         assertThat(letter.getReason()).isEqualTo("echo: inputs.values is missing");
         assertThat(letter.getSourceOffset()).isZero();

@@ -37,7 +37,14 @@ import org.slf4j.LoggerFactory;
  *
  * <ul>
  *   <li>A punctuator (wall clock, every {@link #CHECK_EVERY}) releases the events whose item has appeared
- *       and dead-letters those that waited longer than {@link ItemWait#timeout()}. An item that stays
+ *       and dead-letters those that waited longer than {@link ItemWait#timeout()}. The wait counts only the time
+ *       this task was running: a gap between two checks beyond {@link #STALL} (the thread blocked on a commit
+ *       while a broker fails over, a long pause) and the time before a restart or a move of the task (the events
+ *       restored from the store start their wait again) are not waiting time. The item's own path (its checks,
+ *       the topic the global table reads) stalled with it, so after a stall the punctuator would otherwise
+ *       dead-letter events whose items are only a poll away. (A three-broker run with a broker killed at load 35
+ *       dead-lettered 70 valid samples whose items were held up over 60 s: a stall is one way that happens; the
+ *       items' path lagging on another instance is another, which this does not cover.) An item that stays
  *       missing is looked up less often, every {@link #CHECK_EVERY} doubling up to {@link #CHECK_AT_LEAST}
  *       (and always before its events expire): many items that never come then cost an eighth of the
  *       lookups, and a late item still releases its events within {@link #CHECK_AT_LEAST}.</li>
@@ -61,6 +68,8 @@ final class ItemWaitProcessor implements Processor<byte[], IntakeResult, byte[],
     static final Duration CHECK_EVERY = Duration.ofMillis(250);
     /** The longest an item that stays missing goes without a lookup. */
     static final Duration CHECK_AT_LEAST = Duration.ofSeconds(2);
+    /** The most of one gap between two checks that counts as waiting; the rest is a stall of this task. */
+    static final Duration STALL = Duration.ofSeconds(2);
 
     private static final Logger LOG = LoggerFactory.getLogger(ItemWaitProcessor.class);
 
@@ -80,8 +89,14 @@ final class ItemWaitProcessor implements Processor<byte[], IntakeResult, byte[],
     private long bytes;
     /** Wall clock of the last warning that the store is full: at most one a minute. */
     private long warnedFullAt = Long.MIN_VALUE;
+    /** Wall clock of the last check, and the stalls since init that do not count as waiting (ms). */
+    private long lastCheck = Long.MIN_VALUE;
+    private long stalled;
 
-    /** What the index keeps of a parked event: its store key, when it began to wait, what it counts for. */
+    /**
+     * What the index keeps of a parked event: its store key, when it began to wait on the {@link #waitClock}, what it
+     * counts for.
+     */
     private record Waiting(long offset, long parkedAt, long bytes) {
     }
 
@@ -124,15 +139,18 @@ final class ItemWaitProcessor implements Processor<byte[], IntakeResult, byte[],
         waiting.clear();
         count = 0;
         bytes = 0;
+        lastCheck = Long.MIN_VALUE;
+        stalled = 0;
         // init runs once the store is restored (after a crash too): the index starts from what was committed
         try (KeyValueIterator<Long, ParkedEvent> all = parked.all()) {
             while (all.hasNext()) {
                 KeyValue<Long, ParkedEvent> e = all.next();
-                index(e.key, e.value);
+                index(e.key, e.value, waitClock(context.currentSystemTimeMs()));
             }
         }
         if (count > 0) {
-            LOG.info("{} events ({} bytes) wait for their benchmark items in task {}", count, bytes, context.taskId());
+            LOG.info("{} events ({} bytes) wait for their benchmark items in task {}, each its whole wait again", count, bytes,
+                    context.taskId());
         }
         context.schedule(CHECK_EVERY, PunctuationType.WALL_CLOCK_TIME, this::check);
     }
@@ -190,19 +208,24 @@ final class ItemWaitProcessor implements Processor<byte[], IntakeResult, byte[],
                 .build();
         // keyed by offset: a record read again after a crash lands on its own entry
         if (parked.putIfAbsent(source.offset(), p) == null) {
-            index(source.offset(), p);
+            index(source.offset(), p, waitClock(context.currentSystemTimeMs()));
         }
     }
 
     /** Releases or expires what waits: the item's events once it is there, each after its wait otherwise. */
     private void check(long now) {
+        if (lastCheck != Long.MIN_VALUE) {
+            stalled += Math.max(0, now - lastCheck - STALL.toMillis());
+        }
+        lastCheck = now;
         if (waiting.isEmpty()) {
             return;
         }
         long waitMs = limits.timeout().toMillis();
+        long clock = waitClock(now);
         for (String itemKey : new ArrayList<>(waiting.keySet())) {
             Queue queue = waiting.get(itemKey);
-            boolean expiring = now - queue.events.peekFirst().parkedAt() >= waitMs;
+            boolean expiring = clock - queue.events.peekFirst().parkedAt() >= waitMs;
             if (now < queue.nextCheck && !expiring) {
                 continue;
             }
@@ -211,7 +234,7 @@ final class ItemWaitProcessor implements Processor<byte[], IntakeResult, byte[],
                 release(itemKey, item);
             } else {
                 queue.missing(now);
-                expire(itemKey, queue, now);
+                expire(itemKey, queue, clock);
             }
         }
     }
@@ -233,10 +256,15 @@ final class ItemWaitProcessor implements Processor<byte[], IntakeResult, byte[],
         }
     }
 
-    /** Dead-letters the events of {@code itemKey} that waited their time, oldest first. */
-    private void expire(String itemKey, Queue queue, long now) {
+    /** The wall clock less the stalls: what an event's wait is measured on. */
+    private long waitClock(long now) {
+        return now - stalled;
+    }
+
+    /** Dead-letters the events of {@code itemKey} that waited their time ({@code clock}: {@link #waitClock}), oldest first. */
+    private void expire(String itemKey, Queue queue, long clock) {
         long waitMs = limits.timeout().toMillis();
-        while (!queue.events.isEmpty() && now - queue.events.peekFirst().parkedAt() >= waitMs) {
+        while (!queue.events.isEmpty() && clock - queue.events.peekFirst().parkedAt() >= waitMs) {
             ParkedEvent p = take(queue.events.pollFirst());
             RawRecord raw = raw(p);
             String waited = waitMs >= 1000 && waitMs % 1000 == 0 ? waitMs / 1000 + " s" : waitMs + " ms";
@@ -254,10 +282,10 @@ final class ItemWaitProcessor implements Processor<byte[], IntakeResult, byte[],
                 + " (stage " + ItemIntakeProcessor.STAGE + ")";
     }
 
-    private void index(long offset, ParkedEvent p) {
+    private void index(long offset, ParkedEvent p, long since) {
         long size = p.getValue().remaining() + (p.getKey() == null ? 0 : p.getKey().remaining());
         Queue queue = waiting.computeIfAbsent(SampleKeys.itemKey(p.getTask(), p.getSampleId()), k -> new Queue());
-        queue.events.addLast(new Waiting(offset, p.getParkedAt().toEpochMilli(), size));
+        queue.events.addLast(new Waiting(offset, since, size));
         queue.soon();
         count++;
         bytes += size;

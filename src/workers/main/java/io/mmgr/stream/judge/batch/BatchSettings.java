@@ -15,14 +15,20 @@ import java.util.Objects;
 public record BatchSettings(LaneMode lane, int maxRequests, Duration maxWait, Duration pollInterval, Duration latencyTarget) {
 
     public static final int DEFAULT_MAX_REQUESTS = 1_000;
+    /**
+     * The largest batch: its record (each custom id beside its request key, about 120 bytes a request) must fit in
+     * the batches topic's default 1 MB record limit.
+     */
+    public static final int LIMIT_MAX_REQUESTS = 5_000;
     public static final Duration DEFAULT_MAX_WAIT = Duration.ofMinutes(5);
     public static final Duration DEFAULT_POLL_INTERVAL = Duration.ofSeconds(30);
     public static final Duration DEFAULT_LATENCY_TARGET = Duration.ofMinutes(5);
 
     public BatchSettings {
         Objects.requireNonNull(lane);
-        if (maxRequests < 1) {
-            throw new IllegalArgumentException("--judge-batch-max-requests must be at least 1, not " + maxRequests);
+        if (maxRequests < 1 || maxRequests > LIMIT_MAX_REQUESTS) {
+            throw new IllegalArgumentException("--judge-batch-max-requests must be from 1 to " + LIMIT_MAX_REQUESTS + ", not "
+                    + maxRequests);
         }
         positive(maxWait, "--judge-batch-max-wait");
         positive(pollInterval, "--judge-batch-poll-interval");
