@@ -6,8 +6,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.mmgr.stream.bench.ScriptedBatches;
-import io.mmgr.stream.bench.ScriptedVlmServer.Action;
-import io.mmgr.stream.bench.ScriptedVlmServer.Kind;
 import io.mmgr.stream.judge.protocol.JudgeProtocol;
 import io.mmgr.stream.judge.protocol.ProviderClient;
 import io.mmgr.stream.judge.protocol.ProviderException;
@@ -83,13 +81,7 @@ class AnthropicBatchProtocolTest {
 
     @Test
     void erroredExpiredAndRefusedEntriesComeBackAsTheRealtimeLaneWouldTreatThem() throws Exception {
-        kit.server.batches().fate(e -> {
-            String text = e.request().toString();
-            return text.contains("case=fail-1 ") ? ScriptedBatches.Fate.ERRORED
-                    : text.contains("case=pass-2 ") ? ScriptedBatches.Fate.EXPIRED : ScriptedBatches.Fate.ANSWER;
-        });
-        kit.server.script(e -> e.caseName().equals("fail-3") ? Action.of(Kind.REFUSAL) : Action.ok(Duration.ZERO,
-                Map.of("final_correctness", 1.0)));
+        kit.scriptEntryFaults();
         List<BatchLine> lines = kit.lines(protocol, 4);
         // a request without max_tokens: its own 400 inside the batch, final as in realtime
         String bad = CustomIds.of("no-max-tokens");
@@ -120,19 +112,7 @@ class AnthropicBatchProtocolTest {
 
     @Test
     void a429OnCreationCarriesItsRetryAfterAndSubmitsNothing() throws Exception {
-        kit.server.batches().rejectCreations(1, Duration.ofSeconds(7));
-        List<BatchLine> lines = kit.lines(protocol, 3);
-
-        ProviderException e = BatchKit.failure(protocol.create("local-3", lines));
-
-        assertThat(e.kind()).isEqualTo(ProviderException.Kind.RATE_LIMITED);
-        assertThat(e.retryAfter()).isGreaterThanOrEqualTo(Duration.ofSeconds(7));
-        assertThat(kit.server.batches().batches()).isEmpty();
-        assertThat(kit.server.batches().submitted()).isEmpty();
-        assertThat(get(protocol.create("local-3", lines))).startsWith("msgbatch_");
-        assertThat(kit.server.batches().creationAttempts()).isEqualTo(2);
-        assertThat(kit.server.batchApi(JudgeProtocol.ANTHROPIC).refusedCreations()).isEqualTo(1);
-        assertThat(kit.server.batchApi(JudgeProtocol.ANTHROPIC).batchesCreated()).isEqualTo(1);
+        kit.refusedCreationThenAccepted(protocol, "msgbatch_");
     }
 
     @Test
@@ -150,16 +130,13 @@ class AnthropicBatchProtocolTest {
     }
 
     @Test
-    void ourCancelEndsTheBatchAsCancelled() throws Exception {
-        kit.server.batches().pollsToEnd(100);
-        String id = get(protocol.create("local-5", kit.lines(protocol, 4)));
-        assertThat(get(protocol.poll(id)).state()).isEqualTo(BatchStatus.State.IN_PROGRESS);
+    void ourCancelEndsTheBatchAsCancelledAndItsResultsAreRead() throws Exception {
+        BatchStatus cancelled = kit.cancelledByUs(protocol);
 
-        get(protocol.cancel(id));
-        BatchKit.Run run = BatchKit.run(protocol, id, 2);
+        List<BatchOutcome> outcomes = new java.util.ArrayList<>();
+        get(protocol.results(cancelled, outcomes::add));
 
-        assertThat(run.last().state()).isEqualTo(BatchStatus.State.CANCELLED);
-        assertThat(run.outcomes()).hasSize(4);
+        assertThat(outcomes).hasSize(4);
     }
 
     @Test

@@ -3,6 +3,7 @@ package io.mmgr.stream.judge.batch;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
+import io.mmgr.stream.bench.ScriptedBatches;
 import io.mmgr.stream.bench.ScriptedVlmServer;
 import io.mmgr.stream.bench.ScriptedVlmServer.Action;
 import io.mmgr.stream.judge.JudgeRuntime;
@@ -123,6 +124,53 @@ final class BatchKit implements AutoCloseable {
         String justification = "x".repeat(20_000);
         server.script(e -> Action.streamedAnswer(w -> w.write("{\"final_correctness\": {\"score\": 1, \"justification\": \""
                 + justification + "\"}}")));
+    }
+
+    /**
+     * A creation refused with the protocol's 429 fails RATE_LIMITED with the announced wait and creates nothing; the
+     * same lines are accepted next time.
+     */
+    void refusedCreationThenAccepted(BatchProtocol p, String idPrefix) throws Exception {
+        server.batches().rejectCreations(1, Duration.ofSeconds(7));
+        List<BatchLine> lines = lines(p, 3);
+
+        ProviderException e = failure(p.create("local-429", lines));
+
+        assertThat(e.kind()).isEqualTo(ProviderException.Kind.RATE_LIMITED);
+        assertThat(e.retryAfter()).isGreaterThanOrEqualTo(Duration.ofSeconds(7));
+        assertThat(server.batches().batches()).isEmpty();
+        assertThat(server.batches().submitted()).isEmpty();
+        assertThat(get(p.create("local-429", lines))).startsWith(idPrefix);
+        assertThat(server.batches().creationAttempts()).isEqualTo(2);
+        assertThat(server.batchApi(p.protocol()).refusedCreations()).isEqualTo(1);
+        assertThat(server.batchApi(p.protocol()).batchesCreated()).isEqualTo(1);
+    }
+
+    /** Our cancel of a batch in progress: the next poll sees it CANCELLED. */
+    BatchStatus cancelledByUs(BatchProtocol p) throws Exception {
+        server.batches().pollsToEnd(100);
+        String id = get(p.create("local-cancel", lines(p, 4)));
+        assertThat(get(p.poll(id)).state()).isEqualTo(BatchStatus.State.IN_PROGRESS);
+
+        get(p.cancel(id));
+
+        BatchStatus s = get(p.poll(id));
+        assertThat(s.state()).isEqualTo(BatchStatus.State.CANCELLED);
+        return s;
+    }
+
+    /**
+     * The faults of the errored-entries cases: {@code fail-1} errors at the provider, {@code pass-2} expires,
+     * {@code fail-3} is refused, the rest score 1.
+     */
+    void scriptEntryFaults() {
+        server.batches().fate(e -> {
+            String text = e.request().toString();
+            return text.contains("case=fail-1 ") ? ScriptedBatches.Fate.ERRORED
+                    : text.contains("case=pass-2 ") ? ScriptedBatches.Fate.EXPIRED : ScriptedBatches.Fate.ANSWER;
+        });
+        server.script(e -> e.caseName().equals("fail-3") ? Action.of(ScriptedVlmServer.Kind.REFUSAL)
+                : Action.ok(Duration.ZERO, Map.of("final_correctness", 1.0)));
     }
 
     @Override

@@ -7,8 +7,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.mmgr.stream.bench.ScriptedBatches;
-import io.mmgr.stream.bench.ScriptedVlmServer.Action;
-import io.mmgr.stream.bench.ScriptedVlmServer.Kind;
 import io.mmgr.stream.judge.protocol.JudgeProtocol;
 import io.mmgr.stream.judge.protocol.ProviderClient;
 import io.mmgr.stream.judge.protocol.ProviderException;
@@ -104,13 +102,7 @@ class GeminiBatchProtocolTest {
 
     @Test
     void erroredAndBlockedEntriesComeBackAsTheRealtimeLaneWouldTreatThem() throws Exception {
-        kit.server.batches().fate(e -> {
-            String text = e.request().toString();
-            return text.contains("case=fail-1 ") ? ScriptedBatches.Fate.ERRORED
-                    : text.contains("case=pass-2 ") ? ScriptedBatches.Fate.EXPIRED : ScriptedBatches.Fate.ANSWER;
-        });
-        kit.server.script(e -> e.caseName().equals("fail-3") ? Action.of(Kind.REFUSAL)
-                : Action.ok(Duration.ZERO, Map.of("final_correctness", 1.0)));
+        kit.scriptEntryFaults();
         List<BatchLine> lines = kit.lines(protocol, 4);
 
         BatchKit.Run run = BatchKit.run(protocol, get(protocol.create("local-3", lines)), 5);
@@ -134,18 +126,7 @@ class GeminiBatchProtocolTest {
 
     @Test
     void a429OnCreationCarriesItsRetryInfoAndSubmitsNothing() throws Exception {
-        kit.server.batches().rejectCreations(1, Duration.ofSeconds(7));
-        List<BatchLine> lines = kit.lines(protocol, 3);
-
-        ProviderException e = BatchKit.failure(protocol.create("local-4", lines));
-
-        assertThat(e.kind()).isEqualTo(ProviderException.Kind.RATE_LIMITED);
-        assertThat(e.retryAfter()).isGreaterThanOrEqualTo(Duration.ofSeconds(7));
-        assertThat(kit.server.batches().batches()).isEmpty();
-        assertThat(get(protocol.create("local-4", lines))).startsWith("batches/");
-        assertThat(kit.server.batches().creationAttempts()).isEqualTo(2);
-        assertThat(kit.server.batchApi(JudgeProtocol.GEMINI).refusedCreations()).isEqualTo(1);
-        assertThat(kit.server.batchApi(JudgeProtocol.GEMINI).batchesCreated()).isEqualTo(1);
+        kit.refusedCreationThenAccepted(protocol, "batches/");
     }
 
     @Test
@@ -169,13 +150,7 @@ class GeminiBatchProtocolTest {
 
     @Test
     void ourCancelEndsTheBatchAsCancelled() throws Exception {
-        kit.server.batches().pollsToEnd(100);
-        String id = get(protocol.create("local-6", kit.lines(protocol, 4)));
-        assertThat(get(protocol.poll(id)).state()).isEqualTo(BatchStatus.State.IN_PROGRESS);
-
-        get(protocol.cancel(id));
-
-        assertThat(get(protocol.poll(id)).state()).isEqualTo(BatchStatus.State.CANCELLED);
+        assertThat(kit.cancelledByUs(protocol).detail()).isEqualTo("BATCH_STATE_CANCELLED");
     }
 
     @Test
