@@ -78,7 +78,8 @@ class BatchLaneProvidersTest {
      */
     Map<Integer, Integer> settle(BatchLane lane, int n, Set<String> reasons) throws Exception {
         Map<Integer, Integer> scores = new LinkedHashMap<>();
-        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        // returns once all are answered; a minute is for a cold JVM on a loaded machine (27 s seen at load 30)
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         while (scores.size() < n && System.nanoTime() < end) {
             for (int i = 0; i < n; i++) {
                 if (scores.containsKey(i)) {
@@ -97,7 +98,7 @@ class BatchLaneProvidersTest {
             }
             Thread.sleep(20);
         }
-        assertThat(scores).as("answered within 30 s").hasSize(n);
+        assertThat(scores).as("answered within 60 s").hasSize(n);
         return scores;
     }
 
