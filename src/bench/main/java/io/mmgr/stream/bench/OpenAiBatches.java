@@ -243,20 +243,23 @@ public final class OpenAiBatches implements ScriptedBatchApi {
     }
 
     private void retrieve(HttpExchange ex, String id) throws IOException {
-        Batch b;
-        synchronized (this) {
-            b = batches.get(id);
+        Batch b = batch(ex, id);
+        if (b != null) {
+            b.advance();
+            send(ex, ProviderAnswers.Reply.json(200, b.json()));
         }
-        if (b == null) {
-            send(ex, ProviderAnswers.Reply.json(404, ProviderAnswers.openAiError("No batch found with id '" + id + "'.",
-                    "invalid_request_error", "id", null)));
-            return;
-        }
-        b.advance();
-        send(ex, ProviderAnswers.Reply.json(200, b.json()));
     }
 
     private void cancel(HttpExchange ex, String id) throws IOException {
+        Batch b = batch(ex, id);
+        if (b != null) {
+            b.cancelByUser();
+            send(ex, ProviderAnswers.Reply.json(200, b.json()));
+        }
+    }
+
+    /** The batch, or null once OpenAI's 404 for an unknown id is sent. */
+    private Batch batch(HttpExchange ex, String id) throws IOException {
         Batch b;
         synchronized (this) {
             b = batches.get(id);
@@ -264,10 +267,8 @@ public final class OpenAiBatches implements ScriptedBatchApi {
         if (b == null) {
             send(ex, ProviderAnswers.Reply.json(404, ProviderAnswers.openAiError("No batch found with id '" + id + "'.",
                     "invalid_request_error", "id", null)));
-            return;
         }
-        b.cancelByUser();
-        send(ex, ProviderAnswers.Reply.json(200, b.json()));
+        return b;
     }
 
     /** {@code GET /v1/batches?limit&after}: newest first, paged by the last id seen. */
@@ -462,16 +463,7 @@ public final class OpenAiBatches implements ScriptedBatchApi {
             ObjectNode b = ProviderAnswers.JSON.createObjectNode().put("id", id).put("object", "batch").put("endpoint", ENDPOINT)
                     .put("input_file_id", inputFileId).put("completion_window", "24h").put("status", status)
                     .put("created_at", createdAt);
-            if (outputFileId == null) {
-                b.putNull("output_file_id");
-            } else {
-                b.put("output_file_id", outputFileId);
-            }
-            if (errorFileId == null) {
-                b.putNull("error_file_id");
-            } else {
-                b.put("error_file_id", errorFileId);
-            }
+            b.put("output_file_id", outputFileId).put("error_file_id", errorFileId); // null: JSON null, as OpenAI sends
             if (failure != null && status.equals("failed")) {
                 ObjectNode errs = b.putObject("errors").put("object", "list");
                 errs.putArray("data").addObject().put("code", failure[0]).put("message", failure[1]).put("line", 1);

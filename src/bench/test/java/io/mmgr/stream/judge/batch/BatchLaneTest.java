@@ -2,6 +2,7 @@ package io.mmgr.stream.judge.batch;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.mmgr.stream.bench.MemoryBatchLog;
 import io.mmgr.stream.bench.OpenAiBatches;
 import io.mmgr.stream.bench.OpenAiBatches.Plan;
 import io.mmgr.stream.bench.ScriptedVlmServer;
@@ -18,8 +19,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Collection;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
@@ -48,30 +47,9 @@ class BatchLaneTest {
     ScriptedVlmServer server;
     OpenAiBatches provider;
     ProviderClient client;
-    MemoryLog log = new MemoryLog();
+    MemoryBatchLog log = new MemoryBatchLog();
     List<ScheduledExecutorService> timers = new ArrayList<>();
     ExecutorService reader = Executors.newSingleThreadExecutor();
-
-    /** The compacted topic: the latest record of each local id, and every write in order. */
-    static final class MemoryLog implements BatchLog {
-        final Map<String, BatchRecord> latest = new LinkedHashMap<>();
-        final List<BatchRecord> writes = new ArrayList<>();
-
-        @Override
-        public synchronized void append(BatchRecord record) {
-            latest.put(record.localId(), record);
-            writes.add(record);
-        }
-
-        @Override
-        public synchronized Collection<BatchRecord> load() {
-            return List.copyOf(latest.values());
-        }
-
-        synchronized List<BatchRecord.State> states() {
-            return writes.stream().map(BatchRecord::state).toList();
-        }
-    }
 
     @BeforeEach
     void start() throws Exception {
@@ -155,7 +133,7 @@ class BatchLaneTest {
         assertThat(lane.queued()).isEqualTo(1);
         until(() -> lane.openBatches() == 0 ? true : null);
         assertThat(log.states()).containsExactly(BatchRecord.State.SUBMITTING, BatchRecord.State.SUBMITTED, BatchRecord.State.ENDED);
-        assertThat(log.writes.get(0).requests()).hasSize(4).allSatisfy((customId, key) -> {
+        assertThat(log.writes().get(0).requests()).hasSize(4).allSatisfy((customId, key) -> {
             assertThat(CustomIds.valid(customId)).isTrue();
             assertThat(customId).isEqualTo(CustomIds.of(key));
         });
@@ -201,7 +179,7 @@ class BatchLaneTest {
         BatchLane lane = lane(LaneMode.BATCH, 10, 0);
         assertAnswer(settle(lane, "f1s1"), 1);
         assertAnswer(settle(lane, "f2s0"), 0);
-        assertThat(log.latest.get("w0-crashed").providerId()).isEqualTo(provider.batchIds().get(0));
+        assertThat(log.latest("w0-crashed").providerId()).isEqualTo(provider.batchIds().get(0));
         assertThat(provider.batchesCreated()).isEqualTo(1);
         assertThat(provider.billed().values()).hasSize(2).containsOnly(1);
     }
@@ -211,8 +189,8 @@ class BatchLaneTest {
         log.append(new BatchRecord("w0-lost", BatchRecord.State.SUBMITTING, null, "openai", Instant.now(),
                 Map.of(CustomIds.of("g1s1"), "g1s1"), ""));
         BatchLane lane = lane(LaneMode.BATCH, 1, 0);
-        until(() -> log.latest.get("w0-lost").state() == BatchRecord.State.ENDED ? true : null);
-        assertThat(log.latest.get("w0-lost").note()).contains("never created");
+        until(() -> log.latest("w0-lost").state() == BatchRecord.State.ENDED ? true : null);
+        assertThat(log.latest("w0-lost").note()).contains("never created");
         assertAnswer(settle(lane, "g1s1"), 1);
         assertThat(provider.batchesCreated()).isEqualTo(1);
         assertThat(provider.billed()).containsExactly(Map.entry(CustomIds.of("g1s1"), 1));
