@@ -23,7 +23,8 @@ import java.util.regex.Pattern;
  * line per request in no particular order, {@code result.type} {@code succeeded} (with the {@code message}),
  * {@code errored} (with the error body), {@code canceled} or {@code expired}, sent chunked. A {@code custom_id}
  * outside {@code ^[a-zA-Z0-9_-]{1,64}$}, or twice in one batch, is refused with a 400 as the real API does;
- * so is a request without {@code anthropic-version}; one without {@code x-api-key} gets a 401.
+ * so is a request without {@code anthropic-version}. The key ({@code x-api-key}) is recorded on the batch, not checked,
+ * as the realtime endpoint records it.
  */
 final class AnthropicBatchApi {
 
@@ -46,11 +47,6 @@ final class AnthropicBatchApi {
         String method = ex.getRequestMethod();
         if (ex.getRequestHeaders().getFirst("anthropic-version") == null) {
             ScriptedVlmServer.send(ex, AnthropicAnswers.badRequest("anthropic-version: header is required"));
-            return;
-        }
-        if (ex.getRequestHeaders().getFirst("x-api-key") == null) {
-            ScriptedVlmServer.send(ex, ProviderAnswers.Reply.json(401, AnthropicAnswers.error("authentication_error",
-                    "x-api-key header is required")));
             return;
         }
         if (path.equals(ROOT)) {

@@ -33,7 +33,8 @@ import java.util.regex.Pattern;
  * Results come in no particular order. {@code POST /v1beta/batches/{id}:cancel} cancels; {@code GET /v1beta/batches}
  * lists operations ({@code pageSize}, {@code pageToken}). Camel-case and snake-case field names are both read, as
  * Google's JSON mapping accepts both. Gemini documents no per-entry expiry: an entry scripted to expire gets a
- * {@code DEADLINE_EXCEEDED} error, and a whole batch expires with {@code BATCH_STATE_EXPIRED}.
+ * {@code DEADLINE_EXCEEDED} error, and a whole batch expires with {@code BATCH_STATE_EXPIRED}. The key
+ * ({@code x-goog-api-key}) is recorded on the batch, not checked, as the realtime endpoint records it.
  */
 final class GeminiBatchApi {
 
@@ -62,13 +63,6 @@ final class GeminiBatchApi {
         Matcher create = CREATE.matcher(path);
         Matcher batch = BATCH.matcher(path);
         Matcher download = DOWNLOAD.matcher(path);
-        if (ex.getRequestHeaders().getFirst("x-goog-api-key") == null && !path.equals(UPLOAD)) {
-            // what Google answers a call without a key (the upload URL it hands out carries its own grant)
-            ScriptedVlmServer.send(ex, ProviderAnswers.Reply.json(403, ProviderAnswers.geminiError(403, "PERMISSION_DENIED",
-                    "Method doesn't allow unregistered callers (callers without established identity). Please use API Key or "
-                            + "other form of API consumer identity to call this API.")));
-            return;
-        }
         if (create.matches() && "POST".equals(ex.getRequestMethod())) {
             create(ex, create.group(1), raw);
         } else if (path.equals(UPLOAD)) {

@@ -185,14 +185,13 @@ class AnthropicBatchProtocolTest {
     }
 
     @Test
-    void theProviderRefusesCustomIdsOutsideItsPatternDuplicatesAndRequestsWithoutVersionOrKey() throws Exception {
+    void theProviderRefusesCustomIdsOutsideItsPatternDuplicatesAndRequestsWithoutAVersion() throws Exception {
         String body = "{\"requests\": [{\"custom_id\": \"sample/1:rubric\", \"params\": {\"model\": \"claude-sonnet-4-5\", "
                 + "\"max_tokens\": 10, \"messages\": [{\"role\": \"user\", \"content\": \"hi\"}]}}]}";
         HttpResponse<String> bad = post(body, "anthropic-version", "2023-06-01", "x-api-key", "k");
         HttpResponse<String> noVersion = post(body.replace("sample/1:rubric", "sample-1"), "x-api-key", "k");
         HttpResponse<String> twice = post("{\"requests\": [" + entry("a") + "," + entry("a") + "]}", "anthropic-version", "2023-06-01",
                 "x-api-key", "k");
-        HttpResponse<String> noKey = post(body.replace("sample/1:rubric", "sample-1"), "anthropic-version", "2023-06-01");
 
         assertThat(bad.statusCode()).isEqualTo(400);
         JsonNode error = JSON.readTree(bad.body());
@@ -202,8 +201,6 @@ class AnthropicBatchProtocolTest {
         assertThat(noVersion.statusCode()).isEqualTo(400);
         assertThat(twice.statusCode()).isEqualTo(400);
         assertThat(twice.body()).contains("Duplicate custom_id");
-        assertThat(noKey.statusCode()).isEqualTo(401);
-        assertThat(JSON.readTree(noKey.body()).path("error").path("type").asText()).isEqualTo("authentication_error");
         assertThat(kit.server.batches().batches()).isEmpty();
         // our ids for any request key meet the pattern, so the lane never meets that 400
         assertThat(IntStream.range(0, 50).mapToObj(i -> CustomIds.of("sample/" + i + ":rubric é " + "x".repeat(i * 10))))
