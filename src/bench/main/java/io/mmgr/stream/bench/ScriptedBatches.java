@@ -17,7 +17,8 @@ import java.util.function.Function;
  * The provider-neutral side of the scripted batch APIs (Gemini's in {@link GeminiBatchApi}, Anthropic's in
  * {@link AnthropicBatchApi}): the batches created, how they end, and what each entry gets. An entry is answered by
  * the same script as the realtime call ({@link ScriptedVlmServer#answerLine}), so a batch entry gets the answer
- * the realtime call would. A batch ends at its {@link #pollsToEnd}-th status read; its results come in an order other
+ * the realtime call would. A batch ends at its {@link #pollsToEnd}-th status read (and no sooner than {@link #runFor}
+ * after its creation); its results come in an order other
  * than the input's. Faults a test can ask for: 429s on creation, a batch the provider cancels, fails or lets expire,
  * entries that expire or error. Every submission and every billed answer is counted per entry key, so a test can
  * assert that nothing was submitted or billed twice.
@@ -106,6 +107,7 @@ public final class ScriptedBatches implements ScriptedBatchApi {
     private final AtomicInteger sequence = new AtomicInteger();
     private volatile Function<Entry, Fate> fate = e -> Fate.ANSWER;
     private volatile int pollsToEnd = 2;
+    private volatile Duration runFor = Duration.ZERO;
     private final AtomicInteger rejections = new AtomicInteger();
     private final AtomicInteger refused = new AtomicInteger();
     private volatile Duration rejectionWait = Duration.ofSeconds(1);
@@ -124,6 +126,12 @@ public final class ScriptedBatches implements ScriptedBatchApi {
     /** A batch ends at its {@code n}-th status read (1: the first poll sees it ended); default 2. */
     public ScriptedBatches pollsToEnd(int n) {
         this.pollsToEnd = n;
+        return this;
+    }
+
+    /** A batch ends no sooner than {@code d} after its creation (and at its {@link #pollsToEnd}-th read at the earliest). */
+    public ScriptedBatches runFor(Duration d) {
+        this.runFor = d;
         return this;
     }
 
@@ -238,7 +246,8 @@ public final class ScriptedBatches implements ScriptedBatchApi {
     void read(Batch b) {
         synchronized (b) {
             b.reads++;
-            if (b.end == null && (b.reads >= pollsToEnd || b.cancelRequested)) {
+            boolean due = b.reads >= pollsToEnd && !Instant.now().isBefore(b.created.plus(runFor));
+            if (b.end == null && (due || b.cancelRequested)) {
                 finish(b, b.cancelRequested ? End.CANCELLED : b.scriptedEnd);
             }
         }
