@@ -174,16 +174,18 @@ class AnthropicBatchProtocolTest {
 
     @Test
     void aBatchCreatedBeforeACrashIsFoundByItsTimeAndSize() throws Exception {
-        Instant before = Instant.now();
-        String other = get(protocol.create("local-8a", kit.lines(protocol, 3)));
-        String ours = get(protocol.create("local-8b", kit.lines(protocol, 5)));
+        Instant start = Instant.now();
+        String smaller = get(protocol.create("local-8a", kit.lines(protocol, 3)));
+        String sameSizeBefore = get(protocol.create("local-8b", kit.lines(protocol, 5)));
+        Instant recorded = Instant.now();
+        String ours = get(protocol.create("local-8c", kit.lines(protocol, 5)));
 
-        Optional<BatchStatus> found = get(protocol.find(new LocalBatch("local-8b", before, 5)));
-        Optional<BatchStatus> none = get(protocol.find(new LocalBatch("local-8c", before, 7)));
-        Optional<BatchStatus> later = get(protocol.find(new LocalBatch("local-8d", Instant.now().plusSeconds(60), 3)));
+        Optional<BatchStatus> found = get(protocol.find(new LocalBatch("local-8c", recorded, 5)));
+        Optional<BatchStatus> none = get(protocol.find(new LocalBatch("local-8d", start, 7)));
+        Optional<BatchStatus> later = get(protocol.find(new LocalBatch("local-8e", Instant.now().plusSeconds(60), 3)));
 
         assertThat(found).map(BatchStatus::providerId).hasValue(ours);
-        assertThat(ours).isNotEqualTo(other);
+        assertThat(List.of(smaller, sameSizeBefore)).doesNotContain(ours);
         assertThat(none).isEmpty();
         assertThat(later).as("a batch created before the record was written is not ours").isEmpty();
     }

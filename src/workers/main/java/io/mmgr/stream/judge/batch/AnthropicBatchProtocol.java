@@ -30,9 +30,9 @@ import java.util.function.Consumer;
  *
  * <p>An ended batch reports no final state of its own: it counts as CANCELLED when a cancel was initiated, EXPIRED
  * when its requests only expired, else ENDED. A message batch keeps no tag of ours, so {@link #find} lists the
- * batches (newest first) and takes the earliest one created no earlier than two seconds before the lane recorded it
- * (an allowance for the two clocks) that holds exactly as many requests; requests it cannot tell apart from another
- * batch's of the same size within that window are the one case where a crash can cost a resubmission.
+ * batches (newest first) and, of those created no earlier than two seconds before the lane recorded it (an allowance
+ * for the two clocks) that hold exactly as many requests, takes the one created closest to that time; two batches
+ * of the same size created within moments of each other are the one case it may take the wrong one.
  */
 public final class AnthropicBatchProtocol implements BatchProtocol {
 
@@ -154,12 +154,16 @@ public final class AnthropicBatchProtocol implements BatchProtocol {
         return page(local, null, null);
     }
 
-    /** Pages through the list (newest first) until past the local batch's time; the earliest match wins. */
-    private CompletableFuture<Optional<BatchStatus>> page(LocalBatch local, String afterId, BatchStatus best) {
+    /**
+     * Pages through the list (newest first) until past the local batch's time; of the batches of its size, the one
+     * created closest to when the lane recorded it wins (the lane records a batch just before it creates it, so an
+     * earlier batch of ours of the same size, inside the clock allowance, lies further off).
+     */
+    private CompletableFuture<Optional<BatchStatus>> page(LocalBatch local, String afterId, Found best) {
         String url = ROOT + "?limit=100" + (afterId == null ? "" : "&after_id=" + URLEncoder.encode(afterId, StandardCharsets.UTF_8));
         Instant from = local.since().minus(CLOCK_ALLOWANCE);
         return http.get(url).thenCompose(page -> {
-            BatchStatus found = best;
+            Found found = best;
             boolean older = false;
             for (JsonNode b : page.path("data")) {
                 Instant created = Instant.parse(b.path("created_at").asText());
@@ -168,15 +172,19 @@ public final class AnthropicBatchProtocol implements BatchProtocol {
                     break;
                 }
                 BatchStatus s = status(b);
-                if (s.counts().total() == local.requests()) {
-                    found = s; // newest first: a later match is an earlier batch
+                long off = Math.abs(Duration.between(local.since(), created).toMillis());
+                if (s.counts().total() == local.requests() && (found == null || off < found.offMillis())) {
+                    found = new Found(s, off);
                 }
             }
             if (older || !page.path("has_more").asBoolean(false)) {
-                return CompletableFuture.completedFuture(Optional.ofNullable(found));
+                return CompletableFuture.completedFuture(Optional.ofNullable(found).map(Found::status));
             }
             return page(local, page.path("last_id").asText(), found);
         });
+    }
+
+    private record Found(BatchStatus status, long offMillis) {
     }
 
     @Override
