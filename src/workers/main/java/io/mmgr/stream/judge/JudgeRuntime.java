@@ -29,9 +29,18 @@ public final class JudgeRuntime implements AutoCloseable {
     private final JudgeEngine engine;
     private final JudgeMetrics metrics;
     private final JudgeWorker worker;
-    private final BatchLane lane;
+    private final Lane lane;
 
-    private JudgeRuntime(JudgeEngine engine, JudgeMetrics metrics, JudgeWorker worker, BatchLane lane) {
+    /** The batch lane and the threads it runs on. */
+    private record Lane(BatchLane lane, java.util.concurrent.ExecutorService timer, java.util.concurrent.ExecutorService reader) {
+        void close() {
+            lane.close();
+            timer.shutdownNow();
+            reader.shutdownNow();
+        }
+    }
+
+    private JudgeRuntime(JudgeEngine engine, JudgeMetrics metrics, JudgeWorker worker, Lane lane) {
         this.engine = engine;
         this.metrics = metrics;
         this.worker = worker;
@@ -75,12 +84,12 @@ public final class JudgeRuntime implements AutoCloseable {
         JudgeMetrics metrics = new JudgeMetrics(registry);
         ProviderClient client = client(s, env);
         VerdictCache cache = VerdictCache.open(cacheDir.resolve(topics.judgeCache.name()));
-        BatchLane lane = null;
+        Lane lane = null;
         try {
             JudgeEngine engine = engine(s, client, artifacts, cache, metrics);
             if (batch.lane() != LaneMode.REALTIME) {
                 lane = lane(s, batch, client, engine, topics, config);
-                engine.lane(lane);
+                engine.lane(lane.lane());
             }
             JudgeWorker worker = JudgeWorker.start(engine, metrics, topics.judgeRequests, topics.judgeVerdicts, topics.judgeCache,
                     config);
@@ -95,7 +104,7 @@ public final class JudgeRuntime implements AutoCloseable {
     }
 
     /** The batch lane on its own threads: a scheduler for submitting and polling, a reader for results files. */
-    private static BatchLane lane(JudgeSettings s, BatchSettings batch, ProviderClient client, JudgeEngine engine, Topics topics,
+    private static Lane lane(JudgeSettings s, BatchSettings batch, ProviderClient client, JudgeEngine engine, Topics topics,
                                   JudgeWorker.Config config) {
         java.util.concurrent.ScheduledExecutorService timer = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "judge-batch-lane");
@@ -114,7 +123,7 @@ public final class JudgeRuntime implements AutoCloseable {
                 new KafkaBatchLog(topics.judgeBatches, kafka), timer, Clock.systemUTC(), id, engine.resilience()::requestShare,
                 s.quota().window());
         lane.start();
-        return lane;
+        return new Lane(lane, timer, reader);
     }
 
     public JudgeEngine engine() {
@@ -140,10 +149,10 @@ public final class JudgeRuntime implements AutoCloseable {
         if (!closed.compareAndSet(false, true)) {
             return;
         }
-        worker.close();
         if (lane != null) {
-            lane.close();
+            lane.close(); // first: a stopping worker submits and polls nothing more; the next one takes its batches over
         }
+        worker.close();
         engine.cache().close();
         engine.ledger().checkpoints().forEach((runAndCheckpoint, t) -> LOG.info(
                 "judge spend {}: {} calls, {} input + {} output tokens, ${}", runAndCheckpoint, t.calls(), t.inputTokens(),

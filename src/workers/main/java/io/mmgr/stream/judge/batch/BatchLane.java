@@ -56,6 +56,7 @@ public final class BatchLane implements LaneRouter, AutoCloseable {
     private final Map<String, Route> ready = new HashMap<>();
     private long realtimeBacklog;
     private boolean started;
+    private boolean closed;
     private ScheduledFuture<?> ticking;
 
     private record Queued(ProviderCall call, Instant since) {
@@ -131,8 +132,8 @@ public final class BatchLane implements LaneRouter, AutoCloseable {
 
     @Override
     public synchronized Route route(String requestKey, ProviderCall call) {
-        if (!started) {
-            return new Waiting(STARTING, settings.pollInterval());
+        if (!started || closed) {
+            return new Waiting(closed ? "the batch lane is stopping" : STARTING, settings.pollInterval());
         }
         Route answer = ready.remove(requestKey);
         if (answer != null) {
@@ -229,7 +230,13 @@ public final class BatchLane implements LaneRouter, AutoCloseable {
             open.put(o.record.localId(), o);
             requests.values().forEach(key -> inBatch.put(key, o));
         }
-        log.append(o.record); // durable before the create call: a crash after it finds the batch instead of creating another
+        try {
+            log.append(o.record); // durable before the create call: a crash after it finds the batch instead of creating another
+        } catch (RuntimeException e) {
+            LOG.error("cannot record batch {} before creating it; its requests go back to the queue", o.record.localId(), e);
+            giveBack(o, "the batch could not be recorded (" + e.getMessage() + ")");
+            return;
+        }
         protocol.create(o.record.localId(), lines).whenCompleteAsync((id, error) -> {
             if (error == null) {
                 recordSubmitted(o, id);
@@ -353,6 +360,7 @@ public final class BatchLane implements LaneRouter, AutoCloseable {
 
     /** The requests of a batch that was not created go back, each counted as a retry on its next try. */
     private void giveBack(Open o, String why) {
+        LOG.warn("batch {}: {}; its {} requests go back to the queue", o.record.localId(), why, o.record.requests().size());
         synchronized (this) {
             for (String key : o.record.requests().values()) {
                 ready.put(key, new Again(why));
@@ -384,9 +392,11 @@ public final class BatchLane implements LaneRouter, AutoCloseable {
         }
     }
 
+    /** Stops submitting and polling (its scheduler is its owner's); what is open stays in the log for the next worker. */
     @Override
     public void close() {
         synchronized (this) {
+            closed = true;
             if (ticking != null) {
                 ticking.cancel(false);
             }
