@@ -13,6 +13,7 @@ import io.mmgr.stream.avro.GroundTruth;
 import io.mmgr.stream.avro.SampleKey;
 import io.mmgr.stream.avro.SampleScore;
 import io.mmgr.stream.bench.OpenAiBatches;
+import io.mmgr.stream.bench.ScriptedBatchApi;
 import io.mmgr.stream.bench.ScriptedVlmServer;
 import io.mmgr.stream.bench.ScriptedVlmServer.Action;
 import io.mmgr.stream.judge.JudgeRuntime;
@@ -36,7 +37,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * 300 judged samples through the batch lane on the in-process broker end COMPLETE with the verdicts the scripted
  * provider implies, while their scores show PENDING "in batch <id>"; the judge worker is stopped in the middle of its
  * batches and a new one takes them over from the batches topic: nothing is submitted twice nor billed twice. Runs
- * per protocol (a protocol with a batch lane adds its id to the source and its counts to {@link #batches}). The
+ * per protocol (a protocol with a batch lane adds its id to the source; {@link #batches} gives its scripted batch API). The
  * worker stops in-process (close, no kill -9): the batches topic and the provider are what the next one sees either
  * way, since the lane never writes ENDED for a batch whose answers were not taken.
  */
@@ -52,33 +53,14 @@ class JudgeBatchLaneEndToEndTest {
     @TempDir
     Path dir;
 
-    /** The scripted provider's counts of the protocol's batch API: submissions and billings by custom id. */
-    interface Counts {
-        Map<String, Integer> submitted();
-
-        Map<String, Integer> billed();
-    }
-
-    static Counts batches(ScriptedVlmServer server, JudgeProtocol protocol) {
-        return switch (protocol) {
-            case OPENAI -> {
-                OpenAiBatches b = server.openAiBatches();
-                // each batch runs 3 s: long enough for the worker to stop in the middle of one
-                b.plan(n -> OpenAiBatches.Plan.completeAfter(Duration.ofSeconds(3)));
-                yield new Counts() {
-                    @Override
-                    public Map<String, Integer> submitted() {
-                        return b.submitted();
-                    }
-
-                    @Override
-                    public Map<String, Integer> billed() {
-                        return b.billed();
-                    }
-                };
-            }
-            default -> throw new IllegalArgumentException("no scripted batch API for " + protocol);
-        };
+    /** The scripted provider's batch API of the protocol, each batch running 3 s: long enough to stop the worker in one. */
+    static ScriptedBatchApi batches(ScriptedVlmServer server, JudgeProtocol protocol) {
+        if (protocol == JudgeProtocol.OPENAI) {
+            server.openAiBatches().plan(n -> OpenAiBatches.Plan.completeAfter(Duration.ofSeconds(3)));
+        } else {
+            server.batches().runFor(Duration.ofSeconds(3));
+        }
+        return server.batchApi(protocol);
     }
 
     static Action script(ScriptedVlmServer.Exchange e) {
@@ -98,14 +80,14 @@ class JudgeBatchLaneEndToEndTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"openai"})
+    @ValueSource(strings = {"openai", "gemini", "anthropic"})
     void threeHundredSamplesCompleteThroughTheBatchLaneAcrossARestartWithoutDoubleBilling(String protocolId) throws Exception {
         JudgeProtocol protocol = JudgeProtocol.parse(protocolId);
         ScorerSettings settings = ScorerSettings.defaults().withPrefix("e2eb" + protocolId.replace("-", "") + ".")
                 .withPartitions(3).withJudge(true).withArtifactRoots(java.util.List.of(dir));
         try (ScriptedVlmServer server = ScriptedVlmServer.start(JudgeBatchLaneEndToEndTest::script);
              ScorerHarness h = new ScorerHarness(dir, settings, ScorerApp.Options.defaults())) {
-            Counts counts = batches(server, protocol);
+            ScriptedBatchApi counts = batches(server, protocol);
             for (int i = 0; i < SAMPLES; i++) {
                 String c = i % 3 == 0 ? "math-bad" : "math-good";
                 String id = c + "-" + i;
