@@ -275,7 +275,7 @@ public final class RunCommand implements Callable<Integer> {
         if (inProcessJudge) {
             Map<String, Object> client = ScorerSettings.clientProperties(properties);
             // the judge's meters join the scorer's registry, so /metrics shows them
-            judgeRef.set(JudgeRuntime.start(judge.settings(), judge.panel(), System.getenv(), app.topics(),
+            judgeRef.set(JudgeRuntime.start(judge.settings(), judge.panel(), judge.batchSettings(), System.getenv(), app.topics(),
                     new JudgeWorker.Config(bootstrap, judge.group(applicationId), client, identity),
                     artifacts.resolver(spec.commandLine(), dataDir.resolve("judge-spill")), app.meters(),
                     dataDir.resolve("judge-cache")));
