@@ -562,7 +562,7 @@ public final class ScriptedVlmServer implements AutoCloseable {
         int attempt = attempts.computeIfAbsent(caseName, k -> new AtomicInteger()).getAndIncrement();
         Map<String, Object> params = params(protocol, body, null);
         List<String> metrics = metricNames(body, text);
-        Action a = script.apply(new Exchange(protocol, caseName, attempt, metrics, text, model));
+        Action a = script.apply(new Exchange(protocol, caseName, attempt, metrics, text, model, seedOf(params)));
         ProviderAnswers.Reply refused = protocol == JudgeProtocol.ANTHROPIC ? ModelRules.checkAnthropic(params, body)
                 : ModelRules.check(protocol, model, params);
         if (refused != null) {
