@@ -2,6 +2,8 @@ package io.mmgr.stream.cli;
 
 import io.mmgr.stream.judge.AzureSettings;
 import io.mmgr.stream.judge.JudgeSettings;
+import io.mmgr.stream.judge.panel.PanelRule;
+import io.mmgr.stream.judge.panel.PanelSettings;
 import io.mmgr.stream.judge.MediaSettings;
 import io.mmgr.stream.judge.PricingSettings;
 import io.mmgr.stream.judge.batch.BatchProtocols;
@@ -173,6 +175,21 @@ public final class JudgeOptions {
                     + "env MMGR_JUDGE_REASONING_EFFORT)")
     String reasoningEffort;
 
+    @Option(names = "--judge-samples", defaultValue = "${env:MMGR_JUDGE_SAMPLES:-1}", paramLabel = "N",
+            description = "answers per judge and rubric, each with its own seed; the verdict is their per-metric majority "
+                    + "(default: ${DEFAULT-VALUE}; env MMGR_JUDGE_SAMPLES)")
+    int samples;
+
+    @Option(names = "--judge-panel", paramLabel = "PROTOCOL,MODEL,BASE_URL[,KEY_ENV]",
+            description = "another judge on the panel beside --judge-model (repeatable); it shares the quota, retry, circuit, "
+                    + "price and budget flags, with a client, quota and circuit of its own")
+    java.util.List<String> panel = new java.util.ArrayList<>();
+
+    @Option(names = "--judge-panel-rule", defaultValue = "${env:MMGR_JUDGE_PANEL_RULE:-majority}",
+            description = "how the panel's judges decide each metric: majority (ties to the lower value) or unanimous (the "
+                    + "lowest value) (default: ${DEFAULT-VALUE}; env MMGR_JUDGE_PANEL_RULE)")
+    String panelRule;
+
     @Option(names = "--judge-group", defaultValue = "${env:MMGR_JUDGE_GROUP}",
             description = "the judge worker's consumer group (default: <application id>-judge; env MMGR_JUDGE_GROUP)")
     String group;
@@ -250,6 +267,11 @@ public final class JudgeOptions {
         return b;
     }
 
+    /** The panel, samples and rule the flags give (the lane's price factor stays 1.0 here). */
+    public PanelSettings panel() {
+        return new PanelSettings(PanelSettings.parse(panel, settings()), samples, PanelRule.parse(panelRule), 1.0);
+    }
+
     /** The Azure settings; naming a deployment for another protocol is an error (it would be ignored). */
     private AzureSettings azure(JudgeProtocol p) {
         if (p != JudgeProtocol.AZURE_OPENAI && azureDeployment != null && !azureDeployment.isBlank()) {
@@ -267,9 +289,12 @@ public final class JudgeOptions {
         JudgeSettings s = settings();
         String where = s.protocol() == JudgeProtocol.AZURE_OPENAI ? s.baseUrl() + " (deployment "
                 + s.azure().deploymentFor(s.model()) + ", api-version " + s.azure().apiVersion() + ")" : s.baseUrl().toString();
-        return String.format(java.util.Locale.ROOT, "%s %s at %s, %d requests per %ds, %d in flight, %s%s", s.protocol(), s.model(),
+        PanelSettings p = panel();
+        String panelled = !p.active() ? "" : String.format(java.util.Locale.ROOT, ", panel of %d (%s rule), %d sample(s) each",
+                p.judges(), p.rule().id(), p.samples());
+        return String.format(java.util.Locale.ROOT, "%s %s at %s, %d requests per %ds, %d in flight, %s%s%s", s.protocol(), s.model(),
                 where, s.quota().requests(), s.quota().window().toSeconds(), s.concurrency(), s.profile().describe(),
                 s.pricing().budgetUsdPerRun() == null ? "" : String.format(java.util.Locale.ROOT, ", budget $%.2f per run",
-                        s.pricing().budgetUsdPerRun()));
+                        s.pricing().budgetUsdPerRun()), panelled);
     }
 }

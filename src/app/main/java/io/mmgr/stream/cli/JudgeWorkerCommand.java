@@ -129,7 +129,7 @@ public final class JudgeWorkerCommand implements Callable<Integer> {
         HealthFile health = new HealthFile(connection.dataDir.resolve(STATE_FILE));
         health.write("STARTING");
         // the same artifact access as the scorer's: roots, allowlisted http hosts, inline data
-        JudgeRuntime runtime = JudgeRuntime.start(judge.settings(), judge.batchSettings(), System.getenv(), topics,
+        JudgeRuntime runtime = JudgeRuntime.start(judge.settings(), judge.panel(), judge.batchSettings(), System.getenv(), topics,
                 new JudgeWorker.Config(ep.bootstrapServers(), judge.group(applicationId), clientConfig, identity),
                 artifacts.resolver(spec.commandLine(), connection.dataDir.resolve("judge-spill")),
                 meters, connection.dataDir.resolve("judge-cache"));

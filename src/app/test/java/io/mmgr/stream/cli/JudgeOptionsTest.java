@@ -67,6 +67,48 @@ class JudgeOptionsTest {
         assertThat(settings(judge("openai", "my-vllm-model")).retry().deadline()).isEqualTo(Duration.ofHours(24));
     }
 
+    static io.mmgr.stream.judge.panel.PanelSettings panel(String... args) {
+        Probe p = new Probe();
+        new CommandLine(p).parseArgs(args);
+        return p.judge.panel();
+    }
+
+    @Test
+    void thePanelFlagsNameOtherJudgesSamplesAndTheRule() {
+        var none = panel(judge("openai", "gpt-4o"));
+        assertThat(none.active()).isFalse();
+        assertThat(none.judges()).isEqualTo(1);
+        assertThat(none.samples()).isEqualTo(1);
+
+        var p = panel(judge("gemini", "gemini-2.5-pro", "--judge-rps", "5", "--judge-price-output", "10", "--judge-samples", "3",
+                "--judge-panel", "anthropic,claude-sonnet-4-5,https://api.anthropic.com/v1,ANTHROPIC_API_KEY",
+                "--judge-panel", "openai,gpt-4.1,https://api.openai.com/v1", "--judge-panel-rule", "unanimous"));
+        assertThat(p.judges()).isEqualTo(3);
+        assertThat(p.samples()).isEqualTo(3);
+        assertThat(p.rule()).isEqualTo(io.mmgr.stream.judge.panel.PanelRule.UNANIMOUS);
+        JudgeSettings claude = p.others().get(0);
+        assertThat(claude.protocol()).isEqualTo(JudgeProtocol.ANTHROPIC);
+        assertThat(claude.model()).isEqualTo("claude-sonnet-4-5");
+        assertThat(claude.apiKeyEnv()).isEqualTo("ANTHROPIC_API_KEY");
+        // the worker judge's limits and prices, the model's own profile
+        assertThat(claude.quota().requests()).isEqualTo(5);
+        assertThat(claude.pricing().outputUsdPerMTok()).isEqualTo(10.0);
+        assertThat(claude.profile().kind()).isEqualTo(ModelProfile.Kind.ANTHROPIC);
+        assertThat(p.others().get(1).apiKeyEnv()).isNull();
+
+        assertThatThrownBy(() -> panel(judge("openai", "gpt-4o", "--judge-panel", "openai,gpt-4o")))
+                .hasMessageContaining("PROTOCOL,MODEL,BASE_URL[,KEY_ENV]").hasMessageContaining("'openai,gpt-4o'");
+        assertThatThrownBy(() -> panel(judge("openai", "gpt-4o", "--judge-panel", "openai,gpt-4o,http://127.0.0.1:9/v1")))
+                .hasMessageContaining("names openai/gpt-4o twice").hasMessageContaining("--judge-samples");
+        assertThatThrownBy(() -> panel(judge("openai", "gpt-4o", "--judge-samples", "0")))
+                .hasMessageContaining("--judge-samples must be between 1 and 25, not 0");
+        assertThatThrownBy(() -> panel(judge("openai", "gpt-4o", "--judge-panel-rule", "mean")))
+                .hasMessageContaining("majority or unanimous");
+        assertThatThrownBy(() -> panel(judge("openai", "gpt-4o", "--judge-structured-output", "json_object",
+                "--judge-panel", "anthropic,claude-sonnet-4-5,https://api.anthropic.com/v1")))
+                .hasMessageContaining("json_object is not for the anthropic protocol");
+    }
+
     @Test
     void conflictingOrInvalidFlagsAreRefusedSayingWhich() {
         assertThatThrownBy(() -> settings(judge("openai", "gpt-4o", "--judge-rps", "10", "--judge-rpm", "600")))

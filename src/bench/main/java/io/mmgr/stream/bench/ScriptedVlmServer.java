@@ -127,8 +127,11 @@ public final class ScriptedVlmServer implements AutoCloseable {
      * @param metrics  metric names the answer must hold
      * @param text     every text of the request
      * @param model    the model asked for
+     * @param seed     the request's sample seed: OpenAI's and Azure's {@code seed}, Gemini's {@code generationConfig.seed},
+     *                 the index in Anthropic's {@code metadata.user_id} ({@code mmgr-sample-<n>}); 0 when none was sent
      */
-    public record Exchange(JudgeProtocol protocol, String caseName, int attempt, List<String> metrics, String text, String model) {
+    public record Exchange(JudgeProtocol protocol, String caseName, int attempt, List<String> metrics, String text, String model,
+                           int seed) {
     }
 
     /**
@@ -385,7 +388,7 @@ public final class ScriptedVlmServer implements AutoCloseable {
             int[] media = countMedia(body);
             Map<String, Object> params = params(protocol, body, ex.getRequestURI().getQuery());
             List<String> metrics = metricNames(body, text);
-            Action a = script.apply(new Exchange(protocol, caseName, attempt, metrics, text, model));
+            Action a = script.apply(new Exchange(protocol, caseName, attempt, metrics, text, model, seedOf(params)));
             Record record = new Record(arrived, protocol, caseName, auth, media, model, params,
                     io.mmgr.stream.artifacts.Digests.sha256(raw));
             ProviderAnswers.Reply door = refusedAtTheDoor(protocol, ex, params);
@@ -532,7 +535,7 @@ public final class ScriptedVlmServer implements AutoCloseable {
         int attempt = attempts.computeIfAbsent(caseName, k -> new AtomicInteger()).getAndIncrement();
         Map<String, Object> params = params(protocol, body, null);
         List<String> metrics = metricNames(body, text);
-        Action a = script.apply(new Exchange(protocol, caseName, attempt, metrics, text, model));
+        Action a = script.apply(new Exchange(protocol, caseName, attempt, metrics, text, model, seedOf(params)));
         ProviderAnswers.Reply refused = protocol == JudgeProtocol.ANTHROPIC ? ModelRules.checkAnthropic(params, body)
                 : ModelRules.check(protocol, model, params);
         if (refused != null) {
@@ -558,6 +561,14 @@ public final class ScriptedVlmServer implements AutoCloseable {
         if (budget != null) {
             p.put("thinkingBudget", budget.asInt());
         }
+        JsonNode seed = src.get("seed");
+        if (seed != null && seed.isIntegralNumber()) {
+            p.put("seed", seed.asInt());
+        }
+        JsonNode user = body.path("metadata").get("user_id");
+        if (user != null && user.isTextual()) {
+            p.put("metadata.user_id", user.asText());
+        }
         JsonNode anthropicBudget = body.path("thinking").get("budget_tokens");
         if (anthropicBudget != null) {
             p.put("budget_tokens", anthropicBudget.asInt());
@@ -568,6 +579,17 @@ public final class ScriptedVlmServer implements AutoCloseable {
             }
         }
         return p;
+    }
+
+    private static final Pattern SAMPLE_USER = Pattern.compile("mmgr-sample-([0-9]{1,9})");
+
+    /** The sample seed a request carries (see {@link Exchange#seed}), 0 for none. */
+    private static int seedOf(Map<String, Object> params) {
+        if (params.get("seed") instanceof Integer i) {
+            return i;
+        }
+        Matcher m = params.get("metadata.user_id") instanceof String u ? SAMPLE_USER.matcher(u) : null;
+        return m != null && m.matches() ? Integer.parseInt(m.group(1)) : 0;
     }
 
     private static void sleep(Duration d) {

@@ -65,6 +65,17 @@ public final class JudgeEngine {
         }
     }
 
+    /**
+     * Judges in this engine's place: a panel of judges and repeated samples ({@code io.mmgr.stream.judge.panel}),
+     * each through an engine of its own made with {@link #withSeed} or the constructor.
+     */
+    public interface Delegate {
+        Outcome judge(JudgeRequest request, Tries tries);
+
+        /** This worker's share of the judge-request partitions, for every panel judge's quota. */
+        void share(java.util.Collection<Integer> partitions, int total);
+    }
+
     /** What a waiting request waits for. */
     public enum Resume {
         /** its {@code retryIn} (the budget, the quota) */
@@ -84,6 +95,8 @@ public final class JudgeEngine {
         int cycles;
         final JudgeResilience.Tally tally = new JudgeResilience.Tally();
         String lastReason;
+        /** counted in its checkpoint's cost projection (once, on its first try) */
+        boolean planned;
 
         public int cycles() {
             return cycles;
@@ -120,6 +133,10 @@ public final class JudgeEngine {
     private final Clock clock;
     private final String configuration;
     private volatile LaneRouter lane = LaneRouter.REALTIME;
+    private volatile Delegate delegate;
+    private volatile CostProjection projection;
+    /** whether this engine counts requests into the projection (the panel's own engines only name it in hold reasons) */
+    private volatile boolean plans;
 
     public JudgeEngine(JudgeSettings settings, ProviderClient client, RubricCatalog rubrics, ArtifactResolver artifacts,
                        VerdictCache cache, CostLedger ledger, JudgeMetrics metrics, Clock clock) {
@@ -142,6 +159,84 @@ public final class JudgeEngine {
 
     public LaneRouter lane() {
         return lane;
+    }
+
+    private JudgeEngine(JudgeEngine of, JudgeSettings settings) {
+        this.settings = settings;
+        this.rubrics = of.rubrics;
+        this.materializer = of.materializer;
+        this.resilience = of.resilience;
+        this.cache = of.cache;
+        this.ledger = of.ledger;
+        this.metrics = of.metrics;
+        this.clock = of.clock;
+        this.configuration = settings.requestConfiguration();
+        this.projection = of.projection;
+    }
+
+    /**
+     * This judge asking with a sample seed ({@link ModelProfile#withSeed}): the same client, quota, circuit, cache and
+     * ledger, a cache key of its own. Without a delegate or projection.
+     */
+    public JudgeEngine withSeed(int seed) {
+        return new JudgeEngine(this, settings.toBuilder().profile(p -> p.withSeed(seed)).build());
+    }
+
+    /** Hands judging to a panel ({@code null}: this engine judges alone). */
+    public void delegateTo(Delegate d) {
+        delegate = d;
+    }
+
+    public Delegate delegate() {
+        return delegate;
+    }
+
+    /**
+     * Names {@code p} in budget hold reasons; {@code plans}: this engine also counts each request into its checkpoint's
+     * projection before it is sent (the engine the worker calls, not a panel's own).
+     */
+    public void project(CostProjection p, boolean plans) {
+        projection = p;
+        this.plans = plans;
+    }
+
+    public CostProjection projection() {
+        return projection;
+    }
+
+    /** Gives this worker's partition share to the quota of this judge and of every panel judge. */
+    public void share(java.util.Collection<Integer> partitions, int total) {
+        resilience.share(partitions, total);
+        Delegate d = delegate;
+        if (d != null) {
+            d.share(partitions, total);
+        }
+    }
+
+    /** A call's price at the estimated input and the output cap, 0 when the prompt cannot be built. */
+    private double firstCallEstimate(JudgeRequest request) {
+        JudgeRubric rubric = rubrics.find(request.getRubric()).orElse(null);
+        try {
+            return rubric == null ? 0.0
+                    : settings.cost(estimateInputTokens(rubric.prompt(request.getEvent(), request.getItem())), settings.profile().outputCap());
+        } catch (EvaluationException e) {
+            return 0.0;
+        }
+    }
+
+    /** The cache key of a request under this engine's configuration, or empty when its prompt cannot be built. */
+    public java.util.Optional<String> cacheKey(JudgeRequest request) {
+        JudgeRubric rubric = rubrics.find(request.getRubric()).orElse(null);
+        if (rubric == null) {
+            return java.util.Optional.empty();
+        }
+        try {
+            JudgePrompt prompt = rubric.prompt(request.getEvent(), request.getItem());
+            return java.util.Optional.of(materializer.cacheKey(configuration, rubric.version(), request.getEvent().getModality(),
+                    prompt));
+        } catch (EvaluationException e) {
+            return java.util.Optional.empty();
+        }
     }
 
     public JudgeResilience resilience() {
@@ -167,6 +262,15 @@ public final class JudgeEngine {
 
     /** Judges a request, {@code tries} carrying what its earlier tries did; past its deadline a wait becomes FAILED. */
     public Outcome judge(JudgeRequest request, Tries tries) {
+        CostProjection p = projection;
+        if (p != null && plans && !tries.planned) {
+            tries.planned = true;
+            p.planned(request, firstCallEstimate(request));
+        }
+        Delegate d = delegate;
+        if (d != null) {
+            return d.judge(request, tries);
+        }
         Outcome o = attempt(request, tries);
         if (!(o instanceof Outcome.Wait w) || w.resume() == Resume.CACHE || w.resume() == Resume.BATCH
                 || w.reason().equals(STOPPING)) {
@@ -245,7 +349,9 @@ public final class JudgeEngine {
         double reservedUsd = settings.cost(inputEstimate, cap);
         var refused = ledger.reserve(run, reservedUsd);
         if (refused.isPresent()) {
-            return new Outcome.Wait(refused.get(), BUDGET_RECHECK, Resume.LATER);
+            CostProjection p = projection;
+            String beyond = p == null ? "" : p.beyondBudget(run, event.getCheckpointId(), settings.pricing().budgetUsdPerRun());
+            return new Outcome.Wait(refused.get() + beyond, BUDGET_RECHECK, Resume.LATER);
         }
         JudgeResilience.Tally tally = tries.tally;
         int attempts0 = tally.attempts;
@@ -469,7 +575,7 @@ public final class JudgeEngine {
     }
 
     /** A cached verdict re-addressed to another request; no call, no cost. */
-    static JudgeVerdict copyFor(JudgeVerdict cached, JudgeRequest request) {
+    public static JudgeVerdict copyFor(JudgeVerdict cached, JudgeRequest request) {
         return JudgeVerdict.newBuilder(cached)
                 .setRequestId(request.getRequestId())
                 .setGenerationId(request.getGenerationId())
@@ -513,7 +619,7 @@ public final class JudgeEngine {
     }
 
     /** Input tokens guessed before the call: about four characters a token, a fixed count an image. */
-    long estimateInputTokens(JudgePrompt prompt) {
+    public long estimateInputTokens(JudgePrompt prompt) {
         long chars = prompt.system().length();
         long images = 0;
         for (JudgePrompt.Part p : prompt.parts()) {

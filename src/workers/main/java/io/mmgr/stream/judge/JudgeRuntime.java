@@ -18,7 +18,12 @@ import io.mmgr.stream.contract.Topics;
 import java.time.Clock;
 import java.time.Duration;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
+import io.mmgr.stream.judge.panel.PanelAgreement;
+import io.mmgr.stream.judge.panel.PanelJudge;
+import io.mmgr.stream.judge.panel.PanelSettings;
 import java.util.Map;
 
 /** A judge assembled from its settings: provider client, engine (resilience, cache, ledger) and worker. */
@@ -70,16 +75,56 @@ public final class JudgeRuntime implements AutoCloseable {
     }
 
     /**
+     * Puts the cost projection on {@code engine} and, when the panel is active, hands its judging to a
+     * {@link PanelJudge}: the other judges get engines of their own (client, quota, circuit, retries) over the
+     * same cache and ledger.
+     */
+    public static void panel(JudgeEngine engine, PanelSettings panel, Map<String, String> env, ArtifactResolver artifacts,
+                             JudgeMetrics metrics) {
+        CostProjection projection = new CostProjection(engine.ledger(), panel.judges(), panel.samples(), panel.laneDiscount(),
+                metrics.registry());
+        engine.project(projection, true);
+        if (!panel.active()) {
+            return;
+        }
+        List<PanelJudge.Member> members = new ArrayList<>();
+        members.add(new PanelJudge.Member(PanelSettings.name(engine.settings()), engine));
+        for (JudgeSettings other : panel.others()) {
+            JudgeEngine e = new JudgeEngine(other, client(other, env), RubricCatalog.load(), artifacts, engine.cache(), engine.ledger(),
+                    metrics, Clock.systemUTC());
+            e.project(projection, false);
+            members.add(new PanelJudge.Member(PanelSettings.name(other), e));
+        }
+        engine.delegateTo(new PanelJudge(members, panel.samples(), panel.rule(), engine.cache(),
+                new PanelAgreement(panel.judges(), metrics.registry())));
+        LOG.info("judge panel: {} judge(s) ({}), {} sample(s) each, rule {}", members.size(),
+                members.stream().map(PanelJudge.Member::name).collect(java.util.stream.Collectors.joining(", ")), panel.samples(),
+                panel.rule().id());
+    }
+
+    /**
      * Builds the judge and starts its worker on the topics; the verdict cache lives in {@code cacheDir}
      * (one worker per directory).
      */
     public static JudgeRuntime start(JudgeSettings s, Map<String, String> env, Topics topics, JudgeWorker.Config config,
                                      ArtifactResolver artifacts, MeterRegistry registry, Path cacheDir) {
-        return start(s, BatchSettings.realtime(), env, topics, config, artifacts, registry, cacheDir);
+        return start(s, PanelSettings.NONE, BatchSettings.realtime(), env, topics, config, artifacts, registry, cacheDir);
     }
 
-    /** As {@link #start(JudgeSettings, Map, Topics, JudgeWorker.Config, ArtifactResolver, MeterRegistry, Path)}, in a lane. */
+    /** As above, with a panel of judges, repeated samples and the lane's price factor ({@link PanelSettings}). */
+    public static JudgeRuntime start(JudgeSettings s, PanelSettings panel, Map<String, String> env, Topics topics,
+                                     JudgeWorker.Config config, ArtifactResolver artifacts, MeterRegistry registry, Path cacheDir) {
+        return start(s, panel, BatchSettings.realtime(), env, topics, config, artifacts, registry, cacheDir);
+    }
+
+    /** As above, alone, in a lane ({@link BatchSettings}). */
     public static JudgeRuntime start(JudgeSettings s, BatchSettings batch, Map<String, String> env, Topics topics,
+                                     JudgeWorker.Config config, ArtifactResolver artifacts, MeterRegistry registry, Path cacheDir) {
+        return start(s, PanelSettings.NONE, batch, env, topics, config, artifacts, registry, cacheDir);
+    }
+
+    /** As above, with a panel and in a lane. */
+    public static JudgeRuntime start(JudgeSettings s, PanelSettings panel, BatchSettings batch, Map<String, String> env, Topics topics,
                                      JudgeWorker.Config config, ArtifactResolver artifacts, MeterRegistry registry, Path cacheDir) {
         JudgeMetrics metrics = new JudgeMetrics(registry);
         ProviderClient client = client(s, env);
@@ -87,6 +132,7 @@ public final class JudgeRuntime implements AutoCloseable {
         Lane lane = null;
         try {
             JudgeEngine engine = engine(s, client, artifacts, cache, metrics);
+            panel(engine, panel, env, artifacts, metrics);
             if (batch.lane() != LaneMode.REALTIME) {
                 lane = lane(s, batch, client, engine, topics, config);
                 engine.lane(lane.lane());

@@ -300,7 +300,7 @@ public final class JudgeWorker implements AutoCloseable {
             int total = loop.partitionCount(requests.name());
             List<Integer> mine = owned.stream().filter(tp -> tp.topic().equals(requests.name()))
                     .map(TopicPartition::partition).sorted().toList();
-            engine.resilience().share(mine, total);
+            engine.share(mine, total);
             LOG.info("judge worker {} holds {} of {} judge-request partitions: {} requests per {} s of the quota", workerId,
                     mine.size(), total, engine.resilience().requestShare(), engine.settings().quota().window().toSeconds());
         }

@@ -69,6 +69,10 @@ public final class AnthropicClient extends HttpProviderClient {
         } else {
             body.put("temperature", 0);
         }
+        if (profile.seed() != 0) {
+            // Messages has no seed: the sample's index in the metadata makes each of the n requests distinct
+            body.putObject("metadata").put("user_id", "mmgr-sample-" + profile.seed());
+        }
         if (call.schema() != null && structured == StructuredOutput.JSON_SCHEMA) {
             body.putObject("output_config").putObject("format").put("type", "json_schema")
                     .set("schema", JSON.valueToTree(anthropicSchema(call.schema())));

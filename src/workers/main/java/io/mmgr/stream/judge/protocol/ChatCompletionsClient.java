@@ -44,6 +44,9 @@ abstract class ChatCompletionsClient extends HttpProviderClient {
             body.put("max_tokens", profile.answerTokens());
             body.put("temperature", 0);
         }
+        if (profile.seed() != 0) {
+            body.put("seed", profile.seed());
+        }
         if (call.schema() != null && structured == StructuredOutput.JSON_SCHEMA) {
             ObjectNode format = body.putObject("response_format").put("type", "json_schema");
             format.putObject("json_schema").put("name", "verdict").put("strict", true)

@@ -61,6 +61,9 @@ public final class GeminiClient extends HttpProviderClient {
         ObjectNode config = body.putObject("generationConfig");
         ModelProfile profile = call.profile();
         config.put("temperature", 0);
+        if (profile.seed() != 0) {
+            config.put("seed", profile.seed());
+        }
         // thoughts count against maxOutputTokens: the cap holds the thinking budget and the answer's room
         config.put("maxOutputTokens", profile.outputCap());
         if (profile.kind() == ModelProfile.Kind.GEMINI_THINKING) {

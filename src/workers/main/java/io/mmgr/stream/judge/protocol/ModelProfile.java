@@ -37,7 +37,8 @@ import java.util.regex.Pattern;
  * @param reasoningEffort {@code reasoning_effort} of {@code openai-reasoning}, else null
  * @param thinkingCeiling the most reasoning room the model takes (caps {@link #enlarged()})
  */
-public record ModelProfile(Kind kind, int answerTokens, int thinkingTokens, String reasoningEffort, int thinkingCeiling) {
+public record ModelProfile(Kind kind, int answerTokens, int thinkingTokens, String reasoningEffort, int thinkingCeiling,
+                           int seed) {
 
     /** The default room for the answer: a rubric's JSON with a sentence or two per metric fits many times over. */
     public static final int ANSWER_TOKENS = 2048;
@@ -93,8 +94,16 @@ public record ModelProfile(Kind kind, int answerTokens, int thinkingTokens, Stri
         }
     }
 
+    /** A profile without a sample seed (what every judge sends unless {@code --judge-samples} is above 1). */
+    public ModelProfile(Kind kind, int answerTokens, int thinkingTokens, String reasoningEffort, int thinkingCeiling) {
+        this(kind, answerTokens, thinkingTokens, reasoningEffort, thinkingCeiling, 0);
+    }
+
     public ModelProfile {
         Objects.requireNonNull(kind);
+        if (seed < 0) {
+            throw new IllegalArgumentException("a judge sample's seed must not be negative, not " + seed);
+        }
         if (answerTokens < 1) {
             throw new IllegalArgumentException("the judge's answer cap must be at least 1 token, not " + answerTokens);
         }
@@ -168,25 +177,39 @@ public record ModelProfile(Kind kind, int answerTokens, int thinkingTokens, Stri
     public ModelProfile enlarged() {
         if (kind.reasons()) {
             return new ModelProfile(kind, answerTokens, Math.min(thinkingCeiling, Math.max(1_024, thinkingTokens * 2)),
-                    reasoningEffort, thinkingCeiling);
+                    reasoningEffort, thinkingCeiling, seed);
         }
-        return new ModelProfile(kind, answerTokens * 2, 0, null, thinkingCeiling);
+        return new ModelProfile(kind, answerTokens * 2, 0, null, thinkingCeiling, seed);
     }
 
     public ModelProfile withAnswerTokens(int tokens) {
-        return new ModelProfile(kind, tokens, thinkingTokens, reasoningEffort, thinkingCeiling);
+        return new ModelProfile(kind, tokens, thinkingTokens, reasoningEffort, thinkingCeiling, seed);
     }
 
     public ModelProfile withThinkingTokens(int tokens) {
-        return new ModelProfile(kind, answerTokens, tokens, reasoningEffort, thinkingCeiling);
+        return new ModelProfile(kind, answerTokens, tokens, reasoningEffort, thinkingCeiling, seed);
     }
 
     public ModelProfile withReasoningEffort(String effort) {
-        return new ModelProfile(kind, answerTokens, thinkingTokens, effort, thinkingCeiling);
+        return new ModelProfile(kind, answerTokens, thinkingTokens, effort, thinkingCeiling, seed);
+    }
+
+    /**
+     * The profile of one of a rubric's repeated samples ({@code --judge-samples}): {@code seed} 1..n goes out as OpenAI's
+     * {@code seed}, Gemini's {@code generationConfig.seed} and, Anthropic having no seed, in its {@code metadata.user_id},
+     * so no two of the n requests are identical; 0 sends none.
+     */
+    public ModelProfile withSeed(int seed) {
+        return new ModelProfile(kind, answerTokens, thinkingTokens, reasoningEffort, thinkingCeiling, seed);
     }
 
     /** The request parameters as sent, e.g. {@code gemini-thinking maxOutputTokens=6144 thinkingBudget=4096 temperature=0}. */
     public String describe() {
+        // the seed is part of what is sent, so of the cache key: sample i of n never shares a verdict with sample j
+        return seed == 0 ? parameters() : parameters() + " seed=" + seed;
+    }
+
+    private String parameters() {
         return switch (kind) {
             case OPENAI_CHAT -> kind.id + " max_tokens=" + answerTokens + " temperature=0";
             case OPENAI_REASONING -> kind.id + " max_completion_tokens=" + outputCap() + " reasoning_effort=" + reasoningEffort;

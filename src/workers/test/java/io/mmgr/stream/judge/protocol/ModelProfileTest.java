@@ -31,6 +31,18 @@ class ModelProfileTest {
     }
 
     @Test
+    void aSampleSeedIsPartOfWhatIsSentAndSurvivesEveryChange() {
+        ModelProfile p = ModelProfile.forModel(JudgeProtocol.GEMINI, "gemini-2.5-pro");
+        assertThat(p.withSeed(0).describe()).isEqualTo(p.describe());
+        ModelProfile seeded = p.withSeed(2);
+        assertThat(seeded.describe()).isEqualTo(p.describe() + " seed=2");
+        // the enlarged retry and every override keep asking as the same sample
+        assertThat(seeded.enlarged().seed()).isEqualTo(2);
+        assertThat(seeded.withAnswerTokens(512).withThinkingTokens(1024).seed()).isEqualTo(2);
+        assertThatThrownBy(() -> p.withSeed(-1)).hasMessageContaining("must not be negative");
+    }
+
+    @Test
     void reasoningModelsAreKnownByTheirNamesWhateverThePrefix() {
         for (String m : new String[] {"o1", "o1-mini", "o3", "o3-mini", "o4-mini", "o4-mini-2025-04-16", "gpt-5", "gpt-5-mini",
                 "gpt-5-nano", "gpt-5.1", "openai/o4-mini", "O3"}) {
