@@ -21,9 +21,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import io.mmgr.stream.judge.panel.PanelAgreement;
-import io.mmgr.stream.judge.panel.PanelJudge;
-import io.mmgr.stream.judge.panel.PanelSettings;
 import java.util.Map;
 
 /** A judge assembled from its settings: provider client, engine (resilience, cache, ledger) and worker. */
@@ -75,31 +72,15 @@ public final class JudgeRuntime implements AutoCloseable {
     }
 
     /**
-     * Puts the cost projection on {@code engine} and, when the panel is active, hands its judging to a
-     * {@link PanelJudge}: the other judges get engines of their own (client, quota, circuit, retries) over the
-     * same cache and ledger.
+     * Puts the cost projection on {@code engine} and lets {@code panel} take over its judging when it is one (its other
+     * judges get engines of their own over the same cache and ledger).
      */
-    public static void panel(JudgeEngine engine, PanelSettings panel, Map<String, String> env, ArtifactResolver artifacts,
+    public static void panel(JudgeEngine engine, PanelHook panel, Map<String, String> env, ArtifactResolver artifacts,
                              JudgeMetrics metrics) {
         CostProjection projection = new CostProjection(engine.ledger(), panel.judges(), panel.samples(), panel.laneDiscount(),
                 metrics.registry());
         engine.project(projection, true);
-        if (!panel.active()) {
-            return;
-        }
-        List<PanelJudge.Member> members = new ArrayList<>();
-        members.add(new PanelJudge.Member(PanelSettings.name(engine.settings()), engine));
-        for (JudgeSettings other : panel.others()) {
-            JudgeEngine e = new JudgeEngine(other, client(other, env), RubricCatalog.load(), artifacts, engine.cache(), engine.ledger(),
-                    metrics, Clock.systemUTC());
-            e.project(projection, false);
-            members.add(new PanelJudge.Member(PanelSettings.name(other), e));
-        }
-        engine.delegateTo(new PanelJudge(members, panel.samples(), panel.rule(), engine.cache(),
-                new PanelAgreement(panel.judges(), metrics.registry())));
-        LOG.info("judge panel: {} judge(s) ({}), {} sample(s) each, rule {}", members.size(),
-                members.stream().map(PanelJudge.Member::name).collect(java.util.stream.Collectors.joining(", ")), panel.samples(),
-                panel.rule().id());
+        panel.attach(engine, projection, env, artifacts, metrics);
     }
 
     /**
@@ -108,11 +89,11 @@ public final class JudgeRuntime implements AutoCloseable {
      */
     public static JudgeRuntime start(JudgeSettings s, Map<String, String> env, Topics topics, JudgeWorker.Config config,
                                      ArtifactResolver artifacts, MeterRegistry registry, Path cacheDir) {
-        return start(s, PanelSettings.NONE, BatchSettings.realtime(), env, topics, config, artifacts, registry, cacheDir);
+        return start(s, PanelHook.NONE, BatchSettings.realtime(), env, topics, config, artifacts, registry, cacheDir);
     }
 
-    /** As above, with a panel of judges and repeated samples ({@link PanelSettings}), in the realtime lane. */
-    public static JudgeRuntime start(JudgeSettings s, PanelSettings panel, Map<String, String> env, Topics topics,
+    /** As above, with a panel of judges and repeated samples ({@link PanelHook}), in the realtime lane. */
+    public static JudgeRuntime start(JudgeSettings s, PanelHook panel, Map<String, String> env, Topics topics,
                                      JudgeWorker.Config config, ArtifactResolver artifacts, MeterRegistry registry, Path cacheDir) {
         return start(s, panel, BatchSettings.realtime(), env, topics, config, artifacts, registry, cacheDir);
     }
@@ -120,7 +101,7 @@ public final class JudgeRuntime implements AutoCloseable {
     /** As {@link #start(JudgeSettings, Map, Topics, JudgeWorker.Config, ArtifactResolver, MeterRegistry, Path)}, in a lane. */
     public static JudgeRuntime start(JudgeSettings s, BatchSettings batch, Map<String, String> env, Topics topics,
                                      JudgeWorker.Config config, ArtifactResolver artifacts, MeterRegistry registry, Path cacheDir) {
-        return start(s, PanelSettings.NONE, batch, env, topics, config, artifacts, registry, cacheDir);
+        return start(s, PanelHook.NONE, batch, env, topics, config, artifacts, registry, cacheDir);
     }
 
     /**
@@ -128,7 +109,7 @@ public final class JudgeRuntime implements AutoCloseable {
      * the batch lane carries a single judge's calls. The projection prices the batch lane at its discount; {@code auto}
      * at the realtime price, since how much of it goes to a batch depends on the quota at the time (an upper bound).
      */
-    public static JudgeRuntime start(JudgeSettings s, PanelSettings panel, BatchSettings batch, Map<String, String> env, Topics topics,
+    public static JudgeRuntime start(JudgeSettings s, PanelHook panel, BatchSettings batch, Map<String, String> env, Topics topics,
                                      JudgeWorker.Config config, ArtifactResolver artifacts, MeterRegistry registry, Path cacheDir) {
         JudgeMetrics metrics = new JudgeMetrics(registry);
         ProviderClient client = client(s, env);

@@ -1,5 +1,16 @@
 package io.mmgr.stream.judge.panel;
 
+import io.mmgr.stream.judge.CostProjection;
+import io.mmgr.stream.judge.JudgeEngine;
+import io.mmgr.stream.judge.JudgeMetrics;
+import io.mmgr.stream.judge.JudgeRuntime;
+import io.mmgr.stream.judge.PanelHook;
+import io.mmgr.stream.tasks.ArtifactResolver;
+import io.mmgr.stream.tasks.RubricCatalog;
+import java.time.Clock;
+import java.util.stream.Collectors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import io.mmgr.stream.judge.AzureSettings;
 import io.mmgr.stream.judge.JudgeSettings;
 import io.mmgr.stream.judge.protocol.JudgeProtocol;
@@ -8,6 +19,7 @@ import io.mmgr.stream.judge.protocol.StructuredOutput;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -20,7 +32,9 @@ import java.util.Objects;
  * @param laneDiscount price factor of the lane requests go through, in (0, 1]; 1.0 for realtime (the batch lane
  *                     sets its own)
  */
-public record PanelSettings(List<JudgeSettings> others, int samples, PanelRule rule, double laneDiscount) {
+public record PanelSettings(List<JudgeSettings> others, int samples, PanelRule rule, double laneDiscount) implements PanelHook {
+
+    private static final Logger LOG = LoggerFactory.getLogger(PanelSettings.class);
 
     /** One judge, asked once, realtime prices: what the judge does without any of these flags. */
     public static final PanelSettings NONE = new PanelSettings(List.of(), 1, PanelRule.MAJORITY, 1.0);
@@ -37,6 +51,7 @@ public record PanelSettings(List<JudgeSettings> others, int samples, PanelRule r
     }
 
     /** Judges per rubric, the worker's own included. */
+    @Override
     public int judges() {
         return others.size() + 1;
     }
@@ -46,8 +61,32 @@ public record PanelSettings(List<JudgeSettings> others, int samples, PanelRule r
         return !others.isEmpty() || samples > 1;
     }
 
+    @Override
     public PanelSettings withLaneDiscount(double factor) {
         return new PanelSettings(others, samples, rule, factor);
+    }
+
+    /**
+     * When the panel is active, hands {@code engine}'s judging to a {@link PanelJudge}: the other judges get engines of
+     * their own (client, quota, circuit, retries) over the same cache and ledger.
+     */
+    @Override
+    public void attach(JudgeEngine engine, CostProjection projection, Map<String, String> env, ArtifactResolver artifacts,
+                       JudgeMetrics metrics) {
+        if (!active()) {
+            return;
+        }
+        List<PanelJudge.Member> members = new ArrayList<>();
+        members.add(new PanelJudge.Member(name(engine.settings()), engine));
+        for (JudgeSettings other : others) {
+            JudgeEngine e = new JudgeEngine(other, JudgeRuntime.client(other, env), RubricCatalog.load(), artifacts, engine.cache(),
+                    engine.ledger(), metrics, Clock.systemUTC());
+            e.project(projection, false);
+            members.add(new PanelJudge.Member(name(other), e));
+        }
+        engine.delegateTo(new PanelJudge(members, samples, rule, engine.cache(), new PanelAgreement(judges(), metrics.registry())));
+        LOG.info("judge panel: {} judge(s) ({}), {} sample(s) each, rule {}", members.size(),
+                members.stream().map(PanelJudge.Member::name).collect(Collectors.joining(", ")), samples, rule.id());
     }
 
     /** A judge's name on verdicts: {@code protocol/model}. */
