@@ -13,6 +13,7 @@ public final class LabCommands implements CommandPlugin {
     @Override
     public List<Subcommand> commands() {
         return List.of(new Subcommand(TOP, new DemoCommand()), new Subcommand(BENCH, new BenchLoadCommand()),
-                new Subcommand(BENCH, new BenchJudgeCommand()), new Subcommand(BENCH, new BenchRestartCommand()));
+                new Subcommand(BENCH, new BenchJudgeCommand()),
+                new Subcommand(BENCH, new BenchJudgeLanesCommand()), new Subcommand(BENCH, new BenchRestartCommand()));
     }
 }

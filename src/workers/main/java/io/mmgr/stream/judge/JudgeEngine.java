@@ -496,9 +496,14 @@ public final class JudgeEngine {
             throw new Deferred(a.reason(), Duration.ZERO, true);
         }
         try {
-            return resilience.call(call, inputEstimate + call.profile().outputCap(), tally);
-        } finally {
-            lane.realtimeDone();
+            ProviderReply reply = resilience.call(call, inputEstimate + call.profile().outputCap(), tally);
+            lane.realtimeDone(key);
+            return reply;
+        } catch (ProviderException e) {
+            if (!e.retryable()) {
+                lane.realtimeDone(key);
+            }
+            throw e;
         }
     }
 

@@ -233,8 +233,12 @@ class BatchLaneTest {
         assertThat(lane.route("a2", call("a2"))).isInstanceOf(LaneRouter.Waiting.class);
         assertThat(lane.route("a2", call("a2"))).as("queued for a batch, it stays in the batch lane")
                 .isInstanceOf(LaneRouter.Waiting.class);
-        lane.realtimeDone();
-        assertThat(lane.route("a3", call("a3"))).isEqualTo(LaneRouter.Route.REALTIME);
-        assertThat(lane.queued()).isEqualTo(1);
+        // a1 waits for the quota or a retry: still realtime backlog, and still realtime when asked again
+        assertThat(lane.route("a1", call("a1"))).isEqualTo(LaneRouter.Route.REALTIME);
+        assertThat(lane.route("a3", call("a3"))).as("two realtime requests not yet answered fill the room")
+                .isInstanceOf(LaneRouter.Waiting.class);
+        lane.realtimeDone("a1");
+        assertThat(lane.route("a4", call("a4"))).isEqualTo(LaneRouter.Route.REALTIME);
+        assertThat(lane.queued()).isEqualTo(2);
     }
 }

@@ -54,7 +54,11 @@ public final class BatchLane implements LaneRouter, AutoCloseable {
     private final Map<String, Open> inBatch = new HashMap<>();
     private final Map<String, Open> open = new LinkedHashMap<>();
     private final Map<String, Route> ready = new HashMap<>();
-    private long realtimeBacklog;
+    /**
+     * Requests auto sent realtime whose call has not ended for good: those waiting for the quota or a retry count too,
+     * or the backlog would be only the calls in flight (a handful) and auto would send everything realtime.
+     */
+    private final java.util.Set<String> realtime = new java.util.HashSet<>();
     private boolean started;
     private boolean closed;
     private ScheduledFuture<?> ticking;
@@ -150,10 +154,13 @@ public final class BatchLane implements LaneRouter, AutoCloseable {
         if (o != null) {
             return new Waiting("in batch " + o.shown(), settings.pollInterval());
         }
+        if (realtime.contains(requestKey)) {
+            return Route.REALTIME;
+        }
         if (!queue.containsKey(requestKey)) {
             if (settings.lane() == LaneMode.AUTO
-                    && LaneChooser.realtime(realtimeBacklog, quotaShare.getAsInt(), quotaWindow, settings.latencyTarget())) {
-                realtimeBacklog++;
+                    && LaneChooser.realtime(realtime.size(), quotaShare.getAsInt(), quotaWindow, settings.latencyTarget())) {
+                realtime.add(requestKey);
                 return Route.REALTIME;
             }
             queue.put(requestKey, new Queued(call, clock.instant()));
@@ -166,8 +173,8 @@ public final class BatchLane implements LaneRouter, AutoCloseable {
     }
 
     @Override
-    public synchronized void realtimeDone() {
-        realtimeBacklog = Math.max(0, realtimeBacklog - 1);
+    public synchronized void realtimeDone(String requestKey) {
+        realtime.remove(requestKey);
     }
 
     /** Requests waiting to be batched (for tests and metrics). */

@@ -19,15 +19,19 @@ public interface LaneRouter {
         }
 
         @Override
-        public void realtimeDone() {
+        public void realtimeDone(String requestKey) {
         }
     };
 
     /** @param requestKey the judge's cache key of the request (identical prompts share one batch line) */
     Route route(String requestKey, ProviderCall call);
 
-    /** A call routed {@link Route#REALTIME} finished, answered or not (auto counts realtime requests outstanding). */
-    void realtimeDone();
+    /**
+     * The realtime call of {@code requestKey} ended for good: answered, or failed in a way no retry changes. Until then
+     * the request counts as realtime backlog, waiting for the quota or a retry included (auto's count), and stays in
+     * the realtime lane.
+     */
+    void realtimeDone(String requestKey);
 
     /** Runs {@code wake} whenever a batch's answers are ready, so the requests waiting for them are asked at once. */
     default void onAnswersReady(Runnable wake) {
