@@ -1,6 +1,6 @@
 package io.mmgr.stream.leaderboard;
 
-import io.mmgr.stream.agreement.Kappa;
+import io.mmgr.stream.contract.agreement.Kappa;
 import io.mmgr.stream.contract.MetricKey;
 import io.mmgr.stream.contract.PartKind;
 import io.mmgr.stream.contract.SampleStatus;

@@ -1,6 +1,6 @@
 package io.mmgr.stream.topology.assembly;
 
-import io.mmgr.stream.agreement.JudgeAnswers;
+import io.mmgr.stream.contract.agreement.JudgeAnswers;
 import io.mmgr.stream.contract.MetricKey;
 import io.mmgr.stream.contract.PartKind;
 import io.mmgr.stream.contract.VerdictStatus;

@@ -1,7 +1,7 @@
 package io.mmgr.stream.judge.panel;
 
-import io.mmgr.stream.agreement.JudgeAnswers;
-import io.mmgr.stream.agreement.Kappa;
+import io.mmgr.stream.contract.agreement.JudgeAnswers;
+import io.mmgr.stream.contract.agreement.Kappa;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.mmgr.stream.avro.JudgeVerdict;

@@ -1,4 +1,4 @@
-package io.mmgr.stream.agreement;
+package io.mmgr.stream.contract.agreement;
 
 import java.util.List;
 import java.util.Map;

@@ -1,4 +1,4 @@
-package io.mmgr.stream.agreement;
+package io.mmgr.stream.contract.agreement;
 
 import io.mmgr.stream.avro.JudgeVerdict;
 import io.mmgr.stream.avro.PanelAnswer;

@@ -1,4 +1,4 @@
-package io.mmgr.stream.agreement;
+package io.mmgr.stream.contract.agreement;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
