@@ -73,7 +73,7 @@ class Evaluator:
         """Publishes benchmark items (dicts with the BenchmarkItem field names) and waits until they are delivered.
 
         Publish them before the first checkpoint's outputs, which may follow at once: the scorer gives each
-        output its item, and an output that arrives first waits for it (mmgr.intake.item-wait-ms, 60 s).
+        output its item, and an output that arrives first waits for it (mmgr.intake.item-wait-ms, 5 minutes).
         Returns the number of items sent.
         """
         count = 0

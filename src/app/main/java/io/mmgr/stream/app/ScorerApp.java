@@ -69,14 +69,16 @@ public final class ScorerApp implements AutoCloseable {
      * @param timeline      where the start-up steps are recorded (null: a timeline of this start alone)
      * @param brokerReady   completes when the broker answers (the embedded one may still be starting)
      * @param companion     what runs beside the scorer on its cluster (the embedded stack's sweep; none on a team's own)
+     * @param standbyReplicas {@code num.standby.replicas} of the scorer's Kafka Streams (null: Kafka's default or -P)
      */
     public record Options(ComparisonSettings comparisons, boolean web, String webBindHost, int webPort, String webHost,
                           WebAccess webAccess, KafkaStreams.StateListener stateListener, EvaluationSettings evaluation, MemberIdentity identity,
-                          StartupTimeline timeline, CompletableFuture<?> brokerReady, ClusterCompanion companion) {
+                          StartupTimeline timeline, CompletableFuture<?> brokerReady, ClusterCompanion companion,
+                          Integer standbyReplicas) {
 
         public static Options defaults() {
             return new Options(ComparisonSettings.DEFAULT, false, "127.0.0.1", 0, "127.0.0.1", WebAccess.open(), (now, before) -> { },
-                    EvaluationSettings.DEFAULT, null, null, CompletableFuture.completedFuture(null), ClusterCompanion.NONE);
+                    EvaluationSettings.DEFAULT, null, null, CompletableFuture.completedFuture(null), ClusterCompanion.NONE, null);
         }
 
         /**
@@ -85,41 +87,41 @@ public final class ScorerApp implements AutoCloseable {
          */
         public Options withBrokerReady(CompletableFuture<?> ready) {
             return new Options(comparisons, web, webBindHost, webPort, webHost, webAccess, stateListener, evaluation, identity, timeline,
-                    ready, companion);
+                    ready, companion, standbyReplicas);
         }
 
         /** Records the scorer's start-up steps on {@code t}, after the steps already on it (the embedded broker's). */
         public Options withTimeline(StartupTimeline t) {
-            return new Options(comparisons, web, webBindHost, webPort, webHost, webAccess, stateListener, evaluation, identity, t, brokerReady, companion);
+            return new Options(comparisons, web, webBindHost, webPort, webHost, webAccess, stateListener, evaluation, identity, t, brokerReady, companion, standbyReplicas);
         }
 
         public Options withWeb(String bindHost, int port, String advertisedHost) {
-            return new Options(comparisons, true, bindHost, port, advertisedHost, webAccess, stateListener, evaluation, identity, timeline, brokerReady, companion);
+            return new Options(comparisons, true, bindHost, port, advertisedHost, webAccess, stateListener, evaluation, identity, timeline, brokerReady, companion, standbyReplicas);
         }
 
         /** The token every web request must carry (other instances of the application share it). */
         public Options withWebAccess(WebAccess access) {
             return new Options(comparisons, web, webBindHost, webPort, webHost, access, stateListener, evaluation, identity,
-                    timeline, brokerReady, companion);
+                    timeline, brokerReady, companion, standbyReplicas);
         }
 
         public Options withComparisons(ComparisonSettings settings) {
-            return new Options(settings, web, webBindHost, webPort, webHost, webAccess, stateListener, evaluation, identity, timeline, brokerReady, companion);
+            return new Options(settings, web, webBindHost, webPort, webHost, webAccess, stateListener, evaluation, identity, timeline, brokerReady, companion, standbyReplicas);
         }
 
         public Options withStateListener(KafkaStreams.StateListener listener) {
-            return new Options(comparisons, web, webBindHost, webPort, webHost, webAccess, listener, evaluation, identity, timeline, brokerReady, companion);
+            return new Options(comparisons, web, webBindHost, webPort, webHost, webAccess, listener, evaluation, identity, timeline, brokerReady, companion, standbyReplicas);
         }
 
         /** How the evaluation worker runs each cost class (threads, deadlines). */
         public Options withEvaluation(EvaluationSettings settings) {
-            return new Options(comparisons, web, webBindHost, webPort, webHost, webAccess, stateListener, settings, identity, timeline, brokerReady, companion);
+            return new Options(comparisons, web, webBindHost, webPort, webHost, webAccess, stateListener, settings, identity, timeline, brokerReady, companion, standbyReplicas);
         }
 
         /** Runs {@code c} beside the scorer on its cluster, from the broker's first answer until the scorer closes. */
         public Options withCompanion(ClusterCompanion c) {
             return new Options(comparisons, web, webBindHost, webPort, webHost, webAccess, stateListener, evaluation, identity, timeline,
-                    brokerReady, c);
+                    brokerReady, c, standbyReplicas);
         }
 
         /**
@@ -127,7 +129,16 @@ public final class ScorerApp implements AutoCloseable {
          * without one, an id kept in the state directory with dynamic membership.
          */
         public Options withIdentity(MemberIdentity id) {
-            return new Options(comparisons, web, webBindHost, webPort, webHost, webAccess, stateListener, evaluation, id, timeline, brokerReady, companion);
+            return new Options(comparisons, web, webBindHost, webPort, webHost, webAccess, stateListener, evaluation, id, timeline, brokerReady, companion, standbyReplicas);
+        }
+
+        /**
+         * Warm copies of each task's state on other instances, so a lost instance's tasks resume there without a
+         * restore (docs/operations.md, "Failover timing"); null leaves Kafka's default (0) or the -P value.
+         */
+        public Options withStandbyReplicas(Integer replicas) {
+            return new Options(comparisons, web, webBindHost, webPort, webHost, webAccess, stateListener, evaluation, identity,
+                    timeline, brokerReady, companion, replicas);
         }
     }
 
@@ -350,6 +361,9 @@ public final class ScorerApp implements AutoCloseable {
                     : MemberIdentity.resolve(stateDir, Optional.empty(), MemberIdentity.NONE);
             // static membership: a restarted instance takes its place back at once (Streams adds each thread's index)
             identity.groupInstanceId().ifPresent(id -> props.put(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, id));
+            if (options.standbyReplicas() != null) {
+                props.put(org.apache.kafka.streams.StreamsConfig.NUM_STANDBY_REPLICAS_CONFIG, options.standbyReplicas());
+            }
             WebServer web = null;
             if (options.web()) {
                 try {

@@ -6,6 +6,9 @@ import io.mmgr.stream.judge.panel.PanelRule;
 import io.mmgr.stream.judge.panel.PanelSettings;
 import io.mmgr.stream.judge.MediaSettings;
 import io.mmgr.stream.judge.PricingSettings;
+import io.mmgr.stream.judge.batch.BatchProtocols;
+import io.mmgr.stream.judge.batch.BatchSettings;
+import io.mmgr.stream.judge.batch.LaneMode;
 import io.mmgr.stream.judge.protocol.AzureOpenAiClient;
 import io.mmgr.stream.judge.protocol.JudgeProtocol;
 import io.mmgr.stream.judge.protocol.ModelProfile;
@@ -120,6 +123,34 @@ public final class JudgeOptions {
             description = "spend allowed per run; when spent, requests wait as PENDING with the reason (env MMGR_JUDGE_BUDGET_USD)")
     Double budgetUsd;
 
+    @Option(names = "--judge-batch-discount", defaultValue = "${env:MMGR_JUDGE_BATCH_DISCOUNT:-0.5}",
+            description = "a batch-lane request's price as a share of the realtime one; OpenAI, Gemini and Anthropic all bill "
+                    + "batches at half (default: ${DEFAULT-VALUE}; env MMGR_JUDGE_BATCH_DISCOUNT)")
+    double batchDiscount;
+
+    @Option(names = "--judge-lane", defaultValue = "${env:MMGR_JUDGE_LANE:-realtime}",
+            description = "realtime, batch (the provider's batch API, at the batch price) or auto (realtime what the quota "
+                    + "serves within --judge-latency-target, the rest in batches) (default: ${DEFAULT-VALUE}; env MMGR_JUDGE_LANE)")
+    String lane;
+
+    @Option(names = "--judge-batch-max-requests", defaultValue = "${env:MMGR_JUDGE_BATCH_MAX_REQUESTS:-1000}",
+            description = "a batch is submitted once this many requests wait (default: ${DEFAULT-VALUE}; env MMGR_JUDGE_BATCH_MAX_REQUESTS)")
+    int batchMaxRequests;
+
+    @Option(names = "--judge-batch-max-wait", defaultValue = "${env:MMGR_JUDGE_BATCH_MAX_WAIT:-PT5M}",
+            description = "... or once the oldest waiting request has waited this long (default: ${DEFAULT-VALUE}; "
+                    + "env MMGR_JUDGE_BATCH_MAX_WAIT)")
+    Duration batchMaxWait;
+
+    @Option(names = "--judge-batch-poll-interval", defaultValue = "${env:MMGR_JUDGE_BATCH_POLL_INTERVAL:-PT30S}",
+            description = "how often open batches are polled (default: ${DEFAULT-VALUE}; env MMGR_JUDGE_BATCH_POLL_INTERVAL)")
+    Duration batchPollInterval;
+
+    @Option(names = "--judge-latency-target", defaultValue = "${env:MMGR_JUDGE_LATENCY_TARGET:-PT5M}",
+            description = "in the auto lane, realtime takes what the quota serves within this (default: ${DEFAULT-VALUE}; "
+                    + "env MMGR_JUDGE_LATENCY_TARGET)")
+    Duration latencyTarget;
+
     @Option(names = "--judge-frames", defaultValue = "${env:MMGR_JUDGE_FRAMES:-16}",
             description = "frames sampled from a video, first to last (default: ${DEFAULT-VALUE}; env MMGR_JUDGE_FRAMES)")
     int frames;
@@ -216,15 +247,29 @@ public final class JudgeOptions {
                 .timeout(timeout)
                 .retry(r -> r.maxAttempts(maxAttempts).deadline(retryDeadline))
                 .circuit(c -> c.failureRate(circuitFailureRate).openFor(circuitOpenFor))
-                .pricing(PricingSettings.of(priceInput, priceOutput, budgetUsd))
+                .pricing(PricingSettings.of(priceInput, priceOutput, budgetUsd).withBatchDiscount(batchDiscount))
                 .media(MediaSettings.defaults().withFrames(frames, nativeVideo))
                 .azure(azure(p))
+                // a batch fills from the requests a worker holds: hold a full batch beside one being answered
+                .maxInFlight(lane == null || LaneMode.parse(lane) == LaneMode.REALTIME ? JudgeSettings.DEFAULT_MAX_IN_FLIGHT
+                        : Math.max(JudgeSettings.DEFAULT_MAX_IN_FLIGHT, 2 * batchMaxRequests))
                 .build();
     }
 
-    /** The panel, samples and rule the flags give (the lane's price factor stays 1.0 here). */
+    /** The panel, samples and rule the flags give (JudgeRuntime sets the lane's price factor). */
     public PanelSettings panel() {
         return new PanelSettings(PanelSettings.parse(panel, settings()), samples, PanelRule.parse(panelRule), 1.0);
+    }
+
+    /** The batch lane's settings; a lane other than realtime needs a protocol with a batch API here. */
+    public BatchSettings batchSettings() {
+        BatchSettings b = new BatchSettings(LaneMode.parse(lane), batchMaxRequests, batchMaxWait, batchPollInterval, latencyTarget);
+        JudgeProtocol p = JudgeProtocol.parse(protocol);
+        if (b.lane() != LaneMode.REALTIME && !BatchProtocols.speaks(p)) {
+            throw new IllegalArgumentException("--judge-lane " + b.lane() + " needs a protocol with a batch API ("
+                    + BatchProtocols.names() + "), not " + p);
+        }
+        return b;
     }
 
     /** The Azure settings; naming a deployment for another protocol is an error (it would be ignored). */

@@ -115,9 +115,10 @@ public final class JudgeWorkerCommand implements Callable<Integer> {
                     .get(topics.judgeRequests.name()).partitions().size();
             short replication = (short) admin.describeTopics(List.of(topics.judgeRequests.name())).allTopicNames().get()
                     .get(topics.judgeRequests.name()).partitions().get(0).replicas().size();
-            // the shared cache topic, should the scorer predate it
+            // the shared cache topic and the batch lane's, should the scorer predate them
             TopicAdmin.ensure(admin, new Topics(ep.topicPrefix(), partitions, replication, new AvroSerdes(registry, true))
-                    .definitions().stream().filter(d -> d.name().equals(topics.judgeCache.name())).toList());
+                    .definitions().stream().filter(d -> d.name().equals(topics.judgeCache.name())
+                            || d.name().equals(topics.judgeBatches.name())).toList());
         }
         artifacts.allowedHosts(spec.commandLine()); // a malformed host is a usage error before anything starts
         Map<String, Object> clientConfig = new java.util.HashMap<>(client);
@@ -128,7 +129,7 @@ public final class JudgeWorkerCommand implements Callable<Integer> {
         HealthFile health = new HealthFile(connection.dataDir.resolve(STATE_FILE));
         health.write("STARTING");
         // the same artifact access as the scorer's: roots, allowlisted http hosts, inline data
-        JudgeRuntime runtime = JudgeRuntime.start(judge.settings(), judge.panel(), System.getenv(), topics,
+        JudgeRuntime runtime = JudgeRuntime.start(judge.settings(), judge.panel(), judge.batchSettings(), System.getenv(), topics,
                 new JudgeWorker.Config(ep.bootstrapServers(), judge.group(applicationId), clientConfig, identity),
                 artifacts.resolver(spec.commandLine(), connection.dataDir.resolve("judge-spill")),
                 meters, connection.dataDir.resolve("judge-cache"));

@@ -26,6 +26,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.streams.StreamsConfig;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -83,6 +84,12 @@ public final class RunCommand implements Callable<Integer> {
                     + "once and kept in the data directory; 'none': dynamic membership (default: auto with the embedded "
                     + "broker, none with --bootstrap-servers; env MMGR_GROUP_INSTANCE_ID)")
     String groupInstanceId;
+
+    @Option(names = "--standby-replicas", defaultValue = "${env:MMGR_STANDBY_REPLICAS}",
+            description = "warm copies of each task's state kept on other instances (Kafka Streams' num.standby.replicas), "
+                    + "so a lost instance's tasks resume on another without restoring their stores (default: 0, Kafka's, "
+                    + "or what -P num.standby.replicas says; env MMGR_STANDBY_REPLICAS)")
+    Integer standbyReplicas;
 
     @Option(names = "--evaluation-threads", defaultValue = "${env:MMGR_EVALUATION_THREADS}",
             description = "evaluation threads per cost class, e.g. light=2,image=2,video=1 (the default; env MMGR_EVALUATION_THREADS)")
@@ -184,6 +191,12 @@ public final class RunCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--group-instance-id: " + e.getMessage());
         }
+        Integer standbys;
+        try {
+            standbys = standbyReplicas(standbyReplicas, properties);
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--standby-replicas: " + e.getMessage());
+        }
         if (judge.configured()) {
             judge.settings(); // conflicting or invalid judge flags fail before anything starts
         }
@@ -239,6 +252,7 @@ public final class RunCommand implements Callable<Integer> {
         ScorerApp.Options options = ScorerApp.Options.defaults()
                 .withEvaluation(evaluation)
                 .withIdentity(identity)
+                .withStandbyReplicas(standbys)
                 .withTimeline(timeline)
                 .withBrokerReady(starting != null ? starting.ready() : java.util.concurrent.CompletableFuture.completedFuture(null))
                 // the embedded stack's sweep runs beside the scorer; on a team's own cluster nothing does
@@ -261,7 +275,7 @@ public final class RunCommand implements Callable<Integer> {
         if (inProcessJudge) {
             Map<String, Object> client = ScorerSettings.clientProperties(properties);
             // the judge's meters join the scorer's registry, so /metrics shows them
-            judgeRef.set(JudgeRuntime.start(judge.settings(), judge.panel(), System.getenv(), app.topics(),
+            judgeRef.set(JudgeRuntime.start(judge.settings(), judge.panel(), judge.batchSettings(), System.getenv(), app.topics(),
                     new JudgeWorker.Config(bootstrap, judge.group(applicationId), client, identity),
                     artifacts.resolver(spec.commandLine(), dataDir.resolve("judge-spill")), app.meters(),
                     dataDir.resolve("judge-cache")));
@@ -289,6 +303,8 @@ public final class RunCommand implements Callable<Integer> {
                         : "OPEN to anyone who reaches " + webBind + " (--web-auth none)"));
         out.printf("  Group membership        : %s%n", identity.staticMembership()
                 ? "static, instance id " + identity.id() : "dynamic");
+        out.printf("  Standby replicas        : %s%n", standbys != null ? standbys
+                : properties.getOrDefault(StreamsConfig.NUM_STANDBY_REPLICAS_CONFIG, "0"));
         out.printf("  Evaluation              : threads %s, deadlines %s%n", describe(evaluation.threads()),
                 describe(evaluation.deadlines()));
         out.printf("  Artifact roots          : %s%n", roots);
@@ -305,6 +321,27 @@ public final class RunCommand implements Callable<Integer> {
         out.flush();
         stopped.await();
         return 0;
+    }
+
+    /**
+     * {@code num.standby.replicas} for the scorer, or null to leave it to {@code -P} (or Kafka's 0). Not on by default:
+     * in the cluster runs a standby had a lost scorer's tasks running on the survivor within seconds of its
+     * rebalance, but the rebalance began later (28-31 s after the kill, 16 s without) and the longest partition stall
+     * stayed 46-47 s, as without (docs/operations.md, "Failover timing").
+     */
+    static Integer standbyReplicas(Integer option, Map<String, String> properties) {
+        if (option == null) {
+            return null;
+        }
+        if (option < 0) {
+            throw new IllegalArgumentException("must be 0 or more, not " + option);
+        }
+        String property = properties.get(StreamsConfig.NUM_STANDBY_REPLICAS_CONFIG);
+        if (property != null && !property.strip().equals(option.toString())) {
+            throw new IllegalArgumentException(option + " contradicts -P " + StreamsConfig.NUM_STANDBY_REPLICAS_CONFIG
+                    + "=" + property + "; give one of them");
+        }
+        return option;
     }
 
     /** {@code light=2, image=2, video=1}, in class order. */

@@ -73,6 +73,20 @@ public final class ScorerProcess implements AutoCloseable {
         return new ScorerProcess("judge-worker", JUDGE_WORKER_READY, dataDir, jvmOptions, args, env);
     }
 
+    /**
+     * Any {@code mmgr} command the same way, ready once its output shows {@code readyText}; with MMGR_DATA_DIR in
+     * {@code env} no {@code --data-dir} is passed (configured by environment, as a container is).
+     */
+    public static ScorerProcess of(String command, String readyText, Path dataDir, List<String> jvmOptions, List<String> args,
+                                   Map<String, String> env) {
+        return new ScorerProcess(command, readyText, dataDir, jvmOptions, args, env);
+    }
+
+    /** This JVM's java launcher, which children run on. */
+    public static String java() {
+        return Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    }
+
     /** The class path children run on: the test class path under Surefire/Failsafe, else this JVM's. */
     public static String classpath() {
         return System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
@@ -90,12 +104,15 @@ public final class ScorerProcess implements AutoCloseable {
             // started from bin/mmgr: the child is what a user runs, with the launcher's JVM options for run
             cmd.add(launcher.get().toString());
         } else {
-            cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+            cmd.add(java());
             cmd.addAll(jvmOptions);
             cmd.add("-Dorg.apache.avro.SERIALIZABLE_PACKAGES=io.mmgr.stream.avro");
             cmd.addAll(List.of("-cp", classpath(), "io.mmgr.stream.cli.Main"));
         }
-        cmd.addAll(List.of(command, "--data-dir", dataDir.toString()));
+        cmd.add(command);
+        if (!env.containsKey("MMGR_DATA_DIR")) {
+            cmd.addAll(List.of("--data-dir", dataDir.toString()));
+        }
         cmd.addAll(args);
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile());
         pb.environment().keySet().removeIf(k -> k.startsWith("MMGR_")); // only what the arguments say
@@ -106,6 +123,7 @@ public final class ScorerProcess implements AutoCloseable {
         long deadline = t0 + timeout.toNanos();
         while (!log().contains(readyText)) {
             if (!process.isAlive()) {
+                LIVE.remove(process);
                 throw new IllegalStateException("mmgr " + command + " exited with " + process.exitValue() + " while starting:\n"
                         + tail());
             }
@@ -179,6 +197,22 @@ public final class ScorerProcess implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /** Everything every start wrote, in order. */
+    public String allLogs() {
+        StringBuilder b = new StringBuilder();
+        for (int i = 1; i <= starts; i++) {
+            Path p = dataDir.resolve(command + "-" + i + ".log");
+            try {
+                if (Files.exists(p)) {
+                    b.append(Files.readString(p, StandardCharsets.UTF_8));
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+        return b.toString();
     }
 
     /** The end of this start's output, then of the broker's and registry's log: a failed start is diagnosed from both. */

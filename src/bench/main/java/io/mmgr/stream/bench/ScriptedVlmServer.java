@@ -32,7 +32,8 @@ import java.util.regex.Pattern;
  * ({@code .../models/<model>:generateContent}), Anthropic Messages ({@code .../v1/messages}, which needs
  * {@code anthropic-version}) and Azure OpenAI's deployment chat completions
  * ({@code /openai/deployments/<deployment>/chat/completions?api-version=...}, the deployment naming the
- * model) and answers as those APIs do ({@link ProviderAnswers}, {@link AnthropicAnswers}, {@link AzureAnswers}):
+ * model) and answers as those APIs do ({@link ProviderAnswers}, {@link AnthropicAnswers}, {@link AzureAnswers}), with
+ * Gemini's and Anthropic's batch APIs beside ({@link #batches()}, {@link GeminiBatchApi}, {@link AnthropicBatchApi}):
  * their error objects and rate-limit hints, the 400s OpenAI's reasoning models (o-series, gpt-5) give
  * to {@code max_tokens} and to a temperature, their reasoning tokens counted against
  * {@code max_completion_tokens}, and Gemini 2.5's thoughts counted against {@code maxOutputTokens}
@@ -159,6 +160,7 @@ public final class ScriptedVlmServer implements AutoCloseable {
     }
 
     private final HttpServer server;
+    private final OpenAiBatches openAiBatches;
     private final ExecutorService executor;
     private final List<Seen> seen = Collections.synchronizedList(new ArrayList<>());
     private final Map<String, AtomicInteger> attempts = new ConcurrentHashMap<>();
@@ -166,6 +168,9 @@ public final class ScriptedVlmServer implements AutoCloseable {
     private volatile Function<Exchange, Action> script;
     private volatile Quota quota;
     private final java.util.TreeSet<Long> accepted = new java.util.TreeSet<>();
+    private final ScriptedBatches batches = new ScriptedBatches(this);
+    private final GeminiBatchApi geminiBatches = new GeminiBatchApi(batches);
+    private final AnthropicBatchApi anthropicBatches = new AnthropicBatchApi(batches);
 
     private ScriptedVlmServer(Function<Exchange, Action> script) throws IOException {
         this.script = script;
@@ -185,11 +190,19 @@ public final class ScriptedVlmServer implements AutoCloseable {
             });
         });
         server.createContext("/", this::handle);
+        this.openAiBatches = new OpenAiBatches(this);
+        server.createContext("/v1/files", openAiBatches::handle);
+        server.createContext("/v1/batches", openAiBatches::handle);
         server.start();
     }
 
     public static ScriptedVlmServer start(Function<Exchange, Action> script) throws IOException {
         return new ScriptedVlmServer(script);
+    }
+
+    /** OpenAI's Batch API on this server ({@code /v1/files}, {@code /v1/batches}), answering lines by this server's script. */
+    public OpenAiBatches openAiBatches() {
+        return openAiBatches;
     }
 
     public void script(Function<Exchange, Action> next) {
@@ -323,6 +336,20 @@ public final class ScriptedVlmServer implements AutoCloseable {
         }
     }
 
+    /** The batch API of {@code protocol} on this server, as any test of the batch lane asks it. */
+    public ScriptedBatchApi batchApi(JudgeProtocol protocol) {
+        return switch (protocol) {
+            case OPENAI -> openAiBatches;
+            case GEMINI, ANTHROPIC -> batches;
+            case AZURE_OPENAI -> throw new IllegalArgumentException("no batch API is scripted for " + protocol);
+        };
+    }
+
+    /** The batch APIs' side: batches created, their scripting, and how often each entry was submitted and billed. */
+    public ScriptedBatches batches() {
+        return batches;
+    }
+
     /** Requests that arrived so far (answered or not yet). */
     public int requestCount() {
         return arrivals.get();
@@ -364,6 +391,14 @@ public final class ScriptedVlmServer implements AutoCloseable {
             String path = ex.getRequestURI().getPath();
             JudgeProtocol protocol = protocolOf(path);
             byte[] raw = ex.getRequestBody().readAllBytes();
+            if (GeminiBatchApi.serves(path)) {
+                geminiBatches.handle(ex, raw);
+                return;
+            }
+            if (AnthropicBatchApi.serves(path)) {
+                anthropicBatches.handle(ex, raw);
+                return;
+            }
             if (protocol == null || !"POST".equals(ex.getRequestMethod())) {
                 send(ex, 404, "{\"error\":\"unknown endpoint\"}");
                 return;
@@ -399,30 +434,13 @@ public final class ScriptedVlmServer implements AutoCloseable {
             sleep(a.latency());
             int thinking = ModelRules.thinking(protocol, model, params, a);
             int cap = ModelRules.outputCap(protocol, params);
+            Scripted plain = scripted(a, protocol, model, metrics, raw.length, thinking, cap, auth);
+            if (plain != null) {
+                record.seen(plain.reply().status(), plain.announced(), plain.finish());
+                send(ex, plain.reply());
+                return;
+            }
             switch (a.kind()) {
-                case OK -> answer(ex, record, protocol, model, answerJson(metrics, a.scores(), null, null), raw.length, thinking, cap);
-                case MISSING_METRIC -> answer(ex, record, protocol, model,
-                        answerJson(metrics, a.scores(), metrics.isEmpty() ? null : metrics.get(0), null), raw.length, thinking, cap);
-                case NON_BINARY -> answer(ex, record, protocol, model,
-                        answerJson(metrics, a.scores(), null, metrics.isEmpty() ? null : metrics.get(0)), raw.length, thinking, cap);
-                case RATE_LIMITED -> {
-                    Duration d = Duration.ofNanos((long) (a.retryAfter() * 1e9));
-                    record.seen(429, d, null);
-                    send(ex, ProviderAnswers.rateLimited(protocol, model, 60, d, a.retryAfterHeader()));
-                }
-                case SERVER_ERROR -> send(ex, record.replied(ProviderAnswers.serverError(protocol)));
-                case OVERLOADED -> send(ex, record.replied(ProviderAnswers.overloaded(protocol)));
-                case UNAUTHORIZED -> send(ex, record.replied(ProviderAnswers.unauthorized(protocol, auth)));
-                case CONTENT_FILTER -> {
-                    ProviderAnswers.Reply r = ProviderAnswers.contentFilter(protocol, model);
-                    record.seen(r.status(), null, r.status() == 200 ? "refusal" : null);
-                    send(ex, r);
-                }
-                case HANG -> send(ex, record.replied(ProviderAnswers.serverError(protocol)));
-                case MALFORMED -> {
-                    record.seen(200, null, null);
-                    send(ex, 200, "<html>upstream error</html>");
-                }
                 case TRUNCATED -> {
                     record.seen(200, null, null);
                     byte[] full = ProviderAnswers.answer(protocol, model, answerJson(metrics, a.scores(), null, null), raw.length, 0, -1)
@@ -433,10 +451,6 @@ public final class ScriptedVlmServer implements AutoCloseable {
                     out.write(full, 0, full.length / 2);
                     out.flush();
                     throw new IOException("truncated on purpose"); // the connection is dropped mid-body
-                }
-                case REFUSAL -> {
-                    record.seen(200, null, "refusal");
-                    send(ex, 200, ProviderAnswers.refusal(protocol, model));
                 }
                 case STREAMED_ANSWER -> {
                     record.seen(200, null, "stop");
@@ -495,11 +509,75 @@ public final class ScriptedVlmServer implements AutoCloseable {
         }
     }
 
-    private void answer(HttpExchange ex, Record record, JudgeProtocol protocol, String model, String content, int requestBytes,
-                        int thinking, int cap) throws IOException {
+    /** A whole answer the script gives (status, headers, body), with what {@link Seen} records of it. */
+    record Scripted(ProviderAnswers.Reply reply, Duration announced, String finish) {
+    }
+
+    /**
+     * The answer of every kind that is one whole body (all but TRUNCATED and the streamed ones, which are null):
+     * what a realtime call gets, and what a batch line of the same request gets in the results.
+     */
+    private static Scripted scripted(Action a, JudgeProtocol protocol, String model, List<String> metrics, int requestBytes,
+                                     int thinking, int cap, String auth) throws IOException {
+        return switch (a.kind()) {
+            case OK -> answered(protocol, model, answerJson(metrics, a.scores(), null, null), requestBytes, thinking, cap);
+            case MISSING_METRIC -> answered(protocol, model,
+                    answerJson(metrics, a.scores(), metrics.isEmpty() ? null : metrics.get(0), null), requestBytes, thinking, cap);
+            case NON_BINARY -> answered(protocol, model,
+                    answerJson(metrics, a.scores(), null, metrics.isEmpty() ? null : metrics.get(0)), requestBytes, thinking, cap);
+            case RATE_LIMITED -> {
+                Duration d = Duration.ofNanos((long) (a.retryAfter() * 1e9));
+                yield new Scripted(ProviderAnswers.rateLimited(protocol, model, 60, d, a.retryAfterHeader()), d, null);
+            }
+            case SERVER_ERROR, HANG -> new Scripted(ProviderAnswers.serverError(protocol), null, null);
+            case OVERLOADED -> new Scripted(ProviderAnswers.overloaded(protocol), null, null);
+            case UNAUTHORIZED -> new Scripted(ProviderAnswers.unauthorized(protocol, auth), null, null);
+            case CONTENT_FILTER -> {
+                ProviderAnswers.Reply r = ProviderAnswers.contentFilter(protocol, model);
+                yield new Scripted(r, null, r.status() == 200 ? "refusal" : null);
+            }
+            case MALFORMED -> new Scripted(new ProviderAnswers.Reply(200, Map.of(), "<html>upstream error</html>"), null, null);
+            case REFUSAL -> new Scripted(new ProviderAnswers.Reply(200, Map.of(), ProviderAnswers.refusal(protocol, model)), null,
+                    "refusal");
+            default -> null;
+        };
+    }
+
+    private static Scripted answered(JudgeProtocol protocol, String model, String content, int requestBytes, int thinking, int cap)
+            throws IOException {
         String body = ProviderAnswers.answer(protocol, model, content, requestBytes, thinking, cap);
-        record.seen(200, null, ProviderAnswers.finish(protocol, JSON.readTree(body)));
-        send(ex, 200, body);
+        return new Scripted(new ProviderAnswers.Reply(200, Map.of(), body), null, ProviderAnswers.finish(protocol, JSON.readTree(body)));
+    }
+
+    /**
+     * What a batch line holding this realtime request body gets: the same script (case marker, attempt count, model
+     * rules) as the realtime call, without the request quota (a batch has its own) and without being counted as a
+     * realtime arrival. A streamed answer is written whole; a kind that has no whole body (TRUNCATED, a streamed body) is
+     * answered as the provider's 500.
+     */
+    ProviderAnswers.Reply answerLine(JudgeProtocol protocol, String model, JsonNode body) throws IOException {
+        String text = allText(body);
+        Matcher m = CASE.matcher(text);
+        String caseName = m.find() ? m.group(1) : "";
+        int attempt = attempts.computeIfAbsent(caseName, k -> new AtomicInteger()).getAndIncrement();
+        Map<String, Object> params = params(protocol, body, null);
+        List<String> metrics = metricNames(body, text);
+        Action a = script.apply(new Exchange(protocol, caseName, attempt, metrics, text, model, seedOf(params)));
+        ProviderAnswers.Reply refused = protocol == JudgeProtocol.ANTHROPIC ? ModelRules.checkAnthropic(params, body)
+                : ModelRules.check(protocol, model, params);
+        if (refused != null) {
+            return refused;
+        }
+        int bytes = body.toString().getBytes(StandardCharsets.UTF_8).length;
+        if (a.kind() == Kind.STREAMED_ANSWER) {
+            // written whole into the result, uncapped as the realtime streamed answer: few lines make a large results file
+            java.io.StringWriter written = new java.io.StringWriter();
+            a.streamed().write(written);
+            return answered(protocol, model, written.toString(), bytes, 0, -1).reply();
+        }
+        Scripted s = scripted(a, protocol, model, metrics, bytes, ModelRules.thinking(protocol, model, params, a),
+                ModelRules.outputCap(protocol, params), "");
+        return s != null ? s.reply() : ProviderAnswers.serverError(protocol);
     }
 
     /** The request parameters that decide how a model answers. */
@@ -561,7 +639,7 @@ public final class ScriptedVlmServer implements AutoCloseable {
     private static final String SPLIT = "@@answer-text@@";
 
     /** A chunked 200 (no Content-Length: the size is not known up front). */
-    private static void stream(HttpExchange ex, Streamed body) throws IOException {
+    static void stream(HttpExchange ex, Streamed body) throws IOException {
         ex.getResponseHeaders().add("Content-Type", "application/json");
         ex.sendResponseHeaders(200, 0);
         try (Writer out = new java.io.BufferedWriter(new java.io.OutputStreamWriter(ex.getResponseBody(), StandardCharsets.UTF_8),
@@ -610,12 +688,12 @@ public final class ScriptedVlmServer implements AutoCloseable {
         }
     }
 
-    private static void send(HttpExchange ex, ProviderAnswers.Reply r) throws IOException {
+    static void send(HttpExchange ex, ProviderAnswers.Reply r) throws IOException {
         r.headers().forEach((k, v) -> ex.getResponseHeaders().add(k, v));
         send(ex, r.status(), r.body());
     }
 
-    private static void send(HttpExchange ex, int status, String body) throws IOException {
+    static void send(HttpExchange ex, int status, String body) throws IOException {
         byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
         ex.getResponseHeaders().add("Content-Type", "application/json");
         ex.sendResponseHeaders(status, bytes.length);

@@ -56,6 +56,11 @@ public final class Topics {
     public final Topic<SampleKey, JudgeVerdict> judgeVerdicts;
     /** Compacted: final verdicts by cache key (judge model, rubric version, prompt and artifact digests), shared by judge workers. */
     public final Topic<String, JudgeVerdict> judgeCache;
+    /**
+     * Compacted: the judge's batch lane, one record per batch by its local id (state, provider id, custom id to
+     * request key), a JSON document (io.mmgr.stream.judge.batch.BatchRecord); read to its end when a judge worker starts.
+     */
+    public final Topic<String, byte[]> judgeBatches;
     public final Topic<SampleKey, HumanLabel> humanLabels;
     /** Compacted: the latest score of every sample. */
     public final Topic<SampleKey, SampleScore> sampleScores;
@@ -87,6 +92,7 @@ public final class Topics {
         judgeRequests = new Topic<>(prefix + "judge-requests", sampleKey, serdes.forValues(JudgeRequest.class));
         judgeVerdicts = new Topic<>(prefix + "judge-verdicts", sampleKey, serdes.forValues(JudgeVerdict.class));
         judgeCache = new Topic<>(prefix + "judge-cache", Serdes.String(), serdes.forValues(JudgeVerdict.class));
+        judgeBatches = new Topic<>(prefix + "judge-batches", Serdes.String(), Serdes.ByteArray());
         humanLabels = new Topic<>(prefix + "human-labels", sampleKey, serdes.forValues(HumanLabel.class));
         sampleScores = new Topic<>(prefix + "sample-scores", sampleKey, serdes.forValues(SampleScore.class));
         leaderboard = new Topic<>(prefix + "leaderboard", boardKey, serdes.forValues(LeaderboardRow.class));
@@ -113,6 +119,7 @@ public final class Topics {
                 new Definition(judgeRequests.name(), partitions, replication, Map.of()),
                 new Definition(judgeVerdicts.name(), partitions, replication, kept30Days),
                 new Definition(judgeCache.name(), partitions, replication, compacted),
+                new Definition(judgeBatches.name(), partitions, replication, compacted),
                 new Definition(humanLabels.name(), partitions, replication, kept30Days),
                 new Definition(sampleScores.name(), partitions, replication, compacted),
                 new Definition(leaderboard.name(), partitions, replication, compacted),

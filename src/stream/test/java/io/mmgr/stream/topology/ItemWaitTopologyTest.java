@@ -47,6 +47,7 @@ class ItemWaitTopologyTest {
 
     static final Instant START = Instant.parse("2026-01-01T00:00:00Z");
     static final Duration TICK = Duration.ofMillis(250);
+    static final ItemWait A_MINUTE = new ItemWait(Duration.ofSeconds(60), 10_000, 64L << 20);
 
     @TempDir
     Path stateDir;
@@ -257,7 +258,7 @@ class ItemWaitTopologyTest {
 
     @Test
     void aStallOfTheScorerDoesNotCountAsWaitingSoTheItemStillFindsItsEvent() {
-        start(ItemWait.DEFAULTS);
+        start(A_MINUTE);
         publish(event("late", 0.7));
         advance(Duration.ofSeconds(5));
         // the thread blocked for 90 s (a commit waiting for a broker's failover): one late punctuation
@@ -276,7 +277,7 @@ class ItemWaitTopologyTest {
 
     @Test
     void afterAStallTheWaitGoesOnAndAnItemThatNeverComesIsStillDeadLettered() {
-        start(ItemWait.DEFAULTS);
+        start(A_MINUTE);
         publish(event("never", 0.5));
         advance(Duration.ofSeconds(5));
         driver.advanceWallClockTime(Duration.ofSeconds(90));

@@ -51,7 +51,10 @@ class ScoringTopologyTest {
     EvaluationBridge evaluation;
 
     void start(boolean judge) {
-        fx = TopologyFixture.builder("t.", stateDir).settings(s -> s.withJudge(judge)).scorer();
+        // a short item wait: the missing item's letter comes after a few punctuator ticks, not five minutes of them
+        fx = TopologyFixture.builder("t.", stateDir).settings(s -> s.withJudge(judge))
+                .context(c -> c.itemWait(new io.mmgr.stream.topology.intake.ItemWait(java.time.Duration.ofSeconds(5), 10_000, 64L << 20)))
+                .scorer();
         driver = fx.driver;
         serdes = fx.serdes;
         topics = fx.topics;
@@ -182,10 +185,13 @@ class ScoringTopologyTest {
         assertThat(letters.get(2).getReason()).isEqualTo("echo: inputs.values is missing");
         assertThat(letters.get(3).getReason()).isEqualTo("field runId is empty");
         assertThat(letters.get(3).getSourceOffset()).isEqualTo(5);
-        // the event without its item waits for it (ItemWait's default minute), then has its own letter
-        driver.advanceWallClockTime(java.time.Duration.ofSeconds(61));
+        // the event without its item waits for it (5 s of running time here: the punctuator's 250 ms ticks, as a
+        // running scorer has them; one jump of the clock would be a stall, which does not count)
+        for (int tick = 0; tick < 24; tick++) {
+            driver.advanceWallClockTime(java.time.Duration.ofMillis(250));
+        }
         DeadLetter noItem = deadLetters.readValue();
-        assertThat(noItem.getReason()).contains("no benchmark item for task 'echo', sample 'missing' after waiting 60 s");
+        assertThat(noItem.getReason()).contains("no benchmark item for task 'echo', sample 'missing' after waiting 5 s");
         assertThat(noItem.getSourceOffset()).isEqualTo(3);
 
         Map<SampleKey, SampleScore> byKey = scores.readKeyValuesToMap();

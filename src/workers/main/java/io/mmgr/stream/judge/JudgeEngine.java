@@ -9,6 +9,7 @@ import io.mmgr.stream.tasks.ArtifactResolver;
 import io.mmgr.stream.avro.GenerationEvent;
 import io.mmgr.stream.avro.JudgeRequest;
 import io.mmgr.stream.avro.JudgeVerdict;
+import io.mmgr.stream.judge.batch.LaneRouter;
 import io.mmgr.stream.judge.protocol.ModelProfile;
 import io.mmgr.stream.judge.protocol.ProviderCall;
 import io.mmgr.stream.judge.protocol.ProviderClient;
@@ -84,7 +85,9 @@ public final class JudgeEngine {
         /** the circuit letting calls through again */
         CIRCUIT,
         /** the cache being complete */
-        CACHE
+        CACHE,
+        /** a batch ending (the request is in or waiting for one); the batch's own window bounds it, not the deadline */
+        BATCH
     }
 
     /** One request's history over its tries: transient cycles so far and what all its calls cost. */
@@ -133,6 +136,7 @@ public final class JudgeEngine {
     private volatile CostProjection projection;
     /** whether this engine counts requests into the projection (the panel's own engines only name it in hold reasons) */
     private volatile boolean plans;
+    private volatile LaneRouter lane = LaneRouter.REALTIME;
 
     public JudgeEngine(JudgeSettings settings, ProviderClient client, RubricCatalog rubrics, ArtifactResolver artifacts,
                        VerdictCache cache, CostLedger ledger, JudgeMetrics metrics, Clock clock) {
@@ -226,6 +230,15 @@ public final class JudgeEngine {
         }
     }
 
+    /** Where first calls go from now on: realtime (the default) or the batch lane. */
+    public void lane(LaneRouter router) {
+        this.lane = java.util.Objects.requireNonNull(router);
+    }
+
+    public LaneRouter lane() {
+        return lane;
+    }
+
     public JudgeResilience resilience() {
         return resilience;
     }
@@ -259,8 +272,10 @@ public final class JudgeEngine {
             return d.judge(request, tries);
         }
         Outcome o = attempt(request, tries);
-        if (!(o instanceof Outcome.Wait w) || w.resume() == Resume.CACHE || w.reason().equals(STOPPING)) {
-            // the worker's own start and stop are not the provider failing: they never count toward the deadline
+        if (!(o instanceof Outcome.Wait w) || w.resume() == Resume.CACHE || w.resume() == Resume.BATCH
+                || w.reason().equals(STOPPING)) {
+            // the worker's own start and stop are not the provider failing, nor is a batch taking its hours: never
+            // counted toward the deadline
             return o;
         }
         tries.lastReason = w.reason();
@@ -342,6 +357,7 @@ public final class JudgeEngine {
         int attempts0 = tally.attempts;
         long in0 = tally.inputTokens;
         long out0 = tally.outputTokens;
+        double usd0 = tally.usd(settings.pricing());
         long t0 = System.nanoTime();
         Outcome outcome;
         try {
@@ -353,7 +369,7 @@ public final class JudgeEngine {
         } finally {
             long in = tally.inputTokens - in0;
             long out = tally.outputTokens - out0;
-            double cost = settings.cost(in, out);
+            double cost = tally.usd(settings.pricing()) - usd0;
             ledger.settle(run, event.getCheckpointId(), reservedUsd, tally.attempts - attempts0, in, out, cost);
             if (tally.attempts > attempts0) {
                 metrics.tokens(run, event.getCheckpointId(), in, out, cost);
@@ -379,7 +395,16 @@ public final class JudgeEngine {
         }
         String answer = null;
         try {
-            ProviderReply reply = resilience.call(call, inputEstimate + call.profile().outputCap(), tally);
+            ProviderReply reply;
+            try {
+                reply = firstCall(key, call, inputEstimate, tally);
+            } catch (Deferred d) {
+                if (d.again) {
+                    tries.cycles++;
+                    return new Outcome.Wait(d.reason + "; back in the queue", settings.retry().betweenCycles(tries.cycles), Resume.BACKOFF);
+                }
+                return new Outcome.Wait(d.reason, d.recheck, Resume.BATCH);
+            }
             if (reply.cutBeforeAnswer()) {
                 ModelProfile first = call.profile();
                 if (first.canEnlarge()) {
@@ -448,6 +473,49 @@ public final class JudgeEngine {
         }
     }
 
+    /**
+     * The request's first call, through its lane: realtime, or the batch lane's answer once its batch has ended
+     * ({@link Deferred} while it waits, or when the batch gave no answer). Follow-up calls (more room, the repair
+     * turn) are realtime.
+     */
+    private ProviderReply firstCall(String key, ProviderCall call, long inputEstimate, JudgeResilience.Tally tally)
+            throws Exception {
+        LaneRouter.Route route = lane.route(key, call);
+        if (route instanceof LaneRouter.Answer a) {
+            tally.batchAnswer(a.reply());
+            return a.reply();
+        }
+        if (route instanceof LaneRouter.Failure f) {
+            tally.attempts++;
+            throw f.error();
+        }
+        if (route instanceof LaneRouter.Waiting w) {
+            throw new Deferred(w.reason(), w.recheck(), false);
+        }
+        if (route instanceof LaneRouter.Again a) {
+            throw new Deferred(a.reason(), Duration.ZERO, true);
+        }
+        try {
+            return resilience.call(call, inputEstimate + call.profile().outputCap(), tally);
+        } finally {
+            lane.realtimeDone();
+        }
+    }
+
+    /** A request that waits for the batch lane instead of a call. */
+    private static final class Deferred extends Exception {
+        final String reason;
+        final Duration recheck;
+        final boolean again;
+
+        Deferred(String reason, Duration recheck, boolean again) {
+            super(reason, null, false, false);
+            this.reason = reason;
+            this.recheck = recheck;
+            this.again = again;
+        }
+    }
+
     private static String cutReason(ProviderReply reply, ModelProfile first, ModelProfile last) {
         String again = last.equals(first) ? "" : ", and again with " + last.describe();
         return "the answer was cut at the output cap before any text (finish " + reply.finishReason() + ", "
@@ -470,7 +538,7 @@ public final class JudgeEngine {
                 .setAttempts(t.attempts)
                 .setInputTokens(t.inputTokens)
                 .setOutputTokens(t.outputTokens)
-                .setCostUsd(settings.cost(t.inputTokens, t.outputTokens))
+                .setCostUsd(t.usd(settings.pricing()))
                 .build();
     }
 
@@ -483,7 +551,7 @@ public final class JudgeEngine {
                 .setAttempts(tally.attempts)
                 .setInputTokens(tally.inputTokens)
                 .setOutputTokens(tally.outputTokens)
-                .setCostUsd(settings.cost(tally.inputTokens, tally.outputTokens))
+                .setCostUsd(tally.usd(settings.pricing()))
                 .setCacheKey(key);
         if (answer != null) {
             Map<String, String> justifications = new HashMap<>();

@@ -56,6 +56,24 @@ public final class JudgeResilience {
         int attempts;
         long inputTokens;
         long outputTokens;
+        /** Of the tokens, those answered in a batch (billed at the batch price). */
+        long batchInputTokens;
+        long batchOutputTokens;
+
+        /** What the tokens cost: realtime ones at the realtime price, batch ones at the batch price. */
+        public double usd(PricingSettings pricing) {
+            return pricing.cost(inputTokens - batchInputTokens, outputTokens - batchOutputTokens)
+                    + pricing.batchCost(batchInputTokens, batchOutputTokens);
+        }
+
+        /** A batch answer counts as one exchange, its tokens at the batch price. */
+        void batchAnswer(io.mmgr.stream.judge.protocol.ProviderReply r) {
+            attempts++;
+            inputTokens += r.inputTokens();
+            outputTokens += r.outputTokens();
+            batchInputTokens += r.inputTokens();
+            batchOutputTokens += r.outputTokens();
+        }
 
         public int attempts() {
             return attempts;

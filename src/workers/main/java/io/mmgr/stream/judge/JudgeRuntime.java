@@ -8,6 +8,11 @@ import io.mmgr.stream.judge.protocol.AzureOpenAiClient;
 import io.mmgr.stream.judge.protocol.GeminiClient;
 import io.mmgr.stream.judge.protocol.OpenAiChatClient;
 import io.mmgr.stream.judge.protocol.ProviderClient;
+import io.mmgr.stream.judge.batch.BatchLane;
+import io.mmgr.stream.judge.batch.BatchProtocols;
+import io.mmgr.stream.judge.batch.BatchSettings;
+import io.mmgr.stream.judge.batch.KafkaBatchLog;
+import io.mmgr.stream.judge.batch.LaneMode;
 import io.mmgr.stream.tasks.RubricCatalog;
 import io.mmgr.stream.contract.Topics;
 import java.time.Clock;
@@ -29,11 +34,22 @@ public final class JudgeRuntime implements AutoCloseable {
     private final JudgeEngine engine;
     private final JudgeMetrics metrics;
     private final JudgeWorker worker;
+    private final Lane lane;
 
-    private JudgeRuntime(JudgeEngine engine, JudgeMetrics metrics, JudgeWorker worker) {
+    /** The batch lane and the threads it runs on. */
+    private record Lane(BatchLane lane, java.util.concurrent.ExecutorService timer, java.util.concurrent.ExecutorService reader) {
+        void close() {
+            lane.close();
+            timer.shutdownNow();
+            reader.shutdownNow();
+        }
+    }
+
+    private JudgeRuntime(JudgeEngine engine, JudgeMetrics metrics, JudgeWorker worker, Lane lane) {
         this.engine = engine;
         this.metrics = metrics;
         this.worker = worker;
+        this.lane = lane;
     }
 
     /** The provider client of the settings' protocol; the key comes from the named environment variable. */
@@ -92,25 +108,74 @@ public final class JudgeRuntime implements AutoCloseable {
      */
     public static JudgeRuntime start(JudgeSettings s, Map<String, String> env, Topics topics, JudgeWorker.Config config,
                                      ArtifactResolver artifacts, MeterRegistry registry, Path cacheDir) {
-        return start(s, PanelSettings.NONE, env, topics, config, artifacts, registry, cacheDir);
+        return start(s, PanelSettings.NONE, BatchSettings.realtime(), env, topics, config, artifacts, registry, cacheDir);
     }
 
-    /** As above, with a panel of judges, repeated samples and the lane's price factor ({@link PanelSettings}). */
+    /** As above, with a panel of judges and repeated samples ({@link PanelSettings}), in the realtime lane. */
     public static JudgeRuntime start(JudgeSettings s, PanelSettings panel, Map<String, String> env, Topics topics,
+                                     JudgeWorker.Config config, ArtifactResolver artifacts, MeterRegistry registry, Path cacheDir) {
+        return start(s, panel, BatchSettings.realtime(), env, topics, config, artifacts, registry, cacheDir);
+    }
+
+    /** As {@link #start(JudgeSettings, Map, Topics, JudgeWorker.Config, ArtifactResolver, MeterRegistry, Path)}, in a lane. */
+    public static JudgeRuntime start(JudgeSettings s, BatchSettings batch, Map<String, String> env, Topics topics,
+                                     JudgeWorker.Config config, ArtifactResolver artifacts, MeterRegistry registry, Path cacheDir) {
+        return start(s, PanelSettings.NONE, batch, env, topics, config, artifacts, registry, cacheDir);
+    }
+
+    /**
+     * With a panel and in a lane. A panel (more than one judge or sample) asks every judge and sample in realtime:
+     * the batch lane carries a single judge's calls. The projection prices the batch lane at its discount; {@code auto}
+     * at the realtime price, since how much of it goes to a batch depends on the quota at the time (an upper bound).
+     */
+    public static JudgeRuntime start(JudgeSettings s, PanelSettings panel, BatchSettings batch, Map<String, String> env, Topics topics,
                                      JudgeWorker.Config config, ArtifactResolver artifacts, MeterRegistry registry, Path cacheDir) {
         JudgeMetrics metrics = new JudgeMetrics(registry);
         ProviderClient client = client(s, env);
         VerdictCache cache = VerdictCache.open(cacheDir.resolve(topics.judgeCache.name()));
+        Lane lane = null;
         try {
             JudgeEngine engine = engine(s, client, artifacts, cache, metrics);
-            panel(engine, panel, env, artifacts, metrics);
+            boolean single = panel.judges() == 1 && panel.samples() == 1;
+            panel(engine, panel.withLaneDiscount(single && batch.lane() == LaneMode.BATCH ? s.pricing().batchDiscount() : 1.0),
+                    env, artifacts, metrics);
+            if (batch.lane() != LaneMode.REALTIME) {
+                lane = lane(s, batch, client, engine, topics, config);
+                engine.lane(lane.lane());
+            }
             JudgeWorker worker = JudgeWorker.start(engine, metrics, topics.judgeRequests, topics.judgeVerdicts, topics.judgeCache,
                     config);
-            return new JudgeRuntime(engine, metrics, worker);
+            return new JudgeRuntime(engine, metrics, worker, lane);
         } catch (RuntimeException e) {
+            if (lane != null) {
+                lane.close();
+            }
             cache.close();
             throw e;
         }
+    }
+
+    /** The batch lane on its own threads: a scheduler for submitting and polling, a reader for results files. */
+    private static Lane lane(JudgeSettings s, BatchSettings batch, ProviderClient client, JudgeEngine engine, Topics topics,
+                                  JudgeWorker.Config config) {
+        java.util.concurrent.ScheduledExecutorService timer = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "judge-batch-lane");
+            t.setDaemon(true);
+            return t;
+        });
+        java.util.concurrent.ExecutorService reader = java.util.concurrent.Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r, "judge-batch-results");
+            t.setDaemon(true);
+            return t;
+        });
+        Map<String, Object> kafka = new java.util.HashMap<>(config.clientConfig());
+        kafka.put("bootstrap.servers", config.bootstrapServers());
+        String id = config.identity() != null ? config.identity().id() : java.util.UUID.randomUUID().toString().substring(0, 8);
+        BatchLane lane = new BatchLane(batch, BatchProtocols.of(client, s.timeout(), reader),
+                new KafkaBatchLog(topics.judgeBatches, kafka), timer, Clock.systemUTC(), id, engine.resilience()::requestShare,
+                s.quota().window());
+        lane.start();
+        return new Lane(lane, timer, reader);
     }
 
     public JudgeEngine engine() {
@@ -135,6 +200,9 @@ public final class JudgeRuntime implements AutoCloseable {
     public void close() {
         if (!closed.compareAndSet(false, true)) {
             return;
+        }
+        if (lane != null) {
+            lane.close(); // first: a stopping worker submits and polls nothing more; the next one takes its batches over
         }
         worker.close();
         engine.cache().close();

@@ -43,6 +43,9 @@ public record JudgeSettings(JudgeProtocol protocol, URI baseUrl, String model, S
     /** Version of the cache key's format: raising it makes every earlier verdict a miss. */
     public static final int CACHE_KEY_FORMAT = 2;
 
+    /** Requests one worker holds before its partitions pause, unless a lane needs more. */
+    public static final int DEFAULT_MAX_IN_FLIGHT = 256;
+
     public JudgeSettings {
         Objects.requireNonNull(protocol);
         Objects.requireNonNull(baseUrl);
@@ -122,7 +125,7 @@ public record JudgeSettings(JudgeProtocol protocol, URI baseUrl, String model, S
         private MediaSettings media = MediaSettings.defaults();
         private int concurrency = 4;
         private Duration timeout = Duration.ofSeconds(60);
-        private int maxInFlight = 256;
+        private int maxInFlight = DEFAULT_MAX_IN_FLIGHT;
         private AzureSettings azure = AzureSettings.defaults();
 
         private Builder(JudgeProtocol protocol, URI baseUrl, String model) {

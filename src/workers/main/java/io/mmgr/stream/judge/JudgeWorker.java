@@ -124,6 +124,7 @@ public final class JudgeWorker implements AutoCloseable {
         this.pool = Executors.newFixedThreadPool(threads, r -> daemon(r, "judge-call-" + n.incrementAndGet()));
         this.later = Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "judge-retry-later"));
         this.waiting = WaitingRoom.of(later, engine, follower);
+        engine.lane().onAnswersReady(() -> waiting.release(JudgeEngine.Resume.BATCH));
         // without an identity: an id per start, which also tells this start's spend from earlier ones in the cache
         MemberIdentity identity = config.identity() != null ? config.identity() : new MemberIdentity(workerId, false);
         this.loop = WorkLoop.create(new WorkLoop.Config("judge-worker", config.bootstrapServers(), config.groupId(),

@@ -51,6 +51,14 @@ public final class ApicurioProcess implements AutoCloseable {
      * @param log  its console log, or null for {@code apicurio-<port>.log} beside {@code home}
      */
     public static ApicurioProcess start(Path home, Path log) throws IOException, InterruptedException {
+        return start(home, log, READY_TIMEOUT);
+    }
+
+    /**
+     * The same, waiting up to {@code timeout} for it to answer ready: started beside three Kafka nodes on a loaded
+     * machine it took over 90 s.
+     */
+    public static ApicurioProcess start(Path home, Path log, Duration timeout) throws IOException, InterruptedException {
         Path runner;
         try (Stream<Path> files = Files.list(home)) {
             runner = files.filter(p -> p.getFileName().toString().matches("apicurio-registry-app-.*-runner\\.jar"))
@@ -88,7 +96,7 @@ public final class ApicurioProcess implements AutoCloseable {
         Runtime.getRuntime().addShutdownHook(killer);
         ApicurioProcess apicurio = new ApicurioProcess(process, killer, port, log);
         try {
-            apicurio.awaitReady();
+            apicurio.awaitReady(timeout);
         } catch (IOException | InterruptedException | RuntimeException e) {
             apicurio.close();
             throw e;
@@ -107,11 +115,11 @@ public final class ApicurioProcess implements AutoCloseable {
         return startMillis;
     }
 
-    private void awaitReady() throws IOException, InterruptedException {
+    private void awaitReady(Duration timeout) throws IOException, InterruptedException {
         HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
         HttpRequest ready = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/health/ready"))
                 .timeout(Duration.ofSeconds(5)).GET().build();
-        long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
+        long deadline = System.nanoTime() + timeout.toNanos();
         while (System.nanoTime() < deadline) {
             if (!process.isAlive()) {
                 throw new IOException("Apicurio exited with " + process.exitValue() + " before it was ready:\n" + tail());
@@ -125,7 +133,7 @@ public final class ApicurioProcess implements AutoCloseable {
             }
             Thread.sleep(100);
         }
-        throw new IOException("Apicurio not ready after " + READY_TIMEOUT.toSeconds() + " s:\n" + tail());
+        throw new IOException("Apicurio not ready after " + timeout.toSeconds() + " s:\n" + tail());
     }
 
     private String tail() {

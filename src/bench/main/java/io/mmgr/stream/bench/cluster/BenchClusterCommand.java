@@ -21,7 +21,8 @@ import picocli.CommandLine.Option;
                 + "billed twice, no transaction left open, scoring again within 30 s of each fault.",
                 "Needs the build's Apicurio (target/apicurio: mvn package without -DskipTests unpacks it). "
                         + "Exits 1 when a check fails. It takes a while: the test's four faults alone took 7-14 minutes on "
-                        + "a shared 2-core machine (docs/benchmarks.md, Measured)."})
+                        + "a shared 2-core machine (docs/benchmarks.md, Measured). A killed broker's fault ends once it leads "
+                        + "partitions again."})
 public final class BenchClusterCommand implements Callable<Integer> {
 
     @Option(names = "--dir", description = "where every process keeps its data and log (default: target/cluster-runs/cluster-<time>)")

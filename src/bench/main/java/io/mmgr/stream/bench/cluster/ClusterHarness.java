@@ -14,8 +14,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.apache.kafka.clients.admin.Admin;
 
 /**
  * The production shape of docker-compose.yml on loopback, each piece its own OS process: a three-node KRaft
@@ -70,7 +72,7 @@ public final class ClusterHarness implements AutoCloseable {
         long t0 = System.nanoTime();
         CompletableFuture<ApicurioProcess> registry = CompletableFuture.supplyAsync(() -> {
             try {
-                return ApicurioProcess.start(apicurioHome(), s.dir().resolve("apicurio.log"));
+                return ApicurioProcess.start(apicurioHome(), s.dir().resolve("apicurio.log"), s.timeout());
             } catch (IOException e) {
                 throw new java.io.UncheckedIOException(e);
             } catch (InterruptedException e) {
@@ -143,13 +145,34 @@ public final class ClusterHarness implements AutoCloseable {
             starting.add(CompletableFuture.supplyAsync(() -> startProcess(p)));
         }
         scorers.addAll(started);
-        CompletableFuture.allOf(starting.toArray(CompletableFuture[]::new)).join();
         if (withJudgeWorker) {
+            // the worker reads the judge-request topic's partitions: it starts once the scorers have created the
+            // topics, beside the rest of their start (their first rebalance), not after it
+            awaitTopic(topics.judgeRequests.name(), starting);
             judge = ScorerProcess.judgeWorker(settings.dir().resolve("judge-worker"), settings.childJvm(), judgeArgs(),
                     Map.of(KEY_ENV, "cluster-harness-key"));
-            startProcess(judge);
+            starting.add(CompletableFuture.supplyAsync(() -> startProcess(judge)));
         }
+        CompletableFuture.allOf(starting.toArray(CompletableFuture[]::new)).join();
         return started;
+    }
+
+    /** Returns once {@code topic} exists; a scorer that failed to start meanwhile fails it. */
+    private void awaitTopic(String topic, List<CompletableFuture<Duration>> starting) throws Exception {
+        long deadline = System.nanoTime() + settings.timeout().toNanos();
+        try (Admin admin = Admin.create(clientConfig())) {
+            while (!admin.listTopics().names().get(10, TimeUnit.SECONDS).contains(topic)) {
+                for (CompletableFuture<Duration> f : starting) {
+                    if (f.isCompletedExceptionally()) {
+                        f.join();
+                    }
+                }
+                if (System.nanoTime() > deadline) {
+                    throw new IllegalStateException("no scorer created " + topic + " within " + settings.timeout());
+                }
+                Thread.sleep(200);
+            }
+        }
     }
 
     private Duration startProcess(ScorerProcess p) {

@@ -56,6 +56,9 @@ public final class ClusterRun {
     /** A partition without a score for this long is still stalled (a steady load gives each several a second). */
     static final Duration QUIET = Duration.ofSeconds(3);
 
+    /** How long a restarted broker may take to lead partitions again (the brokers check every 30 s). */
+    static final Duration LEADERSHIP_BACK = Duration.ofSeconds(60);
+
     /** The longest any score partition may go without a score after a fault. */
     public static final Duration RESUME_BOUND = Duration.ofSeconds(30);
 
@@ -78,6 +81,10 @@ public final class ClusterRun {
                     gap.describe(), judgedGap.describe(), logs.describe(),
                     abortedRecords < 0 ? "" : abortedRecords + " score records in aborted transactions;",
                     took.toMillis() / 1000.0, note.isEmpty() ? "" : "\n    " + note);
+        }
+
+        FaultResult withNote(String text) {
+            return new FaultResult(fault, at, end, took, gap, judgedGap, logs, text, abortedRecords);
         }
 
         FaultResult withAborted(List<Long> abortedAt) {
@@ -171,6 +178,12 @@ public final class ClusterRun {
                         r.fault() + ": a score partition went " + r.gap().stallMillis() / 1000.0 + " s without a score",
                         r.fault() + ": every score partition scored again within " + RESUME_BOUND.toSeconds() + " s");
             }
+            if (settings.faults().stream().anyMatch(f -> f == Fault.BROKER_LEADER || f == Fault.CONTROLLER
+                    || f == Fault.ROLLING_RESTART)) {
+                Map<Integer, Integer> led = awaitBalancedLeadership(h.kafka(), LEADERSHIP_BACK);
+                checks.check(led.values().stream().allMatch(n -> n > 0), "a node led no partition at the end: " + led,
+                        "every node leads partitions again at the end (leader.imbalance.check.interval.seconds): " + led);
+            }
             List<String> throughput = settings.throughputSamples() > 0 ? throughput(h) : List.of();
             h.stopClients();
             checks.noHangingTransactions();
@@ -195,8 +208,12 @@ public final class ClusterRun {
                 h.kafka().kill(victim);
                 Thread.sleep(settings.brokerDown().toMillis());
                 h.kafka().restart(victim, settings.harness().timeout());
-                note = "node " + victim + " killed (leadership before: " + led + "), back after "
-                        + (System.currentTimeMillis() - at) / 1000 + " s; leadership after: " + h.kafka().leadership();
+                long back = System.currentTimeMillis();
+                // back means leading again too: the controller's preferred-leader election (every 30 s) moves
+                // partitions and group coordinators to it, which must not fall into the next fault's window
+                Map<Integer, Integer> after = awaitBalancedLeadership(h.kafka(), LEADERSHIP_BACK);
+                note = String.format(Locale.ROOT, "node %d killed (leadership before: %s), back after %d s, leading again "
+                        + "%.1f s later: %s", victim, led, (back - at) / 1000, (System.currentTimeMillis() - back) / 1000.0, after);
             }
             case ROLLING_RESTART -> {
                 StringBuilder b = new StringBuilder("one by one:");
@@ -205,7 +222,10 @@ public final class ClusterRun {
                     long t = System.currentTimeMillis();
                     h.kafka().stop(n.id());
                     h.kafka().restart(n.id(), settings.harness().timeout());
-                    b.append(String.format(Locale.ROOT, " node %d %.1f s;", n.id(), (System.currentTimeMillis() - t) / 1000.0));
+                    long back = System.currentTimeMillis();
+                    awaitBalancedLeadership(h.kafka(), LEADERSHIP_BACK);
+                    b.append(String.format(Locale.ROOT, " node %d back in %.1f s, leading again %.1f s later;", n.id(),
+                            (back - t) / 1000.0, (System.currentTimeMillis() - back) / 1000.0));
                 }
                 note = b.toString();
             }
@@ -228,7 +248,6 @@ public final class ClusterRun {
                 at = System.currentTimeMillis();
                 judgeKills.add(System.nanoTime());
                 h.killJudgeWorker();
-                Thread.sleep(2000);
                 h.restartJudgeWorker();
                 note = String.format(Locale.ROOT, "%d provider calls in flight at the kill; worker running again %.1f s later",
                         inFlight, (System.currentTimeMillis() - at) / 1000.0);
@@ -247,7 +266,19 @@ public final class ClusterRun {
             }
             default -> throw new IllegalArgumentException(f.name());
         }
-        results.add(settle(f.label, at, h, timeline, watched, note));
+        FaultResult r = settle(f.label, at, h, timeline, watched, note);
+        if (f == Fault.SCORER_LOST) {
+            // where the stall went: the dead member's session and the rebalance, then the survivor's restore and catch-up
+            ScorerProcess survivor = h.scorers().get(0);
+            long rebalanced = ProcessLogs.firstAfter(survivor, ProcessLogs.REBALANCE, at);
+            long running = rebalanced < 0 ? -1 : ProcessLogs.firstAfter(survivor, ProcessLogs.RUNNING_AGAIN, rebalanced);
+            String survived = rebalanced < 0 ? "the survivor logged no rebalance"
+                    : String.format(Locale.ROOT, "the survivor rebalanced %.1f s after the kill, ran again %s", (rebalanced - at) / 1000.0,
+                    running < 0 ? "not yet" : String.format(Locale.ROOT, "%.1f s after it", (running - at) / 1000.0));
+            r = r.withNote(r.note() + "; " + survived);
+            out.println("    " + survived);
+        }
+        results.add(r);
         return results;
     }
 
@@ -308,6 +339,20 @@ public final class ClusterRun {
             say("%s", lines.get(lines.size() - 1));
         }
         return lines;
+    }
+
+    /**
+     * Partitions led per node once every node leads some (the controller's preferred-leader election gave a restarted
+     * node its own back), or as they are after {@code timeout}.
+     */
+    private static Map<Integer, Integer> awaitBalancedLeadership(KafkaCluster kafka, Duration timeout) throws Exception {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        Map<Integer, Integer> led = kafka.leadership();
+        while (led.values().stream().anyMatch(n -> n == 0) && System.nanoTime() < deadline) {
+            Thread.sleep(1000);
+            led = kafka.leadership();
+        }
+        return led;
     }
 
     /** Waits until every scorer's state file has said RUNNING for three seconds in a row. */

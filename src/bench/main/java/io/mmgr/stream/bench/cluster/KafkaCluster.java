@@ -55,7 +55,9 @@ public final class KafkaCluster implements AutoCloseable {
             "group.initial.rebalance.delay.ms", "0",
             // a transaction left open by a process that died for good is aborted within a second of its timeout,
             // not up to 10 s later (the broker's default scan): see docs/operations.md, "Failover timing"
-            "transaction.abort.timed.out.transaction.cleanup.interval.ms", "1000");
+            "transaction.abort.timed.out.transaction.cleanup.interval.ms", "1000",
+            // a restarted node leads its preferred partitions again within 30 s, not up to 300 s later
+            "leader.imbalance.check.interval.seconds", "30");
 
     /**
      * Sized for three nodes sharing one small machine, not semantics: fewer internal partitions than the 50 each
@@ -105,7 +107,7 @@ public final class KafkaCluster implements AutoCloseable {
 
         void start() throws IOException {
             starts++;
-            List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
+            List<String> cmd = new ArrayList<>(List.of(ScorerProcess.java()));
             cmd.addAll(jvmOptions);
             cmd.addAll(List.of("-cp", ScorerProcess.classpath(), "kafka.Kafka", dir.resolve("server.properties").toString()));
             process = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true)

@@ -58,6 +58,20 @@ final class ProcessLogs {
         return new Counts(rebalances, replaced, aborts);
     }
 
+    /** The scorer's line when Kafka Streams is back to RUNNING after a rebalance. */
+    static final Pattern RUNNING_AGAIN = Pattern.compile("Kafka Streams state REBALANCING -> RUNNING");
+
+    /** When {@code process} first logged a line matching {@code pattern} at or after {@code fromMillis} (epoch ms), or -1. */
+    static long firstAfter(ScorerProcess process, Pattern pattern, long fromMillis) {
+        for (String line : lines(process.dataDir())) {
+            long at = stamp(line);
+            if (at >= fromMillis && pattern.matcher(line).find()) {
+                return at;
+            }
+        }
+        return -1;
+    }
+
     /**
      * mmgr.log where the process keeps one (the scorer), else its console logs of every start (the judge worker's
      * lines go to the console alone).

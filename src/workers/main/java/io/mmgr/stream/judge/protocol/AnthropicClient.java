@@ -54,7 +54,7 @@ public final class AnthropicClient extends HttpProviderClient {
     }
 
     @Override
-    byte[] body(ProviderCall call) throws IOException {
+    ObjectNode requestJson(ProviderCall call) throws IOException {
         ObjectNode body = JSON.createObjectNode();
         body.put("model", call.model());
         ModelProfile profile = call.profile();
@@ -77,7 +77,7 @@ public final class AnthropicClient extends HttpProviderClient {
             body.putObject("output_config").putObject("format").put("type", "json_schema")
                     .set("schema", JSON.valueToTree(anthropicSchema(call.schema())));
         }
-        return JSON.writeValueAsBytes(body);
+        return body;
     }
 
     /**
@@ -108,9 +108,12 @@ public final class AnthropicClient extends HttpProviderClient {
 
     @Override
     HttpRequest.Builder request(ProviderCall call) {
-        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(baseUrl + "/messages"))
-                .header("Content-Type", "application/json")
-                .header("anthropic-version", API_VERSION);
+        return authorize(HttpRequest.newBuilder(URI.create(baseUrl + "/messages")));
+    }
+
+    @Override
+    public HttpRequest.Builder authorize(HttpRequest.Builder b) {
+        b.header("anthropic-version", API_VERSION);
         if (key.present()) {
             b.header("x-api-key", key.value());
         }

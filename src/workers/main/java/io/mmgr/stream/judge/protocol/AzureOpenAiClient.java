@@ -54,7 +54,11 @@ public final class AzureOpenAiClient extends ChatCompletionsClient {
 
     @Override
     HttpRequest.Builder request(ProviderCall call) {
-        HttpRequest.Builder b = HttpRequest.newBuilder(url()).header("Content-Type", "application/json");
+        return authorize(HttpRequest.newBuilder(url()));
+    }
+
+    @Override
+    public HttpRequest.Builder authorize(HttpRequest.Builder b) {
         if (key.present()) {
             b.header("api-key", key.value());
         }

@@ -26,7 +26,7 @@ abstract class ChatCompletionsClient extends HttpProviderClient {
     }
 
     @Override
-    byte[] body(ProviderCall call) throws IOException {
+    ObjectNode requestJson(ProviderCall call) throws IOException {
         ObjectNode body = JSON.createObjectNode();
         body.put("model", call.model());
         ArrayNode messages = body.putArray("messages");
@@ -54,7 +54,7 @@ abstract class ChatCompletionsClient extends HttpProviderClient {
         } else if (call.schema() != null && structured == StructuredOutput.JSON_OBJECT) {
             body.putObject("response_format").put("type", "json_object");
         }
-        return JSON.writeValueAsBytes(body);
+        return body;
     }
 
     @Override

@@ -45,7 +45,7 @@ public final class GeminiClient extends HttpProviderClient {
     }
 
     @Override
-    byte[] body(ProviderCall call) throws IOException {
+    ObjectNode requestJson(ProviderCall call) throws IOException {
         ObjectNode body = JSON.createObjectNode();
         body.putObject("systemInstruction").putArray("parts").addObject().put("text", call.system());
         ObjectNode user = body.putArray("contents").addObject().put("role", "user");
@@ -75,14 +75,17 @@ public final class GeminiClient extends HttpProviderClient {
                 config.set("responseSchema", JSON.valueToTree(geminiSchema(call.schema())));
             }
         }
-        return JSON.writeValueAsBytes(body);
+        return body;
     }
 
     @Override
     HttpRequest.Builder request(ProviderCall call) {
         String model = URLEncoder.encode(call.model(), StandardCharsets.UTF_8).replace("%2F", "/");
-        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(baseUrl + "/models/" + model + ":generateContent"))
-                .header("Content-Type", "application/json");
+        return authorize(HttpRequest.newBuilder(URI.create(baseUrl + "/models/" + model + ":generateContent")));
+    }
+
+    @Override
+    public HttpRequest.Builder authorize(HttpRequest.Builder b) {
         if (key.present()) {
             b.header("x-goog-api-key", key.value());
         }

@@ -1,11 +1,8 @@
 package io.mmgr.stream.judge.protocol;
 
-import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.mmgr.stream.json.JsonErrors;
@@ -22,24 +19,10 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 
 /** The HTTP and error handling every protocol shares: status classes, retry hints, bodies that are not JSON. */
-abstract class HttpProviderClient implements ProviderClient {
+abstract class HttpProviderClient implements ProviderClient, ProviderCodec {
 
-    /**
-     * Reads provider envelopes within limits no real answer comes near (answers are one string inside a
-     * few levels of objects, with tens of tokens around it): the document and its strings no longer
-     * than the body limit, 64 levels, 10,000 tokens, 1,000-character names and 100-digit numbers. A
-     * hostile body then fails fast as malformed instead of exhausting the stack or the heap.
-     */
-    static final ObjectMapper JSON = JsonMapper.builder(JsonFactory.builder()
-            .streamReadConstraints(StreamReadConstraints.builder()
-                    .maxDocumentLength(MAX_BODY_BYTES)
-                    .maxStringLength(MAX_BODY_BYTES)
-                    .maxNestingDepth(64)
-                    .maxTokenCount(10_000)
-                    .maxNameLength(1_000)
-                    .maxNumberLength(100)
-                    .build())
-            .build()).build();
+    /** Provider envelopes are read within {@link ProviderJson}'s limits. */
+    static final ObjectMapper JSON = ProviderJson.MAPPER;
     private static final int SNIPPET = 500;
 
     protected final URI baseUrl;
@@ -65,7 +48,7 @@ abstract class HttpProviderClient implements ProviderClient {
     abstract HttpRequest.Builder request(ProviderCall call) throws IOException;
 
     /** The JSON body of a call. */
-    abstract byte[] body(ProviderCall call) throws IOException;
+    abstract ObjectNode requestJson(ProviderCall call) throws IOException;
 
     /** The answer in a 200 body; throws MALFORMED or REFUSED. */
     abstract ProviderReply reply(JsonNode body) throws ProviderException;
@@ -75,7 +58,8 @@ abstract class HttpProviderClient implements ProviderClient {
         HttpRequest req;
         try {
             // the time limiter is the real deadline; this only stops a lost exchange from living forever
-            req = request(call).timeout(requestTimeout).POST(notifying(body(call), onWire)).build();
+            req = request(call).header("Content-Type", "application/json").timeout(requestTimeout)
+                    .POST(notifying(JSON.writeValueAsBytes(requestJson(call)), onWire)).build();
         } catch (IOException e) {
             return CompletableFuture.failedFuture(new ProviderException(ProviderException.Kind.REJECTED,
                     "cannot encode the request: " + e.getMessage()));
@@ -122,32 +106,57 @@ abstract class HttpProviderClient implements ProviderClient {
                 "connection failed or the answer was cut short: " + key.redact(String.valueOf(e.getMessage())));
     }
 
+    @Override
+    public URI baseUrl() {
+        return baseUrl;
+    }
+
+    @Override
+    public String redact(String text) {
+        return key.redact(text);
+    }
+
+    @Override
+    public ObjectNode requestBody(ProviderCall call) throws IOException {
+        return requestJson(call);
+    }
+
+    @Override
+    public ProviderReply answer(JsonNode body) throws ProviderException {
+        if (body == null || !body.isObject()) {
+            throw new ProviderException(ProviderException.Kind.MALFORMED, 200, "the answer body is not a JSON object",
+                    null, snippet(body == null ? "" : body.toString()));
+        }
+        return reply(body);
+    }
+
     private ProviderReply handle(HttpResponse<byte[]> resp) throws ProviderException {
         int status = resp.statusCode();
         String body = key.redact(new String(resp.body(), StandardCharsets.UTF_8));
-        if (status == 200) {
-            JsonNode node;
-            try {
-                node = JSON.readTree(body);
-            } catch (IOException e) {
-                // past the read limits no answer a rubric needs is like it: final; anything else may be a proxy's page
-                boolean limit = e instanceof StreamConstraintsException || e.getCause() instanceof StreamConstraintsException;
-                throw new ProviderException(limit ? ProviderException.Kind.OVERSIZED : ProviderException.Kind.MALFORMED, status,
-                        "the answer body is not JSON (" + JsonErrors.describe(e) + ")", null, snippet(body));
-            }
-            if (node == null || !node.isObject()) {
-                throw new ProviderException(ProviderException.Kind.MALFORMED, status, "the answer body is not a JSON object",
-                        null, snippet(body));
-            }
-            return reply(node);
+        if (status != 200) {
+            throw failure(status, resp.headers(), body);
         }
+        JsonNode node;
+        try {
+            node = JSON.readTree(body);
+        } catch (IOException e) {
+            // past the read limits no answer a rubric needs is like it: final; anything else may be a proxy's page
+            boolean limit = e instanceof StreamConstraintsException || e.getCause() instanceof StreamConstraintsException;
+            throw new ProviderException(limit ? ProviderException.Kind.OVERSIZED : ProviderException.Kind.MALFORMED, status,
+                    "the answer body is not JSON (" + JsonErrors.describe(e) + ")", null, snippet(body));
+        }
+        return answer(node);
+    }
+
+    @Override
+    public ProviderException failure(int status, HttpHeaders headers, String body) {
         JsonNode error = errorBody(body);
         ProviderException.Kind kind = classify(status, error);
         String named = explain(status, error);
         String message = (named == null ? "" : named + " (") + "HTTP " + status + ": " + snippet(body) + (named == null ? "" : ")");
         RetryHints.Hint hint = kind == ProviderException.Kind.RATE_LIMITED || kind == ProviderException.Kind.SERVER
-                ? hint(resp.headers(), error) : null;
-        throw new ProviderException(kind, status, message, hint, snippet(body));
+                ? hint(headers, error) : null;
+        return new ProviderException(kind, status, message, hint, snippet(body));
     }
 
     /** An error body as JSON, or null when it is not JSON. */

@@ -24,8 +24,11 @@ public final class OpenAiChatClient extends ChatCompletionsClient {
 
     @Override
     HttpRequest.Builder request(ProviderCall call) {
-        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(baseUrl + "/chat/completions"))
-                .header("Content-Type", "application/json");
+        return authorize(HttpRequest.newBuilder(URI.create(baseUrl + "/chat/completions")));
+    }
+
+    @Override
+    public HttpRequest.Builder authorize(HttpRequest.Builder b) {
         if (key.present()) {
             b.header("Authorization", "Bearer " + key.value());
         }

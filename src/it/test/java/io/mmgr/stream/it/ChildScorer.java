@@ -1,5 +1,6 @@
 package io.mmgr.stream.it;
 
+import io.mmgr.stream.bench.ScorerProcess;
 import io.mmgr.stream.cli.ConsoleLogs;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -10,35 +11,22 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * {@code mmgr run} as a separate JVM on this test's classpath: started against existing Kafka and
- * registry, killed with SIGKILL ({@link #kill()}) or stopped with SIGTERM, and restarted on the same
- * data directory. No child outlives the test JVM: every live process is destroyed by a shutdown hook.
+ * {@code mmgr run} as a separate JVM on this test's classpath, through the bench harness's {@link ScorerProcess}
+ * (start, SIGKILL, SIGTERM, restart on the same data directory, no child outliving the test JVM), with what the
+ * tests read of it beside: its warnings, the console's foreign logger lines, Kafka's lines in mmgr.log.
  */
 final class ChildScorer implements AutoCloseable {
 
-    private static final Set<Process> LIVE = ConcurrentHashMap.newKeySet();
+    /** The client compiler alone: these children are started and stopped far more than they score. */
+    private static final List<String> JVM = List.of("-Xmx384m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1");
 
-    static {
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> LIVE.forEach(Process::destroyForcibly), "kill-child-scorers"));
-    }
-
-    private final String command;
-    private final String readyText;
     private final String name;
     private final Path dataDir;
-    private final List<String> args;
-    private final Map<String, String> env;
-    private final List<String> jvmArgs;
-    private Process process;
-    private Path log;
-    private int starts;
+    private final ScorerProcess process;
 
     /**
      * @param args {@code run}'s arguments after the data directory (endpoints, application id, -P ...)
@@ -52,23 +40,26 @@ final class ChildScorer implements AutoCloseable {
      * @param jvmArgs extra JVM options (system properties, ...)
      */
     ChildScorer(String name, Path dataDir, List<String> args, Map<String, String> env, List<String> jvmArgs) {
-        this("run", "mmgr-stream scorer running", name, dataDir, args, env, jvmArgs);
+        this("run", ScorerProcess.READY, name, dataDir, args, env, jvmArgs);
     }
 
     private ChildScorer(String command, String readyText, String name, Path dataDir, List<String> args, Map<String, String> env,
                         List<String> jvmArgs) {
-        this.command = command;
-        this.readyText = readyText;
         this.name = name;
         this.dataDir = dataDir;
-        this.args = List.copyOf(args);
-        this.env = Map.copyOf(env);
-        this.jvmArgs = List.copyOf(jvmArgs);
+        List<String> all = new ArrayList<>(args);
+        if (command.equals("run") && !env.containsKey("MMGR_WEB_PORT") && !args.contains("--web-port") && !args.contains("--no-web")) {
+            // several instances on one machine: each serves its dashboard on a port of its own
+            all.addAll(List.of("--web-port", "0"));
+        }
+        List<String> jvm = new ArrayList<>(JVM);
+        jvm.addAll(jvmArgs);
+        this.process = ScorerProcess.of(command, readyText, dataDir, jvm, all, env);
     }
 
     /** {@code mmgr judge-worker} instead of {@code run}, the same way (ready when it says it runs). */
     static ChildScorer judgeWorker(String name, Path dataDir, List<String> args, Map<String, String> env, List<String> jvmArgs) {
-        return new ChildScorer("judge-worker", "judge worker running", name, dataDir, args, env, jvmArgs);
+        return new ChildScorer("judge-worker", ScorerProcess.JUDGE_WORKER_READY, name, dataDir, args, env, jvmArgs);
     }
 
     /** {@code mmgr run} on its own embedded broker and registry (ports chosen free), ready once {@code readyText} shows. */
@@ -79,104 +70,52 @@ final class ChildScorer implements AutoCloseable {
     }
 
     static String classpath() {
-        // surefire runs tests from a manifest-only jar; it also publishes the real classpath
-        return System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
+        return ScorerProcess.classpath();
     }
 
     static String java() {
-        return Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        return ScorerProcess.java();
     }
 
     /** Starts the JVM and waits until the scorer says it runs; fails with the log's tail otherwise. */
     ChildScorer start(Duration timeout) throws IOException, InterruptedException {
-        if (process != null && process.isAlive()) {
+        if (process.alive()) {
             throw new IllegalStateException(name + " is already running");
         }
-        starts++;
-        Files.createDirectories(dataDir);
-        log = dataDir.resolve("scorer-" + starts + ".log");
-        List<String> cmd = new ArrayList<>(List.of(java(), "-Xmx384m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
-                "-Dorg.apache.avro.SERIALIZABLE_PACKAGES=io.mmgr.stream.avro"));
-        cmd.addAll(jvmArgs);
-        cmd.addAll(List.of("-cp", classpath(), "io.mmgr.stream.cli.Main", command));
-        if (!env.containsKey("MMGR_DATA_DIR")) {
-            cmd.addAll(List.of("--data-dir", dataDir.toString()));
-        }
-        cmd.addAll(args);
-        if (command.equals("run") && !env.containsKey("MMGR_WEB_PORT") && !args.contains("--web-port") && !args.contains("--no-web")) {
-            // several instances on one machine: each serves its dashboard on a port of its own
-            cmd.addAll(List.of("--web-port", "0"));
-        }
-        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile());
-        // only what the test sets: MMGR_* variables of the machine running the tests do not leak in
-        pb.environment().keySet().removeIf(k -> k.startsWith("MMGR_"));
-        pb.environment().putAll(env);
-        process = pb.start();
-        LIVE.add(process);
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (!log().contains(readyText)) {
-            if (!process.isAlive()) {
-                LIVE.remove(process);
-                throw new IllegalStateException(name + " exited with " + process.exitValue() + " while starting:\n" + tail());
-            }
-            if (System.nanoTime() > deadline) {
-                throw new IllegalStateException(name + " did not start within " + timeout + ":\n" + tail());
-            }
-            Thread.sleep(100);
+        try {
+            process.start(timeout);
+        } catch (IllegalStateException e) {
+            throw new IllegalStateException(name + ": " + e.getMessage(), e);
         }
         return this;
     }
 
     /** SIGKILL: no shutdown hook, no leaving the group, an open transaction left behind. */
     void kill() throws InterruptedException {
-        if (process != null) {
-            process.destroyForcibly();
-            process.waitFor(30, TimeUnit.SECONDS);
-            LIVE.remove(process);
-        }
+        process.kill();
     }
 
     /** SIGTERM: the scorer's shutdown hook closes it cleanly. */
     int stop() throws InterruptedException {
-        if (process == null) {
-            return 0;
-        }
-        process.destroy();
-        if (!process.waitFor(60, TimeUnit.SECONDS)) {
-            process.destroyForcibly();
-            process.waitFor(10, TimeUnit.SECONDS);
-        }
-        LIVE.remove(process);
-        return process.exitValue();
+        return process.stop();
     }
 
     boolean alive() {
-        return process != null && process.isAlive();
+        return process.alive();
     }
 
     int starts() {
-        return starts;
+        return process.starts();
     }
 
     /** Everything the current (or last) JVM wrote to stdout and stderr. */
     String log() {
-        try {
-            return log == null || !Files.exists(log) ? "" : Files.readString(log, StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            return "";
-        }
+        return process.log();
     }
 
     /** Every log this scorer wrote, over all its starts. */
-    String allLogs() throws IOException {
-        StringBuilder sb = new StringBuilder();
-        for (int i = 1; i <= starts; i++) {
-            Path p = dataDir.resolve("scorer-" + i + ".log");
-            if (Files.exists(p)) {
-                sb.append(Files.readString(p, StandardCharsets.UTF_8));
-            }
-        }
-        return sb.toString();
+    String allLogs() {
+        return process.allLogs();
     }
 
     /** A WARN or ERROR line of the console's layout (log4j2.xml) or of mmgr.log's (ConsoleLogs): [date] time, level. */
@@ -240,15 +179,8 @@ final class ChildScorer implements AutoCloseable {
                 .filter(l -> l.matches("\\d{4}-\\d\\d-\\d\\d \\S+ (WARN|ERROR) +\\[[^\\]]*\\] org\\.apache\\.kafka\\..*")).count();
     }
 
-    private String tail() {
-        String all = log();
-        return all.length() <= 4000 ? all : all.substring(all.length() - 4000);
-    }
-
     @Override
     public void close() throws InterruptedException {
-        if (alive()) {
-            kill();
-        }
+        process.close();
     }
 }
