@@ -90,7 +90,7 @@ public final class LeaderboardCommand implements Callable<Integer> {
                 new TreeMap<>(r.getAgreement()).forEach((k, a) -> out.printf("      agreement %-38s %s, %d pairs, agree %s, kappa %s (%s)%n",
                         k, a.getReliability(), a.getPairs(),
                         a.getPercentAgreement() == null ? "-" : String.format("%.1f%%", a.getPercentAgreement() * 100),
-                        a.getKappa() == null ? "-" : String.format("%.2f", a.getKappa()), a.getBasis()));
+                        kappa(a), a.getBasis()));
             }
         }
     }
@@ -105,5 +105,15 @@ public final class LeaderboardCommand implements Callable<Integer> {
 
     private static String clip(String s, int n) {
         return s.length() <= n ? s : s.substring(0, n - 1) + "~";
+    }
+
+    /** Kappa with its 95 % interval when the row carries one (rows written before it existed do not). */
+    static String kappa(io.mmgr.stream.avro.AgreementStat a) {
+        if (a.getKappa() == null) {
+            return "-";
+        }
+        String k = String.format("%.2f", a.getKappa());
+        return a.getKappaLow() == null || a.getKappaHigh() == null ? k
+                : k + String.format(" [%.2f, %.2f]", a.getKappaLow(), a.getKappaHigh());
     }
 }

@@ -35,6 +35,7 @@ public final class WebServer implements AutoCloseable {
     private volatile ApiHandler api;
     private volatile LiveFeed feed;
     private volatile PrometheusMeterRegistry metrics;
+    private volatile JudgeCostEndpoint judgeCost = JudgeCostEndpoint.none();
 
     private WebServer(HttpServer server, ExecutorService executor, String advertisedHost, WebAccess access) {
         this.server = server;
@@ -79,6 +80,8 @@ public final class WebServer implements AutoCloseable {
                 f.handle(ex);
             }
         }));
+        // the judge's cost lives in this process's judge, not in the stores: its own handler (longest path wins)
+        server.createContext("/api/judge-cost", HttpExchanges.guarded(access, ex -> web.judgeCost.handle(ex)));
         // the same token as the API: Prometheus sends it (scrape config 'authorization: credentials_file')
         server.createContext("/metrics", HttpExchanges.guarded(access, web::metrics));
         server.start();
@@ -104,6 +107,17 @@ public final class WebServer implements AutoCloseable {
         this.metrics = registry;
         this.feed = new LiveFeed(clientConfig, topics, flags);
         this.api = new ApiHandler(new StoreQueries(streams, stores), new Cluster(streams, hostInfo(), access), artifacts, flags);
+    }
+
+    /** {@code /api/judge-cost} answers from this in-process judge's ledger and projection (null until it has one). */
+    public void judgeCostInProcess(io.mmgr.stream.judge.CostLedger ledger,
+                                   java.util.function.Supplier<io.mmgr.stream.judge.CostProjection> projection) {
+        this.judgeCost = JudgeCostEndpoint.inProcess(ledger, projection);
+    }
+
+    /** {@code /api/judge-cost} says the cost is on the judge worker's /metrics. */
+    public void judgeCostExternal() {
+        this.judgeCost = JudgeCostEndpoint.external();
     }
 
     public LiveFeed feed() {

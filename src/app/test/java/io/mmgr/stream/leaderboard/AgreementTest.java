@@ -37,6 +37,16 @@ class AgreementTest {
         PairCounts c = new PairCounts(20L, 5L, 10L, 15L);
         assertThat(Agreement.percent(c)).isCloseTo(0.7, within(1e-12));
         assertThat(Agreement.kappa(c)).isCloseTo(0.4, within(1e-12));
+        // Cohen's large-sample SE: sqrt(p_o (1 - p_o) / (N (1 - p_e)^2)) = sqrt(.21 / 12.5) = .129615...
+        AgreementStat stat = Agreement.stats("sudoku", "veo-3", Map.of("judge~human", c), Agreement.Policy.DEFAULT).get("judge~human");
+        assertThat(stat.getKappa()).isCloseTo(0.4, within(1e-12));
+        assertThat(stat.getKappaLow()).isCloseTo(0.4 - 1.959963984540054 * Math.sqrt(0.0168), within(1e-12));
+        assertThat(stat.getKappaHigh()).isCloseTo(0.4 + 1.959963984540054 * Math.sqrt(0.0168), within(1e-12));
+        // undefined kappa: no interval either
+        AgreementStat allPass = Agreement.stats("sudoku", "veo-3", Map.of("judge~human", new PairCounts(9L, 0L, 0L, 0L)),
+                Agreement.Policy.DEFAULT).get("judge~human");
+        assertThat(allPass.getKappaLow()).isNull();
+        assertThat(allPass.getKappaHigh()).isNull();
         // everyone always passes: chance agreement is 1, kappa undefined
         assertThat(Agreement.kappa(new PairCounts(9L, 0L, 0L, 0L))).isNull();
         assertThat(Agreement.percent(new PairCounts(0L, 0L, 0L, 0L))).isNull();
@@ -61,6 +71,28 @@ class AgreementTest {
         assertThat(c.get("sudoku-ocr~human")).isEqualTo(new PairCounts(0L, 1L, 0L, 0L));
         assertThat(c).doesNotContainKey("sudoku-ocr~judge");
         assertThat(Agreement.ofScore(score("PENDING", s.getMetrics()), sudokuTypes())).isEmpty();
+    }
+
+    @Test
+    void aTwoJudgePanelAddsOneJudgePairComparisonBinarizedAsTheHumanOnes() {
+        SampleScore s = score("COMPLETE", Map.of("judge.clues_changed", 0.0, "human:a.clues_changed", 0.0));
+        s.setPanelMetrics(new HashMap<>(Map.of(
+                // clues_changed passes only at 0: both pass
+                "judge:openai/gpt-4.1.clues_changed", 0.0, "judge:gemini/gemini-2.5-pro.clues_changed", 0.0,
+                // CV passes only at 0: gemini passes, openai fails
+                "judge:openai/gpt-4.1.constraint_violation", 0.25, "judge:gemini/gemini-2.5-pro.constraint_violation", 0.0,
+                // CA passes only at 1: openai passes, gemini fails
+                "judge:openai/gpt-4.1.completion_accuracy", 1.0, "judge:gemini/gemini-2.5-pro.completion_accuracy", 0.5,
+                // not a verdict on one side: no pair
+                "judge:openai/gpt-4.1.cells_read", 81.0, "judge:gemini/gemini-2.5-pro.cells_read", 1.0)));
+        Map<String, PairCounts> c = Agreement.ofScore(s, sudokuTypes());
+        // judges in name order: gemini first, so gemini-only passes count as firstOnly
+        assertThat(c.get("judge:gemini/gemini-2.5-pro~judge:openai/gpt-4.1")).isEqualTo(new PairCounts(1L, 1L, 1L, 0L));
+        assertThat(c).doesNotContainKey("judge:openai/gpt-4.1~judge:gemini/gemini-2.5-pro");
+        // the panel's judges are paired with each other only; the aggregated judge part keeps its human pair
+        assertThat(c.keySet()).containsExactlyInAnyOrder("judge~human", "judge:gemini/gemini-2.5-pro~judge:openai/gpt-4.1");
+        // p_o = 1/3, both pass 2 of 3: p_e = 4/9 + 1/9 = 5/9, kappa = (1/3 - 5/9) / (4/9) = -1/2
+        assertThat(Agreement.kappa(c.get("judge:gemini/gemini-2.5-pro~judge:openai/gpt-4.1"))).isCloseTo(-0.5, within(1e-12));
     }
 
     @Test

@@ -19,6 +19,12 @@ public enum PartKind {
      */
     public static final String HUMAN_PART_PREFIX = "human:";
 
+    /**
+     * One judge of a panel, {@code judge:<protocol/model>}: only in a sample's panel metrics, never a gated part,
+     * so the inter-judge agreement can pair the judges.
+     */
+    public static final String PANEL_JUDGE_PREFIX = "judge:";
+
     private final String wire;
 
     PartKind(String wire) {

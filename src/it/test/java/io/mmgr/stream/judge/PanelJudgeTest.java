@@ -9,7 +9,7 @@ import io.mmgr.stream.avro.JudgeVerdict;
 import io.mmgr.stream.avro.PanelAnswer;
 import io.mmgr.stream.bench.ScriptedVlmServer;
 import io.mmgr.stream.bench.ScriptedVlmServer.Action;
-import io.mmgr.stream.judge.panel.Kappa;
+import io.mmgr.stream.contract.agreement.Kappa;
 import io.mmgr.stream.judge.panel.PanelAgreement;
 import io.mmgr.stream.judge.panel.PanelRule;
 import io.mmgr.stream.judge.panel.PanelSettings;

@@ -1,5 +1,6 @@
 package io.mmgr.stream.leaderboard;
 
+import io.mmgr.stream.contract.agreement.Kappa;
 import io.mmgr.stream.contract.MetricKey;
 import io.mmgr.stream.contract.PartKind;
 import io.mmgr.stream.contract.SampleStatus;
@@ -17,7 +18,7 @@ import java.util.TreeMap;
  * annotators. A sample contributes, per comparison ({@code judge~human}, {@code judge~<evaluator>},
  * {@code <evaluator>~human}), one 2x2 count per fine-grained metric both sides scored, binarized the
  * way the gate reads it (binary metrics as 0/1, fractions at their strict gate endpoint); counts are
- * pooled over the metrics. Counts add and subtract exactly, so a KTable aggregate keeps them per task x
+ * pooled over the metrics. A judge panel adds one comparison per pair of its judges ({@code judge:<a>~judge:<b>}). Counts add and subtract exactly, so a KTable aggregate keeps them per task x
  * model and a re-scored sample replaces its contribution. Each human annotator's label is its own pair.
  */
 public final class Agreement {
@@ -102,8 +103,30 @@ public final class Agreement {
                 count(byPart.get(a), byPart.get(b), metricTypes, out.computeIfAbsent(comparison, k -> new PairCounts(0L, 0L, 0L, 0L)));
             }
         }
+        addPanelPairs(s, metricTypes, out);
         out.values().removeIf(c -> total(c) == 0);
         return out;
+    }
+
+    /**
+     * A judge panel's inter-judge comparisons, one per pair of judges ({@code judge:<a>~judge:<b>}, names in
+     * order), binarized as the human ones are; the judges' own answers come from the score's panel metrics.
+     */
+    private static void addPanelPairs(SampleScore s, Map<String, RubricMetric> metricTypes, Map<String, PairCounts> out) {
+        Map<String, Map<String, Double>> byJudge = new TreeMap<>();
+        s.getPanelMetrics().forEach((key, value) -> {
+            if (value != null) {
+                MetricKey.tryParse(key).filter(k -> k.part().startsWith(PartKind.PANEL_JUDGE_PREFIX)).ifPresent(k ->
+                        byJudge.computeIfAbsent(k.part(), p -> new HashMap<>()).put(k.name(), value));
+            }
+        });
+        java.util.List<String> judges = new java.util.ArrayList<>(byJudge.keySet());
+        for (int i = 0; i < judges.size(); i++) {
+            for (int j = i + 1; j < judges.size(); j++) {
+                count(byJudge.get(judges.get(i)), byJudge.get(judges.get(j)), metricTypes,
+                        out.computeIfAbsent(comparison(judges.get(i), judges.get(j)), k -> new PairCounts(0L, 0L, 0L, 0L)));
+            }
+        }
     }
 
     private static boolean isHuman(String part) {
@@ -191,6 +214,17 @@ public final class Agreement {
         return pe >= 1.0 ? null : (po - pe) / (1 - pe);
     }
 
+    /** Kappa's 95 % interval from the 2x2 counts (Cohen's large-sample SE, {@link Kappa}); null when kappa is undefined. */
+    public static Kappa.Estimate interval(PairCounts c) {
+        Kappa.Cohen cohen = new Kappa.Cohen();
+        cohen.add(1, 1, c.getBothPass());
+        cohen.add(1, 0, c.getFirstOnly());
+        cohen.add(0, 1, c.getSecondOnly());
+        cohen.add(0, 0, c.getBothFail());
+        Kappa.Estimate e = cohen.estimate();
+        return e.defined() ? e : null;
+    }
+
     /**
      * The row's statistics: every live comparison, and every comparison the paper's Table 5 has a
      * figure for; the flag rests on live pairs once there are {@code minPairs} of them, on Table 5
@@ -219,7 +253,9 @@ public final class Agreement {
                 flag = UNKNOWN;
                 basis = "fewer than " + policy.minPairs() + " paired verdicts (" + n + ") and no Table 5 figure";
             }
+            Kappa.Estimate ci = interval(c);
             out.put(comparison, AgreementStat.newBuilder().setPairs(n).setPercentAgreement(pct).setKappa(kappa(c))
+                    .setKappaLow(ci == null ? null : ci.low()).setKappaHigh(ci == null ? null : ci.high())
                     .setReliability(flag).setBasis(basis).build());
         }
         return out;

@@ -12,10 +12,12 @@ import io.mmgr.stream.avro.JudgeRequest;
 import io.mmgr.stream.avro.JudgeVerdict;
 import io.mmgr.stream.avro.LeaderboardKey;
 import io.mmgr.stream.avro.LeaderboardRow;
+import io.mmgr.stream.avro.PanelAnswer;
 import io.mmgr.stream.avro.SampleKey;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.HashMap;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.streams.TestInputTopic;
@@ -135,5 +137,48 @@ class AgreementTopologyTest {
         // the all-tasks row carries none
         assertThat(rows.get(new LeaderboardKey("run", "c1", SampleKeys.ALL_TASKS)).getAgreement()).isEmpty();
         assertThat(s1).isNotNull();
+    }
+
+    /** One sample judged by a two-judge panel: each judge's samples on "agree"; the verdict is the panel's majority. */
+    void panelSample(String sample, List<Double> gemini, List<Double> openai) {
+        fx.item(Fixtures.item(TASK, sample, 1));
+        fx.publish(GenerationEvent.newBuilder(Fixtures.event("run", "p1", 1, TASK, sample, 0, Map.of("ok", 1.0, "agree", 1.0)))
+                .setModel("model-p").build());
+        var request = requests.readKeyValue();
+        List<PanelAnswer> answers = new ArrayList<>();
+        for (int i = 0; i < gemini.size(); i++) {
+            answers.add(new PanelAnswer("gemini/gemini-2.5-pro", i + 1, "VALID", Map.of("agree", gemini.get(i)), null));
+        }
+        for (int i = 0; i < openai.size(); i++) {
+            answers.add(new PanelAnswer("openai/gpt-4.1", i + 1, "VALID", Map.of("agree", openai.get(i)), null));
+        }
+        JudgeVerdict v = Fixtures.verdict(request.value.getRequestId(), request.value.getGenerationId(), "VALID", "1",
+                Map.of("agree", 0.0));
+        v.setPanelRule("unanimous");
+        v.setPanelAnswers(answers);
+        verdicts.pipeInput(request.key, v);
+    }
+
+    @Test
+    void aTwoJudgePanelsAgreementRidesOnTheRowWithItsInterval() throws Exception {
+        start();
+        // each judge's answer is the majority of its samples: gemini 1, 1, 0, 0 and openai 1, 0, 0, 0
+        panelSample("p1", List.of(1.0, 1.0, 0.0), List.of(1.0, 1.0, 1.0));
+        panelSample("p2", List.of(1.0), List.of(0.0));
+        panelSample("p3", List.of(0.0, 0.0, 1.0), List.of(0.0, 1.0, 0.0));
+        panelSample("p4", List.of(0.0), List.of(0.0));
+
+        AgreementStat pair = row("p1").getAgreement().get("judge:gemini/gemini-2.5-pro~judge:openai/gpt-4.1");
+        assertThat(pair).isNotNull();
+        assertThat(pair.getPairs()).isEqualTo(4);
+        // (g,o): (1,1) (1,0) (0,0) (0,0): p_o 3/4, gemini passes 1/2, openai 1/4, p_e 1/8 + 3/8 = 1/2 -> kappa 1/2
+        assertThat(pair.getPercentAgreement()).isEqualTo(0.75);
+        assertThat(pair.getKappa()).isCloseTo(0.5, within(1e-12));
+        // SE = sqrt(3/4 * 1/4 / (4 * 1/4)) = sqrt(3/16); the upper end clips at 1
+        assertThat(pair.getKappaLow()).isCloseTo(0.5 - 1.959963984540054 * Math.sqrt(3.0 / 16), within(1e-12));
+        assertThat(pair.getKappaHigh()).isEqualTo(1.0);
+        assertThat(pair.getReliability()).isEqualTo("discount");
+        // no judge-to-judge pair in the other direction, and none with the echo evaluator
+        assertThat(row("p1").getAgreement().keySet()).noneMatch(k -> k.startsWith("judge:openai") || k.contains("judge:gemini/gemini-2.5-pro~echo"));
     }
 }

@@ -66,6 +66,18 @@ public final class CostProjection {
         p.firstCallUsd.add(firstCallUsd);
     }
 
+    /** The checkpoints of {@code run} with requests counted in, by id. */
+    public java.util.SortedSet<String> checkpoints(String run) {
+        java.util.SortedSet<String> out = new java.util.TreeSet<>();
+        String prefix = key(run, "");
+        byCheckpoint.keySet().forEach(k -> {
+            if (k.startsWith(prefix)) {
+                out.add(k.substring(prefix.length()));
+            }
+        });
+        return out;
+    }
+
     /** Requests counted into a checkpoint so far. */
     public long requests(String run, String checkpoint) {
         Planned p = byCheckpoint.get(key(run, checkpoint));

@@ -22,6 +22,7 @@ const state = {
   alerts: new Map(),      // run|checkpoint|task|kind -> alert
   live: new Set(),        // keys updated by the live feed (newer than the snapshot)
   drill: null,            // {checkpoint, task}
+  judgeCost: null,        // /api/judge-cost of state.run: {run, judge, note?, checkpoints: [...]}
   sample: null,
 };
 
@@ -145,9 +146,10 @@ function renderCheckpoints() {
     return `<li data-checkpoint="${esc(c.checkpointId)}" class="${c.checkpointId === current ? 'selected' : ''}${isBest ? ' best' : ''}">
       <div class="row"><b>${esc(c.checkpointId)}${isBest ? ' <span class="best-mark" title="best checkpoint: highest all-tasks score">★ best</span>' : ''}</b><span class="muted">step ${c.trainingStep}</span></div>
       <div class="row"><span>${pct(c.primaryRate)}</span><span class="muted progress-text">${c.samplesScored} / ${c.samplesExpected}${c.samplesPending ? ' · ' + c.samplesPending + ' pending' : ''}${c.samplesPartial ? ' · ' + c.samplesPartial + ' with unavailable parts' : ''}</span></div>
-      <div class="bar${done ? ' done' : ''}"><span data-style="width:${(100 * frac).toFixed(1)}%"></span></div></li>`;
+      <div class="bar${done ? ' done' : ''}"><span data-style="width:${(100 * frac).toFixed(1)}%"></span></div>${judgeCostLine(c.checkpointId)}</li>`;
   });
   setHtml($('#checkpoints'), items.join('') || `<li class="muted empty">${EMPTY}</li>`);
+  refreshJudgeCost();
   const report = $('#report-link');
   if (report) {
     report.hidden = !state.run;
@@ -342,6 +344,30 @@ function connect() {
   on('comparison', putComparison);
   on('alert', putAlert);
   return es;
+}
+
+// the judge's spend and projected cost per checkpoint (in-process judge only; an external worker has its own /metrics)
+const usd = (v) => (v == null ? '–' : '$' + Number(v).toFixed(4));
+function judgeCostLine(ck) {
+  const jc = state.judgeCost;
+  if (!jc || jc.run !== state.run || jc.judge === 'none') return '';
+  if (jc.judge === 'external') return `<div class="row muted small">${esc(jc.note)}</div>`;
+  const c = jc.checkpoints.find((x) => x.checkpoint === ck);
+  if (!c) return '';
+  return `<div class="row muted small" title="judge calls ${c.calls}; projected: ${c.plannedRequests == null ? '–' : c.plannedRequests} requests x judges x samples x cost a call x lane factor">judge cost ${usd(c.spentUsd)} · projected ${usd(c.projectedUsd)}</div>`;
+}
+
+let judgeCostAt = 0;
+function refreshJudgeCost() {
+  // at most every 5 s: the figures move with every call, the list re-renders with every row
+  const now = Date.now();
+  if (!state.run || (state.judgeCost && state.judgeCost.run === state.run && now - judgeCostAt < 5000)) return;
+  judgeCostAt = now;
+  getJson(`/api/judge-cost?run=${enc(state.run)}`).then((jc) => {
+    const before = JSON.stringify(state.judgeCost);
+    state.judgeCost = jc;
+    if (JSON.stringify(jc) !== before) renderCheckpoints();
+  }).catch(() => { /* the cost line is optional: the list stands without it */ });
 }
 
 async function loadSnapshot() {

@@ -1,5 +1,7 @@
 package io.mmgr.stream.topology.assembly;
 
+import io.mmgr.stream.contract.agreement.JudgeAnswers;
+import io.mmgr.stream.contract.MetricKey;
 import io.mmgr.stream.contract.PartKind;
 import io.mmgr.stream.contract.VerdictStatus;
 import io.mmgr.stream.contract.PartStatus;
@@ -11,6 +13,7 @@ import io.mmgr.stream.tasks.PartEvaluation;
 import io.mmgr.stream.tasks.TaskSpec;
 import java.time.Instant;
 import java.util.HashMap;
+import java.util.Map;
 
 /** Turns deterministic results, judge verdicts and human labels into the parts assembly keeps. */
 public final class Parts {
@@ -44,7 +47,20 @@ public final class Parts {
                 .setDetail(new HashMap<>(v.getJustifications()))
                 .setError(error)
                 .setArrivedAt(Instant.now())
+                .setPanelMetrics(panelMetrics(v))
                 .build();
+    }
+
+    /** A panel's judges' own answers as {@code judge:<judge>.<metric>}; empty unless two or more judges answered. */
+    static Map<String, Double> panelMetrics(JudgeVerdict v) {
+        Map<String, Map<String, Double>> byJudge = JudgeAnswers.of(v);
+        Map<String, Double> out = new HashMap<>();
+        if (byJudge.size() < 2) {
+            return out; // one judge's repeated samples are self-agreement, not a pair of raters
+        }
+        byJudge.forEach((judge, metrics) -> metrics.forEach((metric, value) ->
+                out.put(MetricKey.wire(PartKind.PANEL_JUDGE_PREFIX + judge, metric), value)));
+        return out;
     }
 
     public static PartResult of(HumanLabel l) {

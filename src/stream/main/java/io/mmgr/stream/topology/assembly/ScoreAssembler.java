@@ -13,6 +13,7 @@ import io.mmgr.stream.avro.SampleScore;
 import io.mmgr.stream.tasks.GatedSample;
 import io.mmgr.stream.tasks.GateResult;
 import io.mmgr.stream.tasks.TaskCatalog;
+import io.mmgr.stream.tasks.TaskSpec;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -169,6 +170,7 @@ public final class ScoreAssembler {
                 .setProducedAt(plan.getProducedAt())
                 .setScoredAt(now)
                 .setArtifacts(plan.getArtifacts())
+                .setPanelMetrics(panelMetrics(arrived.values()))
                 .build();
         String fingerprint = fingerprint(score);
         if (fingerprint.equals(s.getLastEmitted())) {
@@ -185,11 +187,26 @@ public final class ScoreAssembler {
                 s.getPartsUsed().toString(), new TreeMap<>(s.getPending()).toString(),
                 new TreeMap<>(s.getErrors()).toString(), new TreeMap<>(s.getJustifications()).toString(),
                 s.getModel(), String.valueOf(s.getTrainingStep()));
+        if (!s.getPanelMetrics().isEmpty()) {
+            // appended only when present, so the digests of scores without a panel stay as they were
+            canonical += "\u0001" + new TreeMap<>(s.getPanelMetrics());
+        }
         try {
             return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256")
                     .digest(canonical.getBytes(StandardCharsets.UTF_8)), 0, 16);
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }
+    }
+
+    /** The judge part's panel answers, when it entered the score. */
+    private static Map<String, Double> panelMetrics(java.util.Collection<PartResult> arrived) {
+        Map<String, Double> out = new HashMap<>();
+        for (PartResult part : arrived) {
+            if (TaskSpec.JUDGE_PART.equals(part.getPart()) && PartStatus.OK.is(part.getStatus())) {
+                out.putAll(part.getPanelMetrics());
+            }
+        }
+        return out;
     }
 }

@@ -1,13 +1,13 @@
 package io.mmgr.stream.judge.panel;
 
+import io.mmgr.stream.contract.agreement.JudgeAnswers;
+import io.mmgr.stream.contract.agreement.Kappa;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.mmgr.stream.avro.JudgeVerdict;
-import io.mmgr.stream.avro.PanelAnswer;
 import io.mmgr.stream.contract.VerdictStatus;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -73,18 +73,14 @@ public final class PanelAgreement {
         if (judges < 2) {
             return;
         }
-        Map<String, List<PanelAnswer>> byJudge = new LinkedHashMap<>();
-        for (PanelAnswer a : v.getPanelAnswers()) {
-            byJudge.computeIfAbsent(a.getJudge(), k -> new ArrayList<>()).add(a);
-        }
+        Map<String, Map<String, Double>> byJudge = JudgeAnswers.of(v);
         if (byJudge.size() != judges) {
             return;
         }
         for (String metric : v.getMetrics().keySet()) {
             List<Double> values = new ArrayList<>();
-            for (List<PanelAnswer> answers : byJudge.values()) {
-                values.add(Votes.majority(answers.stream().filter(a -> VerdictStatus.VALID.is(a.getStatus()))
-                        .map(a -> a.getMetrics().get(metric)).toList()));
+            for (Map<String, Double> answers : byJudge.values()) {
+                values.add(answers.get(metric));
             }
             if (values.contains(null)) {
                 continue;

@@ -1,5 +1,6 @@
 package io.mmgr.stream.judge.panel;
 
+import io.mmgr.stream.contract.agreement.Votes;
 import java.util.List;
 import java.util.Locale;
 

@@ -1,5 +1,6 @@
 package io.mmgr.stream.judge.panel;
 
+import io.mmgr.stream.contract.agreement.Votes;
 import io.mmgr.stream.avro.JudgeRequest;
 import io.mmgr.stream.avro.JudgeVerdict;
 import io.mmgr.stream.avro.PanelAnswer;

@@ -1,4 +1,4 @@
-package io.mmgr.stream.judge.panel;
+package io.mmgr.stream.contract.agreement;
 
 import java.util.List;
 import java.util.Map;

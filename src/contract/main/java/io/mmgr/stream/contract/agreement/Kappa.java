@@ -1,4 +1,4 @@
-package io.mmgr.stream.judge.panel;
+package io.mmgr.stream.contract.agreement;
 
 import java.util.HashMap;
 import java.util.Map;
@@ -50,8 +50,19 @@ public final class Kappa {
         private long items;
 
         public synchronized void add(double first, double second) {
-            cells.computeIfAbsent(first, k -> new HashMap<>()).merge(second, 1L, Long::sum);
-            items++;
+            add(first, second, 1);
+        }
+
+        /** {@code count} items rated {@code first} and {@code second}: a contingency table's cell (the leaderboard's 2x2 counts). */
+        public synchronized void add(double first, double second, long count) {
+            if (count < 0) {
+                throw new IllegalArgumentException("a cell holds no fewer than 0 items, not " + count);
+            }
+            if (count == 0) {
+                return;
+            }
+            cells.computeIfAbsent(first, k -> new HashMap<>()).merge(second, count, Long::sum);
+            items += count;
         }
 
         public synchronized Estimate estimate() {

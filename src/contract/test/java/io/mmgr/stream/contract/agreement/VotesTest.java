@@ -1,14 +1,13 @@
-package io.mmgr.stream.judge.panel;
+package io.mmgr.stream.contract.agreement;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
-/** Majority, unanimity, their ties and self-agreement over one metric's answers. */
+/** Majority, its ties and self-agreement over one metric's answers. */
 @Tag("unit")
 class VotesTest {
 
@@ -35,15 +34,6 @@ class VotesTest {
     }
 
     @Test
-    void unanimousPassesOnlyWhenEveryJudgePasses() {
-        assertThat(PanelRule.UNANIMOUS.apply(v(1.0, 1.0, 1.0))).isEqualTo(1.0);
-        assertThat(PanelRule.UNANIMOUS.apply(v(1.0, 1.0, 0.0))).isEqualTo(0.0);
-        assertThat(PanelRule.MAJORITY.apply(v(1.0, 1.0, 0.0))).isEqualTo(1.0);
-        // on a scale, the level every judge reached
-        assertThat(PanelRule.UNANIMOUS.apply(v(5.0, 3.0, 4.0))).isEqualTo(3.0);
-    }
-
-    @Test
     void selfAgreementIsTheShareOfAnswersEqualToTheMajority() {
         List<Double> samples = v(1.0, 1.0, 0.0);
         assertThat(Votes.agreement(samples, Votes.majority(samples))).isEqualTo(2.0 / 3.0);
@@ -52,11 +42,5 @@ class VotesTest {
         List<Double> withMissing = v(1.0, 0.0, null);
         assertThat(Votes.agreement(withMissing, Votes.majority(withMissing))).isEqualTo(0.5);
         assertThat(Votes.agreement(v((Double) null), null)).isNull();
-    }
-
-    @Test
-    void aRuleIsParsedByNameAndAnythingElseSaysWhatIsAllowed() {
-        assertThat(PanelRule.parse(" Unanimous ")).isEqualTo(PanelRule.UNANIMOUS);
-        assertThatThrownBy(() -> PanelRule.parse("mean")).hasMessageContaining("majority or unanimous").hasMessageContaining("mean");
     }
 }

@@ -1,4 +1,4 @@
-package io.mmgr.stream.judge.panel;
+package io.mmgr.stream.contract.agreement;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
