@@ -19,7 +19,7 @@ import picocli.CommandLine.Option;
                 + "the rebalances and the transactions aborted; then the verdict: every sample scored exactly once, "
                 + "every leaderboard row equal to its recomputation from the scores, no dead letter, no judge request "
                 + "billed twice, no transaction left open, scoring again within 30 s of each fault.",
-                "Needs the build's Apicurio (target/apicurio: mvn package without -DskipTests unpacks it). "
+                "Needs the build's Apicurio (src/bench/target/apicurio: mvn package without -DskipTests unpacks it). "
                         + "Exits 1 when a check fails. It takes a while: the test's four faults alone took 7-14 minutes on "
                         + "a shared 2-core machine (docs/benchmarks.md, Measured). A killed broker's fault ends once it leads "
                         + "partitions again."})
@@ -65,8 +65,10 @@ public final class BenchClusterCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
-        Path runDir = dir != null ? dir : ClusterRun.runDir(Path.of("target", "cluster-runs"));
-        out.printf("cluster run in %s (every process's log is there)%n", runDir.toAbsolutePath());
+        // absolute: each node, scorer and worker is a process with its own working directory, which a relative path
+        // would be read against (the nodes did not find their server.properties)
+        Path runDir = (dir != null ? dir : ClusterRun.runDir(Path.of("target", "cluster-runs"))).toAbsolutePath();
+        out.printf("cluster run in %s (every process's log is there)%n", runDir);
         ClusterRun.Report report = ClusterRun.run(new ClusterRun.Settings(
                 new ClusterHarness.Settings(runDir, partitions, threads, brokerJvm, childJvm, Duration.ofMillis(300),
                         Duration.ofMinutes(3)), faults, scorers, rate, brokerDown, throughputSamples), out);

@@ -104,14 +104,18 @@ public final class ClusterHarness implements AutoCloseable {
         }
     }
 
-    /** Where the build unpacked Apicurio: {@code apicurio.home} (tests), else under {@code bin/mmgr}'s home or here. */
+    /**
+     * Where the build unpacked Apicurio: {@code apicurio.home} (tests), else the bench module's target under
+     * {@code bin/mmgr}'s home or here (src/bench/target/apicurio, where the module build puts it).
+     */
     static Path apicurioHome() {
         String home = System.getProperty("apicurio.home");
         if (home != null) {
             return Path.of(home);
         }
         String mmgr = System.getProperty("mmgr.home");
-        return mmgr != null ? Path.of(mmgr, "target", "apicurio") : Path.of("target", "apicurio");
+        Path root = mmgr != null ? Path.of(mmgr) : Path.of("");
+        return root.resolve(Path.of("src", "bench", "target", "apicurio")).toAbsolutePath();
     }
 
     private List<String> scorerArgs(int index) {
