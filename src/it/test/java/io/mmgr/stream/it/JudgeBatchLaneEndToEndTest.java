@@ -46,19 +46,25 @@ class JudgeBatchLaneEndToEndTest {
 
     static final String RUN = "run-batch";
     static final int SAMPLES = 300;
-    // 300 samples judged in 3 batches of 3 s, a worker stopped and another started: 37 s here (load 12), most of it the
+    // 300 samples judged in 3 batches of 8 s, a worker stopped and another started: 37 s here with 3 s batches (load 12), most of it the
     // scorer and two judge workers starting; the issue asks for this one end-to-end case
     static final Duration WAIT = Duration.ofSeconds(120);
 
     @TempDir
     Path dir;
 
-    /** The scripted provider's batch API of the protocol, each batch running 3 s: long enough to stop the worker in one. */
+    /**
+     * How long each scripted batch runs: long enough to stop the worker while one runs, after a score has shown it
+     * PENDING "in batch" (which travels through the scorer first). 3 s was not, once in CI: every batch had ended.
+     */
+    static final Duration BATCH_RUNS = Duration.ofSeconds(8);
+
+    /** The scripted provider's batch API of the protocol, each batch running {@link #BATCH_RUNS}. */
     static ScriptedBatchApi batches(ScriptedVlmServer server, JudgeProtocol protocol) {
         if (protocol == JudgeProtocol.OPENAI) {
-            server.openAiBatches().plan(n -> OpenAiBatches.Plan.completeAfter(Duration.ofSeconds(3)));
+            server.openAiBatches().plan(n -> OpenAiBatches.Plan.completeAfter(BATCH_RUNS));
         } else {
-            server.batches().runFor(Duration.ofSeconds(3));
+            server.batches().runFor(BATCH_RUNS);
         }
         return server.batchApi(protocol);
     }
