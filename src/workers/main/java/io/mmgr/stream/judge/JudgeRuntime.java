@@ -18,8 +18,6 @@ import io.mmgr.stream.contract.Topics;
 import java.time.Clock;
 import java.time.Duration;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
