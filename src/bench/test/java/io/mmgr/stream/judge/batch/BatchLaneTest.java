@@ -132,6 +132,8 @@ class BatchLaneTest {
         assertAnswer(settle(lane, "k4s0"), 0);
         assertThat(lane.queued()).isEqualTo(1);
         until(() -> lane.openBatches() == 0 ? true : null);
+        // ENDED is written on the lane's timer after the last answer is taken: wait for that write, not only the count
+        until(() -> log.states().contains(BatchRecord.State.ENDED) ? true : null);
         assertThat(log.states()).containsExactly(BatchRecord.State.SUBMITTING, BatchRecord.State.SUBMITTED, BatchRecord.State.ENDED);
         assertThat(log.writes().get(0).requests()).hasSize(4).allSatisfy((customId, key) -> {
             assertThat(CustomIds.valid(customId)).isTrue();
