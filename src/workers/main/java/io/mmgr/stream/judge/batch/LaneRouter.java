@@ -7,7 +7,7 @@ import java.time.Duration;
 
 /**
  * Where the judge engine's call for a request goes: realtime, or the batch lane, which answers the request once
- * its batch has ended. Asked once per try of a request, on the worker's pool; never blocks. In {@code auto} the
+ * its batch has ended. Asked once per try of a request, on the worker's threads; never blocks. In {@code auto} the
  * worker binds each request to its lane as it takes the request in ({@link #bind}), before any pool thread gets to
  * it, so that the realtime backlog counts every request bound for realtime, queued ones included.
  */
