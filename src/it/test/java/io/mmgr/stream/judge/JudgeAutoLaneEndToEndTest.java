@@ -28,7 +28,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * {@code --judge-lane auto} on the in-process broker: a burst of judge requests, published before the worker starts,
  * goes realtime only as far as the quota serves within the latency target; the rest go through the scripted Batch API.
- * Every request gets one final verdict, and each is billed once, in one lane.
+ * Every request gets one final verdict, and each is billed once, in one lane. The issue asks for this one end-to-end
+ * case; its judging takes about 4 s (8 realtime calls at 2/s, while the batch waits its 1 s and runs 2 s), the rest is
+ * the broker starting: 28.7 s at load 24 and 46 s at load 47 on the shared 2-core machine.
  */
 @Tag("integration")
 class JudgeAutoLaneEndToEndTest {
