@@ -34,13 +34,11 @@ public final class ProjectionPublisher implements AutoCloseable {
     static final Duration INTERVAL = Duration.ofSeconds(1);
 
     private final Topic<String, JudgeProjection> topic;
-    private final CostProjection projection;
+    private final Changes changes;
     private final String worker;
     private final Clock clock;
     private final KafkaProducer<String, byte[]> producer;
     private final ScheduledExecutorService timer;
-    /** what was last written (or is being written) per key; a failed write removes its entry */
-    private final Map<String, CostProjection.Figures> sent = new ConcurrentHashMap<>();
     private volatile boolean warned;
 
     /**
@@ -50,7 +48,7 @@ public final class ProjectionPublisher implements AutoCloseable {
     public ProjectionPublisher(Topic<String, JudgeProjection> topic, Map<String, Object> kafka, CostProjection projection,
                                String worker, Clock clock) {
         this.topic = topic;
-        this.projection = projection;
+        this.changes = new Changes(projection, worker);
         this.worker = worker;
         this.clock = clock;
         Map<String, Object> p = new HashMap<>(kafka);
@@ -81,26 +79,53 @@ public final class ProjectionPublisher implements AutoCloseable {
 
     /** Writes the checkpoints whose figures changed since their last write; returns how many. */
     int publish() {
-        int written = 0;
-        for (CostProjection.Figures f : projection.figures()) {
-            String key = JudgeCostKeys.projection(f.run(), f.checkpoint(), worker);
-            if (f.equals(sent.get(key))) {
-                continue;
-            }
-            sent.put(key, f);
-            JudgeProjection value = JudgeProjection.newBuilder().setRunId(f.run()).setCheckpointId(f.checkpoint()).setWorker(worker)
-                    .setPlannedRequests(f.requests()).setJudges(f.judges()).setSamples(f.samples()).setLaneFactor(f.laneFactor())
-                    .setPerCallUsd(f.perCallUsd()).setProjectedUsd(f.projectedUsd()).setUpdatedAt(clock.instant()).build();
-            byte[] bytes = topic.valueSerde().serializer().serialize(topic.name(), value);
+        Map<String, CostProjection.Figures> due = changes.due();
+        due.forEach((key, f) -> {
+            byte[] bytes = topic.valueSerde().serializer().serialize(topic.name(), record(f, worker, clock));
             producer.send(new ProducerRecord<>(topic.name(), key, bytes), (md, error) -> {
                 if (error != null) {
-                    sent.remove(key, f);
+                    changes.failed(key, f); // written again at the next tick
                     warn(error);
                 }
             });
-            written++;
+        });
+        return due.size();
+    }
+
+    /** Which checkpoints' figures changed since they were last written. */
+    static final class Changes {
+        private final CostProjection projection;
+        private final String worker;
+        /** what was last written (or is being written) per key */
+        private final Map<String, CostProjection.Figures> sent = new ConcurrentHashMap<>();
+
+        Changes(CostProjection projection, String worker) {
+            this.projection = projection;
+            this.worker = worker;
         }
-        return written;
+
+        /** The checkpoints whose figures differ from those last written, by key; marked as written. */
+        Map<String, CostProjection.Figures> due() {
+            Map<String, CostProjection.Figures> out = new java.util.TreeMap<>();
+            for (CostProjection.Figures f : projection.figures()) {
+                String key = JudgeCostKeys.projection(f.run(), f.checkpoint(), worker);
+                if (!f.equals(sent.put(key, f))) {
+                    out.put(key, f);
+                }
+            }
+            return out;
+        }
+
+        /** A write that failed: due again (unless newer figures are already on their way). */
+        void failed(String key, CostProjection.Figures f) {
+            sent.remove(key, f);
+        }
+    }
+
+    static JudgeProjection record(CostProjection.Figures f, String worker, Clock clock) {
+        return JudgeProjection.newBuilder().setRunId(f.run()).setCheckpointId(f.checkpoint()).setWorker(worker)
+                .setPlannedRequests(f.requests()).setJudges(f.judges()).setSamples(f.samples()).setLaneFactor(f.laneFactor())
+                .setPerCallUsd(f.perCallUsd()).setProjectedUsd(f.projectedUsd()).setUpdatedAt(clock.instant()).build();
     }
 
     private void warn(Throwable e) {
