@@ -26,8 +26,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The judge's spend per checkpoint, summed in the whole scorer from the verdicts assembly reads: what a call cost
- * counts once, PENDING notices and cache copies add nothing, a panel's verdict adds its judges' and samples' calls.
+ * The judge's spend per checkpoint, summed by the judge-cost sub-flow alone (its builder called on the verdicts topic;
+ * in the scorer it shares assembly's source, as topology/scoring-topology.txt shows): what a call cost counts once,
+ * PENDING notices and cache copies add nothing, a panel's verdict adds its judges' and samples' calls.
  */
 @Tag("topology")
 class JudgeSpendTopologyTest {
@@ -40,7 +41,9 @@ class JudgeSpendTopologyTest {
 
     @BeforeEach
     void start() {
-        fx = TopologyFixture.builder("t.", dir).scorer();
+        // the sub-flow alone: a whole scorer per test tripled the class's time for no more coverage
+        fx = TopologyFixture.builder("t.", dir).subFlows((builder, ctx) -> JudgeCostTopology.build(builder, ctx.judgeCostDeps(),
+                builder.stream(ctx.topics().judgeVerdicts.name(), ctx.topics().judgeVerdicts.consumed("test-verdicts"))));
         verdicts = fx.input(fx.topics.judgeVerdicts);
     }
 
