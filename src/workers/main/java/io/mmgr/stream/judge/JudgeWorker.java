@@ -173,6 +173,11 @@ public final class JudgeWorker implements AutoCloseable {
         return w;
     }
 
+    /** This start's id: on its cache entries and its cost projections. */
+    public String workerId() {
+        return workerId;
+    }
+
     /** Cache-topic records this worker's follower has read since it started (after a restart, only the tail). */
     public long cacheRecordsRead() {
         return follower.recordsRead();
