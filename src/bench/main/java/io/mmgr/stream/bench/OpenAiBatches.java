@@ -32,9 +32,9 @@ import java.util.regex.Pattern;
  * than the input's and served chunked. Each line is answered by the server's script exactly as the realtime call
  * of the same body would be ({@link ScriptedVlmServer#answerLine}): a 200 goes to the output file, any other
  * status to the error file with its response; a line the window or a cancel kept from running is an error-file
- * line with {@code batch_expired} or {@code batch_cancelled}. How each batch runs is its {@link Plan}; it can also
- * refuse batch creation with OpenAI's 429. It counts how often each custom id was submitted and billed (a line
- * answered 200 is billed), for the no-double-billing checks.
+ * line with {@code batch_expired} or {@code batch_cancelled}. How each batch runs is its {@link Plan}, unless a
+ * {@link #hold} keeps it in progress; it can also refuse batch creation with OpenAI's 429. It counts how often each
+ * custom id was submitted and billed (a line answered 200 is billed), for the no-double-billing checks.
  */
 public final class OpenAiBatches implements ScriptedBatchApi {
 
@@ -82,6 +82,7 @@ public final class OpenAiBatches implements ScriptedBatchApi {
     private final AtomicInteger refuseCreations = new AtomicInteger();
     private final AtomicInteger refusedCreations = new AtomicInteger();
     private volatile IntFunction<Plan> plans = n -> Plan.completeAfter(Duration.ZERO);
+    private volatile boolean held;
 
     OpenAiBatches(ScriptedVlmServer server) {
         this.server = server;
@@ -99,6 +100,11 @@ public final class OpenAiBatches implements ScriptedBatchApi {
 
     public int refusedCreations() {
         return refusedCreations.get();
+    }
+
+    @Override
+    public void hold(boolean held) {
+        this.held = held;
     }
 
     /** How many batches each custom id was created in. */
@@ -365,8 +371,9 @@ public final class OpenAiBatches implements ScriptedBatchApi {
         }
 
         /**
-         * validating (until first retrieved), in_progress (until the plan's time has passed), finalizing (once: the
-         * results are made then, so each line is answered and billed once), then the plan's end.
+         * validating (until first retrieved), in_progress (until the plan's time has passed, and while a
+         * {@link OpenAiBatches#hold} lasts), finalizing (once: the results are made then, so each line is answered and
+         * billed once), then the plan's end.
          */
         synchronized void advance() throws IOException {
             if (failure != null || plan.end() == Plan.End.FAILED) {
@@ -406,7 +413,7 @@ public final class OpenAiBatches implements ScriptedBatchApi {
         }
 
         private boolean due() {
-            return System.nanoTime() - createdNanos >= plan.runFor().toNanos();
+            return !held && System.nanoTime() - createdNanos >= plan.runFor().toNanos();
         }
 
         /** Answers the first {@code ran} lines by the script; the rest are expired or cancelled. Out of order, padded. */

@@ -26,4 +26,11 @@ public interface ScriptedBatchApi {
 
     /** Creations refused so far. */
     int refusedCreations();
+
+    /**
+     * While held, no batch ends, however it was scripted to run: each stays in progress (its polls say so) until
+     * released, and then ends as scripted at its next status read. A test stops or kills a worker mid-batch this way
+     * without racing the batch's end, and without a batch that runs for seconds.
+     */
+    void hold(boolean held);
 }

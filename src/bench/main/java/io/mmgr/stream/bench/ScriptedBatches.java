@@ -18,7 +18,7 @@ import java.util.function.Function;
  * {@link AnthropicBatchApi}): the batches created, how they end, and what each entry gets. An entry is answered by
  * the same script as the realtime call ({@link ScriptedVlmServer#answerLine}), so a batch entry gets the answer
  * the realtime call would. A batch ends at its {@link #pollsToEnd}-th status read (and no sooner than {@link #runFor}
- * after its creation); its results come in an order other
+ * after its creation, nor while a {@link #hold} keeps it in progress); its results come in an order other
  * than the input's. Faults a test can ask for: 429s on creation, a batch the provider cancels, fails or lets expire,
  * entries that expire or error. Every submission and every billed answer is counted per entry key, so a test can
  * assert that nothing was submitted or billed twice.
@@ -108,6 +108,7 @@ public final class ScriptedBatches implements ScriptedBatchApi {
     private volatile Function<Entry, Fate> fate = e -> Fate.ANSWER;
     private volatile int pollsToEnd = 2;
     private volatile Duration runFor = Duration.ZERO;
+    private volatile boolean held;
     private final AtomicInteger rejections = new AtomicInteger();
     private final AtomicInteger refused = new AtomicInteger();
     private volatile Duration rejectionWait = Duration.ofSeconds(1);
@@ -201,6 +202,11 @@ public final class ScriptedBatches implements ScriptedBatchApi {
         return refused.get();
     }
 
+    @Override
+    public void hold(boolean held) {
+        this.held = held;
+    }
+
     /** Batch creations that arrived, accepted or refused. */
     public int creationAttempts() {
         return creations.get();
@@ -242,11 +248,11 @@ public final class ScriptedBatches implements ScriptedBatchApi {
         return b;
     }
 
-    /** A status read: the batch ends (its entries processed) at the scripted read. */
+    /** A status read: the batch ends (its entries processed) at the scripted read, unless held; a cancel ends it even then. */
     void read(Batch b) {
         synchronized (b) {
             b.reads++;
-            boolean due = b.reads >= pollsToEnd && !Instant.now().isBefore(b.created.plus(runFor));
+            boolean due = !held && b.reads >= pollsToEnd && !Instant.now().isBefore(b.created.plus(runFor));
             if (b.end == null && (due || b.cancelRequested)) {
                 finish(b, b.cancelRequested ? End.CANCELLED : b.scriptedEnd);
             }
