@@ -115,10 +115,11 @@ public final class JudgeWorkerCommand implements Callable<Integer> {
                     .get(topics.judgeRequests.name()).partitions().size();
             short replication = (short) admin.describeTopics(List.of(topics.judgeRequests.name())).allTopicNames().get()
                     .get(topics.judgeRequests.name()).partitions().get(0).replicas().size();
-            // the shared cache topic and the batch lane's, should the scorer predate them
+            // the shared cache topic, the batch lane's and the cost projections', should the scorer predate them
             TopicAdmin.ensure(admin, new Topics(ep.topicPrefix(), partitions, replication, new AvroSerdes(registry, true))
                     .definitions().stream().filter(d -> d.name().equals(topics.judgeCache.name())
-                            || d.name().equals(topics.judgeBatches.name())).toList());
+                            || d.name().equals(topics.judgeBatches.name()) || d.name().equals(topics.judgeProjections.name()))
+                    .toList());
         }
         artifacts.allowedHosts(spec.commandLine()); // a malformed host is a usage error before anything starts
         Map<String, Object> clientConfig = new java.util.HashMap<>(client);

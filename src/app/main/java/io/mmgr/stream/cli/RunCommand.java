@@ -279,8 +279,7 @@ public final class RunCommand implements Callable<Integer> {
                     new JudgeWorker.Config(bootstrap, judge.group(applicationId), client, identity),
                     artifacts.resolver(spec.commandLine(), dataDir.resolve("judge-spill")), app.meters(),
                     dataDir.resolve("judge-cache")));
-            var engine = judgeRef.get().engine();
-            app.web().ifPresent(w -> w.judgeCostInProcess(engine.ledger(), engine::projection));
+            app.web().ifPresent(w -> w.judgeCostInProcess());
         } else if (judgeExternal) {
             app.web().ifPresent(w -> w.judgeCostExternal());
         }

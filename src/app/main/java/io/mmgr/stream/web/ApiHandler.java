@@ -44,8 +44,16 @@ final class ApiHandler implements HttpHandler {
     private final ArtifactEndpoint artifacts;
     private final ReliabilityFlags flags;
     private final ItemJson items = new ItemJson(TaskFamily.installed());
+    private final Supplier<JudgeCostEndpoint.Mode> judgeMode;
 
     ApiHandler(StoreQueries local, Cluster cluster, ArtifactResolver artifacts, ReliabilityFlags flags) {
+        this(local, cluster, artifacts, flags, () -> JudgeCostEndpoint.Mode.NONE);
+    }
+
+    /** @param judgeMode where this scorer's judge runs, as {@code /api/judge-cost} reports it */
+    ApiHandler(StoreQueries local, Cluster cluster, ArtifactResolver artifacts, ReliabilityFlags flags,
+               Supplier<JudgeCostEndpoint.Mode> judgeMode) {
+        this.judgeMode = judgeMode;
         this.local = local;
         this.cluster = cluster;
         this.flags = flags;
@@ -71,6 +79,7 @@ final class ApiHandler implements HttpHandler {
                 case "/api/alerts" -> HttpExchanges.json(ex, 200, sortAlerts(gather(ex, path, q, () -> localAlerts(q))));
                 case "/api/artifact" -> artifacts.handle(ex, q);
                 case "/api/instances" -> HttpExchanges.json(ex, 200, instances());
+                case "/api/judge-cost" -> HttpExchanges.json(ex, 200, judgeCost(ex, path, q));
                 case "/api/report" -> report(ex, q);
                 default -> HttpExchanges.error(ex, 404, "no such endpoint: " + path + " (see docs/operations.md, REST API)");
             }
@@ -362,6 +371,14 @@ final class ApiHandler implements HttpHandler {
         ex.getResponseHeaders().set("Content-Disposition", "inline; filename=\"" + name + "\"");
         ex.getResponseHeaders().set("Content-Security-Policy", io.mmgr.stream.report.ReportPage.CSP + "; frame-ancestors 'none'");
         HttpExchanges.send(ex, 200, "text/html; charset=utf-8", html.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    }
+
+    /** Every instance's judge spend rows added per checkpoint, with the workers' projections ({@link JudgeCostEndpoint}). */
+    private JsonNode judgeCost(HttpExchange ex, String path, Map<String, String> q) {
+        require(q, "run");
+        String run = q.get("run");
+        ArrayNode rows = gather(ex, path, q, () -> JudgeCostEndpoint.localRows(local.judgeSpend(run)));
+        return localOnly(q) ? rows : JudgeCostEndpoint.merge(run, judgeMode.get(), rows, local.judgeProjections(run));
     }
 
     private JsonNode instances() {

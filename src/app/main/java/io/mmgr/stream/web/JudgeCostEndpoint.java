@@ -1,26 +1,24 @@
 package io.mmgr.stream.web;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpHandler;
-import io.mmgr.stream.judge.CostLedger;
-import io.mmgr.stream.judge.CostProjection;
-import java.io.IOException;
+import io.mmgr.stream.avro.JudgeProjection;
+import io.mmgr.stream.avro.JudgeSpend;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.TreeSet;
-import java.util.function.Supplier;
 
 /**
- * {@code GET /api/judge-cost?run=R}: the judge's spend and projected cost per checkpoint of a run, for the
- * dashboard's checkpoint list. Only an in-process judge ({@code run} without --judge-external) has its ledger
- * here; an external judge worker keeps its own, so the answer says where to look instead of guessing.
- * These figures are this process's: like /metrics, not gathered from other instances.
+ * {@code GET /api/judge-cost?run=R}: the judge's spend and projected cost per checkpoint of a run, for the dashboard's
+ * checkpoint list, the same whichever process judges (in-process or {@code mmgr judge-worker}). The spend is summed
+ * from the verdicts in the scorer's judge-spend store, which each instance holds for its partitions: the answer
+ * gathers every instance's rows ({@code scope=local}) and adds them. The projection is the sum of the judge workers'
+ * records in the global judge-projections table, which every instance holds whole.
  */
-final class JudgeCostEndpoint implements HttpHandler {
+final class JudgeCostEndpoint {
 
-    /** Where the figures come from. */
+    /** Where this scorer's judge runs (the figures come from the topics either way). */
     enum Mode {
         IN_PROCESS("in-process"), EXTERNAL("external"), NONE("none");
 
@@ -31,85 +29,66 @@ final class JudgeCostEndpoint implements HttpHandler {
         }
     }
 
-    static final String EXTERNAL_NOTE = "judge cost: see the judge worker's /metrics";
-
-    private final Mode mode;
-    private final CostLedger ledger;
-    /** The engine's projection; null until it has one. */
-    private final Supplier<CostProjection> projection;
-
-    private JudgeCostEndpoint(Mode mode, CostLedger ledger, Supplier<CostProjection> projection) {
-        this.mode = mode;
-        this.ledger = ledger;
-        this.projection = projection;
+    private JudgeCostEndpoint() {
     }
 
-    static JudgeCostEndpoint inProcess(CostLedger ledger, Supplier<CostProjection> projection) {
-        return new JudgeCostEndpoint(Mode.IN_PROCESS, ledger, projection);
+    /** This instance's answer to {@code scope=local}: its spend rows, one per checkpoint. */
+    static ArrayNode localRows(Map<String, JudgeSpend> spend) {
+        ArrayNode rows = Json.MAPPER.createArrayNode();
+        spend.forEach((checkpoint, s) -> rows.addObject().put("checkpoint", checkpoint).put("verdicts", s.getVerdicts())
+                .put("calls", s.getCalls()).put("inputTokens", s.getInputTokens()).put("outputTokens", s.getOutputTokens())
+                .put("spentUsd", s.getCostUsd()));
+        return rows;
     }
 
-    static JudgeCostEndpoint external() {
-        return new JudgeCostEndpoint(Mode.EXTERNAL, null, () -> null);
+    /** Running sums of one checkpoint. */
+    private static final class Sum {
+        long verdicts;
+        long calls;
+        long inputTokens;
+        long outputTokens;
+        double spentUsd;
+        long plannedRequests;
+        double projectedUsd;
+        int workers;
     }
 
-    static JudgeCostEndpoint none() {
-        return new JudgeCostEndpoint(Mode.NONE, null, () -> null);
-    }
-
-    @Override
-    public void handle(HttpExchange ex) throws IOException {
-        if (!"GET".equals(ex.getRequestMethod())) {
-            HttpExchanges.error(ex, 405, "only GET is supported");
-            return;
+    /**
+     * The answer: every instance's spend rows ({@code rows}, as gathered) added per checkpoint, beside the sum of the
+     * workers' projections; a checkpoint planned but not spent yet shows spend 0, one without a projection shows null.
+     */
+    static ObjectNode merge(String run, Mode mode, JsonNode rows, List<JudgeProjection> projections) {
+        Map<String, Sum> byCheckpoint = new TreeMap<>();
+        for (JsonNode r : rows) {
+            Sum s = byCheckpoint.computeIfAbsent(r.get("checkpoint").asText(), k -> new Sum());
+            s.verdicts += r.get("verdicts").asLong();
+            s.calls += r.get("calls").asLong();
+            s.inputTokens += r.get("inputTokens").asLong();
+            s.outputTokens += r.get("outputTokens").asLong();
+            s.spentUsd += r.get("spentUsd").asDouble();
         }
-        String run = HttpExchanges.query(ex).get("run");
-        if (run == null || run.isBlank()) {
-            HttpExchanges.error(ex, 400, "name the run: /api/judge-cost?run=RUN");
-            return;
+        for (JudgeProjection p : projections) {
+            Sum s = byCheckpoint.computeIfAbsent(p.getCheckpointId(), k -> new Sum());
+            s.plannedRequests += p.getPlannedRequests();
+            s.projectedUsd += p.getProjectedUsd();
+            s.workers++;
         }
-        HttpExchanges.json(ex, 200, body(run));
-    }
-
-    ObjectNode body(String run) {
         ObjectNode out = Json.MAPPER.createObjectNode();
         out.put("run", run);
         out.put("judge", mode.wire);
         ArrayNode list = out.putArray("checkpoints");
-        if (mode == Mode.EXTERNAL) {
-            out.put("note", EXTERNAL_NOTE);
-        }
-        if (mode != Mode.IN_PROCESS) {
-            return out;
-        }
-        CostProjection p = projection.get();
-        String prefix = run + " / ";
-        // the ledger knows checkpoints that spent; the projection also those planned but not yet sent
-        Map<String, CostLedger.Totals> spent = new TreeMap<>();
-        ledger.checkpoints().forEach((k, t) -> {
-            if (k.startsWith(prefix)) {
-                spent.put(k.substring(prefix.length()), t);
-            }
-        });
-        TreeSet<String> checkpoints = new TreeSet<>(spent.keySet());
-        if (p != null) {
-            checkpoints.addAll(p.checkpoints(run));
-        }
-        for (String checkpoint : checkpoints) {
-            CostLedger.Totals t = ledger.checkpoint(run, checkpoint);
+        byCheckpoint.forEach((checkpoint, s) -> {
             ObjectNode c = list.addObject();
-            c.put("checkpoint", checkpoint);
-            c.put("calls", t.calls());
-            c.put("inputTokens", t.inputTokens());
-            c.put("outputTokens", t.outputTokens());
-            c.put("spentUsd", t.costUsd());
-            if (p != null) {
-                c.put("plannedRequests", p.requests(run, checkpoint));
-                c.put("projectedUsd", p.projectedUsd(run, checkpoint));
-            } else {
+            c.put("checkpoint", checkpoint).put("verdicts", s.verdicts).put("calls", s.calls).put("inputTokens", s.inputTokens)
+                    .put("outputTokens", s.outputTokens).put("spentUsd", s.spentUsd);
+            if (s.workers == 0) {
                 c.putNull("plannedRequests");
                 c.putNull("projectedUsd");
+            } else {
+                c.put("plannedRequests", s.plannedRequests).put("projectedUsd", s.projectedUsd);
             }
-        }
+            c.put("projectingWorkers", s.workers);
+        });
         return out;
     }
 }

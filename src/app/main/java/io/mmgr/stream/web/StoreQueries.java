@@ -5,6 +5,9 @@ import io.mmgr.stream.contract.Store;
 import io.mmgr.stream.avro.Alert;
 import io.mmgr.stream.avro.BenchmarkItem;
 import io.mmgr.stream.avro.CheckpointComparison;
+import io.mmgr.stream.avro.JudgeProjection;
+import io.mmgr.stream.avro.JudgeSpend;
+import io.mmgr.stream.contract.JudgeCostKeys;
 import io.mmgr.stream.avro.LeaderboardKey;
 import io.mmgr.stream.avro.LeaderboardRow;
 import io.mmgr.stream.avro.SampleKey;
@@ -16,6 +19,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.function.Function;
 import java.util.function.Predicate;
 import org.apache.kafka.common.serialization.StringSerializer;
@@ -138,6 +142,44 @@ public final class StoreQueries {
                 Alert a = it.next().value;
                 if (a != null && matches(run, a.getRunId())) {
                     out.add(a);
+                }
+            }
+        }
+        return out;
+    }
+
+    /**
+     * This instance's judge spend per checkpoint of {@code run}: its partitions each keep their own sum under the same
+     * key, and a query over the local partitions meets each of them, so they are added here.
+     */
+    public Map<String, JudgeSpend> judgeSpend(String run) {
+        ReadOnlyKeyValueStore<String, JudgeSpend> s = store(stores.judgeSpend);
+        Map<String, JudgeSpend> out = new TreeMap<>();
+        try (KeyValueIterator<String, JudgeSpend> it = scan(s, JudgeCostKeys.run(run))) {
+            while (it.hasNext()) {
+                KeyValue<String, JudgeSpend> kv = it.next();
+                if (kv.value != null) {
+                    out.merge(JudgeCostKeys.checkpointOf(run, kv.key), kv.value, StoreQueries::plus);
+                }
+            }
+        }
+        return out;
+    }
+
+    private static JudgeSpend plus(JudgeSpend a, JudgeSpend b) {
+        return new JudgeSpend(a.getVerdicts() + b.getVerdicts(), a.getCalls() + b.getCalls(), a.getInputTokens() + b.getInputTokens(),
+                a.getOutputTokens() + b.getOutputTokens(), a.getCostUsd() + b.getCostUsd());
+    }
+
+    /** Every judge worker start's projection of {@code run}'s checkpoints (the global store: every instance holds all). */
+    public List<JudgeProjection> judgeProjections(String run) {
+        ReadOnlyKeyValueStore<String, JudgeProjection> s = store(stores.judgeProjections);
+        List<JudgeProjection> out = new ArrayList<>();
+        try (KeyValueIterator<String, JudgeProjection> it = scan(s, JudgeCostKeys.run(run))) {
+            while (it.hasNext()) {
+                JudgeProjection p = it.next().value;
+                if (p != null && run.equals(p.getRunId())) {
+                    out.add(p);
                 }
             }
         }

@@ -35,7 +35,7 @@ public final class WebServer implements AutoCloseable {
     private volatile ApiHandler api;
     private volatile LiveFeed feed;
     private volatile PrometheusMeterRegistry metrics;
-    private volatile JudgeCostEndpoint judgeCost = JudgeCostEndpoint.none();
+    private volatile JudgeCostEndpoint.Mode judgeMode = JudgeCostEndpoint.Mode.NONE;
 
     private WebServer(HttpServer server, ExecutorService executor, String advertisedHost, WebAccess access) {
         this.server = server;
@@ -80,8 +80,6 @@ public final class WebServer implements AutoCloseable {
                 f.handle(ex);
             }
         }));
-        // the judge's cost lives in this process's judge, not in the stores: its own handler (longest path wins)
-        server.createContext("/api/judge-cost", HttpExchanges.guarded(access, ex -> web.judgeCost.handle(ex)));
         // the same token as the API: Prometheus sends it (scrape config 'authorization: credentials_file')
         server.createContext("/metrics", HttpExchanges.guarded(access, web::metrics));
         server.start();
@@ -106,18 +104,18 @@ public final class WebServer implements AutoCloseable {
                       ArtifactResolver artifacts, PrometheusMeterRegistry registry, ReliabilityFlags flags) {
         this.metrics = registry;
         this.feed = new LiveFeed(clientConfig, topics, flags);
-        this.api = new ApiHandler(new StoreQueries(streams, stores), new Cluster(streams, hostInfo(), access), artifacts, flags);
+        this.api = new ApiHandler(new StoreQueries(streams, stores), new Cluster(streams, hostInfo(), access), artifacts, flags,
+                () -> judgeMode);
     }
 
-    /** {@code /api/judge-cost} answers from this in-process judge's ledger and projection (null until it has one). */
-    public void judgeCostInProcess(io.mmgr.stream.judge.CostLedger ledger,
-                                   java.util.function.Supplier<io.mmgr.stream.judge.CostProjection> projection) {
-        this.judgeCost = JudgeCostEndpoint.inProcess(ledger, projection);
+    /** {@code /api/judge-cost} says the judge runs in this process (its figures come from the topics all the same). */
+    public void judgeCostInProcess() {
+        this.judgeMode = JudgeCostEndpoint.Mode.IN_PROCESS;
     }
 
-    /** {@code /api/judge-cost} says the cost is on the judge worker's /metrics. */
+    /** {@code /api/judge-cost} says the judge runs in {@code mmgr judge-worker} processes. */
     public void judgeCostExternal() {
-        this.judgeCost = JudgeCostEndpoint.external();
+        this.judgeMode = JudgeCostEndpoint.Mode.EXTERNAL;
     }
 
     public LiveFeed feed() {

@@ -11,6 +11,8 @@ import io.mmgr.stream.avro.CheckpointStatus;
 import io.mmgr.stream.avro.FrechetSample;
 import io.mmgr.stream.avro.FrechetStat;
 import io.mmgr.stream.avro.ItemScoreKey;
+import io.mmgr.stream.avro.JudgeProjection;
+import io.mmgr.stream.avro.JudgeSpend;
 import io.mmgr.stream.avro.LeaderboardKey;
 import io.mmgr.stream.avro.LeaderboardRow;
 import io.mmgr.stream.avro.ParkedEvent;
@@ -87,6 +89,12 @@ public final class Stores {
     /** The latest answer: key {@code run NUL checkpoint NUL}. */
     public final Store<String, CheckpointStatus> statusAnswers;
 
+    // judge cost: string keys of fields joined by NUL ({@link JudgeCostKeys}), so a prefix scans a run
+    /** The judge's spend per checkpoint in this partition's verdicts: key {@code run NUL checkpoint} (queried by the REST API). */
+    public final Store<String, JudgeSpend> judgeSpend;
+    /** Global: every judge worker start's projection, as the judge-projections topic has it (queried by the REST API). */
+    public final Store<String, JudgeProjection> judgeProjections;
+
     public Stores(AvroSerdes serdes) {
         Serde<String> text = Serdes.String();
         Serde<LeaderboardKey> boardKey = serdes.forKeys(LeaderboardKey.class);
@@ -115,5 +123,7 @@ public final class Stores {
         statusMarkers = new Store<>("checkpoint-status-markers", text, serdes.forValues(CheckpointDone.class));
         statusDeadlines = new Store<>("checkpoint-status-deadlines", text, Serdes.Long());
         statusAnswers = new Store<>("checkpoint-status-answers", text, serdes.forValues(CheckpointStatus.class));
+        judgeSpend = new Store<>("judge-spend", text, serdes.forValues(JudgeSpend.class));
+        judgeProjections = new Store<>("judge-projections", text, serdes.forValues(JudgeProjection.class));
     }
 }

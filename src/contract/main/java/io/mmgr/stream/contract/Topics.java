@@ -12,6 +12,7 @@ import io.mmgr.stream.avro.EvaluationRequest;
 import io.mmgr.stream.avro.FrechetSample;
 import io.mmgr.stream.avro.GenerationEvent;
 import io.mmgr.stream.avro.HumanLabel;
+import io.mmgr.stream.avro.JudgeProjection;
 import io.mmgr.stream.avro.JudgeRequest;
 import io.mmgr.stream.avro.JudgeVerdict;
 import io.mmgr.stream.avro.LeaderboardKey;
@@ -61,6 +62,11 @@ public final class Topics {
      * request key), a JSON document (io.mmgr.stream.judge.batch.BatchRecord); read to its end when a judge worker starts.
      */
     public final Topic<String, byte[]> judgeBatches;
+    /**
+     * Compacted: each judge worker start's projected cost per run x checkpoint, keyed
+     * {@code run NUL checkpoint NUL worker} ({@link JudgeCostKeys}); every scorer reads all of it (a global table).
+     */
+    public final Topic<String, JudgeProjection> judgeProjections;
     public final Topic<SampleKey, HumanLabel> humanLabels;
     /** Compacted: the latest score of every sample. */
     public final Topic<SampleKey, SampleScore> sampleScores;
@@ -93,6 +99,7 @@ public final class Topics {
         judgeVerdicts = new Topic<>(prefix + "judge-verdicts", sampleKey, serdes.forValues(JudgeVerdict.class));
         judgeCache = new Topic<>(prefix + "judge-cache", Serdes.String(), serdes.forValues(JudgeVerdict.class));
         judgeBatches = new Topic<>(prefix + "judge-batches", Serdes.String(), Serdes.ByteArray());
+        judgeProjections = new Topic<>(prefix + "judge-projections", Serdes.String(), serdes.forValues(JudgeProjection.class));
         humanLabels = new Topic<>(prefix + "human-labels", sampleKey, serdes.forValues(HumanLabel.class));
         sampleScores = new Topic<>(prefix + "sample-scores", sampleKey, serdes.forValues(SampleScore.class));
         leaderboard = new Topic<>(prefix + "leaderboard", boardKey, serdes.forValues(LeaderboardRow.class));
@@ -120,6 +127,8 @@ public final class Topics {
                 new Definition(judgeVerdicts.name(), partitions, replication, kept30Days),
                 new Definition(judgeCache.name(), partitions, replication, compacted),
                 new Definition(judgeBatches.name(), partitions, replication, compacted),
+                // a few records a checkpoint: one partition, so that every scorer's global table reads it in one go
+                new Definition(judgeProjections.name(), 1, replication, compacted),
                 new Definition(humanLabels.name(), partitions, replication, kept30Days),
                 new Definition(sampleScores.name(), partitions, replication, compacted),
                 new Definition(leaderboard.name(), partitions, replication, compacted),

@@ -3,6 +3,7 @@ package io.mmgr.stream.it;
 import static io.mmgr.stream.it.ScorerHarness.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.mmgr.stream.app.ScorerApp;
 import io.mmgr.stream.app.TopicSnapshot;
 import io.mmgr.stream.avro.BenchmarkItem;
 import io.mmgr.stream.avro.GenerationEvent;
@@ -34,7 +35,8 @@ import org.junit.jupiter.api.io.TempDir;
  * file's judge-worker service is), answering the judge requests of a scorer that plans judge parts.
  * Its state file says RUNNING, then CIRCUIT_OPEN while the provider rejects every call, then RUNNING
  * again, and STOPPED after SIGTERM; its meters are served at /metrics; the provider's echo of the key
- * reaches no log.
+ * reaches no log. The scorer's {@code /api/judge-cost} shows what the worker spent (the sum of its verdicts' costs)
+ * and what it projected, as the compose file's scorers do.
  */
 @Tag("integration")
 class JudgeWorkerCommandTest {
@@ -62,7 +64,7 @@ class JudgeWorkerCommandTest {
         Path data = dir.resolve("worker");
         Path state = data.resolve(JudgeWorkerCommand.STATE_FILE);
         try (ScriptedVlmServer server = ScriptedVlmServer.start(this::script);
-             ScorerHarness h = new ScorerHarness(dir, settings)) {
+             ScorerHarness h = new ScorerHarness(dir, settings, ScorerApp.Options.defaults().withWeb("127.0.0.1", 0, "127.0.0.1"))) {
             Map<String, String> env = new HashMap<>();
             env.put("MMGR_BOOTSTRAP_SERVERS", h.kafka.bootstrapServers());
             env.put("MMGR_SCHEMA_REGISTRY_URL", h.registry.url());
@@ -137,6 +139,18 @@ class JudgeWorkerCommandTest {
                         "mmgr_judge_circuit_state").doesNotContain(KEY);
                 assertThat(metrics).containsPattern("mmgr_judge_calls_total\\{[^}]*\\} [1-9]");
 
+                // the scorer's dashboard figures, from the verdicts and the worker's projection record: what the verdicts cost
+                double spent = verdicts(h).stream().filter(v -> !"PENDING".equals(v.getStatus()) && v.getCachedFrom() == null)
+                        .mapToDouble(JudgeVerdict::getCostUsd).sum();
+                assertThat(spent).isPositive();
+                String costUrl = h.scorer().web().orElseThrow().url() + "api/judge-cost?run=jw-run";
+                com.fasterxml.jackson.databind.JsonNode cost = await(() -> judgeCost(costUrl),
+                        c -> Math.abs(c.path("spentUsd").asDouble() - spent) < 1e-12 && c.path("projectedUsd").isNumber(), WAIT,
+                        "the scorer's /api/judge-cost showing the worker's spend and projection");
+                assertThat(cost.get("checkpoint").asText()).isEqualTo("c1");
+                assertThat(cost.get("plannedRequests").asLong()).as("every request reached the worker").isGreaterThanOrEqualTo(HELD + 1);
+                assertThat(cost.get("projectedUsd").asDouble()).isPositive();
+
                 // and it is rewritten as the worker lives, so a hung worker would show by the file's age
                 Instant written = Files.getLastModifiedTime(state).toInstant();
                 await(() -> modified(state), t -> t.isAfter(written), Duration.ofSeconds(20), "the state file rewritten");
@@ -175,6 +189,21 @@ class JudgeWorkerCommandTest {
             out.add(h.topics.judgeVerdicts.valueSerde().deserializer().deserialize(r.topic(), r.value()));
         }
         return out;
+    }
+
+    /** c1's entry of the scorer's /api/judge-cost (empty before it has one). */
+    static com.fasterxml.jackson.databind.JsonNode judgeCost(String url) {
+        try {
+            var body = new com.fasterxml.jackson.databind.ObjectMapper().readTree(SecretsTest.httpGet(url));
+            for (var c : body.path("checkpoints")) {
+                if ("c1".equals(c.path("checkpoint").asText())) {
+                    return c;
+                }
+            }
+        } catch (Exception | AssertionError e) {
+            // not answering yet: asked again
+        }
+        return com.fasterxml.jackson.databind.node.MissingNode.getInstance();
     }
 
     static String read(Path file) {

@@ -19,6 +19,7 @@ import io.mmgr.stream.topology.frechet.FrechetSettings;
 import io.mmgr.stream.topology.frechet.FrechetTopology;
 import io.mmgr.stream.topology.intake.IntakeTopology;
 import io.mmgr.stream.topology.intake.ItemWait;
+import io.mmgr.stream.topology.judgecost.JudgeCostTopology;
 import io.mmgr.stream.topology.leaderboard.LeaderboardTopology;
 import io.mmgr.stream.topology.status.CheckpointStatusSettings;
 import io.mmgr.stream.topology.status.CheckpointStatusTopology;
@@ -89,6 +90,10 @@ public record ScorerContext(Topics topics, Stores stores, AvroSerdes serdes, Tas
     }
 
     /** What the checkpoint status uses; the benchmark items are intake's global table. */
+    public JudgeCostTopology.Deps judgeCostDeps() {
+        return new JudgeCostTopology.Deps(topics, stores.judgeSpend, stores.judgeProjections);
+    }
+
     public CheckpointStatusTopology.Deps statusDeps() {
         return new CheckpointStatusTopology.Deps(topics, CheckpointStatusTopology.OwnStores.of(stores), stores.benchmarkItems,
                 status, partitions);

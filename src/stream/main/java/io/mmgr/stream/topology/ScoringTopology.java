@@ -1,6 +1,7 @@
 package io.mmgr.stream.topology;
 
 import io.mmgr.stream.avro.FrechetStat;
+import io.mmgr.stream.avro.JudgeVerdict;
 import io.mmgr.stream.contract.FailoverTiming;
 import io.mmgr.stream.avro.LeaderboardKey;
 import io.mmgr.stream.avro.SampleKey;
@@ -10,6 +11,7 @@ import io.mmgr.stream.topology.assembly.AssemblyTopology;
 import io.mmgr.stream.topology.comparison.ComparisonTopology;
 import io.mmgr.stream.topology.frechet.FrechetTopology;
 import io.mmgr.stream.topology.intake.IntakeTopology;
+import io.mmgr.stream.topology.judgecost.JudgeCostTopology;
 import io.mmgr.stream.topology.leaderboard.LeaderboardTopology;
 import io.mmgr.stream.topology.status.CheckpointStatusTopology;
 import java.nio.file.Path;
@@ -68,7 +70,9 @@ public final class ScoringTopology {
         /** benchmark items checked on their way into the global table */
         ITEM_CHECK,
         /** the answer to a checkpoint-done marker */
-        CHECKPOINT_STATUS
+        CHECKPOINT_STATUS,
+        /** the judge's spend (in assembly's sub-topology, on its verdicts) and the workers' projections (a global table) */
+        JUDGE_COST
     }
 
     /** What one sub-flow adds to the builder (reading what earlier ones handed on). */
@@ -85,12 +89,13 @@ public final class ScoringTopology {
         Handoff<KStream<SampleKey, SamplePlan>> plans = new Handoff<>("intake's plans");
         Handoff<KStream<SampleKey, SampleScore>> scores = new Handoff<>("assembly's scores");
         Handoff<KTable<LeaderboardKey, FrechetStat>> distances = new Handoff<>("the live FID / FVD table");
+        Handoff<KStream<SampleKey, JudgeVerdict>> verdicts = new Handoff<>("assembly's judge verdicts");
         IntakeTopology.Deps intake = ctx.intakeDeps();
         return List.of(
                 new Step(SubFlow.INTAKE, b -> plans.set(IntakeTopology.build(b, intake))),
                 // intake's label check counts a sample's annotators in assembly's store, which assembly hands it
                 new Step(SubFlow.ASSEMBLY, b -> scores.set(AssemblyTopology.build(b, ctx.assemblyDeps(), plans.get(),
-                        (labels, assembly) -> IntakeTopology.labels(labels, intake, assembly)))),
+                        (labels, assembly) -> IntakeTopology.labels(labels, intake, assembly), verdicts::set))),
                 new Step(SubFlow.FRECHET, b -> distances.set(FrechetTopology.build(b, ctx.frechetDeps()))),
                 new Step(SubFlow.LEADERBOARD, b -> {
                     LeaderboardTopology.Deps leaderboard = ctx.leaderboardDeps();
@@ -98,7 +103,8 @@ public final class ScoringTopology {
                 }),
                 new Step(SubFlow.COMPARISON, b -> ComparisonTopology.build(b, ctx.comparisonDeps(), scores.get())),
                 new Step(SubFlow.ITEM_CHECK, b -> IntakeTopology.validateItems(b, intake)),
-                new Step(SubFlow.CHECKPOINT_STATUS, b -> CheckpointStatusTopology.build(b, ctx.statusDeps())));
+                new Step(SubFlow.CHECKPOINT_STATUS, b -> CheckpointStatusTopology.build(b, ctx.statusDeps())),
+                new Step(SubFlow.JUDGE_COST, b -> JudgeCostTopology.build(b, ctx.judgeCostDeps(), verdicts.get())));
     }
 
     /** Builds the steps in {@link SubFlow}'s order, one step for every sub-flow. */

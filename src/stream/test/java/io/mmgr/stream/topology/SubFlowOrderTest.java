@@ -40,14 +40,14 @@ class SubFlowOrderTest {
                     .isEqualTo(committed);
         }
         // the reversed list starts with the last sub-flow: the order really was changed
-        assertThat(orders.get(0).get(0).flow()).isEqualTo(ScoringTopology.SubFlow.CHECKPOINT_STATUS);
+        assertThat(orders.get(0).get(0).flow()).isEqualTo(ScoringTopology.SubFlow.JUDGE_COST);
     }
 
     @Test
     void everySubFlowIsBuiltExactlyOnce() {
         List<ScoringTopology.Step> steps = ScoringTopology.steps(TopologyDescriptionTest.defaultContext());
         assertThatThrownBy(() -> ScoringTopology.compose(steps.subList(0, steps.size() - 1)))
-                .isInstanceOf(IllegalArgumentException.class).hasMessage("no step builds [CHECKPOINT_STATUS]");
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("no step builds [JUDGE_COST]");
         List<ScoringTopology.Step> twice = new ArrayList<>(steps);
         twice.add(steps.get(0));
         assertThatThrownBy(() -> ScoringTopology.compose(twice))

@@ -20,7 +20,7 @@ import java.util.concurrent.atomic.LongAdder;
  */
 public final class CostProjection {
 
-    private record Planned(LongAdder requests, DoubleAdder firstCallUsd) {
+    private record Planned(String run, String checkpoint, LongAdder requests, DoubleAdder firstCallUsd) {
     }
 
     private final CostLedger ledger;
@@ -54,7 +54,7 @@ public final class CostProjection {
         String run = request.getEvent().getRunId();
         String checkpoint = request.getEvent().getCheckpointId();
         Planned p = byCheckpoint.computeIfAbsent(key(run, checkpoint), k -> {
-            Planned fresh = new Planned(new LongAdder(), new DoubleAdder());
+            Planned fresh = new Planned(run, checkpoint, new LongAdder(), new DoubleAdder());
             if (registry != null) {
                 Gauge.builder("mmgr.judge.projected_cost_usd", () -> projectedUsd(run, checkpoint))
                         .description("projected judge cost of a checkpoint: requests x judges x samples x cost a call x lane factor")
@@ -64,6 +64,19 @@ public final class CostProjection {
         });
         p.requests.increment();
         p.firstCallUsd.add(firstCallUsd);
+    }
+
+    /** One checkpoint's projection, as the judge-projections topic carries it. */
+    public record Figures(String run, String checkpoint, long requests, int judges, int samples, double laneFactor,
+                          double perCallUsd, double projectedUsd) {
+    }
+
+    /** Every checkpoint with requests counted in, as it stands now. */
+    public java.util.List<Figures> figures() {
+        java.util.List<Figures> out = new java.util.ArrayList<>();
+        byCheckpoint.values().forEach(p -> out.add(new Figures(p.run(), p.checkpoint(), p.requests().sum(), judges, samples,
+                laneDiscount, perCallUsd(p.run(), p.checkpoint()), projectedUsd(p.run(), p.checkpoint()))));
+        return out;
     }
 
     /** The checkpoints of {@code run} with requests counted in, by id. */

@@ -30,6 +30,7 @@ public final class JudgeRuntime implements AutoCloseable {
     private final JudgeMetrics metrics;
     private final JudgeWorker worker;
     private final Lane lane;
+    private final ProjectionPublisher projections;
 
     /** The batch lane and the threads it runs on. */
     private record Lane(BatchLane lane, java.util.concurrent.ExecutorService timer, java.util.concurrent.ExecutorService reader) {
@@ -40,11 +41,12 @@ public final class JudgeRuntime implements AutoCloseable {
         }
     }
 
-    private JudgeRuntime(JudgeEngine engine, JudgeMetrics metrics, JudgeWorker worker, Lane lane) {
+    private JudgeRuntime(JudgeEngine engine, JudgeMetrics metrics, JudgeWorker worker, Lane lane, ProjectionPublisher projections) {
         this.engine = engine;
         this.metrics = metrics;
         this.worker = worker;
         this.lane = lane;
+        this.projections = projections;
     }
 
     /** The provider client of the settings' protocol; the key comes from the named environment variable. */
@@ -124,7 +126,13 @@ public final class JudgeRuntime implements AutoCloseable {
             }
             JudgeWorker worker = JudgeWorker.start(engine, metrics, topics.judgeRequests, topics.judgeVerdicts, topics.judgeCache,
                     config);
-            return new JudgeRuntime(engine, metrics, worker, lane);
+            // every scorer shows the projection, whichever process judges (docs/judge.md, "Cost up front")
+            Map<String, Object> kafka = new java.util.HashMap<>(config.clientConfig());
+            kafka.put("bootstrap.servers", config.bootstrapServers());
+            ProjectionPublisher projections = new ProjectionPublisher(topics.judgeProjections, kafka, engine.projection(),
+                    worker.workerId(), Clock.systemUTC());
+            projections.start();
+            return new JudgeRuntime(engine, metrics, worker, lane, projections);
         } catch (RuntimeException e) {
             if (lane != null) {
                 lane.close();
@@ -184,6 +192,7 @@ public final class JudgeRuntime implements AutoCloseable {
             lane.close(); // first: a stopping worker submits and polls nothing more; the next one takes its batches over
         }
         worker.close();
+        projections.close(); // after the worker: its last requests are counted in
         engine.cache().close();
         engine.ledger().checkpoints().forEach((runAndCheckpoint, t) -> LOG.info(
                 "judge spend {}: {} calls, {} input + {} output tokens, ${}", runAndCheckpoint, t.calls(), t.inputTokens(),

@@ -49,6 +49,9 @@ import org.slf4j.LoggerFactory;
  * group generation. Manual commits after acks would also never lose a request, but could publish a
  * verdict twice and could not tie the cache entry, the verdict and the offset together.
  *
+ * <p><b>Auto binds at intake.</b> With {@code --judge-lane auto} each request is bound to the realtime or the batch
+ * lane as it is taken in, not when a pool thread gets to it ({@link LaneIntake}).
+ *
  * <p><b>Nothing is dropped.</b> A request the engine cannot judge yet (a transient failure, circuit
  * open, quota or budget, endpoint misconfigured) is held open ({@link WorkLoop.Job#hold}): a PENDING
  * verdict tells the score why, and once that is written the request waits for its backoff, or for the
@@ -92,6 +95,7 @@ public final class JudgeWorker implements AutoCloseable {
     private final ExecutorService pool;
     private final ScheduledExecutorService later;
     private final WaitingRoom waiting;
+    private final LaneIntake intake;
     private final WorkLoop loop;
     private volatile boolean closed;
 
@@ -101,6 +105,7 @@ public final class JudgeWorker implements AutoCloseable {
         final SampleKey key;
         final JudgeRequest request;
         final JudgeEngine.Tries tries = new JudgeEngine.Tries();
+        final LaneIntake.Ticket ticket;
         /** the reason of the PENDING verdict written last: a wait for the same reason writes none */
         volatile String announced;
 
@@ -108,6 +113,7 @@ public final class JudgeWorker implements AutoCloseable {
             this.job = job;
             this.key = key;
             this.request = request;
+            this.ticket = new LaneIntake.Ticket(job::live);
         }
     }
 
@@ -124,6 +130,7 @@ public final class JudgeWorker implements AutoCloseable {
         this.pool = Executors.newFixedThreadPool(threads, r -> daemon(r, "judge-call-" + n.incrementAndGet()));
         this.later = Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "judge-retry-later"));
         this.waiting = WaitingRoom.of(later, engine, follower);
+        this.intake = new LaneIntake(engine, pool);
         engine.lane().onAnswersReady(() -> waiting.release(JudgeEngine.Resume.BATCH));
         // without an identity: an id per start, which also tells this start's spend from earlier ones in the cache
         MemberIdentity identity = config.identity() != null ? config.identity() : new MemberIdentity(workerId, false);
@@ -164,6 +171,11 @@ public final class JudgeWorker implements AutoCloseable {
                 engine.settings().protocol(), engine.settings().model(), engine.settings().baseUrl(),
                 engine.settings().profile().describe(), config.groupId(), engine.cache().size());
         return w;
+    }
+
+    /** This start's id: on its cache entries and its cost projections. */
+    public String workerId() {
+        return workerId;
     }
 
     /** Cache-topic records this worker's follower has read since it started (after a restart, only the tail). */
@@ -218,9 +230,10 @@ public final class JudgeWorker implements AutoCloseable {
 
     private void submit(Request r) {
         if (!r.job.live()) {
+            intake.release(r.ticket);
             return; // stopping, or the partition is another worker's now: it judges the request
         }
-        pool.execute(() -> {
+        intake.submit(r.request, r.ticket, () -> {
             JudgeEngine.Outcome outcome;
             try {
                 outcome = engine.judge(r.request, r.tries);
@@ -228,6 +241,9 @@ public final class JudgeWorker implements AutoCloseable {
                 LOG.error("judging {} failed unexpectedly", r.request.getRequestId(), e);
                 outcome = new JudgeEngine.Outcome.Wait("judging failed unexpectedly (" + e + "); retrying", Duration.ofSeconds(10),
                         JudgeEngine.Resume.LATER);
+            }
+            if (outcome instanceof JudgeEngine.Outcome.Done) {
+                intake.release(r.ticket);
             }
             write(r, outcome);
         });
@@ -258,6 +274,7 @@ public final class JudgeWorker implements AutoCloseable {
             }
         } catch (RuntimeException e) {
             if (!r.job.live()) {
+                intake.release(r.ticket);
                 return;
             }
             // the outcome is kept: a verdict paid for is written once it can be, not judged again
@@ -301,6 +318,7 @@ public final class JudgeWorker implements AutoCloseable {
             List<Integer> mine = owned.stream().filter(tp -> tp.topic().equals(requests.name()))
                     .map(TopicPartition::partition).sorted().toList();
             engine.share(mine, total);
+            intake.sweep();
             LOG.info("judge worker {} holds {} of {} judge-request partitions: {} requests per {} s of the quota", workerId,
                     mine.size(), total, engine.resilience().requestShare(), engine.settings().quota().window().toSeconds());
         }
@@ -326,6 +344,7 @@ public final class JudgeWorker implements AutoCloseable {
         closed = true;
         loop.close(DRAIN);
         later.shutdownNow();
+        intake.close();
         pool.shutdownNow();
         follower.close();
     }

@@ -22,7 +22,7 @@ const state = {
   alerts: new Map(),      // run|checkpoint|task|kind -> alert
   live: new Set(),        // keys updated by the live feed (newer than the snapshot)
   drill: null,            // {checkpoint, task}
-  judgeCost: null,        // /api/judge-cost of state.run: {run, judge, note?, checkpoints: [...]}
+  judgeCost: null,        // /api/judge-cost of state.run: {run, judge, checkpoints: [...]}
   sample: null,
 };
 
@@ -346,12 +346,12 @@ function connect() {
   return es;
 }
 
-// the judge's spend and projected cost per checkpoint (in-process judge only; an external worker has its own /metrics)
+// the judge's spend (from the verdicts, every scorer's partitions) and projected cost (the judge workers' records)
+// per checkpoint, the same with an in-process judge and with judge workers
 const usd = (v) => (v == null ? '–' : '$' + Number(v).toFixed(4));
 function judgeCostLine(ck) {
   const jc = state.judgeCost;
-  if (!jc || jc.run !== state.run || jc.judge === 'none') return '';
-  if (jc.judge === 'external') return `<div class="row muted small">${esc(jc.note)}</div>`;
+  if (!jc || jc.run !== state.run) return '';
   const c = jc.checkpoints.find((x) => x.checkpoint === ck);
   if (!c) return '';
   return `<div class="row muted small" title="judge calls ${c.calls}; projected: ${c.plannedRequests == null ? '–' : c.plannedRequests} requests x judges x samples x cost a call x lane factor">judge cost ${usd(c.spentUsd)} · projected ${usd(c.projectedUsd)}</div>`;

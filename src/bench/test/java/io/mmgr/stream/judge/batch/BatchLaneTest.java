@@ -21,6 +21,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -242,5 +243,80 @@ class BatchLaneTest {
         lane.realtimeDone("a1");
         assertThat(lane.route("a4", call("a4"))).isEqualTo(LaneRouter.Route.REALTIME);
         assertThat(lane.queued()).isEqualTo(2);
+    }
+    @Test
+    void autoBindsAtIntakeOncePerKeyAndABatchedRequestStaysBatched() throws Exception {
+        // the first batch runs one line and expires the other; 2 requests a second for a 1 s target: a room of two
+        provider.plan(n -> n == 0 ? Plan.expireAfter(Duration.ZERO, 1) : Plan.completeAfter(Duration.ZERO));
+        BatchLane lane = lane(LaneMode.AUTO, 2, 2);
+        assertThat(lane.bindsAtIntake()).isTrue();
+        until(() -> lane.bind("b0s1") != LaneRouter.Bound.UNDECIDED ? true : null);
+        assertThat(lane.bind("b0s1")).isEqualTo(LaneRouter.Bound.REALTIME);
+        assertThat(lane.bind("b1s1")).isEqualTo(LaneRouter.Bound.REALTIME);
+        // bound, not yet routed (queued in the worker's pool): the room is full all the same
+        assertThat(lane.bind("b2s0")).isEqualTo(LaneRouter.Bound.BATCH);
+        assertThat(lane.bind("b3s1")).isEqualTo(LaneRouter.Bound.BATCH);
+        assertThat(lane.realtimeBacklog()).isEqualTo(2);
+        assertThat(lane.queued()).as("bound, but its call is not built yet").isZero();
+        // bound again on a retry: the same lane
+        assertThat(lane.bind("b1s1")).isEqualTo(LaneRouter.Bound.REALTIME);
+        assertThat(lane.bind("b2s0")).isEqualTo(LaneRouter.Bound.BATCH);
+        assertThat(lane.route("b1s1", call("b1s1"))).isEqualTo(LaneRouter.Route.REALTIME);
+        // the worker let both realtime requests go: room again, yet the batch-bound keys stay batched
+        lane.release("b0s1");
+        lane.realtimeDone("b1s1");
+        assertThat(lane.realtimeBacklog()).isZero();
+        assertThat(lane.route("b2s0", call("b2s0"))).isInstanceOf(LaneRouter.Waiting.class);
+        assertThat(lane.route("b3s1", call("b3s1"))).isInstanceOf(LaneRouter.Waiting.class);
+        Map<String, LaneRouter.Route> first = Map.of("b2s0", settle(lane, "b2s0"), "b3s1", settle(lane, "b3s1"));
+        String expired = first.entrySet().stream().filter(e -> e.getValue() instanceof LaneRouter.Again).map(Map.Entry::getKey)
+                .findFirst().orElseThrow();
+        assertThat(first.values()).filteredOn(r -> r instanceof LaneRouter.Answer).hasSize(1);
+        // the expired request goes back to the batch lane though the realtime room is empty: never billed in both lanes
+        assertThat(lane.bind(expired)).isEqualTo(LaneRouter.Bound.BATCH);
+        assertThat(lane.route(expired, call(expired))).isInstanceOf(LaneRouter.Waiting.class);
+        assertThat(lane.queued()).isEqualTo(1);
+        assertThat(lane.bind("b4s1")).as("a new key takes the free room").isEqualTo(LaneRouter.Bound.REALTIME);
+        assertThat(lane.route("b5s1", call("b5s1"))).as("unbound (an engine without a worker): decided on its route")
+                .isEqualTo(LaneRouter.Route.REALTIME);
+        assertThat(lane.realtimeBacklog()).isEqualTo(2);
+        assertThat(lane.route("b6s1", call("b6s1"))).isInstanceOf(LaneRouter.Waiting.class); // fills the second batch
+        assertAnswer(settle(lane, expired), expired.endsWith("0") ? 0 : 1);
+        assertThat(provider.billed().values()).containsOnly(1);
+        assertThat(provider.billed()).containsOnlyKeys(CustomIds.of("b2s0"), CustomIds.of("b3s1"), CustomIds.of("b6s1"));
+    }
+
+    @Test
+    void autoLeavesAKeyUnboundUntilTheOpenBatchesAreReadAndKeepsOneInAnOpenBatchThere() throws Exception {
+        provider.plan(n -> Plan.completeAfter(Duration.ofSeconds(30)));
+        BatchLane first = lane(LaneMode.BATCH, 1, 0);
+        until(() -> first.route("o1s1", call("o1s1")) instanceof LaneRouter.Waiting w && !w.reason().equals(BatchLane.STARTING)
+                ? true : null);
+        until(() -> log.states().contains(BatchRecord.State.SUBMITTED) ? true : null);
+        timers.get(0).shutdownNow(); // the worker dies; its batch stays open at the provider and in the log
+
+        ScheduledExecutorService held = Executors.newSingleThreadScheduledExecutor();
+        timers.add(held);
+        CountDownLatch reading = new CountDownLatch(1);
+        held.execute(() -> {
+            try {
+                reading.await(); // the lane's scheduler busy: its start (reading the batches topic) waits behind this
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        BatchLane second = new BatchLane(new BatchSettings(LaneMode.AUTO, 1, Duration.ofHours(1), POLL, Duration.ofSeconds(1)),
+                BatchProtocols.of(client, Duration.ofSeconds(15), reader), log, held, Clock.systemUTC(), "w2", () -> 2,
+                Duration.ofSeconds(1));
+        second.start();
+        assertThat(second.bind("o1s1")).as("its batches not read yet").isEqualTo(LaneRouter.Bound.UNDECIDED);
+        assertThat(second.realtimeBacklog()).isZero();
+        reading.countDown();
+        assertThat(until(() -> {
+            LaneRouter.Bound b = second.bind("o1s1");
+            return b == LaneRouter.Bound.UNDECIDED ? null : b;
+        })).as("in an open batch, though the realtime room is empty").isEqualTo(LaneRouter.Bound.BATCH);
+        assertThat(second.realtimeBacklog()).isZero();
+        assertThat(provider.batchesCreated()).isEqualTo(1);
     }
 }

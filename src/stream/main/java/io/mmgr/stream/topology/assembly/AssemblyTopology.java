@@ -2,6 +2,7 @@ package io.mmgr.stream.topology.assembly;
 
 import io.mmgr.stream.avro.AssemblyState;
 import io.mmgr.stream.avro.HumanLabel;
+import io.mmgr.stream.avro.JudgeVerdict;
 import io.mmgr.stream.avro.SampleKey;
 import io.mmgr.stream.avro.SamplePlan;
 import io.mmgr.stream.avro.SampleScore;
@@ -9,6 +10,7 @@ import io.mmgr.stream.contract.SamplePartitioner;
 import io.mmgr.stream.contract.Store;
 import io.mmgr.stream.contract.Topics;
 import io.mmgr.stream.tasks.TaskCatalog;
+import java.util.function.Consumer;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.kstream.KStream;
 import org.apache.kafka.streams.kstream.Named;
@@ -38,17 +40,25 @@ public final class AssemblyTopology {
 
     public static KStream<SampleKey, SampleScore> build(StreamsBuilder builder, Deps deps,
                                                         KStream<SampleKey, SamplePlan> plans, LabelCheck labels) {
+        return build(builder, deps, plans, labels, v -> { });
+    }
+
+    /** As above, handing the verdicts it reads to {@code verdictsTo} (the judge's spend; a topic has one source). */
+    public static KStream<SampleKey, SampleScore> build(StreamsBuilder builder, Deps deps, KStream<SampleKey, SamplePlan> plans,
+                                                        LabelCheck labels, Consumer<KStream<SampleKey, JudgeVerdict>> verdictsTo) {
         Topics topics = deps.topics();
         Store<SampleKey, AssemblyState> store = deps.assembly();
         builder.addStateStore(store.persistent());
 
+        KStream<SampleKey, JudgeVerdict> verdicts = builder.stream(topics.judgeVerdicts.name(),
+                topics.judgeVerdicts.consumed("assembly-verdict-source"));
+        verdictsTo.accept(verdicts);
         KStream<SampleKey, Arrival> arrivals = plans
                 .mapValues(p -> (Arrival) new Arrival.Plan(p), Named.as("assembly-plan-arrived"))
                 .merge(builder.stream(topics.cvResults.name(), topics.cvResults.consumed("assembly-cv-source"))
                                 .mapValues(r -> (Arrival) new Arrival.Part(Parts.of(r)), Named.as("assembly-cv-arrived")),
                         Named.as("assembly-merge-cv"))
-                .merge(builder.stream(topics.judgeVerdicts.name(), topics.judgeVerdicts.consumed("assembly-verdict-source"))
-                                .mapValues(v -> (Arrival) new Arrival.Part(Parts.of(v)), Named.as("assembly-verdict-arrived")),
+                .merge(verdicts.mapValues(v -> (Arrival) new Arrival.Part(Parts.of(v)), Named.as("assembly-verdict-arrived")),
                         Named.as("assembly-merge-verdicts"))
                 .merge(labels.checked(builder, store)
                                 .mapValues(l -> (Arrival) new Arrival.Part(Parts.of(l)), Named.as("assembly-label-arrived")),

@@ -30,8 +30,12 @@ import org.slf4j.LoggerFactory;
  * {@link #RESULTS_KEPT} has passed, for requests already judged elsewhere), it is recorded ENDED. All of this runs on
  * the lane's scheduler; {@link #route} only looks at memory.
  *
- * <p>In {@code auto}, a request not already in the lane goes realtime while {@link LaneChooser} says the quota
- * share serves it within the latency target.
+ * <p>In {@code auto}, the worker binds each request as it takes it in ({@link #bind}): it goes realtime while
+ * {@link LaneChooser} says the quota share serves the realtime backlog, this request included, within the latency
+ * target; the rest are bound to the batch lane at once. The backlog is every key bound realtime and not yet answered,
+ * whether its request waits in the worker's pool, for the quota or for a retry. A key bound to the batch lane stays
+ * there (a batch that gave it no answer queues it again); one bound realtime stays realtime across its retries. An
+ * engine used without a worker (no {@link #bind}) is decided the same way on its first {@link #route}.
  */
 public final class BatchLane implements LaneRouter, AutoCloseable {
 
@@ -59,6 +63,8 @@ public final class BatchLane implements LaneRouter, AutoCloseable {
      * or the backlog would be only the calls in flight (a handful) and auto would send everything realtime.
      */
     private final java.util.Set<String> realtime = new java.util.HashSet<>();
+    /** Requests auto bound to the batch lane that are not queued yet (bound at intake, or given no answer by a batch). */
+    private final Set<String> batchBound = new HashSet<>();
     private boolean started;
     private boolean closed;
     private ScheduledFuture<?> ticking;
@@ -148,6 +154,9 @@ public final class BatchLane implements LaneRouter, AutoCloseable {
                     timer.execute(() -> end(o, "every answer taken"));
                 }
             }
+            if (settings.lane() == LaneMode.AUTO && triedAgain(answer)) {
+                batchBound.add(requestKey); // a batched request stays batched when its batch gave it no answer
+            }
             return answer;
         }
         Open o = inBatch.get(requestKey);
@@ -158,8 +167,8 @@ public final class BatchLane implements LaneRouter, AutoCloseable {
             return Route.REALTIME;
         }
         if (!queue.containsKey(requestKey)) {
-            if (settings.lane() == LaneMode.AUTO
-                    && LaneChooser.realtime(realtime.size(), quotaShare.getAsInt(), quotaWindow, settings.latencyTarget())) {
+            boolean bound = batchBound.remove(requestKey);
+            if (!bound && settings.lane() == LaneMode.AUTO && roomForRealtime()) {
                 realtime.add(requestKey);
                 return Route.REALTIME;
             }
@@ -175,6 +184,58 @@ public final class BatchLane implements LaneRouter, AutoCloseable {
     @Override
     public synchronized void realtimeDone(String requestKey) {
         realtime.remove(requestKey);
+    }
+
+    private boolean roomForRealtime() {
+        return LaneChooser.realtime(realtime.size(), quotaShare.getAsInt(), quotaWindow, settings.latencyTarget());
+    }
+
+    /** A batch's answer after which the request is tried again (no answer, or an error that is not final). */
+    private static boolean triedAgain(Route answer) {
+        return answer instanceof Again || answer instanceof Failure f && !f.error().kind().answered();
+    }
+
+    @Override
+    public boolean bindsAtIntake() {
+        return settings.lane() == LaneMode.AUTO;
+    }
+
+    /**
+     * Auto's decision at intake. Undecided while the lane reads its batches: a key in an open batch must stay there,
+     * never be called realtime too. In {@code realtime} and {@code batch} every key has its mode's lane.
+     */
+    @Override
+    public synchronized Bound bind(String requestKey) {
+        if (!started || closed) {
+            return Bound.UNDECIDED;
+        }
+        if (inBatch.containsKey(requestKey) || ready.containsKey(requestKey) || queue.containsKey(requestKey)
+                || batchBound.contains(requestKey)) {
+            return Bound.BATCH;
+        }
+        if (realtime.contains(requestKey)) {
+            return Bound.REALTIME;
+        }
+        if (settings.lane() != LaneMode.AUTO) {
+            return settings.lane() == LaneMode.BATCH ? Bound.BATCH : Bound.REALTIME;
+        }
+        if (roomForRealtime()) {
+            realtime.add(requestKey);
+            return Bound.REALTIME;
+        }
+        batchBound.add(requestKey);
+        return Bound.BATCH;
+    }
+
+    @Override
+    public synchronized void release(String requestKey) {
+        realtime.remove(requestKey);
+        batchBound.remove(requestKey);
+    }
+
+    /** Keys auto counts as realtime backlog now (for tests and metrics). */
+    public synchronized int realtimeBacklog() {
+        return realtime.size();
     }
 
     /** Requests waiting to be batched (for tests and metrics). */

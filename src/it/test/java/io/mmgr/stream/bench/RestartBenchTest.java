@@ -20,10 +20,11 @@ import org.junit.jupiter.api.io.TempDir;
  * the machine's speed: every restart scores again, a clean restart restores nothing, a crash
  * restores less than a start from nothing, and a restart with local state builds its topology and
  * checks that state while the broker starts. The times are printed beside the load average; the
- * figures for docs/benchmarks.md come from {@code bin/mmgr bench restart} on a quiet machine.
+ * figures for docs/benchmarks.md come from {@code bin/mmgr bench restart} on a quiet machine. Not {@code alone}: it
+ * holds no latency bound (its deadlines are minutes), and its child JVM leaves half the CPU idle, so it runs
+ * beside the other integration tests (in this module, not the bench module, whose other tests take seconds).
  */
 @Tag("integration")
-@Tag("alone")
 class RestartBenchTest {
 
     @TempDir
