@@ -40,6 +40,12 @@ import org.apache.kafka.streams.kstream.KTable;
  */
 public final class ScoringTopology {
 
+    /** The main consumer's {@code max.partition.fetch.bytes}: about a hundred events of one partition per turn. */
+    public static final int CATCH_UP_SLICE_BYTES = 128 * 1024;
+
+    /** The main consumer's {@code max.poll.records}: the work between two polls, a few partitions' slices. */
+    public static final int CATCH_UP_POLL_RECORDS = 250;
+
     private ScoringTopology() {
     }
 
@@ -195,6 +201,15 @@ public final class ScoringTopology {
         // benchmark-items partition (read_committed: the end is a commit marker), and start() waits for it
         p.put(StreamsConfig.globalConsumerPrefix(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG), 20);
         p.put(StreamsConfig.restoreConsumerPrefix(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG), 20);
+        // A stream thread polls again only once every task's buffer is empty (or half of max.poll.interval.ms, 150 s,
+        // has passed), and a poll hands out one partition's fetched data to its end before the next partition's.
+        // After a broker failover each input partition has a backlog: with Kafka's 1 MiB per partition and Streams'
+        // 1,000 records per poll, the thread worked through one partition's megabyte while the others' tasks sat
+        // with nothing buffered, and their scores stopped for 30-150 s (docs/operations.md, "Failover timing").
+        // Smaller slices hand every backlogged partition a turn within a few hundred records; a record larger than
+        // the slice is still fetched (Kafka returns it alone when it comes first)
+        p.put(StreamsConfig.mainConsumerPrefix(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG), CATCH_UP_SLICE_BYTES);
+        p.put(StreamsConfig.mainConsumerPrefix(ConsumerConfig.MAX_POLL_RECORDS_CONFIG), CATCH_UP_POLL_RECORDS);
         // Records of a transaction are invisible until its commit, which flushes the producer: sending them
         // sooner buys no latency. Lingering past the commit interval sends one batch per partition at each
         // commit instead of one every 5 ms (Kafka Streams' own default is 100 as well)
