@@ -93,15 +93,13 @@ public record Degradation(double blur, double hueDegrees, double saturation, dou
             planes[1][i] = (px[i] >> 8) & 0xFF;
             planes[2][i] = px[i] & 0xFF;
         }
-        float[] line = new float[Math.max(w, h)];
-        int[] same = new int[line.length];
-        for (float[] plane : planes) {
+        float[] line = new float[w];
+        int[] same = new int[w];
+        for (int c = 0; c < planes.length; c++) {
             for (int y = 0; y < h; y++) {
-                convolve(plane, y * w, 1, w, k, r, line, same);
+                convolve(planes[c], y * w, 1, w, k, r, line, same);
             }
-            for (int x = 0; x < w; x++) {
-                convolve(plane, x, w, h, k, r, line, same);
-            }
+            planes[c] = convolveDown(planes[c], w, h, k, r);
         }
         int[] out = new int[w * h];
         for (int i = 0; i < out.length; i++) {
@@ -147,6 +145,50 @@ public record Degradation(double blur, double hueDegrees, double saturation, dou
                 flatSum = (float) acc;
             }
         }
+    }
+
+    /**
+     * As {@link #convolve} down every column at once, row by row: walking a column of a large picture
+     * missed the cache at every sample. Each output is the same sum in the same order; a window of one
+     * value reuses its column's last such sum.
+     */
+    private static float[] convolveDown(float[] plane, int w, int h, double[] k, int r) {
+        float[] out = new float[plane.length];
+        // same[i]: the last row down to which the samples of i's column equal plane[i]
+        int[] same = new int[plane.length];
+        for (int x = 0; x < w; x++) {
+            same[(h - 1) * w + x] = h - 1;
+        }
+        for (int y = h - 2; y >= 0; y--) {
+            for (int x = 0, i = y * w; x < w; x++, i++) {
+                same[i] = plane[i] == plane[i + w] ? same[i + w] : y;
+            }
+        }
+        boolean[] known = new boolean[w];
+        float[] flatValue = new float[w];
+        float[] flatSum = new float[w];
+        for (int y = 0; y < h; y++) {
+            int first = Math.max(0, y - r) * w;
+            int last = Math.min(h - 1, y + r);
+            for (int x = 0; x < w; x++) {
+                boolean flat = same[first + x] >= last;
+                if (flat && known[x] && plane[first + x] == flatValue[x]) {
+                    out[y * w + x] = flatSum[x];
+                    continue;
+                }
+                double acc = 0;
+                for (int j = -r; j <= r; j++) {
+                    acc += k[j + r] * plane[Math.max(0, Math.min(h - 1, y + j)) * w + x];
+                }
+                out[y * w + x] = (float) acc;
+                if (flat) {
+                    known[x] = true;
+                    flatValue[x] = plane[first + x];
+                    flatSum[x] = (float) acc;
+                }
+            }
+        }
+        return out;
     }
 
     /** Rotates every pixel's hue and scales its saturation and brightness (clamped to [0, 1]). */
