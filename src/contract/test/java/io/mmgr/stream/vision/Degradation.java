@@ -1,6 +1,5 @@
 package io.mmgr.stream.vision;
 
-import java.awt.Color;
 import java.util.Locale;
 
 /**
@@ -196,25 +195,7 @@ public record Degradation(double blur, double hueDegrees, double saturation, dou
         if (hueDegrees == 0 && saturation == 1 && brightness == 1) {
             return src;
         }
-        int[] in = src.pixels();
-        int[] out = new int[in.length];
-        float[] hsb = new float[3];
-        // runs of one colour are converted once (the conversion is a pure function of the pixel)
-        int last = in.length == 0 ? 0 : ~in[0];
-        int shifted = 0;
-        for (int i = 0; i < in.length; i++) {
-            int p = in[i];
-            if (p != last) {
-                Color.RGBtoHSB((p >> 16) & 0xFF, (p >> 8) & 0xFF, p & 0xFF, hsb);
-                float hue = (float) (hsb[0] + hueDegrees / 360.0);
-                float s = (float) Math.min(1.0, hsb[1] * saturation);
-                float v = (float) Math.min(1.0, hsb[2] * brightness);
-                shifted = Color.HSBtoRGB(hue - (float) Math.floor(hue), s, v) & 0xFFFFFF;
-                last = p;
-            }
-            out[i] = shifted;
-        }
-        return new RgbImage(src.width(), src.height(), out);
+        return src.colourShifted(hueDegrees, saturation, brightness);
     }
 
     private static int clamp(double v) {

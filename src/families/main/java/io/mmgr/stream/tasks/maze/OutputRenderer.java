@@ -335,36 +335,13 @@ final class OutputRenderer {
     }
 
     private static RgbImage finish(RgbImage img, OutputStyle s) {
-        RgbImage out = s.colourShifted() ? shift(img, s.hueShift(), s.saturation(), s.brightness()) : img;
+        RgbImage out = s.colourShifted() ? img.colourShifted(s.hueShift(), s.saturation(), s.brightness()) : img;
         return s.blurSigma() > 0 ? blur(out, s.blurSigma()) : out;
     }
 
     /** Encodes as PNG, or JPEG at the style's quality. */
     static byte[] encode(RgbImage img, OutputStyle s) {
         return s.jpegQuality() > 0 ? ImageEncoder.jpeg(img, s.jpegQuality()) : ImageEncoder.png(img);
-    }
-
-    /** Every pixel's hue turned, saturation and brightness scaled (as a camera or a colour grade would). */
-    static RgbImage shift(RgbImage img, double hueDegrees, double saturation, double brightness) {
-        int[] src = img.pixels();
-        int[] out = new int[src.length];
-        float[] hsb = new float[3];
-        // a drawing is mostly runs of one colour: each run is converted once (the conversion is a pure function)
-        int last = src.length == 0 ? 0 : ~src[0];
-        int shifted = 0;
-        for (int i = 0; i < src.length; i++) {
-            int p = src[i];
-            if (p != last) {
-                Color.RGBtoHSB((p >> 16) & 0xFF, (p >> 8) & 0xFF, p & 0xFF, hsb);
-                float h = (float) (hsb[0] + hueDegrees / 360.0);
-                float sat = (float) Math.min(1.0, hsb[1] * saturation);
-                float v = (float) Math.min(1.0, hsb[2] * brightness);
-                shifted = Color.HSBtoRGB(h - (float) Math.floor(h), sat, v) & 0xFFFFFF;
-                last = p;
-            }
-            out[i] = shifted;
-        }
-        return new RgbImage(img.width(), img.height(), out);
     }
 
     /** Separable Gaussian blur (edges clamped). */
