@@ -363,25 +363,28 @@ final class OutputRenderer {
     }
 
     /**
-     * One direction of the blur. Where the whole window holds one colour the sum is the same as at the
-     * last such window of that colour, so it is taken from there: most of a drawing is paper or wall, and
-     * the kernel loop over them was a quarter of the maze style corpus's time (the result is bit-identical,
-     * the same sums in the same order).
+     * One direction of the blur. Where the whole window holds one colour the sum is that of any other
+     * window of that colour, so it is kept per colour (a small table) and reused: most of a drawing is
+     * paper or wall, and the kernel loop over them was a quarter of the maze style corpus's time
+     * (bit-identical: the kept sum is the same sum in the same order).
      */
     private static int[] pass(int[] src, int w, int h, double[] k, int radius, boolean horizontal) {
         int[] out = new int[src.length];
         int[] same = sameUntil(src, w, h, horizontal);
         int n = horizontal ? w : h;
-        int flatRgb = 0;
-        int flatOut = -1;
+        // flat windows' sums by colour, direct-mapped: a vertical pass meets paper and wall columns in turn
+        int[] flatRgb = new int[FLAT_SLOTS];
+        int[] flatOut = new int[FLAT_SLOTS];
+        java.util.Arrays.fill(flatOut, -1);
         for (int y = 0; y < h; y++) {
             for (int x = 0; x < w; x++) {
                 int i = horizontal ? x : y;
                 int first = Math.max(0, i - radius);
                 int from = horizontal ? y * w + first : first * w + x;
                 boolean flat = same[from] >= Math.min(n - 1, i + radius);
-                if (flat && flatOut >= 0 && src[from] == flatRgb) {
-                    out[y * w + x] = flatOut;
+                int slot = (src[from] * 0x9E3779B1) >>> (32 - FLAT_BITS);
+                if (flat && flatOut[slot] >= 0 && flatRgb[slot] == src[from]) {
+                    out[y * w + x] = flatOut[slot];
                     continue;
                 }
                 double r = 0;
@@ -397,13 +400,16 @@ final class OutputRenderer {
                 }
                 out[y * w + x] = ((int) Math.round(r) << 16) | ((int) Math.round(gsum) << 8) | (int) Math.round(b);
                 if (flat) {
-                    flatRgb = src[from];
-                    flatOut = out[y * w + x];
+                    flatRgb[slot] = src[from];
+                    flatOut[slot] = out[y * w + x];
                 }
             }
         }
         return out;
     }
+
+    private static final int FLAT_BITS = 6;
+    private static final int FLAT_SLOTS = 1 << FLAT_BITS;
 
     /** Per pixel, the last row (or column) index up to which the pixels along the pass's direction equal it. */
     private static int[] sameUntil(int[] src, int w, int h, boolean horizontal) {
