@@ -1,5 +1,7 @@
 package io.mmgr.stream.vision;
 
+import java.awt.image.BufferedImage;
+import java.awt.image.DataBufferByte;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -35,7 +37,7 @@ public final class ImageEncoder {
             ByteArrayOutputStream out = new ByteArrayOutputStream();
             try (MemoryCacheImageOutputStream stream = new MemoryCacheImageOutputStream(out)) {
                 writer.setOutput(stream);
-                writer.write(null, new IIOImage(image.toBufferedImage(), null, null), param);
+                writer.write(null, new IIOImage(bgr(image), null, null), param);
             }
             return out.toByteArray();
         } catch (IOException e) {
@@ -43,5 +45,22 @@ public final class ImageEncoder {
         } finally {
             writer.dispose();
         }
+    }
+
+    /**
+     * The image as TYPE_3BYTE_BGR: the JPEG writer copies such rows whole into its own byte raster, where
+     * from INT_RGB it went sample by sample (a tenth of the maze style corpus's time); the file is the same.
+     */
+    private static BufferedImage bgr(RgbImage image) {
+        BufferedImage img = new BufferedImage(image.width(), image.height(), BufferedImage.TYPE_3BYTE_BGR);
+        byte[] out = ((DataBufferByte) img.getRaster().getDataBuffer()).getData();
+        int[] px = image.pixels();
+        for (int i = 0, j = 0; i < px.length; i++, j += 3) {
+            int p = px[i];
+            out[j] = (byte) p;
+            out[j + 1] = (byte) (p >> 8);
+            out[j + 2] = (byte) (p >> 16);
+        }
+        return img;
     }
 }

@@ -1,5 +1,6 @@
 package io.mmgr.stream.vision;
 
+import java.awt.Color;
 import java.awt.Graphics2D;
 import java.awt.image.BufferedImage;
 import java.awt.image.DataBufferByte;
@@ -59,6 +60,31 @@ public final class RgbImage {
 
     public RgbImage copy() {
         return new RgbImage(width, height, pixels.clone());
+    }
+
+    /**
+     * Every pixel's hue turned by {@code hueDegrees}, its saturation and brightness (HSB value) scaled and
+     * clamped to [0, 1], as a camera or a colour grade would (fixtures and generators draw such styles).
+     */
+    public RgbImage colourShifted(double hueDegrees, double saturation, double brightness) {
+        int[] out = new int[pixels.length];
+        float[] hsb = new float[3];
+        // a drawing is mostly runs of one colour: each run is converted once (the conversion is a pure function)
+        int last = pixels.length == 0 ? 0 : ~pixels[0];
+        int shifted = 0;
+        for (int i = 0; i < pixels.length; i++) {
+            int p = pixels[i];
+            if (p != last) {
+                Color.RGBtoHSB((p >> 16) & 0xFF, (p >> 8) & 0xFF, p & 0xFF, hsb);
+                float h = (float) (hsb[0] + hueDegrees / 360.0);
+                float s = (float) Math.min(1.0, hsb[1] * saturation);
+                float v = (float) Math.min(1.0, hsb[2] * brightness);
+                shifted = Color.HSBtoRGB(h - (float) Math.floor(h), s, v) & 0xFFFFFF;
+                last = p;
+            }
+            out[i] = shifted;
+        }
+        return new RgbImage(width, height, out);
     }
 
     /** Reads a decoded image through its raster buffer; unusual layouts are first drawn into INT_RGB once. */

@@ -1,5 +1,9 @@
 package io.mmgr.stream.tasks;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -55,6 +59,7 @@ public final class StyleAgreement {
 
     private final String title;
     private final Map<String, Row> rows = new LinkedHashMap<>();
+    private final List<String> verdicts = new ArrayList<>();
 
     public StyleAgreement(String title) {
         this.title = title;
@@ -86,6 +91,21 @@ public final class StyleAgreement {
     /** A sample left out because its picture cannot tell the label (counted, shown, not scored). */
     public synchronized void exclude(String style) {
         row(style).excluded++;
+    }
+
+    /** Notes what one sample came to (its id and what the evaluator read), for {@link #writeVerdicts}. */
+    public synchronized void verdict(String style, String what) {
+        verdicts.add(style + " " + what);
+    }
+
+    /** One line per noted sample, so a change to a pipeline can be diffed sample by sample against the last run. */
+    public synchronized void writeVerdicts(Path file) {
+        try {
+            Files.createDirectories(file.toAbsolutePath().getParent());
+            Files.write(file, verdicts);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     private Row row(String style) {

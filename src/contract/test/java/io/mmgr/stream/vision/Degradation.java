@@ -1,6 +1,5 @@
 package io.mmgr.stream.vision;
 
-import java.awt.Color;
 import java.util.Locale;
 
 /**
@@ -93,14 +92,13 @@ public record Degradation(double blur, double hueDegrees, double saturation, dou
             planes[1][i] = (px[i] >> 8) & 0xFF;
             planes[2][i] = px[i] & 0xFF;
         }
-        float[] line = new float[Math.max(w, h)];
-        for (float[] plane : planes) {
+        float[] line = new float[w];
+        int[] same = new int[w];
+        for (int c = 0; c < planes.length; c++) {
             for (int y = 0; y < h; y++) {
-                convolve(plane, y * w, 1, w, k, r, line);
+                convolve(planes[c], y * w, 1, w, k, r, line, same);
             }
-            for (int x = 0; x < w; x++) {
-                convolve(plane, x, w, h, k, r, line);
-            }
+            planes[c] = convolveDown(planes[c], w, h, k, r);
         }
         int[] out = new int[w * h];
         for (int i = 0; i < out.length; i++) {
@@ -109,18 +107,87 @@ public record Degradation(double blur, double hueDegrees, double saturation, dou
         return new RgbImage(w, h, out);
     }
 
-    /** Convolves {@code n} samples starting at {@code offset}, {@code stride} apart, in place. */
-    private static void convolve(float[] plane, int offset, int stride, int n, double[] k, int r, float[] line) {
+    /**
+     * Convolves {@code n} samples starting at {@code offset}, {@code stride} apart, in place. A window of
+     * one value sums as the last window of that value did, so that sum is reused: most of a picture is
+     * flat, and the fixtures' blur was most of their drawing time (bit-identical: the same sums in the
+     * same order). {@code same}: scratch, at least {@code n} long.
+     */
+    private static void convolve(float[] plane, int offset, int stride, int n, double[] k, int r, float[] line,
+                                 int[] same) {
         for (int i = 0; i < n; i++) {
             line[i] = plane[offset + i * stride];
         }
+        // same[i]: the last index up to which the samples equal line[i]
+        same[n - 1] = n - 1;
+        for (int i = n - 2; i >= 0; i--) {
+            same[i] = line[i] == line[i + 1] ? same[i + 1] : i;
+        }
+        boolean known = false;
+        float flatValue = 0;
+        float flatSum = 0;
         for (int i = 0; i < n; i++) {
+            int first = Math.max(0, i - r);
+            boolean flat = same[first] >= Math.min(n - 1, i + r);
+            if (flat && known && line[first] == flatValue) {
+                plane[offset + i * stride] = flatSum;
+                continue;
+            }
             double acc = 0;
             for (int j = -r; j <= r; j++) {
                 acc += k[j + r] * line[Math.max(0, Math.min(n - 1, i + j))];
             }
             plane[offset + i * stride] = (float) acc;
+            if (flat) {
+                known = true;
+                flatValue = line[first];
+                flatSum = (float) acc;
+            }
         }
+    }
+
+    /**
+     * As {@link #convolve} down every column at once, row by row: walking a column of a large picture
+     * missed the cache at every sample. Each output is the same sum in the same order; a window of one
+     * value reuses its column's last such sum.
+     */
+    private static float[] convolveDown(float[] plane, int w, int h, double[] k, int r) {
+        float[] out = new float[plane.length];
+        // same[i]: the last row down to which the samples of i's column equal plane[i]
+        int[] same = new int[plane.length];
+        for (int x = 0; x < w; x++) {
+            same[(h - 1) * w + x] = h - 1;
+        }
+        for (int y = h - 2; y >= 0; y--) {
+            for (int x = 0, i = y * w; x < w; x++, i++) {
+                same[i] = plane[i] == plane[i + w] ? same[i + w] : y;
+            }
+        }
+        boolean[] known = new boolean[w];
+        float[] flatValue = new float[w];
+        float[] flatSum = new float[w];
+        for (int y = 0; y < h; y++) {
+            int first = Math.max(0, y - r) * w;
+            int last = Math.min(h - 1, y + r);
+            for (int x = 0; x < w; x++) {
+                boolean flat = same[first + x] >= last;
+                if (flat && known[x] && plane[first + x] == flatValue[x]) {
+                    out[y * w + x] = flatSum[x];
+                    continue;
+                }
+                double acc = 0;
+                for (int j = -r; j <= r; j++) {
+                    acc += k[j + r] * plane[Math.max(0, Math.min(h - 1, y + j)) * w + x];
+                }
+                out[y * w + x] = (float) acc;
+                if (flat) {
+                    known[x] = true;
+                    flatValue[x] = plane[first + x];
+                    flatSum[x] = (float) acc;
+                }
+            }
+        }
+        return out;
     }
 
     /** Rotates every pixel's hue and scales its saturation and brightness (clamped to [0, 1]). */
@@ -128,18 +195,7 @@ public record Degradation(double blur, double hueDegrees, double saturation, dou
         if (hueDegrees == 0 && saturation == 1 && brightness == 1) {
             return src;
         }
-        int[] in = src.pixels();
-        int[] out = new int[in.length];
-        float[] hsb = new float[3];
-        for (int i = 0; i < in.length; i++) {
-            int p = in[i];
-            Color.RGBtoHSB((p >> 16) & 0xFF, (p >> 8) & 0xFF, p & 0xFF, hsb);
-            float hue = (float) (hsb[0] + hueDegrees / 360.0);
-            float s = (float) Math.min(1.0, hsb[1] * saturation);
-            float v = (float) Math.min(1.0, hsb[2] * brightness);
-            out[i] = Color.HSBtoRGB(hue - (float) Math.floor(hue), s, v) & 0xFFFFFF;
-        }
-        return new RgbImage(src.width(), src.height(), out);
+        return src.colourShifted(hueDegrees, saturation, brightness);
     }
 
     private static int clamp(double v) {

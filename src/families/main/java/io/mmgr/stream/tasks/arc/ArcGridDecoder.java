@@ -584,8 +584,15 @@ public final class ArcGridDecoder {
         int h = img.height();
         boolean[] on = new boolean[w * h];
         int[] px = img.pixels();
+        // runs of one colour are compared with the background once
+        int last = px.length == 0 ? 0 : ~px[0];
+        boolean marked = false;
         for (int i = 0; i < px.length; i++) {
-            on[i] = l1(px[i], background) > BACKGROUND_THRESHOLD;
+            if (px[i] != last) {
+                last = px[i];
+                marked = l1(last, background) > BACKGROUND_THRESHOLD;
+            }
+            on[i] = marked;
         }
         int x0 = 0;
         int x1 = w;
@@ -617,9 +624,16 @@ public final class ArcGridDecoder {
         int[] cols = new int[w];
         int[] rows = new int[h];
         int[] px = img.pixels();
+        // runs of one colour are compared with the background once
+        int last = px.length == 0 ? 0 : ~px[0];
+        boolean marked = false;
         for (int y = 0; y < h; y++) {
             for (int x = 0; x < w; x++) {
-                if (l1(px[y * w + x], background) > BACKGROUND_THRESHOLD) {
+                if (px[y * w + x] != last) {
+                    last = px[y * w + x];
+                    marked = l1(last, background) > BACKGROUND_THRESHOLD;
+                }
+                if (marked) {
                     cols[x]++;
                     rows[y]++;
                 }

@@ -15,6 +15,7 @@ import java.awt.geom.Ellipse2D;
 import java.awt.geom.Path2D;
 import java.awt.geom.Rectangle2D;
 import java.awt.image.BufferedImage;
+import java.awt.image.DataBufferInt;
 import java.nio.file.Path;
 import java.util.List;
 
@@ -154,6 +155,12 @@ final class OutputRenderer {
         Geometry g = geometry(s, sc.problem().rows(), sc.problem().cols());
         BufferedImage img = new BufferedImage(s.width(), s.height(), BufferedImage.TYPE_INT_RGB);
         Graphics2D gr = base(img, sc.drawnLattice(), s, g);
+        return markers(img, gr, sc, s, g, progress, agentRgb, targetRgb);
+    }
+
+    /** The frame's markers drawn over its maze (in {@code img}, through {@code gr}), then the style's finish. */
+    private static RgbImage markers(BufferedImage img, Graphics2D gr, Scenario sc, OutputStyle s, Geometry g,
+                                    double progress, int agentRgb, int targetRgb) {
         gr.setColor(new Color(targetRgb));
         gr.fill(marker(s, g, g.cx(sc.drawnTarget()), g.cy(sc.drawnTarget())));
         double[] at = along(sc.route(), g, progress);
@@ -173,9 +180,18 @@ final class OutputRenderer {
     static String video(Scenario sc, OutputStyle s, int frames, VideoEncoder.Container container, Path out,
                         int agentRgb, int targetRgb) throws MediaException {
         OutputStyle even = s.sized(s.width() & ~1, s.height() & ~1).jpeg(0);
+        // the maze is the same in every frame: drawn once, copied under each frame's markers (the same
+        // pixels as drawing it anew, without a Java2D pass over every wall and label per frame)
+        Geometry g = geometry(even, sc.problem().rows(), sc.problem().cols());
+        BufferedImage maze = new BufferedImage(even.width(), even.height(), BufferedImage.TYPE_INT_RGB);
+        base(maze, sc.drawnLattice(), even, g).dispose();
+        int[] mazePixels = ((DataBufferInt) maze.getRaster().getDataBuffer()).getData();
         try (VideoEncoder enc = VideoEncoder.open(out, even.width(), even.height(), 24, container)) {
             for (int f = 0; f < frames; f++) {
-                enc.write(frame(sc, even, progress(f, frames), agentRgb, targetRgb));
+                BufferedImage img = new BufferedImage(even.width(), even.height(), BufferedImage.TYPE_INT_RGB);
+                System.arraycopy(mazePixels, 0, ((DataBufferInt) img.getRaster().getDataBuffer()).getData(), 0,
+                        mazePixels.length);
+                enc.write(markers(img, graphics(img, even), sc, even, g, progress(f, frames), agentRgb, targetRgb));
             }
             return enc.codec();
         }
@@ -186,13 +202,19 @@ final class OutputRenderer {
         return Math.min(1.0, f / (0.85 * (frames - 1)));
     }
 
-    private static Graphics2D base(BufferedImage img, MazeLattice m, OutputStyle s, Geometry g) {
+    /** A graphics on {@code img} with the style's rendering hints. */
+    private static Graphics2D graphics(BufferedImage img, OutputStyle s) {
         Graphics2D gr = img.createGraphics();
         gr.setRenderingHint(RenderingHints.KEY_ANTIALIASING,
                 s.antialias() ? RenderingHints.VALUE_ANTIALIAS_ON : RenderingHints.VALUE_ANTIALIAS_OFF);
         gr.setRenderingHint(RenderingHints.KEY_TEXT_ANTIALIASING,
                 s.antialias() ? RenderingHints.VALUE_TEXT_ANTIALIAS_ON : RenderingHints.VALUE_TEXT_ANTIALIAS_OFF);
         gr.setRenderingHint(RenderingHints.KEY_STROKE_CONTROL, RenderingHints.VALUE_STROKE_PURE);
+        return gr;
+    }
+
+    private static Graphics2D base(BufferedImage img, MazeLattice m, OutputStyle s, Geometry g) {
+        Graphics2D gr = graphics(img, s);
         gr.setColor(Color.WHITE);
         gr.fillRect(0, 0, img.getWidth(), img.getHeight());
         if (s.lightPassages()) {
@@ -313,29 +335,13 @@ final class OutputRenderer {
     }
 
     private static RgbImage finish(RgbImage img, OutputStyle s) {
-        RgbImage out = s.colourShifted() ? shift(img, s.hueShift(), s.saturation(), s.brightness()) : img;
+        RgbImage out = s.colourShifted() ? img.colourShifted(s.hueShift(), s.saturation(), s.brightness()) : img;
         return s.blurSigma() > 0 ? blur(out, s.blurSigma()) : out;
     }
 
     /** Encodes as PNG, or JPEG at the style's quality. */
     static byte[] encode(RgbImage img, OutputStyle s) {
         return s.jpegQuality() > 0 ? ImageEncoder.jpeg(img, s.jpegQuality()) : ImageEncoder.png(img);
-    }
-
-    /** Every pixel's hue turned, saturation and brightness scaled (as a camera or a colour grade would). */
-    static RgbImage shift(RgbImage img, double hueDegrees, double saturation, double brightness) {
-        int[] src = img.pixels();
-        int[] out = new int[src.length];
-        float[] hsb = new float[3];
-        for (int i = 0; i < src.length; i++) {
-            int p = src[i];
-            Color.RGBtoHSB((p >> 16) & 0xFF, (p >> 8) & 0xFF, p & 0xFF, hsb);
-            float h = (float) (hsb[0] + hueDegrees / 360.0);
-            float sat = (float) Math.min(1.0, hsb[1] * saturation);
-            float v = (float) Math.min(1.0, hsb[2] * brightness);
-            out[i] = Color.HSBtoRGB(h - (float) Math.floor(h), sat, v) & 0xFFFFFF;
-        }
-        return new RgbImage(img.width(), img.height(), out);
     }
 
     /** Separable Gaussian blur (edges clamped). */
@@ -356,10 +362,31 @@ final class OutputRenderer {
         return new RgbImage(w, h, pass(tmp, w, h, k, radius, false));
     }
 
+    /**
+     * One direction of the blur. Where the whole window holds one colour the sum is that of any other
+     * window of that colour, so it is kept per colour (a small table) and reused: most of a drawing is
+     * paper or wall, and the kernel loop over them was a quarter of the maze style corpus's time
+     * (bit-identical: the kept sum is the same sum in the same order).
+     */
     private static int[] pass(int[] src, int w, int h, double[] k, int radius, boolean horizontal) {
         int[] out = new int[src.length];
+        int[] same = sameUntil(src, w, h, horizontal);
+        int n = horizontal ? w : h;
+        // flat windows' sums by colour, direct-mapped: a vertical pass meets paper and wall columns in turn
+        int[] flatRgb = new int[FLAT_SLOTS];
+        int[] flatOut = new int[FLAT_SLOTS];
+        java.util.Arrays.fill(flatOut, -1);
         for (int y = 0; y < h; y++) {
             for (int x = 0; x < w; x++) {
+                int i = horizontal ? x : y;
+                int first = Math.max(0, i - radius);
+                int from = horizontal ? y * w + first : first * w + x;
+                boolean flat = same[from] >= Math.min(n - 1, i + radius);
+                int slot = (src[from] * 0x9E3779B1) >>> (32 - FLAT_BITS);
+                if (flat && flatOut[slot] >= 0 && flatRgb[slot] == src[from]) {
+                    out[y * w + x] = flatOut[slot];
+                    continue;
+                }
                 double r = 0;
                 double gsum = 0;
                 double b = 0;
@@ -372,8 +399,40 @@ final class OutputRenderer {
                     b += kk * (p & 0xFF);
                 }
                 out[y * w + x] = ((int) Math.round(r) << 16) | ((int) Math.round(gsum) << 8) | (int) Math.round(b);
+                if (flat) {
+                    flatRgb[slot] = src[from];
+                    flatOut[slot] = out[y * w + x];
+                }
             }
         }
         return out;
+    }
+
+    private static final int FLAT_BITS = 6;
+    private static final int FLAT_SLOTS = 1 << FLAT_BITS;
+
+    /** Per pixel, the last row (or column) index up to which the pixels along the pass's direction equal it. */
+    private static int[] sameUntil(int[] src, int w, int h, boolean horizontal) {
+        int[] same = new int[src.length];
+        if (horizontal) {
+            for (int y = 0; y < h; y++) {
+                int row = y * w;
+                same[row + w - 1] = w - 1;
+                for (int x = w - 2; x >= 0; x--) {
+                    same[row + x] = src[row + x] == src[row + x + 1] ? same[row + x + 1] : x;
+                }
+            }
+        } else {
+            for (int x = 0; x < w; x++) {
+                same[(h - 1) * w + x] = h - 1;
+            }
+            for (int y = h - 2; y >= 0; y--) {
+                for (int x = 0; x < w; x++) {
+                    int i = y * w + x;
+                    same[i] = src[i] == src[i + w] ? same[i + w] : y;
+                }
+            }
+        }
+        return same;
     }
 }

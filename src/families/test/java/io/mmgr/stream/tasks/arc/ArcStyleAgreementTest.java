@@ -5,10 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.mmgr.stream.tasks.EvaluationOutcome;
 import io.mmgr.stream.tasks.StyleAgreement;
 import io.mmgr.stream.vision.RgbImage;
+import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.TreeMap;
 import java.util.function.BiFunction;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -36,18 +38,18 @@ class ArcStyleAgreementTest {
     @Test
     void everyLookAgreesWithTheLabelsOnAtLeast99Percent() {
         agree("arc-grid agreement per look (" + SAMPLES + " samples each, " + LARGE_SAMPLES + " at 2,048 px)",
-                ArcStyleCorpus.LOOKS, ArcStyleCorpus::samples, 1000L);
+                ArcStyleCorpus.LOOKS, ArcStyleCorpus::samples, 1000L, "target/arc-style-verdicts.txt");
     }
 
     /** The viewers' looks ({@link ArcViewerCorpus}): thin white or grey gaps, mostly one colour, 1x1 to 30x30. */
     @Test
     void everyViewerLookAgreesWithTheLabelsOnAtLeast99Percent() {
         agree("arc-grid agreement per viewer look (" + SAMPLES + " samples each)", ArcViewerCorpus.LOOKS,
-                ArcViewerCorpus::samples, 5000L);
+                ArcViewerCorpus::samples, 5000L, "target/arc-viewer-verdicts.txt");
     }
 
     private static void agree(String title, List<Object[]> looks, BiFunction<Integer, Long, List<ArcStyleCorpus.Sample>> corpus,
-                              long seed) {
+                              long seed, String verdicts) {
         StyleAgreement table = new StyleAgreement(title);
         for (Object[] entry : looks) {
             ArcLook look = (ArcLook) entry[0];
@@ -61,11 +63,14 @@ class ArcStyleAgreementTest {
                 if (!style.hasLines() && ArcStyleCorpus.indistinguishableWithoutLines(s.drawn(), s.truth().rows(),
                         s.truth().cols())) {
                     table.exclude(style.name());
+                    table.verdict(style.name(), s.id() + " excluded");
                     continue;
                 }
                 RgbImage image = style.render(s.drawn());
                 EvaluationOutcome o = ArcGridEvaluator.score(image, null, s.truth(), new LinkedHashMap<>());
                 Map<String, Double> m = o.metrics();
+                table.verdict(style.name(), s.id() + " " + s.fault() + " " + new TreeMap<>(m) + " "
+                        + new TreeMap<>(o.diagnostics()));
                 boolean agrees = Objects.equals(m.get(ArcMetrics.GRID_INTEGRITY), s.gridIntegrity())
                         && Objects.equals(m.get(ArcMetrics.CELL_ACCURACY), s.cellAccuracy())
                         && Objects.equals(m.get(ArcMetrics.VALID_SOLUTION), s.validSolution());
@@ -85,6 +90,8 @@ class ArcStyleAgreementTest {
             look++;
         }
         System.out.println(table.table());
+        // every sample's metrics, so a change to the pipeline can be diffed sample by sample against the last run
+        table.writeVerdicts(Path.of(verdicts));
         table.below(REQUIRED).forEach(b -> System.out.println("BELOW " + b));
         for (StyleAgreement.Row r : table.rows()) {
             assertThat(r.samples()).isGreaterThanOrEqualTo(LARGE_SAMPLES * 3 / 4);

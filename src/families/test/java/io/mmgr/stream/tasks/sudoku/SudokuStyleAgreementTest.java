@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.mmgr.stream.tasks.StyleAgreement;
 import io.mmgr.stream.vision.GridException;
 import io.mmgr.stream.vision.RgbImage;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -62,6 +63,8 @@ class SudokuStyleAgreementTest extends WithDigitOcr {
                         String id = fault + " " + size + "x" + size + " #" + round;
                         try {
                             SudokuScore score = SudokuImageScorer.score(puzzle, image, ocr);
+                            table.verdict(look.name(), id + " " + score.metrics() + " gate "
+                                    + OcrGate.primary("image", score.metrics()) + " read " + score.grid());
                             boolean agrees = score.cluesChanged() == sc.cluesChanged()
                                     && Math.abs(score.constraintViolation() - sc.constraintViolation()) < 1e-12
                                     && Math.abs(score.completionAccuracy() - sc.completionAccuracy()) < 1e-12
@@ -73,6 +76,7 @@ class SudokuStyleAgreementTest extends WithDigitOcr {
                                         + " drawn " + SudokuRules.format(sc.digits()));
                             }
                         } catch (GridException e) {
+                            table.verdict(look.name(), id + " refused: " + e.getMessage());
                             table.hardFailure(look.name(), id + ": " + e.getMessage());
                             if (fault == Fault.CORRECT || fault == Fault.NOTHING_FILLED) {
                                 refusedReferences.add(look.name() + " " + id + ": " + e.getMessage());
@@ -84,6 +88,8 @@ class SudokuStyleAgreementTest extends WithDigitOcr {
             l++;
         }
         System.out.println(table.table());
+        // every sample's metrics, so a change to the pipeline can be diffed sample by sample against the last run
+        table.writeVerdicts(Path.of("target/sudoku-style-verdicts.txt"));
         table.below(REQUIRED).forEach(b -> System.out.println("BELOW " + b));
         if (!skipped.isEmpty()) {
             System.out.println("looks skipped (fonts missing outside CI): " + skipped);
