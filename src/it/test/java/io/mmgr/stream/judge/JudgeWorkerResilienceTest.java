@@ -89,7 +89,9 @@ class JudgeWorkerResilienceTest {
     /** The script: the part of the case name after the protocol says what happens on each attempt. */
     static Action script(ScriptedVlmServer.Exchange e) {
         String c = e.caseName();
-        String kind = c.substring(c.indexOf('-') + 1);
+        // a protocol's id may hold a hyphen itself (azure-openai)
+        String protocol = e.protocol().id();
+        String kind = c.startsWith(protocol + "-") ? c.substring(protocol.length() + 1) : c.substring(c.indexOf('-') + 1);
         int a = e.attempt();
         Action ok = Action.ok(Duration.ofMillis(40), Map.of());
         if (kind.startsWith("bulk")) {
@@ -153,10 +155,10 @@ class JudgeWorkerResilienceTest {
 
     @org.junit.jupiter.api.Order(1)
     @ParameterizedTest
-    @ValueSource(strings = {"openai", "gemini"})
+    @ValueSource(strings = {"openai", "gemini", "anthropic", "azure-openai"})
     void everyRequestEndsAsAVerdictWithinTheQuotaAndReplaysCallNothing(String protocol) throws Exception {
-        Topics topics = k.topics("jw-" + protocol + ".", 3);
-        URI base = URI.create(protocol.equals("openai") ? server.openAiBaseUrl() : server.geminiBaseUrl());
+        Topics topics = k.topics("jw-" + protocol.replace("-", "") + ".", 3);
+        URI base = URI.create(server.baseUrl(io.mmgr.stream.judge.protocol.JudgeProtocol.parse(protocol)));
         List<String> cases = new ArrayList<>(List.of("slow", "retry429", "twice500", "hang", "malformed", "truncated",
                 "refusal", "missingonce", "missingalways", "nonbinary"));
         for (int i = 0; i < BULK; i++) {
@@ -195,7 +197,7 @@ class JudgeWorkerResilienceTest {
             assertThat(v.get("nonbinary").getStatus()).isEqualTo("INVALID");
             assertThat(v.get("nonbinary").getReason()).contains("binary").contains("0.5");
 
-            // the 429's announced second (x-ratelimit-reset-requests / RetryInfo) was honoured before the retry
+            // the 429's announced second (x-ratelimit-reset-requests, RetryInfo, retry-after) was honoured before the retry
             List<Long> arrivals = server.seen().stream().filter(s -> s.caseName().equals(protocol + "-retry429"))
                     .map(ScriptedVlmServer.Seen::arrivedNanos).sorted().toList();
             assertThat(arrivals).hasSize(2);
