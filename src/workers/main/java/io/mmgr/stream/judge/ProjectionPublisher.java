@@ -3,6 +3,7 @@ package io.mmgr.stream.judge;
 import io.mmgr.stream.avro.JudgeProjection;
 import io.mmgr.stream.contract.JudgeCostKeys;
 import io.mmgr.stream.contract.Topic;
+import io.mmgr.stream.worker.WorkLoop;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.HashMap;
@@ -14,6 +15,7 @@ import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.slf4j.Logger;
@@ -83,7 +85,11 @@ public final class ProjectionPublisher implements AutoCloseable {
         due.forEach((key, f) -> {
             byte[] bytes = topic.valueSerde().serializer().serialize(topic.name(), record(f, worker, clock));
             producer.send(new ProducerRecord<>(topic.name(), key, bytes), (md, error) -> {
-                if (error != null) {
+                if (error instanceof KafkaException k && WorkLoop.isRecordError(k)) {
+                    // the record itself is refused (too large for the topic, say): the same figures would be refused
+                    // every second, so they are written again only once they change
+                    LOG.warn("{} refused the cost projection {} ({} bytes): {}", topic.name(), key, bytes.length, error.toString());
+                } else if (error != null) {
                     changes.failed(key, f); // written again at the next tick
                     warn(error);
                 }

@@ -488,7 +488,7 @@ public final class WorkLoop implements AutoCloseable {
     }
 
     /** Errors that come from the record itself and would come back on every attempt. */
-    static boolean isRecordError(KafkaException e) {
+    public static boolean isRecordError(KafkaException e) {
         return e instanceof RecordTooLargeException || e instanceof RecordBatchTooLargeException
                 || e instanceof InvalidRecordException || e instanceof SerializationException;
     }
