@@ -319,4 +319,71 @@ class BatchLaneTest {
         assertThat(second.realtimeBacklog()).isZero();
         assertThat(provider.batchesCreated()).isEqualTo(1);
     }
+
+    /** The log read a 1 MB limit, but the topic takes 8 KB now: it refuses larger records as the broker would. */
+    static final class Lowered implements BatchLog {
+        static final int NOW = 8 << 10;
+        final MemoryBatchLog log;
+        final List<Integer> refused = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+        Lowered(MemoryBatchLog log) {
+            this.log = log;
+        }
+
+        @Override
+        public void append(BatchRecord record) {
+            int bytes = record.toJson().length;
+            if (bytes > NOW) {
+                refused.add(bytes);
+                throw new TooLarge("refused: " + bytes + " bytes", bytes, null);
+            }
+            log.append(record);
+        }
+
+        @Override
+        public java.util.Collection<BatchRecord> load() {
+            return log.load();
+        }
+
+        @Override
+        public int maxRecordBytes() {
+            return 1 << 20;
+        }
+    }
+
+    @Test
+    void aRecordLimitLoweredAfterItWasReadHalvesTheBudgetOnceAndTheNextBatchesFit() throws Exception {
+        Lowered lowered = new Lowered(log);
+        ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor();
+        timers.add(timer);
+        int n = 20;
+        BatchLane lane = new BatchLane(new BatchSettings(LaneMode.BATCH, n, Duration.ofMillis(300), POLL, Duration.ofSeconds(1)),
+                BatchProtocols.of(client, Duration.ofSeconds(15), reader), lowered, timer, Clock.systemUTC(), "w1", () -> 0,
+                Duration.ofSeconds(1));
+        lane.start();
+        until(() -> lane.bind("probe") == LaneRouter.Bound.UNDECIDED ? null : true);
+        List<String> keys = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            keys.add("sample-" + i + "/" + "k".repeat(500) + "#s" + (i % 2));
+        }
+        // 20 requests of about 560 bytes: one record of some 11 KB, over what the topic takes now
+        keys.forEach(k -> lane.route(k, call(k.substring(k.length() - 2))));
+        for (String k : keys) {
+            assertThat(settle(lane, k)).isInstanceOf(LaneRouter.Again.class).extracting(r -> ((LaneRouter.Again) r).reason())
+                    .asString().contains("too large for the batches topic");
+        }
+        assertThat(lowered.refused).hasSize(1);
+        assertThat(lowered.refused.get(0)).isGreaterThan(Lowered.NOW);
+        // asked again (as the worker retries them): batches of half the refused record, all taken
+        keys.forEach(k -> lane.route(k, call(k.substring(k.length() - 2))));
+        for (String k : keys) {
+            assertAnswer(settle(lane, k), k.endsWith("0") ? 0 : 1);
+        }
+        assertThat(lowered.refused).as("one refusal, then every batch fits").hasSize(1);
+        assertThat(provider.batchesCreated()).isGreaterThanOrEqualTo(2);
+        assertThat(log.writes()).filteredOn(r -> r.state() == BatchRecord.State.SUBMITTING)
+                .allSatisfy(r -> assertThat(r.toJson().length).isLessThanOrEqualTo(lowered.refused.get(0) / 2))
+                .hasSize(provider.batchesCreated());
+        assertThat(provider.billed()).hasSize(n).allSatisfy((id, count) -> assertThat(count).isEqualTo(1));
+    }
 }

@@ -24,7 +24,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The batch lane of one judge worker (see the package's design notes). Requests routed here queue until
- * {@code maxRequests} wait or the oldest has waited {@code maxWait}; then a batch is recorded SUBMITTING, created,
+ * {@code maxRequests} wait, their entries fill a record of the batches log ({@link RecordBudget}), or the oldest has
+ * waited {@code maxWait}; then a batch (cut at whichever of these comes first) is recorded SUBMITTING, created,
  * recorded SUBMITTED, and polled every {@code pollInterval}. Once it ends its results are read into answers that
  * each request takes on its next try; when every request of the batch has taken its answer (or
  * {@link #RESULTS_KEPT} has passed, for requests already judged elsewhere), it is recorded ENDED. All of this runs on
@@ -55,6 +56,10 @@ public final class BatchLane implements LaneRouter, AutoCloseable {
     private final Duration quotaWindow;
 
     private final Map<String, Queued> queue = new LinkedHashMap<>();
+    /** The queue's {@link BatchRecord#requestBytes}, summed. */
+    private long queuedBytes;
+    /** Set on the lane's scheduler before {@link #started}: reading the log's limit may ask the broker. */
+    private RecordBudget budget;
     private final Map<String, Open> inBatch = new HashMap<>();
     private final Map<String, Open> open = new LinkedHashMap<>();
     private final Map<String, Route> ready = new HashMap<>();
@@ -69,7 +74,8 @@ public final class BatchLane implements LaneRouter, AutoCloseable {
     private boolean closed;
     private ScheduledFuture<?> ticking;
 
-    private record Queued(ProviderCall call, Instant since) {
+    /** @param bytes what the request adds to its batch's record ({@link BatchRecord#requestBytes}) */
+    private record Queued(ProviderCall call, Instant since, String customId, int bytes) {
     }
 
     /** A batch not recorded ENDED yet. */
@@ -122,6 +128,10 @@ public final class BatchLane implements LaneRouter, AutoCloseable {
     }
 
     private void recover() {
+        RecordBudget b = new RecordBudget(log.maxRecordBytes(), workerId, protocol.protocol().id());
+        synchronized (this) {
+            budget = b;
+        }
         int batches = 0;
         for (BatchRecord r : log.load()) {
             if (r.state() == BatchRecord.State.ENDED || !protocol.protocol().id().equals(r.protocol())) {
@@ -172,8 +182,15 @@ public final class BatchLane implements LaneRouter, AutoCloseable {
                 realtime.add(requestKey);
                 return Route.REALTIME;
             }
-            queue.put(requestKey, new Queued(call, clock.instant()));
-            if (queue.size() >= settings.maxRequests()) {
+            String customId = CustomIds.of(requestKey);
+            int bytes = BatchRecord.requestBytes(customId, requestKey);
+            if (bytes > budget.forRequests()) {
+                // no batch can hold it: failing now beats a retry on every tick, forever
+                return new Failure(new ProviderException(ProviderException.Kind.REJECTED, budget.tooLarge(bytes)));
+            }
+            queue.put(requestKey, new Queued(call, clock.instant(), customId, bytes));
+            queuedBytes += bytes;
+            if (queue.size() >= settings.maxRequests() || queuedBytes >= budget.forRequests()) {
                 timer.execute(this::submitDue);
             }
         }
@@ -263,47 +280,90 @@ public final class BatchLane implements LaneRouter, AutoCloseable {
         }
     }
 
-    /** Submits the queue's oldest requests as a batch when enough wait or the oldest has waited long enough. */
+    /** Submits batches of the queue's oldest requests while one is due (see {@link #submitOne}). */
     private void submitDue() {
+        while (submitOne()) {
+            // a burst (or a lowered record limit) may leave several batches due at once
+        }
+    }
+
+    /**
+     * Submits the queue's oldest requests as a batch when enough wait (by count or by their record's bytes) or the
+     * oldest has waited long enough.
+     *
+     * @return whether a batch went and another may be due
+     */
+    private boolean submitOne() {
         Open o;
         List<BatchLine> lines = new ArrayList<>();
+        boolean failed = false;
         synchronized (this) {
             if (queue.isEmpty()) {
-                return;
+                return false;
             }
             Instant oldest = queue.values().iterator().next().since();
-            if (queue.size() < settings.maxRequests() && clock.instant().isBefore(oldest.plus(settings.maxWait()))) {
-                return;
+            long room = budget.forRequests();
+            if (queue.size() < settings.maxRequests() && queuedBytes < room
+                    && clock.instant().isBefore(oldest.plus(settings.maxWait()))) {
+                return false;
             }
             int n = Math.min(settings.maxRequests(), protocol.maxRequests());
             Map<String, String> requests = new LinkedHashMap<>();
+            long used = 0;
             for (Iterator<Map.Entry<String, Queued>> it = queue.entrySet().iterator(); it.hasNext() && lines.size() < n; ) {
                 Map.Entry<String, Queued> e = it.next();
+                Queued q = e.getValue();
+                if (used + q.bytes() > room && !lines.isEmpty()) {
+                    break; // the record is full: the rest go in the next batch
+                }
                 it.remove();
-                String customId = CustomIds.of(e.getKey());
+                queuedBytes -= q.bytes();
+                if (q.bytes() > room) {
+                    // queued before the budget was cut: it fits in no batch now
+                    ready.put(e.getKey(), new Failure(new ProviderException(ProviderException.Kind.REJECTED, budget.tooLarge(q.bytes()))));
+                    failed = true;
+                    continue;
+                }
                 try {
-                    lines.add(protocol.line(customId, e.getValue().call()));
-                    requests.put(customId, e.getKey());
+                    lines.add(protocol.line(q.customId(), q.call()));
+                    requests.put(q.customId(), e.getKey());
+                    used += q.bytes();
                 } catch (IOException | RuntimeException bad) {
                     ready.put(e.getKey(), new Failure(new ProviderException(ProviderException.Kind.REJECTED,
                             "cannot encode the batch line: " + bad.getMessage())));
+                    failed = true;
                 }
             }
             if (lines.isEmpty()) {
-                return;
+                o = null;
+            } else {
+                o = new Open(new BatchRecord(workerId + "-" + UUID.randomUUID(), BatchRecord.State.SUBMITTING, null,
+                        protocol.protocol().id(), clock.instant(), requests, ""));
+                o.busy = true;
+                open.put(o.record.localId(), o);
+                Open batch = o;
+                requests.values().forEach(key -> inBatch.put(key, batch));
             }
-            o = new Open(new BatchRecord(workerId + "-" + UUID.randomUUID(), BatchRecord.State.SUBMITTING, null,
-                    protocol.protocol().id(), clock.instant(), requests, ""));
-            o.busy = true;
-            open.put(o.record.localId(), o);
-            requests.values().forEach(key -> inBatch.put(key, o));
+        }
+        if (failed) {
+            onAnswersReady.forEach(Runnable::run);
+        }
+        if (o == null) {
+            return false;
         }
         try {
             log.append(o.record); // durable before the create call: a crash after it finds the batch instead of creating another
+        } catch (BatchLog.TooLarge e) {
+            long limit = budget.refused(e.bytes());
+            LOG.error("batch {} was refused by the batches log as too large ({} bytes; its limit was lowered since it was read):"
+                    + " batch records are cut to {} bytes from now on, and its {} requests go back to the queue",
+                    o.record.localId(), e.bytes(), limit, o.record.requests().size());
+            giveBack(o, "the batch record (" + e.bytes() + " bytes) was too large for the batches topic", false);
+            return false;
         } catch (RuntimeException e) {
             LOG.error("cannot record batch {} before creating it; its requests go back to the queue", o.record.localId(), e);
-            giveBack(o, "the batch could not be recorded (" + e.getMessage() + ")");
-            return;
+            giveBack(o, "the batch could not be recorded (" + e.getMessage() + ")", true);
+            return false;
         }
         protocol.create(o.record.localId(), lines).whenCompleteAsync((id, error) -> {
             if (error == null) {
@@ -322,8 +382,9 @@ public final class BatchLane implements LaneRouter, AutoCloseable {
                 return;
             }
             // a clear refusal (429, 5xx, 4xx): nothing was created; the requests go back, counted as a retry
-            giveBack(o, "creating the batch failed (" + e.getMessage() + ")");
+            giveBack(o, "creating the batch failed (" + e.getMessage() + ")", true);
         }, timer);
+        return true;
     }
 
     private void recordSubmitted(Open o, String providerId) {
@@ -426,23 +487,45 @@ public final class BatchLane implements LaneRouter, AutoCloseable {
         o.busy = false;
     }
 
-    /** The requests of a batch that was not created go back, each counted as a retry on its next try. */
-    private void giveBack(Open o, String why) {
-        LOG.warn("batch {}: {}; its {} requests go back to the queue", o.record.localId(), why, o.record.requests().size());
+    /**
+     * The requests of a batch that was not created go back, each counted as a retry on its next try.
+     *
+     * @param recorded whether its SUBMITTING record may be in the log (then it is recorded ENDED)
+     */
+    private void giveBack(Open o, String why, boolean recorded) {
+        if (recorded) {
+            LOG.warn("batch {}: {}; its {} requests go back to the queue", o.record.localId(), why, o.record.requests().size());
+        }
         synchronized (this) {
             for (String key : o.record.requests().values()) {
                 ready.put(key, new Again(why));
             }
             o.busy = false;
         }
-        end(o, why);
+        if (recorded) {
+            end(o, why);
+        } else {
+            forget(o);
+        }
         onAnswersReady.forEach(Runnable::run);
     }
 
     private void end(Open o, String why) {
+        if (!forget(o)) {
+            return;
+        }
+        try {
+            log.append(o.record.ended(why));
+        } catch (RuntimeException e) {
+            LOG.warn("cannot record batch {} as ended ({}); it is read again after a restart", o.record.localId(), e.toString());
+        }
+    }
+
+    /** Drops a batch from memory (its untaken answers with it); false if it was gone already. */
+    private boolean forget(Open o) {
         synchronized (this) {
             if (open.remove(o.record.localId()) == null) {
-                return;
+                return false;
             }
             for (String key : o.record.requests().values()) {
                 if (inBatch.get(key) == o) {
@@ -453,11 +536,7 @@ public final class BatchLane implements LaneRouter, AutoCloseable {
                 }
             }
         }
-        try {
-            log.append(o.record.ended(why));
-        } catch (RuntimeException e) {
-            LOG.warn("cannot record batch {} as ended ({}); it is read again after a restart", o.record.localId(), e.toString());
-        }
+        return true;
     }
 
     /** Stops submitting and polling (its scheduler is its owner's); what is open stays in the log for the next worker. */

@@ -25,6 +25,19 @@ public record BatchRecord(String localId, State state, String providerId, String
 
     public enum State { SUBMITTING, SUBMITTED, ENDED }
 
+    /** The longest note an ENDED record keeps, in JSON bytes: the lane's reasons are short, an exception's may not be. */
+    public static final int NOTE_MAX_BYTES = 256;
+    /**
+     * What a provider's batch id may take in JSON bytes before the SUBMITTED record outgrows {@link #MAX_GROWTH}
+     * (OpenAI's {@code batch_...}, Gemini's {@code batches/...} and Anthropic's {@code msgbatch_...} are under 64).
+     */
+    public static final int PROVIDER_ID_MAX_BYTES = 256;
+    /**
+     * The most a SUBMITTED or ENDED record adds to its SUBMITTING form ({@code ,"providerId":"..."} and the note), so
+     * that a SUBMITTING record cut to the log's limit less this has later records that fit as well.
+     */
+    public static final int MAX_GROWTH = ",\"providerId\":".length() + PROVIDER_ID_MAX_BYTES + NOTE_MAX_BYTES;
+
     private static final ObjectMapper JSON = new ObjectMapper();
 
     public BatchRecord {
@@ -39,8 +52,57 @@ public record BatchRecord(String localId, State state, String providerId, String
         return new BatchRecord(localId, State.SUBMITTED, id, protocol, since, requests, "");
     }
 
+    /** The ENDED record, its note cut to {@link #NOTE_MAX_BYTES} (it must fit wherever its SUBMITTING record did). */
     public BatchRecord ended(String why) {
-        return new BatchRecord(localId, State.ENDED, providerId, protocol, since, requests, why);
+        return new BatchRecord(localId, State.ENDED, providerId, protocol, since, requests, cut(why == null ? "" : why));
+    }
+
+    /**
+     * What one request adds to the record's JSON: its custom id and request key as Jackson writes them (quoted,
+     * escaped, UTF-8), the colon between them and the comma after. With {@link #fixedBytes()} this sums to the size of
+     * {@link #toJson()} exactly.
+     */
+    public static int requestBytes(String customId, String requestKey) {
+        return jsonBytes(customId) + 1 + jsonBytes(requestKey) + 1;
+    }
+
+    /**
+     * The record's size without its requests, for a record with at least one: its JSON with an empty request map,
+     * less the comma its last request does not have ({@link #requestBytes} counts one for each).
+     */
+    public int fixedBytes() {
+        return new BatchRecord(localId, state, providerId, protocol, since, Map.of(), note).toJson().length - 1;
+    }
+
+    /** A string's size as the record's JSON holds it: quoted, escaped as Jackson escapes, in UTF-8. */
+    static int jsonBytes(String s) {
+        try {
+            return JSON.writeValueAsBytes(s).length;
+        } catch (IOException e) {
+            throw new IllegalArgumentException("not writable as JSON: " + e.getMessage(), e);
+        }
+    }
+
+    private static String cut(String note) {
+        if (jsonBytes(note) <= NOTE_MAX_BYTES) {
+            return note;
+        }
+        String more = "...";
+        int budget = NOTE_MAX_BYTES - jsonBytes(more) + 2; // the quotes are counted once, in the whole
+        StringBuilder kept = new StringBuilder();
+        int used = 2;
+        for (int i = 0; i < note.length(); ) {
+            int cp = note.codePointAt(i);
+            String one = new String(Character.toChars(cp));
+            int size = jsonBytes(one) - 2;
+            if (used + size > budget) {
+                break;
+            }
+            kept.append(one);
+            used += size;
+            i += Character.charCount(cp);
+        }
+        return kept + more;
     }
 
     public LocalBatch local() {

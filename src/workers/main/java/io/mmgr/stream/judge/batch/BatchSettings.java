@@ -16,8 +16,10 @@ public record BatchSettings(LaneMode lane, int maxRequests, Duration maxWait, Du
 
     public static final int DEFAULT_MAX_REQUESTS = 1_000;
     /**
-     * The largest batch: its record (each custom id beside its request key, about 120 bytes a request) must fit in
-     * the batches topic's default 1 MB record limit.
+     * A sanity bound on the flag. What a batch's record may hold is the batches topic's record limit: the lane cuts
+     * each batch at it too (see {@code RecordBudget}), so long request keys or a topic with a smaller
+     * {@code max.message.bytes} make smaller batches, not failed ones. (At about 120 bytes a request, 5,000 requests
+     * fit Kafka's default 1 MiB.)
      */
     public static final int LIMIT_MAX_REQUESTS = 5_000;
     public static final Duration DEFAULT_MAX_WAIT = Duration.ofMinutes(5);
