@@ -22,8 +22,14 @@ public final class TopicSnapshot {
 
     public static <K, V> Map<K, V> latest(Map<String, Object> clientConfig, String topic, Deserializer<K> keys,
                                           Deserializer<V> values, Duration timeout) {
+        return latest(all(clientConfig, topic, timeout), keys, values);
+    }
+
+    /** The latest value per key of records read from one topic, in each partition's order; a null value removes its key. */
+    public static <K, V> Map<K, V> latest(List<ConsumerRecord<byte[], byte[]>> records, Deserializer<K> keys, Deserializer<V> values) {
         Map<K, V> out = new LinkedHashMap<>();
-        for (ConsumerRecord<byte[], byte[]> r : all(clientConfig, topic, timeout)) {
+        for (ConsumerRecord<byte[], byte[]> r : records) {
+            String topic = r.topic();
             K key = keys.deserialize(topic, r.key());
             V value = r.value() == null ? null : values.deserialize(topic, r.value());
             if (value == null) {

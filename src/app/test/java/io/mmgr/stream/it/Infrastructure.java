@@ -23,6 +23,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 
 /**
  * A KRaft broker and our registry in this JVM, without a scorer (scorers run elsewhere: child
@@ -42,6 +45,8 @@ final class Infrastructure implements AutoCloseable {
     private volatile RegistryServer registry;
     private final int registryPort;
     final SchemaRegistryClient registryClient;
+    private final Map<String, TopicFollower> followers = new java.util.concurrent.ConcurrentHashMap<>();
+    private KafkaConsumer<byte[], byte[]> offsets;
 
     Infrastructure(Path dir) throws Exception {
         this(dir, null);
@@ -99,7 +104,7 @@ final class Infrastructure implements AutoCloseable {
         Map<SampleKey, List<SampleScore>> out = new LinkedHashMap<>();
         var keys = t.sampleScores.keySerde().deserializer();
         var values = t.sampleScores.valueSerde().deserializer();
-        for (ConsumerRecord<byte[], byte[]> r : TopicSnapshot.all(clientConfig(), t.sampleScores.name(), Duration.ofSeconds(60))) {
+        for (ConsumerRecord<byte[], byte[]> r : records(t.sampleScores.name())) {
             out.computeIfAbsent(keys.deserialize(r.topic(), r.key()), k -> new ArrayList<>())
                     .add(r.value() == null ? null : values.deserialize(r.topic(), r.value()));
         }
@@ -107,32 +112,49 @@ final class Infrastructure implements AutoCloseable {
     }
 
     Map<LeaderboardKey, LeaderboardRow> leaderboard(Topics t) {
-        return TopicSnapshot.latest(clientConfig(), t.leaderboard.name(), t.leaderboard.keySerde().deserializer(),
-                t.leaderboard.valueSerde().deserializer(), Duration.ofSeconds(60));
+        return TopicSnapshot.latest(records(t.leaderboard.name()), t.leaderboard.keySerde().deserializer(),
+                t.leaderboard.valueSerde().deserializer());
     }
 
     /** The latest answer to each checkpoint's done marker. */
     Map<CheckpointKey, CheckpointStatus> checkpointAnswers(Topics t) {
-        return TopicSnapshot.latest(clientConfig(), t.checkpointStatus.name(), t.checkpointStatus.keySerde().deserializer(),
-                t.checkpointStatus.valueSerde().deserializer(), Duration.ofSeconds(60));
+        return TopicSnapshot.latest(records(t.checkpointStatus.name()), t.checkpointStatus.keySerde().deserializer(),
+                t.checkpointStatus.valueSerde().deserializer());
     }
 
     List<DeadLetter> deadLetters(Topics t) {
         List<DeadLetter> out = new ArrayList<>();
-        for (ConsumerRecord<byte[], byte[]> r : TopicSnapshot.all(clientConfig(), t.deadLetter.name(), Duration.ofSeconds(60))) {
+        for (ConsumerRecord<byte[], byte[]> r : records(t.deadLetter.name())) {
             out.add(t.deadLetter.valueSerde().deserializer().deserialize(t.deadLetter.name(), r.value()));
         }
         return out;
     }
 
     /** Records currently in a topic (end offsets summed, transaction markers included): a cheap progress gauge. */
-    long endOffsets(String topic) {
-        return TopicSnapshot.endOffsets(clientConfig(), topic, Duration.ofSeconds(30)).values().stream()
-                .mapToLong(Long::longValue).sum();
+    synchronized long endOffsets(String topic) {
+        // one consumer for every call (tests poll this every 200 ms); read uncommitted, so markers count
+        if (offsets == null) {
+            offsets = new KafkaConsumer<>(Map.of("bootstrap.servers", kafka.bootstrapServers()), new ByteArrayDeserializer(),
+                    new ByteArrayDeserializer());
+        }
+        List<TopicPartition> parts = offsets.partitionsFor(topic, Duration.ofSeconds(30)).stream()
+                .map(p -> new TopicPartition(topic, p.partition())).toList();
+        return offsets.endOffsets(parts, Duration.ofSeconds(30)).values().stream().mapToLong(Long::longValue).sum();
+    }
+
+    /** Every committed record of a topic in partition order, read on by one consumer per topic (see {@link TopicFollower}). */
+    List<ConsumerRecord<byte[], byte[]>> records(String topic) {
+        return followers.computeIfAbsent(topic, n -> new TopicFollower(clientConfig(), n)).all(Duration.ofSeconds(60));
     }
 
     @Override
     public void close() {
+        followers.values().forEach(TopicFollower::close);
+        synchronized (this) {
+            if (offsets != null) {
+                offsets.close(Duration.ofSeconds(5));
+            }
+        }
         registry.close();
         kafka.close();
     }

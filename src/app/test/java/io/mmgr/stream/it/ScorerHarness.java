@@ -54,6 +54,8 @@ public final class ScorerHarness implements AutoCloseable {
     private final ScorerApp.Options options;
     /** Whether the broker and registry are this harness's to close. */
     private final boolean ownsBroker;
+    /** One reader per topic read, kept open: tests poll them until the scorer is done. */
+    private final Map<String, TopicFollower> followers = new java.util.concurrent.ConcurrentHashMap<>();
 
     public ScorerHarness(Path dir, ScorerSettings settings) throws Exception {
         this(dir, settings, ScorerApp.Options.defaults());
@@ -214,22 +216,22 @@ public final class ScorerHarness implements AutoCloseable {
 
     /** Every committed record of a topic, in partition order (read committed): duplicates show. */
     public List<ConsumerRecord<byte[], byte[]>> records(String topic) {
-        return TopicSnapshot.all(clientConfig, topic, Duration.ofSeconds(30));
+        return followers.computeIfAbsent(topic, t -> new TopicFollower(clientConfig, t)).all(Duration.ofSeconds(30));
     }
 
     public Map<SampleKey, SampleScore> scores() {
-        return TopicSnapshot.latest(clientConfig, topics.sampleScores.name(), topics.sampleScores.keySerde().deserializer(),
-                topics.sampleScores.valueSerde().deserializer(), Duration.ofSeconds(30));
+        return TopicSnapshot.latest(records(topics.sampleScores.name()), topics.sampleScores.keySerde().deserializer(),
+                topics.sampleScores.valueSerde().deserializer());
     }
 
     public Map<LeaderboardKey, LeaderboardRow> leaderboard() {
-        return TopicSnapshot.latest(clientConfig, topics.leaderboard.name(), topics.leaderboard.keySerde().deserializer(),
-                topics.leaderboard.valueSerde().deserializer(), Duration.ofSeconds(30));
+        return TopicSnapshot.latest(records(topics.leaderboard.name()), topics.leaderboard.keySerde().deserializer(),
+                topics.leaderboard.valueSerde().deserializer());
     }
 
     public List<DeadLetter> deadLetters() {
         List<DeadLetter> out = new ArrayList<>();
-        for (ConsumerRecord<byte[], byte[]> r : TopicSnapshot.all(clientConfig, topics.deadLetter.name(), Duration.ofSeconds(30))) {
+        for (ConsumerRecord<byte[], byte[]> r : records(topics.deadLetter.name())) {
             out.add(topics.deadLetter.valueSerde().deserializer().deserialize(topics.deadLetter.name(), r.value()));
         }
         return out;
@@ -239,7 +241,7 @@ public final class ScorerHarness implements AutoCloseable {
     public Map<SampleKey, Integer> recordsPerSample(String topic) {
         Map<SampleKey, Integer> out = new java.util.HashMap<>();
         var keys = topics.sampleScores.keySerde().deserializer();
-        for (ConsumerRecord<byte[], byte[]> r : TopicSnapshot.all(clientConfig, topic, Duration.ofSeconds(30))) {
+        for (ConsumerRecord<byte[], byte[]> r : records(topic)) {
             out.merge(keys.deserialize(r.topic(), r.key()), 1, Integer::sum);
         }
         return out;
@@ -254,6 +256,7 @@ public final class ScorerHarness implements AutoCloseable {
 
     @Override
     public void close() {
+        followers.values().forEach(TopicFollower::close);
         producer.close();
         if (scorer != null) {
             scorer.close();
