@@ -35,9 +35,14 @@ public final class ScoreTimeline implements AutoCloseable {
      */
     public record Gap(long faultAt, long lastBefore, long firstAfter, long stallMillis, int partition) {
         public String describe() {
-            return String.format(Locale.ROOT, "last score %.1f s before, first %.1f s after; longest partition stall %.1f s (p%d)",
-                    lastBefore == 0 ? Double.NaN : (faultAt - lastBefore) / 1000.0,
-                    firstAfter == 0 ? Double.NaN : (firstAfter - faultAt) / 1000.0, stallMillis / 1000.0, partition);
+            // "none" rather than NaN: a task with few samples (the judged ones) may have had no score in the window
+            return String.format(Locale.ROOT, "last score %s before, first %s after; longest partition stall %.1f s (p%d)",
+                    lastBefore == 0 ? "none" : seconds(faultAt - lastBefore), firstAfter == 0 ? "none" : seconds(firstAfter - faultAt),
+                    stallMillis / 1000.0, partition);
+        }
+
+        private static String seconds(long millis) {
+            return String.format(Locale.ROOT, "%.1f s", millis / 1000.0);
         }
     }
 
