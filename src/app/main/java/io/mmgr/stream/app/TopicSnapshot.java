@@ -43,25 +43,39 @@ public final class TopicSnapshot {
 
     /** Every record currently in the topic, in partition order (read committed). */
     public static List<ConsumerRecord<byte[], byte[]>> all(Map<String, Object> clientConfig, String topic, Duration timeout) {
+        List<ConsumerRecord<byte[], byte[]>> out = new ArrayList<>();
+        try (KafkaConsumer<byte[], byte[]> consumer = committedReader(clientConfig)) {
+            List<TopicPartition> partitions = partitions(consumer, topic, timeout);
+            consumer.assign(partitions);
+            consumer.seekToBeginning(partitions);
+            readToEnd(consumer, partitions, topic, timeout, out::add);
+        }
+        return out;
+    }
+
+    /** A consumer outside any group that reads what transactions committed. */
+    public static KafkaConsumer<byte[], byte[]> committedReader(Map<String, Object> clientConfig) {
         Map<String, Object> conf = new HashMap<>(clientConfig);
         conf.put("isolation.level", "read_committed");
         conf.put("enable.auto.commit", "false");
         conf.remove("group.id");
-        List<ConsumerRecord<byte[], byte[]>> out = new ArrayList<>();
-        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(conf, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
-            List<TopicPartition> partitions = partitions(consumer, topic, timeout);
-            consumer.assign(partitions);
-            consumer.seekToBeginning(partitions);
-            Map<TopicPartition, Long> end = consumer.endOffsets(partitions, timeout);
-            long deadline = System.nanoTime() + timeout.toNanos();
-            while (!reached(consumer, end)) {
-                if (System.nanoTime() > deadline) {
-                    throw new IllegalStateException("timed out reading " + topic);
-                }
-                consumer.poll(Duration.ofMillis(200)).forEach(out::add);
+        return new KafkaConsumer<>(conf, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+    }
+
+    /**
+     * Polls {@code consumer} (assigned {@code partitions}, wherever its positions are) until it has reached their end
+     * offsets of this moment, handing each record to {@code sink}.
+     */
+    public static void readToEnd(KafkaConsumer<byte[], byte[]> consumer, List<TopicPartition> partitions, String topic,
+                                 Duration timeout, java.util.function.Consumer<ConsumerRecord<byte[], byte[]>> sink) {
+        Map<TopicPartition, Long> end = consumer.endOffsets(partitions, timeout);
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (!reached(consumer, end)) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("timed out reading " + topic);
             }
+            consumer.poll(Duration.ofMillis(200)).forEach(sink);
         }
-        return out;
     }
 
     /** The end offset of each partition of the topic (transaction markers included), by partition number. */
@@ -75,7 +89,8 @@ public final class TopicSnapshot {
         }
     }
 
-    private static List<TopicPartition> partitions(KafkaConsumer<?, ?> consumer, String topic, Duration timeout) {
+    /** The topic's partitions; fails when it does not exist. */
+    public static List<TopicPartition> partitions(KafkaConsumer<?, ?> consumer, String topic, Duration timeout) {
         List<PartitionInfo> infos = consumer.partitionsFor(topic, timeout);
         if (infos == null || infos.isEmpty()) {
             throw new IllegalStateException("topic " + topic + " does not exist");

@@ -137,8 +137,7 @@ final class Infrastructure implements AutoCloseable {
             offsets = new KafkaConsumer<>(Map.of("bootstrap.servers", kafka.bootstrapServers()), new ByteArrayDeserializer(),
                     new ByteArrayDeserializer());
         }
-        List<TopicPartition> parts = offsets.partitionsFor(topic, Duration.ofSeconds(30)).stream()
-                .map(p -> new TopicPartition(topic, p.partition())).toList();
+        List<TopicPartition> parts = TopicSnapshot.partitions(offsets, topic, Duration.ofSeconds(30));
         return offsets.endOffsets(parts, Duration.ofSeconds(30)).values().stream().mapToLong(Long::longValue).sum();
     }
 

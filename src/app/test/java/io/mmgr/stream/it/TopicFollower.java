@@ -1,23 +1,21 @@
 package io.mmgr.stream.it;
 
+import io.mmgr.stream.app.TopicSnapshot;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 
 /**
  * Every committed record of one topic, as {@link io.mmgr.stream.app.TopicSnapshot#all} reads it (read committed, from
  * the beginning to the end offsets of the moment), but with one consumer kept open that reads on from where it
- * stopped. Tests poll their topics every 250 ms until the scorer is done: a new consumer that read the whole topic
- * again on every poll was most of what the brokers of the integration tests did (perf: their network threads, in the
- * kernel, were a seventh of the machine's CPU).
+ * stopped. Tests poll their topics every 250 ms until the scorer is done, and a new consumer reading the whole topic
+ * again on every poll cost a connection, its requests and a full read each time (the embedded brokers' network
+ * threads, mostly in the kernel, were a seventh of the machine's CPU during the integration tests).
  */
 final class TopicFollower implements AutoCloseable {
 
@@ -31,49 +29,22 @@ final class TopicFollower implements AutoCloseable {
 
     TopicFollower(Map<String, Object> clientConfig, String topic) {
         this.topic = topic;
-        Map<String, Object> conf = new HashMap<>(clientConfig);
-        conf.put("isolation.level", "read_committed");
-        conf.put("enable.auto.commit", "false");
-        conf.remove("group.id");
-        this.consumer = new KafkaConsumer<>(conf, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+        this.consumer = TopicSnapshot.committedReader(clientConfig);
     }
 
     /** Every committed record up to the topic's current end, in partition order (each partition's in its own order). */
     synchronized List<ConsumerRecord<byte[], byte[]>> all(Duration timeout) {
         if (partitions == null) {
-            List<PartitionInfo> infos = consumer.partitionsFor(topic, timeout);
-            if (infos == null || infos.isEmpty()) {
-                throw new IllegalStateException("topic " + topic + " does not exist");
-            }
-            partitions = infos.stream().map(i -> new TopicPartition(topic, i.partition())).toList();
+            partitions = TopicSnapshot.partitions(consumer, topic, timeout);
             consumer.assign(partitions);
             consumer.seekToBeginning(partitions);
         }
-        Map<TopicPartition, Long> end = consumer.endOffsets(partitions, timeout);
-        long deadline = System.nanoTime() + timeout.toNanos();
-        boolean added = false;
-        while (!reached(end)) {
-            if (System.nanoTime() > deadline) {
-                throw new IllegalStateException("timed out reading " + topic);
-            }
-            for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(200))) {
-                read.add(r);
-                added = true;
-            }
-        }
-        if (added) {
+        int before = read.size();
+        TopicSnapshot.readToEnd(consumer, partitions, topic, timeout, read::add);
+        if (read.size() > before) {
             read.sort(PARTITION_ORDER);
         }
         return List.copyOf(read);
-    }
-
-    private boolean reached(Map<TopicPartition, Long> end) {
-        for (var e : end.entrySet()) {
-            if (consumer.position(e.getKey()) < e.getValue()) {
-                return false;
-            }
-        }
-        return true;
     }
 
     @Override
