@@ -40,8 +40,7 @@ public final class BenchClusterCommand implements Callable<Integer> {
     @Option(names = "--partitions", defaultValue = "6", description = "partitions of the scorer's topics (default: ${DEFAULT-VALUE})")
     int partitions;
 
-    @Option(names = "--threads", defaultValue = "2",
-            description = "stream threads per scorer, as docker-compose.yml runs them (default: ${DEFAULT-VALUE})")
+    @Option(names = "--threads", defaultValue = "1", description = "stream threads per scorer (default: ${DEFAULT-VALUE})")
     int threads;
 
     @Option(names = "--broker-down", defaultValue = "PT10S", description = "how long a killed broker stays down (default: ${DEFAULT-VALUE})")

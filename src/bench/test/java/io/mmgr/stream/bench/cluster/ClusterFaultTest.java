@@ -30,10 +30,8 @@ class ClusterFaultTest {
         // C2 stays on: the client compiler alone scores at well under half the rate (docs/operations.md, Restarts)
         List<String> jvm = List.of("-Xmx384m", "-XX:+UseSerialGC");
         PrintWriter out = new PrintWriter(System.out, true);
-        // two stream threads per scorer, as docker-compose.yml: a thread spends most of a commit waiting for its
-        // flush, so a lone survivor catches up on a lost scorer's partitions with both (docs/operations.md)
         ClusterRun.Report report = ClusterRun.run(new ClusterRun.Settings(
-                new ClusterHarness.Settings(dir, 6, 2, jvm, jvm, Duration.ofMillis(300), Duration.ofMinutes(3)),
+                new ClusterHarness.Settings(dir, 6, 1, jvm, jvm, Duration.ofMillis(300), Duration.ofMinutes(3)),
                 ClusterRun.COMPACT, 2, 20, Duration.ofSeconds(8), 0), out);
         out.print(report.describe());
 
