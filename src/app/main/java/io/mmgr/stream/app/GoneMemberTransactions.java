@@ -1,7 +1,6 @@
 package io.mmgr.stream.app;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -43,13 +42,13 @@ import org.slf4j.LoggerFactory;
  * transactional ids (KIP-618's {@code fenceProducers}, what a restarted producer's {@code initTransactions}
  * does to its predecessor) aborts its transaction then.
  *
- * <p>What counts as gone: a transaction open for at least {@link #MIN_AGE} whose owner is not a member of the
- * group it belongs to. A live producer of ours commits every 50 ms, a starting scorer joins the group before
- * it is given tasks (and so before it opens a transaction), and one that lost its session is a zombie whose
- * tasks have moved: fencing it is what exactly-once wants anyway (its thread rejoins with a new producer).
- * Streams' ids are matched to members by the process id in the members' client ids; a worker's
- * ({@code <group>-<instance id>}) by the members' {@code group.instance.id}, so a worker group with any dynamic
- * member is left alone (its ids cannot be told apart).
+ * <p>What counts as gone: a Kafka Streams transaction of this application open for at least {@link #MIN_AGE}
+ * whose process id is in no member's client id. A live stream thread commits every 50 ms, a starting scorer
+ * joins the group before it is given tasks (and so before it opens a transaction), and one that lost its
+ * session is a zombie whose tasks have moved: fencing it is what exactly-once wants anyway (Kafka Streams
+ * takes the fenced producer as a migrated task, rejoins and makes a new one). The workers' transactions are
+ * left to their timeout: a fenced judge worker stops for good, which a worker that was only paused past its
+ * session must not.
  *
  * <p>When: only around rebalances. A check every second while Kafka Streams is rebalancing and for
  * {@link #AFTER_REBALANCE} after it; nothing at all while it just runs.
@@ -68,7 +67,6 @@ final class GoneMemberTransactions implements AutoCloseable {
 
     private final Map<String, Object> adminConfig;
     private final String applicationId;
-    private final Collection<String> workerGroups;
     private final Duration minAge;
     private final ScheduledExecutorService timer;
     private volatile long checkUntil;
@@ -78,13 +76,11 @@ final class GoneMemberTransactions implements AutoCloseable {
     /**
      * @param adminConfig   the scorer's client properties, with its bootstrap servers
      * @param applicationId the Kafka Streams application id (its group)
-     * @param workerGroups  the groups of the workers whose transactional ids are {@code <group>-<instance id>}
      * @param minAge        how long a transaction must be open before its owner's absence counts
      */
-    GoneMemberTransactions(Map<String, Object> adminConfig, String applicationId, Collection<String> workerGroups, Duration minAge) {
+    GoneMemberTransactions(Map<String, Object> adminConfig, String applicationId, Duration minAge) {
         this.adminConfig = Map.copyOf(adminConfig);
         this.applicationId = applicationId;
-        this.workerGroups = List.copyOf(workerGroups);
         this.minAge = minAge;
         this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "gone-member-transactions");
@@ -146,80 +142,46 @@ final class GoneMemberTransactions implements AutoCloseable {
         Collection<TransactionListing> open = admin.listTransactions(new ListTransactionsOptions()
                         .filterStates(List.of(TransactionState.ONGOING)).filterOnDuration(minAge.toMillis()))
                 .all().get(30, TimeUnit.SECONDS);
-        // the owner each open transaction would have: a Streams process id, or a worker group's instance id
-        Map<String, String> streamsOwner = new HashMap<>();
-        Map<String, Map<String, String>> workerOwner = new HashMap<>();
-        String streamsPrefix = applicationId + "-";
+        // Kafka Streams' exactly-once v2 ids: <application>-<process id>-<thread index>
+        Pattern ours = Pattern.compile("^" + Pattern.quote(applicationId) + "-(" + PROCESS_ID.pattern() + ")-\\d+$");
+        Map<String, String> owner = new HashMap<>();
         for (TransactionListing t : open) {
-            String id = t.transactionalId();
-            String worker = workerGroups.stream().filter(g -> id.startsWith(g + "-")).findFirst().orElse(null);
-            if (worker != null) {
-                workerOwner.computeIfAbsent(worker, g -> new HashMap<>()).put(id, id.substring(worker.length() + 1));
-            } else if (id.startsWith(streamsPrefix)) {
-                Matcher m = Pattern.compile("^(" + PROCESS_ID.pattern() + ")-\\d+$").matcher(id.substring(streamsPrefix.length()));
-                if (m.matches()) {
-                    streamsOwner.put(id, m.group(1));
-                }
+            Matcher m = ours.matcher(t.transactionalId());
+            if (m.matches()) {
+                owner.put(t.transactionalId(), m.group(1));
             }
         }
-        if (streamsOwner.isEmpty() && workerOwner.isEmpty()) {
+        if (owner.isEmpty()) {
             return Set.of();
         }
-        List<String> groups = new ArrayList<>();
-        if (!streamsOwner.isEmpty()) {
-            groups.add(applicationId);
+        ConsumerGroupDescription group;
+        try {
+            group = admin.describeConsumerGroups(List.of(applicationId)).describedGroups().get(applicationId)
+                    .get(30, TimeUnit.SECONDS);
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof GroupIdNotFoundException) {
+                return Set.of();
+            }
+            throw e;
         }
-        groups.addAll(workerOwner.keySet());
-        Map<String, ConsumerGroupDescription> described = describe(admin, groups);
+        Set<String> live = new HashSet<>();
+        for (MemberDescription m : group.members()) {
+            Matcher pid = PROCESS_ID.matcher(m.clientId());
+            while (pid.find()) {
+                live.add(pid.group());
+            }
+        }
+        // no process id in any member's client id (none joined yet, or a client.id set with -P): owners cannot be told
+        if (live.isEmpty()) {
+            return Set.of();
+        }
         Set<String> gone = new TreeSet<>();
-        ConsumerGroupDescription streamsGroup = described.get(applicationId);
-        if (!streamsOwner.isEmpty() && streamsGroup != null && !streamsGroup.members().isEmpty()) {
-            Set<String> live = new HashSet<>();
-            for (MemberDescription m : streamsGroup.members()) {
-                Matcher pid = PROCESS_ID.matcher(m.clientId());
-                while (pid.find()) {
-                    live.add(pid.group());
-                }
+        owner.forEach((id, process) -> {
+            if (!live.contains(process)) {
+                gone.add(id);
             }
-            // no process id in any member's client id (a client.id set by -P): the owners cannot be told, leave them
-            if (!live.isEmpty()) {
-                streamsOwner.forEach((id, process) -> {
-                    if (!live.contains(process)) {
-                        gone.add(id);
-                    }
-                });
-            }
-        }
-        workerOwner.forEach((group, owners) -> {
-            ConsumerGroupDescription d = described.get(group);
-            if (d == null || d.members().isEmpty() || d.members().stream().anyMatch(m -> m.groupInstanceId().isEmpty())) {
-                return; // dynamic members: their transactional ids cannot be matched to them
-            }
-            Set<String> live = new HashSet<>();
-            d.members().forEach(m -> live.add(m.groupInstanceId().get()));
-            owners.forEach((id, instance) -> {
-                if (!live.contains(instance)) {
-                    gone.add(id);
-                }
-            });
         });
         return gone;
-    }
-
-    private static Map<String, ConsumerGroupDescription> describe(Admin admin, List<String> groups)
-            throws InterruptedException, java.util.concurrent.TimeoutException {
-        Map<String, ConsumerGroupDescription> out = new HashMap<>();
-        var futures = admin.describeConsumerGroups(groups).describedGroups();
-        for (String g : groups) {
-            try {
-                out.put(g, futures.get(g).get(30, TimeUnit.SECONDS));
-            } catch (ExecutionException e) {
-                if (!(e.getCause() instanceof GroupIdNotFoundException)) {
-                    LOG.debug("group {} not described: {}", g, e.getCause().toString());
-                }
-            }
-        }
-        return out;
     }
 
     @Override

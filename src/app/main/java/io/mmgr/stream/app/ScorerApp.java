@@ -32,7 +32,6 @@ import io.mmgr.stream.worker.MemberIdentity;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
@@ -261,9 +260,8 @@ public final class ScorerApp implements AutoCloseable {
                 timeline.mark("local-state-check");
             }
             // a scorer lost for good: its open transactions end when its members have left, not at their timeout
-            goneMembers = new GoneMemberTransactions(clients, settings.applicationId(),
-                    List.of(evaluationGroup(settings.applicationId()), defaultJudgeGroup(settings.applicationId())),
-                    GoneMemberTransactions.MIN_AGE).watch(a.streams::state);
+            goneMembers = new GoneMemberTransactions(clients, settings.applicationId(), GoneMemberTransactions.MIN_AGE)
+                    .watch(a.streams::state);
             awaitRunning(a.streams, startTimeout, clients);
             timeline.mark("running");
             // bound once running, so task and processor-node metrics (record e2e latency per node) are there

@@ -30,10 +30,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Against a real broker: the open transactions of members that left their group are aborted, and no one else's.
- * Live and gone owners side by side, for Kafka Streams' ids (process id in the members' client ids) and a worker
- * group's (static instance ids); a worker group with a dynamic member and another application's ids are left alone;
- * nothing happens while Kafka Streams just runs.
+ * Against a real broker: the open transactions of Kafka Streams processes that left the group are aborted, and no
+ * one else's: a live process's, a worker's whose instance is gone (workers are left to their timeout) and another
+ * application's stay open; nothing happens while Kafka Streams just runs.
  */
 @Tag("integration")
 class GoneMemberTransactionsTest {
@@ -68,23 +67,20 @@ class GoneMemberTransactionsTest {
         String live = UUID.randomUUID().toString();
         String dead = UUID.randomUUID().toString();
         String evaluate = APP + "-evaluate";
-        String judge = APP + "-judge";
-        // the groups' live members: a Streams thread's consumer (client id carries its process id), a static worker,
-        // a dynamic one
+        // the live members: a Streams thread's consumer (its client id carries its process id), a static worker
         member(bootstrap, APP, APP + "-" + live + "-StreamThread-1-consumer", null);
         member(bootstrap, evaluate, "evaluate-consumer", "scorer-1");
-        member(bootstrap, judge, "judge-consumer", null);
 
         Map<String, KafkaProducer<String, String>> producers = new HashMap<>();
-        for (String id : List.of(APP + "-" + live + "-1", APP + "-" + dead + "-1", evaluate + "-scorer-1", evaluate + "-scorer-2",
-                judge + "-gone", "other-" + dead + "-1")) {
+        for (String id : List.of(APP + "-" + live + "-1", APP + "-" + live + "-2", APP + "-" + dead + "-1", APP + "-" + dead + "-2",
+                evaluate + "-scorer-2", "other-" + dead + "-1")) {
             producers.put(id, openTransaction(bootstrap, id));
         }
-        awaitMembers(admin, Map.of(APP, 1, evaluate, 1, judge, 1));
+        awaitMembers(admin, Map.of(APP, 1, evaluate, 1));
 
         AtomicReference<KafkaStreams.State> state = new AtomicReference<>(KafkaStreams.State.RUNNING);
         GoneMemberTransactions sweep = new GoneMemberTransactions(Map.of("bootstrap.servers", bootstrap), APP,
-                List.of(evaluate, judge), Duration.ofSeconds(2));
+                Duration.ofSeconds(2));
         open.add(sweep);
         assertThat(sweep.fenceGone()).as("every transaction younger than the minimum age").isEmpty();
 
@@ -93,13 +89,13 @@ class GoneMemberTransactionsTest {
         assertThat(ongoing(admin, producers.keySet())).as("nothing checked while running").isEqualTo(producers.keySet());
 
         state.set(KafkaStreams.State.REBALANCING);
-        Set<String> gone = Set.of(APP + "-" + dead + "-1", evaluate + "-scorer-2");
+        Set<String> gone = Set.of(APP + "-" + dead + "-1", APP + "-" + dead + "-2");
         long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
         while (ongoing(admin, gone).size() > 0 && System.nanoTime() < deadline) {
             Thread.sleep(200);
         }
         assertThat(ongoing(admin, producers.keySet())).as("still open after the rebalance's checks")
-                .containsExactlyInAnyOrder(APP + "-" + live + "-1", evaluate + "-scorer-1", judge + "-gone", "other-" + dead + "-1");
+                .containsExactlyInAnyOrder(APP + "-" + live + "-1", APP + "-" + live + "-2", evaluate + "-scorer-2", "other-" + dead + "-1");
 
         for (String id : gone) {
             assertThatThrownBy(() -> producers.get(id).commitTransaction()).as(id).isInstanceOf(KafkaException.class);
