@@ -155,11 +155,13 @@ public final class ScorerApp implements AutoCloseable {
     private final EvaluationWorker evaluation;
     private final RestoreLog restores;
     private final AutoCloseable companion;
+    private final GoneMemberTransactions goneMembers;
 
     private ScorerApp(KafkaStreams streams, Topics topics, Stores stores, Topology topology, SchemaRegistryClient registry,
                       PrometheusMeterRegistry meters, StreamsMeters streamsMetrics, PipelineMetrics pipelineMetrics,
                       CheckpointPrimaryMeters checkpointMeters,
-                      WebServer web, EvaluationWorker evaluation, RestoreLog restores, AutoCloseable companion) {
+                      WebServer web, EvaluationWorker evaluation, RestoreLog restores, AutoCloseable companion,
+                      GoneMemberTransactions goneMembers) {
         this.streams = streams;
         this.topics = topics;
         this.stores = stores;
@@ -173,6 +175,7 @@ public final class ScorerApp implements AutoCloseable {
         this.evaluation = evaluation;
         this.restores = restores;
         this.companion = companion;
+        this.goneMembers = goneMembers;
     }
 
     /** Starts a scorer against existing Kafka and registry endpoints and waits until it runs (no web server). */
@@ -228,6 +231,7 @@ public final class ScorerApp implements AutoCloseable {
         CheckpointPrimaryMeters checkpoints = null;
         EvaluationWorker evaluation = null;
         AutoCloseable companion = null;
+        GoneMemberTransactions goneMembers = null;
         try {
             Map<String, Object> clients = ScorerSettings.clientProperties(settings.kafkaOverrides());
             clients.put("bootstrap.servers", bootstrapServers);
@@ -255,6 +259,9 @@ public final class ScorerApp implements AutoCloseable {
                 a.streams.start(); // returns once it has opened, checked and closed the local state stores
                 timeline.mark("local-state-check");
             }
+            // a scorer lost for good: its open transactions end when its members have left, not at their timeout
+            goneMembers = new GoneMemberTransactions(clients, settings.applicationId(), GoneMemberTransactions.MIN_AGE)
+                    .watch(a.streams::state);
             awaitRunning(a.streams, startTimeout, clients);
             timeline.mark("running");
             // bound once running, so task and processor-node metrics (record e2e latency per node) are there
@@ -279,6 +286,7 @@ public final class ScorerApp implements AutoCloseable {
                 evaluation.close(Duration.ZERO);
             }
             closeQuietly(companion);
+            closeQuietly(goneMembers);
             if (a != null) {
                 a.close();
             }
@@ -290,7 +298,7 @@ public final class ScorerApp implements AutoCloseable {
         LOG.info("start-up{}: {}", early != null ? " (topology and local state prepared while the broker started)" : "",
                 timeline.summary());
         return new ScorerApp(a.streams, a.topics, a.stores, a.topology, registry, a.meters, a.streamsMetrics, pipeline, checkpoints, a.web,
-                evaluation, a.restores, companion);
+                evaluation, a.restores, companion, goneMembers);
     }
 
     /** The partitions a scorer's transactions write: its topics, Kafka Streams' own, its groups' offsets. */
@@ -534,6 +542,7 @@ public final class ScorerApp implements AutoCloseable {
         checkpointMeters.close();
         streamsMetrics.close();
         evaluation.close(Duration.ofSeconds(5)); // what finishes meanwhile is written; the rest is done again
+        closeQuietly(goneMembers);
         closeLeavingGroup(streams);
         closeQuietly(companion);
         registry.close();
