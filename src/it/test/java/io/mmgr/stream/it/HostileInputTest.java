@@ -228,7 +228,9 @@ class HostileInputTest {
             h.publish(e);
             return List.of(ref(e));
         }, "evaluate:maze-pixel", reason);
-        SampleScore failed = h.scores().get(new SampleKey(RUN, "case-" + name, "maze", maze.getSampleId(), 1));
+        // the dead letter and the FAILED score are written by different stages: the one can be read before the other
+        SampleKey key = new SampleKey(RUN, "case-" + name, "maze", maze.getSampleId(), 1);
+        SampleScore failed = await(h::scores, s -> s.containsKey(key), WAIT, "the FAILED score of " + name).get(key);
         assertThat(failed.getStatus()).isEqualTo("FAILED");
         assertThat(failed.getErrors().get("maze-pixel")).containsIgnoringCase(reason);
         return letters;
