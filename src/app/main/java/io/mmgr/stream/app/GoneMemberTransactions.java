@@ -50,8 +50,10 @@ import org.slf4j.LoggerFactory;
  * left to their timeout: a fenced judge worker stops for good, which a worker that was only paused past its
  * session must not.
  *
- * <p>When: only around rebalances. A check every second while Kafka Streams is rebalancing and for
- * {@link #AFTER_REBALANCE} after it; nothing at all while it just runs.
+ * <p>When: only around the rebalances of a running scorer (a member leaving is one). A check every second while
+ * Kafka Streams is rebalancing and for {@link #AFTER_REBALANCE} after it; nothing while it just runs, nor while it
+ * starts: every test and every start would pay for an admin client and its requests, for a dead peer that a start
+ * rarely meets (its transactions then end at their timeout, as before).
  */
 final class GoneMemberTransactions implements AutoCloseable {
 
@@ -70,6 +72,7 @@ final class GoneMemberTransactions implements AutoCloseable {
     private final Duration minAge;
     private final ScheduledExecutorService timer;
     private volatile long checkUntil;
+    private volatile boolean ran;
     private volatile boolean unsupported;
     private Admin admin; // made at the first check, kept: one per check would log its whole configuration each time
 
@@ -94,10 +97,13 @@ final class GoneMemberTransactions implements AutoCloseable {
         timer.scheduleWithFixedDelay(() -> {
             try {
                 long now = System.nanoTime();
-                if (state.get() == KafkaStreams.State.REBALANCING) {
+                KafkaStreams.State s = state.get();
+                if (s == KafkaStreams.State.RUNNING) {
+                    ran = true;
+                } else if (s == KafkaStreams.State.REBALANCING && ran) {
                     checkUntil = now + AFTER_REBALANCE.toNanos();
                 }
-                if (!unsupported && now - checkUntil < 0) {
+                if (!unsupported && ran && now - checkUntil < 0) {
                     fenceGone();
                 }
             } catch (RuntimeException e) {

@@ -32,7 +32,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Against a real broker: the open transactions of Kafka Streams processes that left the group are aborted, and no
  * one else's: a live process's, a worker's whose instance is gone (workers are left to their timeout) and another
- * application's stay open; nothing happens while Kafka Streams just runs.
+ * application's stay open; nothing happens while Kafka Streams starts or just runs, only once it rebalances after
+ * running.
  */
 @Tag("integration")
 class GoneMemberTransactionsTest {
@@ -78,14 +79,17 @@ class GoneMemberTransactionsTest {
         }
         awaitMembers(admin, Map.of(APP, 1, evaluate, 1));
 
-        AtomicReference<KafkaStreams.State> state = new AtomicReference<>(KafkaStreams.State.RUNNING);
+        AtomicReference<KafkaStreams.State> state = new AtomicReference<>(KafkaStreams.State.REBALANCING); // starting
         GoneMemberTransactions sweep = new GoneMemberTransactions(Map.of("bootstrap.servers", bootstrap), APP,
                 Duration.ofSeconds(2));
         open.add(sweep);
         assertThat(sweep.fenceGone()).as("every transaction younger than the minimum age").isEmpty();
 
         sweep.watch(state::get);
-        Thread.sleep(3_500); // past the minimum age, while Streams runs: the watch does not check
+        Thread.sleep(3_500); // past the minimum age, while Streams starts: the watch does not check
+        assertThat(ongoing(admin, producers.keySet())).as("nothing checked while starting").isEqualTo(producers.keySet());
+        state.set(KafkaStreams.State.RUNNING);
+        Thread.sleep(2_500);
         assertThat(ongoing(admin, producers.keySet())).as("nothing checked while running").isEqualTo(producers.keySet());
 
         state.set(KafkaStreams.State.REBALANCING);

@@ -175,7 +175,8 @@ public final class ClusterRun {
             checks.noJudgeRequestBilledTwice(h.provider(), judgeKills, settings.harness().providerLatency().plusSeconds(2));
             for (FaultResult r : results) {
                 checks.check(r.gap().stallMillis() <= RESUME_BOUND.toMillis(),
-                        r.fault() + ": a score partition went " + r.gap().stallMillis() / 1000.0 + " s without a score",
+                        r.fault() + ": a score partition went " + (r.gap().open() ? "at least " : "")
+                                + r.gap().stallMillis() / 1000.0 + " s without a score",
                         r.fault() + ": every score partition scored again within " + RESUME_BOUND.toSeconds() + " s");
             }
             if (settings.faults().stream().anyMatch(f -> f == Fault.BROKER_LEADER || f == Fault.CONTROLLER

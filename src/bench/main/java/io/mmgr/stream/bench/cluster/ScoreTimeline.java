@@ -32,19 +32,24 @@ public final class ScoreTimeline implements AutoCloseable {
      * @param stallMillis the longest time any one partition went without a score, counted from the fault, or from
      *                    the partition's last score before it, until its next; the window's end when none came
      * @param partition   which partition that was
+     * @param open        whether that partition still had no score at the window's end: the stall is then at least
+     *                    {@code stallMillis}, the window being all that was watched
      */
-    public record Gap(long faultAt, long lastBefore, long firstAfter, long stallMillis, int partition) {
+    public record Gap(long faultAt, long lastBefore, long firstAfter, long stallMillis, int partition, boolean open) {
         public String describe() {
             // "none" rather than NaN: a task with few samples (the judged ones) may have had no score in the window
-            return String.format(Locale.ROOT, "last score %s before, first %s after; longest partition stall %.1f s (p%d)",
+            return String.format(Locale.ROOT, "last score %s before, first %s after; longest partition stall %s%.1f s (p%d%s)",
                     lastBefore == 0 ? "none" : seconds(faultAt - lastBefore), firstAfter == 0 ? "none" : seconds(firstAfter - faultAt),
-                    stallMillis / 1000.0, partition);
+                    open ? "at least " : "", stallMillis / 1000.0, partition, open ? ", no score yet at the window's end" : "");
         }
 
         private static String seconds(long millis) {
             return String.format(Locale.ROOT, "%.1f s", millis / 1000.0);
         }
     }
+
+    /** A partition silent this long at a window's end is still stalled there. */
+    static final long OPEN_AFTER_MILLIS = 5_000;
 
     private final KafkaConsumer<byte[], byte[]> consumer;
     private final Topics topics;
@@ -155,18 +160,23 @@ public final class ScoreTimeline implements AutoCloseable {
      * reach every partition).
      */
     public Gap gap(long faultAt, Duration window, String task) {
-        long end = Math.min(System.currentTimeMillis(), faultAt + window.toMillis());
         List<Arrival> all;
         synchronized (arrivals) {
             all = arrivals.stream().filter(a -> task == null || task.equals(a.task())).toList();
         }
+        return gap(all, partitions, faultAt, Math.min(System.currentTimeMillis(), faultAt + window.toMillis()));
+    }
+
+    /** The gap over {@code arrivals} around a fault at {@code faultAt}, watched until {@code end} (epoch ms). */
+    static Gap gap(List<Arrival> arrivals, int partitions, long faultAt, long end) {
         long lastBefore = 0;
         long firstAfter = 0;
         long worst = -1;
         int worstPartition = -1;
+        boolean worstOpen = false;
         for (int p = 0; p < partitions; p++) {
             final int part = p;
-            List<Long> times = all.stream().filter(a -> a.partition() == part).map(Arrival::atMillis).sorted().toList();
+            List<Long> times = arrivals.stream().filter(a -> a.partition() == part).map(Arrival::atMillis).sorted().toList();
             if (times.isEmpty()) {
                 continue;
             }
@@ -187,14 +197,18 @@ public final class ScoreTimeline implements AutoCloseable {
                 stall = Math.max(stall, t - Math.max(prev, faultAt));
                 prev = t;
             }
-            // no score since the last one: the stall runs to the window's end
-            stall = Math.max(stall, end - Math.max(prev, faultAt));
+            // no score since the last one: the stall runs to the window's end, and on past it for all we know (a
+            // window that ends with every partition scored within a few seconds leaves none open this long)
+            long toEnd = end - Math.max(prev, faultAt);
+            boolean open = toEnd >= stall && toEnd > OPEN_AFTER_MILLIS;
+            stall = Math.max(stall, toEnd);
             if (stall > worst) {
                 worst = stall;
                 worstPartition = p;
+                worstOpen = open;
             }
         }
-        return new Gap(faultAt, lastBefore, firstAfter, Math.max(0, worst), worstPartition);
+        return new Gap(faultAt, lastBefore, firstAfter, Math.max(0, worst), worstPartition, worstOpen);
     }
 
     @Override
