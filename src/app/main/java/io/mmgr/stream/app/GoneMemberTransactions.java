@@ -69,6 +69,8 @@ final class GoneMemberTransactions implements AutoCloseable {
 
     private final Map<String, Object> adminConfig;
     private final String applicationId;
+    /** Kafka Streams' exactly-once v2 ids of this application: {@code <application>-<process id>-<thread index>}. */
+    private final Pattern streamsIds;
     private final Duration minAge;
     private final ScheduledExecutorService timer;
     private volatile long checkUntil;
@@ -84,6 +86,7 @@ final class GoneMemberTransactions implements AutoCloseable {
     GoneMemberTransactions(Map<String, Object> adminConfig, String applicationId, Duration minAge) {
         this.adminConfig = Map.copyOf(adminConfig);
         this.applicationId = applicationId;
+        this.streamsIds = Pattern.compile("^" + Pattern.quote(applicationId) + "-(" + PROCESS_ID.pattern() + ")-\\d+$");
         this.minAge = minAge;
         this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "gone-member-transactions");
@@ -148,11 +151,9 @@ final class GoneMemberTransactions implements AutoCloseable {
         Collection<TransactionListing> open = admin.listTransactions(new ListTransactionsOptions()
                         .filterStates(List.of(TransactionState.ONGOING)).filterOnDuration(minAge.toMillis()))
                 .all().get(30, TimeUnit.SECONDS);
-        // Kafka Streams' exactly-once v2 ids: <application>-<process id>-<thread index>
-        Pattern ours = Pattern.compile("^" + Pattern.quote(applicationId) + "-(" + PROCESS_ID.pattern() + ")-\\d+$");
         Map<String, String> owner = new HashMap<>();
         for (TransactionListing t : open) {
-            Matcher m = ours.matcher(t.transactionalId());
+            Matcher m = streamsIds.matcher(t.transactionalId());
             if (m.matches()) {
                 owner.put(t.transactionalId(), m.group(1));
             }

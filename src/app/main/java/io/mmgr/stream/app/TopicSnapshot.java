@@ -83,10 +83,15 @@ public final class TopicSnapshot {
         Map<String, Object> conf = new HashMap<>(clientConfig);
         conf.remove("group.id");
         try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(conf, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
-            Map<Integer, Long> out = new TreeMap<>();
-            consumer.endOffsets(partitions(consumer, topic, timeout), timeout).forEach((tp, o) -> out.put(tp.partition(), o));
-            return out;
+            return endOffsets(consumer, topic, timeout);
         }
+    }
+
+    /** The same, asked through a consumer the caller keeps (its isolation level decides whether markers count). */
+    public static Map<Integer, Long> endOffsets(KafkaConsumer<?, ?> consumer, String topic, Duration timeout) {
+        Map<Integer, Long> out = new TreeMap<>();
+        consumer.endOffsets(partitions(consumer, topic, timeout), timeout).forEach((tp, o) -> out.put(tp.partition(), o));
+        return out;
     }
 
     /** The topic's partitions; fails when it does not exist. */

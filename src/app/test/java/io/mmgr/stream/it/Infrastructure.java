@@ -24,7 +24,6 @@ import java.util.List;
 import java.util.Map;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 
 /**
@@ -137,8 +136,7 @@ final class Infrastructure implements AutoCloseable {
             offsets = new KafkaConsumer<>(Map.of("bootstrap.servers", kafka.bootstrapServers()), new ByteArrayDeserializer(),
                     new ByteArrayDeserializer());
         }
-        List<TopicPartition> parts = TopicSnapshot.partitions(offsets, topic, Duration.ofSeconds(30));
-        return offsets.endOffsets(parts, Duration.ofSeconds(30)).values().stream().mapToLong(Long::longValue).sum();
+        return TopicSnapshot.endOffsets(offsets, topic, Duration.ofSeconds(30)).values().stream().mapToLong(Long::longValue).sum();
     }
 
     /** Every committed record of a topic in partition order, read on by one consumer per topic (see {@link TopicFollower}). */
