@@ -43,8 +43,9 @@ public final class ClusterHarness implements AutoCloseable {
      * @param providerLatency how long the scripted provider takes to answer
      * @param timeout      how long one process may take to start
      */
+    /** @param transactionVersion the brokers' {@code transaction.version}, 0 for Kafka's default (2) */
     public record Settings(Path dir, int partitions, int threads, List<String> brokerJvm, List<String> childJvm,
-                           Duration providerLatency, Duration timeout) {
+                           Duration providerLatency, Duration timeout, int transactionVersion) {
     }
 
     private final Settings settings;
@@ -82,8 +83,9 @@ public final class ClusterHarness implements AutoCloseable {
         });
         KafkaCluster kafka = null;
         try {
-            kafka = KafkaCluster.start(s.dir(), 3, s.brokerJvm(), s.timeout());
-            out.printf("Kafka cluster of 3 KRaft nodes ready at %s (%.1f s)%n", kafka.bootstrapServers(), (System.nanoTime() - t0) / 1e9);
+            kafka = KafkaCluster.start(s.dir(), 3, s.brokerJvm(), s.transactionVersion(), s.timeout());
+            out.printf("Kafka cluster of 3 KRaft nodes ready at %s%s (%.1f s)%n", kafka.bootstrapServers(),
+                    s.transactionVersion() > 0 ? ", transaction.version " + s.transactionVersion() : "", (System.nanoTime() - t0) / 1e9);
             ApicurioProcess apicurio = registry.join();
             out.printf("Apicurio Registry ready at %s (%.1f s)%n", apicurio.ccompatUrl(), (System.nanoTime() - t0) / 1e9);
             ScriptedVlmServer provider = ScriptedVlmServer.start(e -> ScriptedVlmServer.Action.ok(s.providerLatency(),

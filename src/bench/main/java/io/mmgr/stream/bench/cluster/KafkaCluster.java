@@ -153,8 +153,11 @@ public final class KafkaCluster implements AutoCloseable {
      * answers with every node registered.
      *
      * @param jvmOptions each node's JVM options, e.g. -Xmx512m
+     * @param transactionVersion the {@code transaction.version} feature the storage is formatted with, 0 for Kafka's
+     *                           default (2 since Kafka 4.0)
      */
-    public static KafkaCluster start(Path dir, int size, List<String> jvmOptions, Duration timeout) throws Exception {
+    public static KafkaCluster start(Path dir, int size, List<String> jvmOptions, int transactionVersion, Duration timeout)
+            throws Exception {
         List<NodeProcess> nodes = new ArrayList<>();
         for (int i = 1; i <= size; i++) {
             int port = EmbeddedKafka.freePort();
@@ -172,7 +175,7 @@ public final class KafkaCluster implements AutoCloseable {
             try (Writer w = Files.newBufferedWriter(config)) {
                 properties(n, voters).store(w, "node " + n.id + " of the cluster harness");
             }
-            format(config, clusterId);
+            format(config, clusterId, transactionVersion);
         }
         KafkaCluster cluster = new KafkaCluster(nodes);
         try {
@@ -203,11 +206,15 @@ public final class KafkaCluster implements AutoCloseable {
         return p;
     }
 
-    private static void format(Path config, String clusterId) {
+    private static void format(Path config, String clusterId, int transactionVersion) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
+        List<String> args = new ArrayList<>(List.of("format", "-t", clusterId, "-c", config.toString()));
+        if (transactionVersion > 0) {
+            args.addAll(List.of("--feature", "transaction.version=" + transactionVersion));
+        }
         int rc;
         try (PrintStream ps = new PrintStream(out, true, StandardCharsets.UTF_8)) {
-            rc = StorageTool.execute(new String[] {"format", "-t", clusterId, "-c", config.toString()}, ps);
+            rc = StorageTool.execute(args.toArray(String[]::new), ps);
         }
         if (rc != 0) {
             throw new IllegalStateException("formatting " + config + " failed: " + out.toString(StandardCharsets.UTF_8));

@@ -31,7 +31,7 @@ class ClusterFaultTest {
         List<String> jvm = List.of("-Xmx384m", "-XX:+UseSerialGC");
         PrintWriter out = new PrintWriter(System.out, true);
         ClusterRun.Report report = ClusterRun.run(new ClusterRun.Settings(
-                new ClusterHarness.Settings(dir, 6, 1, jvm, jvm, Duration.ofMillis(300), Duration.ofMinutes(3)),
+                new ClusterHarness.Settings(dir, 6, 1, jvm, jvm, Duration.ofMillis(300), Duration.ofMinutes(3), 0),
                 ClusterRun.COMPACT, 2, 20, Duration.ofSeconds(8), 0), out);
         out.print(report.describe());
 
