@@ -52,31 +52,90 @@ class TestTagsTest {
         assertThat(wrong).as("test classes without exactly one of %s", KINDS).isEmpty();
     }
 
+    /**
+     * A module may skip a test execution it has no class for (its pom's {@code mmgr.skip.*}, saving the JVM the
+     * execution forks to find nothing): none may then hold a class that execution would run.
+     */
+    @Test
+    void noModuleSkipsAnExecutionItHasATestFor() throws Exception {
+        Path src = srcDir();
+        Map<String, List<String>> skipped = new TreeMap<>();
+        List<String> wrong = new ArrayList<>();
+        for (String module : MODULES) {
+            String pom = Files.readString(src.resolve(module).resolve("pom.xml"));
+            java.util.regex.Matcher m = java.util.regex.Pattern.compile("<mmgr\\.skip\\.([a-z-]+)>true</").matcher(pom);
+            List<String> executions = new ArrayList<>();
+            while (m.find()) {
+                executions.add(m.group(1));
+            }
+            skipped.put(module, executions);
+            for (Map.Entry<String, Set<String>> c : testClassTags(src, module).entrySet()) {
+                String execution = execution(c.getValue());
+                if (executions.contains(execution)) {
+                    wrong.add(module + ": " + c.getKey() + " " + c.getValue() + " would run in the skipped execution " + execution);
+                }
+            }
+        }
+        // the check reads what the poms say: the modules with only unit tests do skip the others
+        assertThat(skipped.get("families")).contains("integration", "alone", "small-heap");
+        assertThat(skipped.get("it")).isEmpty();
+        assertThat(wrong).isEmpty();
+    }
+
+    /** The execution a class's tags put it in: pom.xml's groups and excludedGroups, in order. */
+    static String execution(Set<String> tags) {
+        if (tags.contains("small-heap")) {
+            return "small-heap";
+        }
+        if (tags.contains("cluster")) {
+            return "cluster";
+        }
+        if (tags.contains("alone")) {
+            return "alone";
+        }
+        return tags.contains("integration") || tags.contains("browser") ? "integration" : "unit";
+    }
+
     /** The modules under src/, whose test outputs are checked. */
     static final List<String> MODULES = List.of("embedded", "contract", "families", "stream", "workers", "app", "bench", "it");
 
     /** Every concrete class under the modules' test outputs with a test method, with its kind tags (enclosing classes' too). */
     static Map<String, Set<String>> testClassKinds() throws IOException, URISyntaxException {
-        Path own = Path.of(TestTagsTest.class.getProtectionDomain().getCodeSource().getLocation().toURI());
-        Path src = own.getParent().getParent().getParent(); // src/it/target/test-classes -> src
+        Path src = srcDir();
         Map<String, Set<String>> kinds = new TreeMap<>();
         for (String module : MODULES) {
-            Path root = src.resolve(module).resolve("target").resolve("test-classes");
-            assertThat(root).as("the test output of module %s (the reactor compiles it before this one)", module).isDirectory();
-            // a module's tests may not be on this one's class path (no test-jar): its own output is searched first
-            try (URLClassLoader loader = new URLClassLoader(new URL[] {root.toUri().toURL()}, TestTagsTest.class.getClassLoader());
-                 Stream<Path> files = Files.walk(root)) {
-                for (Path file : files.filter(f -> f.toString().endsWith(".class")).toList()) {
-                    String name = root.relativize(file).toString().replace('/', '.').replaceAll("\\.class$", "");
-                    Class<?> type;
-                    try {
-                        type = Class.forName(name, false, loader);
-                    } catch (ClassNotFoundException | LinkageError e) {
-                        continue;   // JMH-generated or otherwise unloadable: not a JUnit test
-                    }
-                    if (!Modifier.isAbstract(type.getModifiers()) && hasTestMethod(type)) {
-                        kinds.put(name, kindTags(type));
-                    }
+            testClassTags(src, module).forEach((name, tags) -> {
+                Set<String> k = new LinkedHashSet<>(tags);
+                k.retainAll(KINDS);
+                kinds.put(name, k);
+            });
+        }
+        return kinds;
+    }
+
+    static Path srcDir() throws URISyntaxException {
+        Path own = Path.of(TestTagsTest.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+        return own.getParent().getParent().getParent(); // src/it/target/test-classes -> src
+    }
+
+    /** One module's test classes with every tag they carry (enclosing classes' too). */
+    static Map<String, Set<String>> testClassTags(Path src, String module) throws IOException {
+        Map<String, Set<String>> kinds = new TreeMap<>();
+        Path root = src.resolve(module).resolve("target").resolve("test-classes");
+        assertThat(root).as("the test output of module %s (the reactor compiles it before this one)", module).isDirectory();
+        // a module's tests may not be on this one's class path (no test-jar): its own output is searched first
+        try (URLClassLoader loader = new URLClassLoader(new URL[] {root.toUri().toURL()}, TestTagsTest.class.getClassLoader());
+             Stream<Path> files = Files.walk(root)) {
+            for (Path file : files.filter(f -> f.toString().endsWith(".class")).toList()) {
+                String name = root.relativize(file).toString().replace('/', '.').replaceAll("\\.class$", "");
+                Class<?> type;
+                try {
+                    type = Class.forName(name, false, loader);
+                } catch (ClassNotFoundException | LinkageError e) {
+                    continue;   // JMH-generated or otherwise unloadable: not a JUnit test
+                }
+                if (!Modifier.isAbstract(type.getModifiers()) && hasTestMethod(type)) {
+                    kinds.put(name, tags(type));
                 }
             }
         }
@@ -94,11 +153,10 @@ class TestTagsTest {
         return false;
     }
 
-    static Set<String> kindTags(Class<?> type) {
+    static Set<String> tags(Class<?> type) {
         Set<String> tags = new LinkedHashSet<>();
         for (Class<?> c = type; c != null; c = c.getEnclosingClass()) {
-            AnnotationSupport.findRepeatableAnnotations(c, Tag.class).stream()
-                    .map(Tag::value).filter(KINDS::contains).forEach(tags::add);
+            AnnotationSupport.findRepeatableAnnotations(c, Tag.class).stream().map(Tag::value).forEach(tags::add);
         }
         return tags;
     }
