@@ -42,7 +42,6 @@ public final class JudgeWorkerCommand implements Callable<Integer> {
 
     /** The worker's state in its data directory: RUNNING, CIRCUIT_OPEN (waiting for the provider), FAILED, STOPPED. */
     public static final String STATE_FILE = "judge-worker.state";
-    static final Duration HEARTBEAT = Duration.ofSeconds(5);
 
     @Mixin
     ConnectionOptions connection;
@@ -66,6 +65,11 @@ public final class JudgeWorkerCommand implements Callable<Integer> {
     @Option(names = "--metrics-bind", defaultValue = "${env:MMGR_JUDGE_METRICS_BIND:-127.0.0.1}",
             description = "interface /metrics listens on (default: ${DEFAULT-VALUE}; env MMGR_JUDGE_METRICS_BIND)")
     String metricsBind;
+
+    @Option(names = "--state-every", defaultValue = "${env:MMGR_JUDGE_STATE_EVERY:-PT5S}",
+            description = "how often the state file is rewritten, so a check can tell a hung worker by its age "
+                    + "(default: ${DEFAULT-VALUE}; env MMGR_JUDGE_STATE_EVERY)")
+    Duration stateEvery;
 
     @Option(names = "--group-instance-id", defaultValue = "${env:MMGR_GROUP_INSTANCE_ID}",
             description = "static membership in the judge group under this id: a restarted worker takes its partitions "
@@ -91,6 +95,9 @@ public final class JudgeWorkerCommand implements Callable<Integer> {
                     "judge-worker needs --judge-protocol, --judge-base-url and --judge-model");
         }
         judge.settings(); // conflicting or invalid judge flags fail before anything starts
+        if (stateEvery.isNegative() || stateEvery.toMillis() < 100) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--state-every must be at least 100 ms: " + stateEvery);
+        }
         io.mmgr.stream.web.WebAccess metricsAccess = metricsPort == null ? null : webAccess.forBind(metricsBind, spec.commandLine());
         MemberIdentity identity;
         try {
@@ -158,11 +165,11 @@ public final class JudgeWorkerCommand implements Callable<Integer> {
         if (metricsServer != null) {
             out.printf("  metrics at %s%n", metricsServer.url());
         }
-        out.printf("  state file %s (rewritten every %d s)%n", connection.dataDir.resolve(STATE_FILE).toAbsolutePath(),
-                HEARTBEAT.toSeconds());
+        out.printf("  state file %s (rewritten every %s)%n", connection.dataDir.resolve(STATE_FILE).toAbsolutePath(),
+                stateEvery.toMillis() % 1000 == 0 ? stateEvery.toSeconds() + " s" : stateEvery.toMillis() + " ms");
         out.flush();
         // a heartbeat: health checks read the state and how fresh the file is, so a hung process shows too
-        while (!stopped.await(HEARTBEAT.toMillis(), TimeUnit.MILLISECONDS)) {
+        while (!stopped.await(stateEvery.toMillis(), TimeUnit.MILLISECONDS)) {
             JudgeWorker worker = runtime.worker();
             if (!worker.isRunning()) {
                 if (!stopping.compareAndSet(false, true)) {

@@ -54,11 +54,12 @@ public final class RestartBench {
      * @param wipedRestart   also one restart with the Streams state directory deleted (everything restored)
      * @param rate           events per second of the steady load during the restarts
      * @param settle         how long the load runs between restarts
-     * @param referenceAfter measure the reference again at the end (how the load changed meanwhile)
+     * @param reference      measure the reference (a new JVM starting a broker alone) before the restarts and again at
+     *                       the end (how the load changed meanwhile); a caller that only checks the restarts skips it
      */
     public record Settings(Path dataDir, int partitions, int threads, long stateSamples, int kills, boolean cleanRestart,
                            boolean wipedRestart, double rate, Duration settle, int brokerPort, int registryPort,
-                           List<String> jvmOptions, List<String> runArgs, Duration timeout, boolean referenceAfter) {
+                           List<String> jvmOptions, List<String> runArgs, Duration timeout, boolean reference) {
     }
 
     /**
@@ -84,11 +85,13 @@ public final class RestartBench {
                 "--threads", String.valueOf(s.threads())));
         args.addAll(s.runArgs());
         List<Restart> restarts = new ArrayList<>();
-        // the reference, in the same run window: a new JVM starting a broker alone
-        BrokerColdStart.Result before = BrokerColdStart.measure(s.jvmOptions(), s.dataDir().resolveSibling(
-                s.dataDir().getFileName() + "-reference"), s.timeout());
-        out.printf("reference (new JVM, empty broker): %s, load average %s%n", before.describe(), loadAverage());
-        out.flush();
+        if (s.reference()) {
+            // the reference, in the same run window: a new JVM starting a broker alone
+            BrokerColdStart.Result before = BrokerColdStart.measure(s.jvmOptions(), s.dataDir().resolveSibling(
+                    s.dataDir().getFileName() + "-reference"), s.timeout());
+            out.printf("reference (new JVM, empty broker): %s, load average %s%n", before.describe(), loadAverage());
+            out.flush();
+        }
         try (ScorerProcess scorer = new ScorerProcess(s.dataDir(), s.jvmOptions(), args)) {
             Duration first = scorer.start(s.timeout());
             out.printf("scorer started in %.1f s (%s)%n", first.toMillis() / 1000.0, s.dataDir());
@@ -132,7 +135,7 @@ public final class RestartBench {
             }
             scorer.stop();
         }
-        if (s.referenceAfter()) {
+        if (s.reference()) {
             BrokerColdStart.Result after = BrokerColdStart.measure(s.jvmOptions(), s.dataDir().resolveSibling(
                     s.dataDir().getFileName() + "-reference"), s.timeout());
             out.printf("reference again: %s, load average %s%n", after.describe(), loadAverage());

@@ -116,7 +116,7 @@ class CrashRecoveryTest {
                 throw new AssertionError(records.size() + " of " + sent.size() + " samples scored; missing e.g. "
                         + missing.subList(0, Math.min(5, missing.size())));
             }
-            Thread.sleep(1000);
+            Thread.sleep(250); // the drain ends within moments of the load's stop: a 1 s poll waited most of a second
         }
         assertThat(records.keySet()).containsExactlyInAnyOrderElementsOf(sent);
         Map<SampleKey, Integer> duplicated = new TreeMap<>(java.util.Comparator.comparing(SampleKeys::ref));
@@ -139,7 +139,7 @@ class CrashRecoveryTest {
             if (countsMatch(board, perCheckpoint, runId)) {
                 break;
             }
-            Thread.sleep(1000);
+            Thread.sleep(250);
         }
         for (var e : perCheckpoint.entrySet()) {
             LeaderboardRow task = board.get(new LeaderboardKey(runId, e.getKey(), "mind2web"));
@@ -227,8 +227,16 @@ class CrashRecoveryTest {
         try (ChildScorer a = scorer("a", "crash-two.", "crash-two-app");
              ChildScorer b = scorer("b", "crash-two.", "crash-two-app");
              SteadyLoad l = load[0]) {
+            // side by side, as a deployment starts its instances: one after the other cost a whole JVM start
+            var bStarted = java.util.concurrent.CompletableFuture.runAsync(() -> {
+                try {
+                    b.start(START);
+                } catch (Exception e) {
+                    throw new java.util.concurrent.CompletionException(e);
+                }
+            });
             a.start(START);
-            b.start(START);
+            bStarted.join();
             l.start();
             long seen = progress(t, l, 0, 200, a, b);
             b.kill();

@@ -85,6 +85,8 @@ class JudgeWorkerCommandTest {
             env.put("MMGR_JUDGE_PRICE_INPUT", "2");
             env.put("MMGR_JUDGE_PRICE_OUTPUT", "8");
             env.put("MMGR_JUDGE_METRICS_PORT", "0");
+            // the state file every 500 ms, not every 5 s: four of the waits below are for its next write
+            env.put("MMGR_JUDGE_STATE_EVERY", "PT0.5S");
             ChildScorer worker = ChildScorer.judgeWorker("judge-worker", data, List.of(), env, List.of());
             try (worker) {
                 worker.start(Duration.ofMinutes(2));
