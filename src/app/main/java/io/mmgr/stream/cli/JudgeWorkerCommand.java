@@ -95,7 +95,7 @@ public final class JudgeWorkerCommand implements Callable<Integer> {
                     "judge-worker needs --judge-protocol, --judge-base-url and --judge-model");
         }
         judge.settings(); // conflicting or invalid judge flags fail before anything starts
-        if (stateEvery.isNegative() || stateEvery.toMillis() < 100) {
+        if (stateEvery.toMillis() < 100) { // negative ones too
             throw new CommandLine.ParameterException(spec.commandLine(), "--state-every must be at least 100 ms: " + stateEvery);
         }
         io.mmgr.stream.web.WebAccess metricsAccess = metricsPort == null ? null : webAccess.forBind(metricsBind, spec.commandLine());

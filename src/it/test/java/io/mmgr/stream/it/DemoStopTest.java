@@ -63,11 +63,10 @@ class DemoStopTest {
     }
 
     static Process startDemo(Path data, Path log) throws IOException {
-        // the client compiler and the serial collector, as ChildScorer's children: a start to the simulation used
-        // 12 CPU-s with them against 22-30 without; the stop took the same with both (MMGR_JAVA_OPTS offers users this)
-        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx768m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Dorg.apache.avro.SERIALIZABLE_PACKAGES=io.mmgr.stream.avro",
-                "-cp", System.getProperty("surefire.test.class.path", System.getProperty("java.class.path")),
+        // started as ChildScorer's children are (the stop took the same with either JVM; MMGR_JAVA_OPTS offers users this)
+        List<String> cmd = new ArrayList<>(List.of(ChildScorer.java(), "-Xmx768m"));
+        cmd.addAll(ChildScorer.FAST_START);
+        cmd.addAll(List.of("-Dorg.apache.avro.SERIALIZABLE_PACKAGES=io.mmgr.stream.avro", "-cp", ChildScorer.classpath(),
                 "io.mmgr.stream.cli.Main", "demo", "--data-dir", data.toString(), "--web-port", "0",
                 "--broker-port", "0", "--registry-port", "0", "--no-open", "--items", "4", "--checkpoints", "20",
                 "--interval", "PT1S", "--tasks", "magma"));

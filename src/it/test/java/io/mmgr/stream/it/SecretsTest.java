@@ -245,10 +245,9 @@ class SecretsTest {
 
     /** Runs {@code mmgr ARGS} as a child JVM with {@code env}; returns its output. */
     static String runMain(Map<String, String> env, List<String> args) throws Exception {
-        // the client compiler and the serial collector, as ChildScorer's children: a --help JVM used 1.2-1.5 CPU-s
-        // with them against 2.6-2.8 without
-        List<String> cmd = new ArrayList<>(List.of(ChildScorer.java(), "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
-                "-cp", ChildScorer.classpath(), "io.mmgr.stream.cli.Main"));
+        List<String> cmd = new ArrayList<>(List.of(ChildScorer.java()));
+        cmd.addAll(ChildScorer.FAST_START);
+        cmd.addAll(List.of("-cp", ChildScorer.classpath(), "io.mmgr.stream.cli.Main"));
         cmd.addAll(args);
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
         pb.environment().keySet().removeIf(k -> k.startsWith("MMGR_"));
