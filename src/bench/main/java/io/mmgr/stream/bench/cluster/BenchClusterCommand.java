@@ -52,7 +52,7 @@ public final class BenchClusterCommand implements Callable<Integer> {
     @Option(names = "--broker-down", defaultValue = "PT10S", description = "how long a killed broker stays down (default: ${DEFAULT-VALUE})")
     Duration brokerDown;
 
-    @Option(names = "--broker-java-opts", defaultValue = "-Xmx512m -XX:+UseSerialGC", split = " ",
+    @Option(names = "--broker-java-opts", defaultValue = KafkaCluster.BROKER_JVM, split = " ",
             description = "JVM options of each Kafka node (default: ${DEFAULT-VALUE})")
     List<String> brokerJvm;
 
@@ -64,6 +64,10 @@ public final class BenchClusterCommand implements Callable<Integer> {
             description = "after the checks: light samples sent as fast as possible with 1, 2 and 3 scorers, beside the raw "
                     + "cluster's records/s (20 times as many records); 0 skips it (default: ${DEFAULT-VALUE})")
     long throughputSamples;
+
+    @Option(names = "--scorer-property", description = "a property of every scorer, as 'mmgr run -P' takes it "
+            + "(e.g. commit.interval.ms=200); repeatable")
+    List<String> scorerProperties = new ArrayList<>();
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -81,7 +85,7 @@ public final class BenchClusterCommand implements Callable<Integer> {
         out.printf("cluster run in %s (every process's log is there)%n", runDir);
         ClusterRun.Report report = ClusterRun.run(new ClusterRun.Settings(
                 new ClusterHarness.Settings(runDir, partitions, threads, brokerJvm, childJvm, Duration.ofMillis(300),
-                        Duration.ofMinutes(3), transactionVersion), faults, scorers, rate, brokerDown, throughputSamples), out);
+                        Duration.ofMinutes(3), transactionVersion, scorerProperties), faults, scorers, rate, brokerDown, throughputSamples), out);
         out.print(report.describe());
         out.flush();
         return report.passed() ? 0 : 1;

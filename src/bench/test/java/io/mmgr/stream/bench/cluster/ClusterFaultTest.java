@@ -29,9 +29,11 @@ class ClusterFaultTest {
         Path dir = ClusterRun.runDir(Path.of("target", "cluster-it")).toAbsolutePath();
         // C2 stays on: the client compiler alone scores at well under half the rate (docs/operations.md, Restarts)
         List<String> jvm = List.of("-Xmx384m", "-XX:+UseSerialGC");
+        // the nodes on the client compiler, as the bench's (KafkaCluster.BROKER_JVM)
+        List<String> brokerJvm = List.of("-Xmx384m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1");
         PrintWriter out = new PrintWriter(System.out, true);
         ClusterRun.Report report = ClusterRun.run(new ClusterRun.Settings(
-                new ClusterHarness.Settings(dir, 6, 1, jvm, jvm, Duration.ofMillis(300), Duration.ofMinutes(3), 0),
+                new ClusterHarness.Settings(dir, 6, 1, brokerJvm, jvm, Duration.ofMillis(300), Duration.ofMinutes(3), 0, List.of()),
                 ClusterRun.COMPACT, 2, 20, Duration.ofSeconds(8), 0), out);
         out.print(report.describe());
 
