@@ -14,14 +14,14 @@ import picocli.CommandLine.Option;
 @Command(name = "cluster", mixinStandardHelpOptions = true,
         description = {"Start docker-compose.yml's shape on loopback, each piece its own process: three KRaft brokers "
                 + "(RF 3, min.insync.replicas 2), Apicurio Registry, scorers ('mmgr run --bootstrap-servers') and a judge "
-                + "worker against a scripted provider. Under a steady mixed load (light, image and judged samples with "
-                + "known scores) it applies the faults one after the other and prints, per fault, the gap in scoring, "
+                + "worker against a scripted provider. Under a steady mixed load (light, image, video and judged samples "
+                + "with known scores) it applies the faults one after the other and prints, per fault, the gap in scoring, "
                 + "the rebalances and the transactions aborted; then the verdict: every sample scored exactly once, "
                 + "every leaderboard row equal to its recomputation from the scores, no dead letter, no judge request "
                 + "billed twice, no transaction left open, scoring again within 30 s of each fault.",
                 "Needs the build's Apicurio (src/bench/target/apicurio: mvn package without -DskipTests unpacks it). "
-                        + "Exits 1 when a check fails. It takes a while: the test's four faults alone took 7-14 minutes on "
-                        + "a shared 2-core machine (docs/benchmarks.md, Measured). A killed broker's fault ends once it leads "
+                        + "Exits 1 when a check fails. It takes a while: every fault and the throughput took 7 minutes on "
+                        + "a quiet 2-core machine (docs/benchmarks.md, Measured). A killed broker's fault ends once it leads "
                         + "partitions again."})
 public final class BenchClusterCommand implements Callable<Integer> {
 

@@ -13,8 +13,8 @@ import org.junit.jupiter.api.Timeout;
 
 /**
  * The production shape under faults, each piece its own process: three KRaft brokers with docker-compose.yml's
- * settings, Apicurio Registry, two scorers and a judge worker, under a steady mixed load of light, image and judged
- * samples with known scores. The compact sequence: kill -9 the busiest leader broker and bring it back, kill -9 a
+ * settings, Apicurio Registry, two scorers and a judge worker, under a steady mixed load of light, image, video and
+ * judged samples with known scores. The compact sequence: kill -9 the busiest leader broker and bring it back, kill -9 a
  * scorer for good (the survivor's REST API answers partial meanwhile), kill -9 the judge worker with calls in
  * flight and restart it, add a scorer and stop it cleanly. Then every pass criterion of {@link ClusterChecks} and a
  * resume within 30 s of each fault. The whole matrix (controller kill, rolling restart) is {@code mmgr bench cluster}.
