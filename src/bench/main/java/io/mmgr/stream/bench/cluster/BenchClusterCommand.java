@@ -14,14 +14,14 @@ import picocli.CommandLine.Option;
 @Command(name = "cluster", mixinStandardHelpOptions = true,
         description = {"Start docker-compose.yml's shape on loopback, each piece its own process: three KRaft brokers "
                 + "(RF 3, min.insync.replicas 2), Apicurio Registry, scorers ('mmgr run --bootstrap-servers') and a judge "
-                + "worker against a scripted provider. Under a steady mixed load (light, image and judged samples with "
-                + "known scores) it applies the faults one after the other and prints, per fault, the gap in scoring, "
+                + "worker against a scripted provider. Under a steady mixed load (light, image, video and judged samples "
+                + "with known scores) it applies the faults one after the other and prints, per fault, the gap in scoring, "
                 + "the rebalances and the transactions aborted; then the verdict: every sample scored exactly once, "
                 + "every leaderboard row equal to its recomputation from the scores, no dead letter, no judge request "
                 + "billed twice, no transaction left open, scoring again within 30 s of each fault.",
                 "Needs the build's Apicurio (src/bench/target/apicurio: mvn package without -DskipTests unpacks it). "
-                        + "Exits 1 when a check fails. It takes a while: the test's four faults alone took 7-14 minutes on "
-                        + "a shared 2-core machine (docs/benchmarks.md, Measured). A killed broker's fault ends once it leads "
+                        + "Exits 1 when a check fails. It takes a while: every fault and the throughput took 7 minutes on "
+                        + "a quiet 2-core machine (docs/benchmarks.md, Measured). A killed broker's fault ends once it leads "
                         + "partitions again."})
 public final class BenchClusterCommand implements Callable<Integer> {
 
@@ -52,7 +52,7 @@ public final class BenchClusterCommand implements Callable<Integer> {
     @Option(names = "--broker-down", defaultValue = "PT10S", description = "how long a killed broker stays down (default: ${DEFAULT-VALUE})")
     Duration brokerDown;
 
-    @Option(names = "--broker-java-opts", defaultValue = "-Xmx512m -XX:+UseSerialGC", split = " ",
+    @Option(names = "--broker-java-opts", defaultValue = KafkaCluster.BROKER_JVM, split = " ",
             description = "JVM options of each Kafka node (default: ${DEFAULT-VALUE})")
     List<String> brokerJvm;
 
@@ -64,6 +64,10 @@ public final class BenchClusterCommand implements Callable<Integer> {
             description = "after the checks: light samples sent as fast as possible with 1, 2 and 3 scorers, beside the raw "
                     + "cluster's records/s (20 times as many records); 0 skips it (default: ${DEFAULT-VALUE})")
     long throughputSamples;
+
+    @Option(names = "--scorer-property", description = "a property of every scorer, as 'mmgr run -P' takes it "
+            + "(e.g. commit.interval.ms=200); repeatable")
+    List<String> scorerProperties = new ArrayList<>();
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -81,7 +85,7 @@ public final class BenchClusterCommand implements Callable<Integer> {
         out.printf("cluster run in %s (every process's log is there)%n", runDir);
         ClusterRun.Report report = ClusterRun.run(new ClusterRun.Settings(
                 new ClusterHarness.Settings(runDir, partitions, threads, brokerJvm, childJvm, Duration.ofMillis(300),
-                        Duration.ofMinutes(3), transactionVersion), faults, scorers, rate, brokerDown, throughputSamples), out);
+                        Duration.ofMinutes(3), transactionVersion, scorerProperties), faults, scorers, rate, brokerDown, throughputSamples), out);
         out.print(report.describe());
         out.flush();
         return report.passed() ? 0 : 1;

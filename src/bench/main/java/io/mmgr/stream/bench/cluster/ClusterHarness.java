@@ -45,7 +45,11 @@ public final class ClusterHarness implements AutoCloseable {
      */
     /** @param transactionVersion the brokers' {@code transaction.version}, 0 for Kafka's default (2) */
     public record Settings(Path dir, int partitions, int threads, List<String> brokerJvm, List<String> childJvm,
-                           Duration providerLatency, Duration timeout, int transactionVersion) {
+                           Duration providerLatency, Duration timeout, int transactionVersion,
+                           List<String> scorerProperties) {
+        public Settings {
+            scorerProperties = List.copyOf(scorerProperties);
+        }
     }
 
     private final Settings settings;
@@ -121,13 +125,18 @@ public final class ClusterHarness implements AutoCloseable {
     }
 
     private List<String> scorerArgs(int index) {
-        return new ArrayList<>(List.of("--bootstrap-servers", kafka.bootstrapServers(), "--schema-registry-url",
+        List<String> args = new ArrayList<>(List.of("--bootstrap-servers", kafka.bootstrapServers(), "--schema-registry-url",
                 registry.ccompatUrl(), "--application-id", APPLICATION_ID, "--topic-prefix", PREFIX,
                 "--partitions", String.valueOf(settings.partitions()), "--replication-factor", "3",
                 "--threads", String.valueOf(settings.threads()), "--judge-external",
                 "--artifact-root", artifacts().toString(),
                 // static membership as in docker-compose.yml: one id per instance
                 "--group-instance-id", "scorer-" + index, "--web-port", "0"));
+        for (String p : settings.scorerProperties()) {
+            args.add("-P");
+            args.add(p);
+        }
+        return args;
     }
 
     /** Where the image samples' files are, readable by every scorer. */
@@ -212,6 +221,26 @@ public final class ClusterHarness implements AutoCloseable {
     /** The running scorers, oldest first. */
     public List<ScorerProcess> scorers() {
         return scorers.stream().filter(ScorerProcess::alive).toList();
+    }
+
+    /**
+     * Partitions of the generations topic each running scorer's stream threads hold, by scorer, from the group's
+     * assignment: the tasks that read them are the ones that write every score (sub-topology 1). Kafka Streams' static
+     * members are {@code <instance id>-<thread>}, and a scorer's instance id is its directory's name.
+     */
+    public Map<ScorerProcess, Integer> generationsHeld() throws Exception {
+        Map<ScorerProcess, Integer> held = new java.util.LinkedHashMap<>();
+        try (Admin admin = Admin.create(clientConfig())) {
+            var group = admin.describeConsumerGroups(List.of(APPLICATION_ID)).all().get(10, TimeUnit.SECONDS).get(APPLICATION_ID);
+            for (ScorerProcess s : scorers()) {
+                String id = s.dataDir().getFileName().toString();
+                held.put(s, (int) group.members().stream()
+                        .filter(m -> m.groupInstanceId().filter(i -> i.equals(id) || i.startsWith(id + "-")).isPresent())
+                        .flatMap(m -> m.assignment().topicPartitions().stream())
+                        .filter(tp -> tp.topic().equals(topics.generations.name())).count());
+            }
+        }
+        return held;
     }
 
     /** A scorer's dashboard and REST API root, e.g. {@code http://127.0.0.1:40123}, from its banner. */

@@ -35,7 +35,7 @@ public final class ClusterRun {
         CONTROLLER("kill -9 the active controller"),
         /** every broker stopped (controlled shutdown) and started again, one by one, all replicas back in sync between. */
         ROLLING_RESTART("rolling restart of every broker"),
-        /** kill -9 of the newest scorer, not started again. */
+        /** kill -9 of the scorer holding the most score-writing tasks, not started again. */
         SCORER_LOST("kill -9 a scorer for good"),
         /** kill -9 of the judge worker with calls in flight, started again. */
         JUDGE_WORKER("kill -9 the judge worker mid-batch, restart it"),
@@ -174,10 +174,14 @@ public final class ClusterRun {
             // a call in flight at the kill: answered within the provider's latency and the worker's commit before it
             checks.noJudgeRequestBilledTwice(h.provider(), judgeKills, settings.harness().providerLatency().plusSeconds(2));
             for (FaultResult r : results) {
-                checks.check(r.gap().stallMillis() <= RESUME_BOUND.toMillis(),
-                        r.fault() + ": a score partition went " + (r.gap().open() ? "at least " : "")
-                                + r.gap().stallMillis() / 1000.0 + " s without a score",
-                        r.fault() + ": every score partition scored again within " + RESUME_BOUND.toSeconds() + " s");
+                // judged samples apart as well: their lane (judge requests, the worker, verdicts) is what a judge
+                // worker's loss stops, while the light samples on the same partitions go on scoring
+                ScoreTimeline.Gap worst = r.judgedGap().stallMillis() > r.gap().stallMillis() ? r.judgedGap() : r.gap();
+                checks.check(worst.stallMillis() <= RESUME_BOUND.toMillis(),
+                        r.fault() + ": a score partition went " + (worst.open() ? "at least " : "")
+                                + worst.stallMillis() / 1000.0 + " s without a" + (worst == r.gap() ? "" : " judged") + " score",
+                        r.fault() + ": every score partition scored again within " + RESUME_BOUND.toSeconds()
+                                + " s, judged samples too");
             }
             if (settings.faults().stream().anyMatch(f -> f == Fault.BROKER_LEADER || f == Fault.CONTROLLER
                     || f == Fault.ROLLING_RESTART)) {
@@ -231,13 +235,22 @@ public final class ClusterRun {
                 note = b.toString();
             }
             case SCORER_LOST -> {
-                List<ScorerProcess> live = h.scorers();
-                ScorerProcess victim = live.get(live.size() - 1);
-                ScorerProcess survivor = live.get(0);
+                // the scorer whose loss stops the most scores: the one holding the most score-writing tasks (a
+                // scorer holding none would be lost without a gap in scoring, saying nothing of the failover)
+                Map<ScorerProcess, Integer> held = h.generationsHeld();
+                ScorerProcess victim = held.entrySet().stream().max(Map.Entry.comparingByValue()).orElseThrow().getKey();
+                ScorerProcess survivor = h.scorers().stream().filter(s -> s != victim).findFirst().orElseThrow();
                 String victimRoot = ClusterHarness.webRoot(victim);
                 at = System.currentTimeMillis();
                 victim.kill();
-                note = partialAnswer(ClusterHarness.webRoot(survivor), victimRoot, checks);
+                StringBuilder holders = new StringBuilder();
+                held.forEach((s, n) -> holders.append(holders.length() == 0 ? "" : ", ").append(s.dataDir().getFileName())
+                        .append(' ').append(n));
+                checks.check(held.get(victim) > 0, "the lost scorer held no partition of the generations topic: " + holders,
+                        "the lost scorer held score-writing tasks (" + holders + ")");
+                note = String.format(Locale.ROOT, "%s killed, of the generations topic's %d partitions holding %d (%s); ",
+                        victim.dataDir().getFileName(), settings.harness().partitions(), held.get(victim), holders)
+                        + partialAnswer(ClusterHarness.webRoot(survivor), victimRoot, checks);
             }
             case JUDGE_WORKER -> {
                 // mid-batch: calls under way at the provider
@@ -292,8 +305,13 @@ public final class ClusterRun {
         long done = System.currentTimeMillis();
         long deadline = done + RESUME_BOUND.toMillis() + 15_000;
         while (System.currentTimeMillis() < deadline) {
-            // every partition scored in the last moments, after the fault was over: the stall is over
-            if (System.currentTimeMillis() - done > 2000 && timeline.silentPartitions(QUIET) == 0) {
+            // every partition scored in the last moments and after the fault was over, judged samples too (a judge
+            // worker's loss stops only those): the stall is over. After the fault, not only lately: a partition whose
+            // last score came just before a kill counted as scoring for QUIET after it, which ended a lost scorer's
+            // window 2.3 s after the kill, before its partitions moved (the rebalance then fell in the next fault's)
+            long since = Math.max(done, System.currentTimeMillis() - QUIET.toMillis());
+            if (System.currentTimeMillis() - done > 2000 && timeline.silentPartitions(since, null) == 0
+                    && timeline.silentPartitions(since, MixedLoad.JUDGED_TASK) == 0) {
                 break;
             }
             Thread.sleep(500);

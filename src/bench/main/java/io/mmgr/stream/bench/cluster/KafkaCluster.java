@@ -38,6 +38,15 @@ import org.apache.kafka.common.Uuid;
  */
 public final class KafkaCluster implements AutoCloseable {
 
+    /**
+     * The nodes' JVM options by default. The client compiler only: with C2 its compiler threads took 26.6 of a node's
+     * 65.9 CPU-s in the first 2.5 minutes of a cluster run on a 2-core machine, which three nodes, two scorers and a
+     * judge worker share; with C1 the cluster was ready in 7.3-11.8 s instead of 13.9-17.6 s and scored its first 100
+     * samples 43-75 s into the run instead of 88-100 s, for about the same CPU over a whole run (docs/benchmarks.md,
+     * ninth session). The bench's throughput figures are ratios to the raw cluster on the same nodes.
+     */
+    public static final String BROKER_JVM = "-Xmx512m -XX:+UseSerialGC -XX:TieredStopAtLevel=1";
+
     private static final Set<Process> LIVE = ConcurrentHashMap.newKeySet();
 
     static {

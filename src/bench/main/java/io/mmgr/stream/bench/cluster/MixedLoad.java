@@ -6,6 +6,7 @@ import io.mmgr.stream.avro.GenerationInputs;
 import io.mmgr.stream.avro.GroundTruth;
 import io.mmgr.stream.avro.SampleKey;
 import io.mmgr.stream.bench.MagmaWorkload;
+import io.mmgr.stream.bench.MazeVideoWorkload;
 import io.mmgr.stream.bench.MazeWorkload;
 import io.mmgr.stream.bench.Pace;
 import io.mmgr.stream.bench.ResendingProducer;
@@ -27,19 +28,27 @@ import org.apache.kafka.clients.producer.ProducerRecord;
  * A steady mixed load from its own thread, every event a distinct sample whose primary score is known before it
  * is sent: light samples (Mind2Web episodes, every step right or every step wrong), image samples (maze answers:
  * the solution or the bare problem image; the scripted judge calls every maze right, so the primary is its 1 and
- * the pixel gate tells the two apart) and judged samples (Math answers the scripted provider scores right or
- * wrong, one benchmark item each, so each is one judge request). An event whose send fails (its partition's
+ * the pixel gate tells the two apart), video samples (maze answers as short MP4s, the agent walking the whole
+ * solution or stopping short; the judge calls them right too) and judged samples (Math answers the scripted provider
+ * scores right or wrong, one benchmark item each, so each is one judge request). An event whose send fails (its partition's
  * leader was gone too long) is sent again with the same bytes, so the scorers see at most duplicates of an
  * identical event.
  */
 public final class MixedLoad implements AutoCloseable {
 
     /** The kinds of sample, in the order a cycle of ten events takes them. */
-    public enum Kind { LIGHT, IMAGE, JUDGED }
+    public enum Kind { LIGHT, IMAGE, JUDGED, VIDEO }
 
     /** Of every ten events: six light, one image, three judged. */
     private static final Kind[] CYCLE = {Kind.LIGHT, Kind.JUDGED, Kind.LIGHT, Kind.IMAGE, Kind.LIGHT, Kind.JUDGED,
         Kind.LIGHT, Kind.LIGHT, Kind.JUDGED, Kind.LIGHT};
+
+    /**
+     * One event in this many is a video, in place of a light one (at 20-30 events/s, one every 1.3-2 s): a video is
+     * decoded and checked frame by frame on the evaluation worker's one video thread, on the 2 cores the whole cluster
+     * shares.
+     */
+    static final int VIDEO_EVERY = 40;
 
     /** The maze's pixel pipeline gate: 1 for the solution image, 0 for the bare problem. */
     static final String PIXEL_GATE = "overall_pixel";
@@ -58,6 +67,7 @@ public final class MixedLoad implements AutoCloseable {
     private final double rate;
     private final MagmaWorkload light = new MagmaWorkload(50, 3, 7, "cl-ep-");
     private final MazeWorkload image;
+    private final MazeVideoWorkload video;
     private final ResendingProducer producer;
     private final Map<SampleKey, Double> expected = new LinkedHashMap<>();
     private final Map<SampleKey, Map<String, Double>> gates = new HashMap<>();
@@ -69,7 +79,7 @@ public final class MixedLoad implements AutoCloseable {
     private Thread thread;
 
     /**
-     * @param artifacts where the maze images are written (under the scorers' artifact roots)
+     * @param artifacts where the maze images and videos are written (under the scorers' artifact roots)
      * @param rate      events per second
      */
     public MixedLoad(Map<String, Object> clientConfig, Topics topics, String runId, Path artifacts, double rate)
@@ -78,15 +88,20 @@ public final class MixedLoad implements AutoCloseable {
         this.runId = runId;
         this.rate = rate;
         this.image = MazeWorkload.generate(artifacts, 6, 17);
+        // three: an odd count, so each maze gets both answers in turn
+        this.video = MazeVideoWorkload.generate(artifacts.resolve("videos"), 3, 23);
         this.producer = new ResendingProducer(clientConfig);
     }
 
-    /** Publishes the light and image benchmark items and starts sending events. */
+    /** Publishes the light, image and video benchmark items and starts sending events. */
     public MixedLoad start() throws Exception {
         for (BenchmarkItem item : light.items()) {
             sendItem(item).get();
         }
         for (BenchmarkItem item : image.items()) {
+            sendItem(item).get();
+        }
+        for (BenchmarkItem item : video.items()) {
             sendItem(item).get();
         }
         for (long k = 0; k < ITEMS_AHEAD; k++) {
@@ -113,22 +128,25 @@ public final class MixedLoad implements AutoCloseable {
                 return;
             }
             producer.resend();
-            Kind kind = CYCLE[(int) (n % CYCLE.length)];
+            Kind kind = n % VIDEO_EVERY == VIDEO_EVERY - 1 ? Kind.VIDEO : CYCLE[(int) (n % CYCLE.length)];
             long k = perKind[kind.ordinal()]++;
             GenerationEvent e = switch (kind) {
                 case LIGHT -> lightEvent(k);
                 case IMAGE -> image.event(runId, k);
                 case JUDGED -> judgedEvent(k);
+                case VIDEO -> video.event(runId, k);
             };
             SampleKey key = SampleKeys.of(e);
             synchronized (expected) {
                 expected.put(key, switch (kind) {
                     case LIGHT -> lightRight(k) ? 1.0 : 0.0;
-                    case IMAGE -> 1.0;
+                    case IMAGE, VIDEO -> 1.0;
                     case JUDGED -> judgedRight(caseOf(k)) ? 1.0 : 0.0;
                 });
                 if (kind == Kind.IMAGE) {
                     gates.put(key, Map.of(PIXEL_GATE, MazeWorkload.correct(k) ? 1.0 : 0.0, "overall_vlm", 1.0));
+                } else if (kind == Kind.VIDEO) {
+                    gates.put(key, Map.of(PIXEL_GATE, MazeVideoWorkload.correct(k) ? 1.0 : 0.0, "overall_vlm", 1.0));
                 }
             }
             producer.send(GenerationRecords.of(topics.generations.name(), partitions, e,
@@ -195,8 +213,9 @@ public final class MixedLoad implements AutoCloseable {
     }
 
     public String describe() {
-        return String.format("load: %d events sent (%d light, %d image, %d judged), %d records acknowledged, %d sent again",
-                sent.get(), perKind[0], perKind[1], perKind[2], producer.acked(), producer.resent());
+        return String.format("load: %d events sent (%d light, %d image, %d video, %d judged), %d records acknowledged, %d sent again",
+                sent.get(), perKind[Kind.LIGHT.ordinal()], perKind[Kind.IMAGE.ordinal()], perKind[Kind.VIDEO.ordinal()],
+                perKind[Kind.JUDGED.ordinal()], producer.acked(), producer.resent());
     }
 
     /** Each sample sent, with the primary score it must get. */
@@ -206,7 +225,7 @@ public final class MixedLoad implements AutoCloseable {
         }
     }
 
-    /** Gates whose value is known besides the primary (the image samples' pixel and judge gates), by sample. */
+    /** Gates whose value is known besides the primary (the image and video samples' pixel and judge gates), by sample. */
     public Map<SampleKey, Map<String, Double>> expectedGates() {
         synchronized (expected) {
             return new HashMap<>(gates);

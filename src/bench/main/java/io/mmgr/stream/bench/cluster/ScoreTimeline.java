@@ -144,12 +144,12 @@ public final class ScoreTimeline implements AutoCloseable {
         }
     }
 
-    /** Partitions that have had scores but none within {@code quiet} before now. */
-    public int silentPartitions(Duration quiet) {
-        long since = System.currentTimeMillis() - quiet.toMillis();
+    /** Partitions that have had scores of the task (null: any) but none at or after {@code since} (epoch ms). */
+    public int silentPartitions(long since, String task) {
         Map<Integer, Long> last = new HashMap<>();
         synchronized (arrivals) {
-            arrivals.forEach(a -> last.merge(a.partition(), a.atMillis(), Math::max));
+            arrivals.stream().filter(a -> task == null || task.equals(a.task()))
+                    .forEach(a -> last.merge(a.partition(), a.atMillis(), Math::max));
         }
         return (int) last.values().stream().filter(t -> t < since).count();
     }

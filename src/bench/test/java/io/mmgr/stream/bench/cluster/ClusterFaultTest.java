@@ -13,8 +13,8 @@ import org.junit.jupiter.api.Timeout;
 
 /**
  * The production shape under faults, each piece its own process: three KRaft brokers with docker-compose.yml's
- * settings, Apicurio Registry, two scorers and a judge worker, under a steady mixed load of light, image and judged
- * samples with known scores. The compact sequence: kill -9 the busiest leader broker and bring it back, kill -9 a
+ * settings, Apicurio Registry, two scorers and a judge worker, under a steady mixed load of light, image, video and
+ * judged samples with known scores. The compact sequence: kill -9 the busiest leader broker and bring it back, kill -9 a
  * scorer for good (the survivor's REST API answers partial meanwhile), kill -9 the judge worker with calls in
  * flight and restart it, add a scorer and stop it cleanly. Then every pass criterion of {@link ClusterChecks} and a
  * resume within 30 s of each fault. The whole matrix (controller kill, rolling restart) is {@code mmgr bench cluster}.
@@ -29,9 +29,11 @@ class ClusterFaultTest {
         Path dir = ClusterRun.runDir(Path.of("target", "cluster-it")).toAbsolutePath();
         // C2 stays on: the client compiler alone scores at well under half the rate (docs/operations.md, Restarts)
         List<String> jvm = List.of("-Xmx384m", "-XX:+UseSerialGC");
+        // the nodes on the client compiler, as the bench's (KafkaCluster.BROKER_JVM)
+        List<String> brokerJvm = List.of("-Xmx384m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1");
         PrintWriter out = new PrintWriter(System.out, true);
         ClusterRun.Report report = ClusterRun.run(new ClusterRun.Settings(
-                new ClusterHarness.Settings(dir, 6, 1, jvm, jvm, Duration.ofMillis(300), Duration.ofMinutes(3), 0),
+                new ClusterHarness.Settings(dir, 6, 1, brokerJvm, jvm, Duration.ofMillis(300), Duration.ofMinutes(3), 0, List.of()),
                 ClusterRun.COMPACT, 2, 20, Duration.ofSeconds(8), 0), out);
         out.print(report.describe());
 
