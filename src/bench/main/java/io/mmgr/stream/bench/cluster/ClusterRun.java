@@ -309,9 +309,8 @@ public final class ClusterRun {
             // worker's loss stops only those): the stall is over. After the fault, not only lately: a partition whose
             // last score came just before a kill counted as scoring for QUIET after it, which ended a lost scorer's
             // window 2.3 s after the kill, before its partitions moved (the rebalance then fell in the next fault's)
-            long since = Math.max(done, System.currentTimeMillis() - QUIET.toMillis());
-            if (System.currentTimeMillis() - done > 2000 && timeline.silentPartitions(since, null) == 0
-                    && timeline.silentPartitions(since, MixedLoad.JUDGED_TASK) == 0) {
+            if (System.currentTimeMillis() - done > 2000 && timeline.silentPartitions(done, QUIET, null) == 0
+                    && timeline.silentPartitions(done, QUIET, MixedLoad.JUDGED_TASK) == 0) {
                 break;
             }
             Thread.sleep(500);

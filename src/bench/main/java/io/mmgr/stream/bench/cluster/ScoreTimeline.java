@@ -144,13 +144,23 @@ public final class ScoreTimeline implements AutoCloseable {
         }
     }
 
-    /** Partitions that have had scores of the task (null: any) but none at or after {@code since} (epoch ms). */
-    public int silentPartitions(long since, String task) {
-        Map<Integer, Long> last = new HashMap<>();
+    /**
+     * Partitions that have had scores of the task (null: any) but none both after {@code faultOver} and within
+     * {@code quiet} before now (epoch ms): a score from just before a fault is recent for a while after it, and must
+     * not count as the partition scoring again.
+     */
+    public int silentPartitions(long faultOver, Duration quiet, String task) {
         synchronized (arrivals) {
-            arrivals.stream().filter(a -> task == null || task.equals(a.task()))
-                    .forEach(a -> last.merge(a.partition(), a.atMillis(), Math::max));
+            return silent(arrivals, faultOver, System.currentTimeMillis(), quiet, task);
         }
+    }
+
+    /** {@link #silentPartitions} over {@code arrivals}, at {@code now}. */
+    static int silent(List<Arrival> arrivals, long faultOver, long now, Duration quiet, String task) {
+        long since = Math.max(faultOver, now - quiet.toMillis());
+        Map<Integer, Long> last = new HashMap<>();
+        arrivals.stream().filter(a -> task == null || task.equals(a.task()))
+                .forEach(a -> last.merge(a.partition(), a.atMillis(), Math::max));
         return (int) last.values().stream().filter(t -> t < since).count();
     }
 

@@ -64,4 +64,25 @@ class ScoreTimelineGapTest {
         assertThat(withSilent.stallMillis()).isEqualTo(20_000);
         assertThat(withSilent.open()).isTrue();
     }
+
+    @Test
+    void aPartitionWhoseLastScoreCameJustBeforeTheFaultIsSilentOnceTheFaultIsOver() {
+        // the watch after a scorer's kill asks, 2 s after it, which partitions have not scored since the fault ended:
+        // p1's last score 0.5 s before the kill is recent, but not after the fault, so p1 is still silent
+        List<ScoreTimeline.Arrival> a = new ArrayList<>();
+        every(a, 0, 8_000, 12_000, 250);
+        every(a, 1, 8_000, 9_500, 250);
+        long faultOver = FAULT + 300;
+        long now = FAULT + 2_300;
+        assertThat(ScoreTimeline.silent(a, faultOver, now, ClusterRun.QUIET, null)).isEqualTo(1);
+        // read against the last 3 s alone, as the watch did before, p1 counted as scoring
+        assertThat(ScoreTimeline.silent(a, 0, now, ClusterRun.QUIET, null)).isZero();
+        // a task's own scores apart: p0's one math score came before the fault, its maze scores go on after it
+        a.add(new ScoreTimeline.Arrival(8_500, 0, a.size(), 8_500, "math"));
+        assertThat(ScoreTimeline.silent(a, faultOver, now, ClusterRun.QUIET, "math")).isEqualTo(1);
+        assertThat(ScoreTimeline.silent(a, faultOver, now, ClusterRun.QUIET, "maze")).isEqualTo(1); // p1
+        // once p1 scores after the fault's end, no partition's maze scores are silent
+        every(a, 1, 12_000, 12_000, 1);
+        assertThat(ScoreTimeline.silent(a, faultOver, 12_500, ClusterRun.QUIET, "maze")).isZero();
+    }
 }
