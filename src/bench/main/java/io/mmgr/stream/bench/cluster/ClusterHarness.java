@@ -201,11 +201,19 @@ public final class ClusterHarness implements AutoCloseable {
         }
     }
 
+    /**
+     * Calls the judge worker keeps in flight. The judged lane's capacity is this over the provider's latency: with 4
+     * and 300 ms, 13 requests/s against the 9.75/s the bench's 30 events/s bring (judged and video samples), so the
+     * backlog of a 12 s broker failover took 36 s to drain and judged scores went 34-48 s without one (a run of
+     * every fault, docs/benchmarks.md, ninth session). A deployment sizes it to its load the same way.
+     */
+    static final int JUDGE_CONCURRENCY = 8;
+
     private List<String> judgeArgs() {
         return List.of("--bootstrap-servers", kafka.bootstrapServers(), "--schema-registry-url", registry.ccompatUrl(),
                 "--application-id", APPLICATION_ID, "--topic-prefix", PREFIX,
                 "--judge-protocol", "gemini", "--judge-base-url", provider.geminiBaseUrl(), "--judge-model", "cluster-judge",
-                "--judge-api-key-env", KEY_ENV, "--judge-rps", "100", "--judge-concurrency", "4", "--judge-timeout", "PT10S",
+                "--judge-api-key-env", KEY_ENV, "--judge-rps", "100", "--judge-concurrency", String.valueOf(JUDGE_CONCURRENCY), "--judge-timeout", "PT10S",
                 "--artifact-root", artifacts().toString(), "--group-instance-id", "judge-1");
     }
 
