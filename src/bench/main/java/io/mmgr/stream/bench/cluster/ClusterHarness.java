@@ -42,8 +42,9 @@ public final class ClusterHarness implements AutoCloseable {
      * @param childJvm     each scorer's and the judge worker's JVM options
      * @param providerLatency how long the scripted provider takes to answer
      * @param timeout      how long one process may take to start
+     * @param transactionVersion the brokers' {@code transaction.version}, 0 for Kafka's default (2)
+     * @param scorerProperties each scorer's {@code -P} settings, {@code key=value}
      */
-    /** @param transactionVersion the brokers' {@code transaction.version}, 0 for Kafka's default (2) */
     public record Settings(Path dir, int partitions, int threads, List<String> brokerJvm, List<String> childJvm,
                            Duration providerLatency, Duration timeout, int transactionVersion,
                            List<String> scorerProperties) {

@@ -243,9 +243,8 @@ public final class ClusterRun {
                 String victimRoot = ClusterHarness.webRoot(victim);
                 at = System.currentTimeMillis();
                 victim.kill();
-                StringBuilder holders = new StringBuilder();
-                held.forEach((s, n) -> holders.append(holders.length() == 0 ? "" : ", ").append(s.dataDir().getFileName())
-                        .append(' ').append(n));
+                String holders = held.entrySet().stream().map(e -> e.getKey().dataDir().getFileName() + " " + e.getValue())
+                        .collect(java.util.stream.Collectors.joining(", "));
                 checks.check(held.get(victim) > 0, "the lost scorer held no partition of the generations topic: " + holders,
                         "the lost scorer held score-writing tasks (" + holders + ")");
                 note = String.format(Locale.ROOT, "%s killed, of the generations topic's %d partitions holding %d (%s); ",

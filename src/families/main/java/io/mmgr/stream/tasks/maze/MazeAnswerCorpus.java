@@ -127,14 +127,19 @@ public final class MazeAnswerCorpus {
             return style.jpegQuality() > 0 ? ".jpg" : ".png";
         }
 
-        /** Frames for the video answer: two or more per step, as real videos (120-360 frames) have for these routes. */
+        /** Frames for the video answer ({@link MazeAnswerCorpus#frames}). */
         public int frames() {
-            return Math.max(48, 2 * (scenario.route().size() - 1) + 16);
+            return MazeAnswerCorpus.frames(scenario);
         }
 
         public void writeVideo(Path file, VideoEncoder.Container container) throws MediaException {
             OutputRenderer.video(scenario, style, frames(), container, file, markers.agentRgb, markers.targetRgb);
         }
+    }
+
+    /** Frames for a video answer: two or more per step, as real videos (120-360 frames) have for these routes. */
+    static int frames(Scenario scenario) {
+        return Math.max(48, 2 * (scenario.route().size() - 1) + 16);
     }
 
     /**

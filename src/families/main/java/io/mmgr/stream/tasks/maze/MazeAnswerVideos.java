@@ -5,14 +5,13 @@ import io.mmgr.stream.tasks.EvaluationException;
 import io.mmgr.stream.vision.MediaException;
 import io.mmgr.stream.vision.VideoEncoder;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.Random;
 
 /**
  * Answer videos with a known outcome for a generated maze item, for loads outside this package (the cluster
  * harness's mixed load): the agent walks the whole solution (every pixel check passes) or stops at about 60 % of it
  * ({@link Fault#INCOMPLETE}: target achievement far under 0.95, so the pixel gate is 0). Small and short on purpose:
- * 320 x 320, the fewest frames a route is drawn with ({@link MazeAnswerCorpus.Case#frames}).
+ * 320 x 320, the fewest frames a route is drawn with ({@link MazeAnswerCorpus#frames}).
  */
 public final class MazeAnswerVideos {
 
@@ -22,9 +21,9 @@ public final class MazeAnswerVideos {
     private MazeAnswerVideos() {
     }
 
-    /** Whether an answer can stop short of the item's target: its solution has five cells or more. */
-    public static boolean canStopShort(BenchmarkItem item) throws EvaluationException {
-        return MazeTruth.of(item.getGroundTruth()).solutionPath().size() >= 5;
+    /** Whether an answer can stop short of the item's target (a solution of five cells or more: {@link Scenario#of}). */
+    public static boolean canStopShort(BenchmarkItem item) {
+        return Scenario.of(Fault.INCOMPLETE, MazeSimulation.problem(item), new Random(5)).isPresent();
     }
 
     /**
@@ -32,15 +31,10 @@ public final class MazeAnswerVideos {
      * {@link #canStopShort}.
      */
     public static void write(BenchmarkItem item, boolean correct, Path file) throws EvaluationException, MediaException {
-        MazeTruth gt = MazeTruth.of(item.getGroundTruth());
-        MazeLattice lattice = MazeLattice.parse(gt.lattice(), gt.rows(), gt.cols());
-        List<Cell> solution = gt.solutionPath().stream().map(s -> new Cell(s.get(0), s.get(1))).toList();
-        // how the maze was generated does not change what an answer shows: any algorithm and placement do
-        MazeProblem p = new MazeProblem(lattice, solution.get(0), solution.get(solution.size() - 1), solution,
-                MazeAlgorithm.DFS, Placement.RANDOM);
+        MazeProblem p = MazeSimulation.problem(item);
         Scenario sc = Scenario.of(correct ? Fault.CORRECT : Fault.INCOMPLETE, p, new Random(5))
                 .orElseThrow(() -> new EvaluationException("no " + (correct ? "correct" : "incomplete") + " answer for "
                         + item.getSampleId()));
-        OutputRenderer.video(sc, STYLE, Math.max(48, 2 * (sc.route().size() - 1) + 16), VideoEncoder.Container.MP4, file);
+        OutputRenderer.video(sc, STYLE, MazeAnswerCorpus.frames(sc), VideoEncoder.Container.MP4, file);
     }
 }
