@@ -12,6 +12,8 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -51,7 +53,9 @@ import org.slf4j.LoggerFactory;
  * session must not.
  *
  * <p>When: only around the rebalances of a running scorer (a member leaving is one). A check every second while
- * Kafka Streams is rebalancing and for {@link #AFTER_REBALANCE} after it; nothing while it just runs, nor while it
+ * Kafka Streams is rebalancing and for {@link #AFTER_REBALANCE} after it, however short the rebalance was (a state
+ * listener counts them: a look at the state once a second misses one over within the second, as a survivor's
+ * often is: RUNNING again 8-100 ms later in cluster runs); nothing while it just runs, nor while it
  * starts: every test and every start would pay for an admin client and its requests, for a dead peer that a start
  * rarely meets (its transactions then end at their timeout, as before).
  */
@@ -95,17 +99,37 @@ final class GoneMemberTransactions implements AutoCloseable {
         });
     }
 
-    /** Watches {@code state} once a second (a field read) and checks around each rebalance it sees. */
-    GoneMemberTransactions watch(Supplier<KafkaStreams.State> state) {
+    /**
+     * A state listener that counts the rebalances of a running instance (RUNNING to REBALANCING) into
+     * {@code rebalances}, then tells {@code next}.
+     */
+    static KafkaStreams.StateListener counting(AtomicLong rebalances, KafkaStreams.StateListener next) {
+        return (now, before) -> {
+            if (now == KafkaStreams.State.REBALANCING && before == KafkaStreams.State.RUNNING) {
+                rebalances.incrementAndGet();
+            }
+            next.onChange(now, before);
+        };
+    }
+
+    /**
+     * Watches once a second (field reads) {@code state} and {@code rebalances} (a running instance's rebalances so far,
+     * {@link #counting}), and checks around each rebalance.
+     */
+    GoneMemberTransactions watch(Supplier<KafkaStreams.State> state, LongSupplier rebalances) {
+        long[] seen = {rebalances.getAsLong()};
         timer.scheduleWithFixedDelay(() -> {
             try {
                 long now = System.nanoTime();
                 KafkaStreams.State s = state.get();
+                long count = rebalances.getAsLong();
                 if (s == KafkaStreams.State.RUNNING) {
                     ran = true;
-                } else if (s == KafkaStreams.State.REBALANCING && ran) {
+                }
+                if ((s == KafkaStreams.State.REBALANCING && ran) || count != seen[0]) {
                     checkUntil = now + AFTER_REBALANCE.toNanos();
                 }
+                seen[0] = count;
                 if (!unsupported && ran && now - checkUntil < 0) {
                     fenceGone();
                 }

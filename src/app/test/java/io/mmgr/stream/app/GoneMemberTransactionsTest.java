@@ -85,14 +85,22 @@ class GoneMemberTransactionsTest {
         open.add(sweep);
         assertThat(sweep.fenceGone()).as("every transaction younger than the minimum age").isEmpty();
 
-        sweep.watch(state::get);
+        java.util.concurrent.atomic.AtomicLong rebalances = new java.util.concurrent.atomic.AtomicLong();
+        KafkaStreams.StateListener listener = GoneMemberTransactions.counting(rebalances, (now, before) -> state.set(now));
+        sweep.watch(state::get, rebalances::get);
+        listener.onChange(KafkaStreams.State.REBALANCING, KafkaStreams.State.CREATED);
         Thread.sleep(3_500); // past the minimum age, while Streams starts: the watch does not check
         assertThat(ongoing(admin, producers.keySet())).as("nothing checked while starting").isEqualTo(producers.keySet());
-        state.set(KafkaStreams.State.RUNNING);
+        listener.onChange(KafkaStreams.State.RUNNING, KafkaStreams.State.REBALANCING);
         Thread.sleep(2_500);
         assertThat(ongoing(admin, producers.keySet())).as("nothing checked while running").isEqualTo(producers.keySet());
+        assertThat(rebalances.get()).as("the start is not a running instance's rebalance").isZero();
 
-        state.set(KafkaStreams.State.REBALANCING);
+        // a rebalance over within a millisecond, between two looks at the state: the listener's count still shows it
+        listener.onChange(KafkaStreams.State.REBALANCING, KafkaStreams.State.RUNNING);
+        listener.onChange(KafkaStreams.State.RUNNING, KafkaStreams.State.REBALANCING);
+        assertThat(state.get()).isEqualTo(KafkaStreams.State.RUNNING);
+        assertThat(rebalances.get()).isEqualTo(1);
         Set<String> gone = Set.of(APP + "-" + dead + "-1", APP + "-" + dead + "-2");
         long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
         while (ongoing(admin, gone).size() > 0 && System.nanoTime() < deadline) {
