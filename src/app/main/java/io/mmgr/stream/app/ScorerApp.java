@@ -261,7 +261,7 @@ public final class ScorerApp implements AutoCloseable {
             }
             // a scorer lost for good: its open transactions end when its members have left, not at their timeout
             goneMembers = new GoneMemberTransactions(clients, settings.applicationId(), GoneMemberTransactions.MIN_AGE)
-                    .watch(a.streams::state, a.rebalances::get);
+                    .watch(a.streams::state);
             awaitRunning(a.streams, startTimeout, clients);
             timeline.mark("running");
             // bound once running, so task and processor-node metrics (record e2e latency per node) are there
@@ -346,7 +346,7 @@ public final class ScorerApp implements AutoCloseable {
     /** The topology and the Kafka Streams instance running it, built for one set of record limits; not started. */
     private record Assembly(Topics topics, Stores stores, ArtifactResolver artifacts, EvaluatorRegistry evaluators,
                             Topology topology, MemberIdentity identity, WebServer web, PrometheusMeterRegistry meters, KafkaStreams streams,
-                            RestoreLog restores, StreamsMeters streamsMetrics, java.util.concurrent.atomic.AtomicLong rebalances) {
+                            RestoreLog restores, StreamsMeters streamsMetrics) {
 
         static Assembly build(ScorerSettings settings, Options options, String bootstrapServers, String registryUrl,
                               Path stateDir, SchemaRegistryClient registry, RecordCaps caps, StartupTimeline timeline) {
@@ -389,13 +389,11 @@ public final class ScorerApp implements AutoCloseable {
                 LOG.error("stream thread failed; replacing it", e);
                 return org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.REPLACE_THREAD;
             });
-            // the running instance's rebalances, counted for GoneMemberTransactions however short they are
-            java.util.concurrent.atomic.AtomicLong rebalances = new java.util.concurrent.atomic.AtomicLong();
-            streams.setStateListener(GoneMemberTransactions.counting(rebalances, options.stateListener()));
+            streams.setStateListener(options.stateListener());
             RestoreLog restores = new RestoreLog();
             streams.setGlobalStateRestoreListener(restores);
             return new Assembly(topics, context.stores(), artifacts, evaluators, topology, identity, web, meters, streams,
-                    restores, new StreamsMeters(streams::metrics, Duration.ofSeconds(60)), rebalances);
+                    restores, new StreamsMeters(streams::metrics, Duration.ofSeconds(60)));
         }
 
         void close() {
