@@ -38,9 +38,11 @@ import org.slf4j.LoggerFactory;
  * wrote stops at it: the survivor's restore of the dead scorer's tasks (which waits for the changelogs' ends)
  * and everyone reading the scores. In a cluster run the survivor's rebalance began 15 s after a kill, and
  * its restore of a few dozen records ended only at 20 s, with the timeout (docs/operations.md, "Failover
- * timing"). The member left the group when its session ended, which the rebalance tells us; fencing its
- * transactional ids (KIP-618's {@code fenceProducers}, what a restarted producer's {@code initTransactions}
- * does to its predecessor) aborts its transaction then.
+ * timing"); in another, the survivor, leading the group's rebalance, waited in the assignment itself for the
+ * committed offsets the open transaction held ("unstable offsets") until its own session ran out, and scored
+ * again only 26 s after the kill. The member leaves the group when its session ends; fencing its
+ * transactional ids then (KIP-618's {@code fenceProducers}, what a restarted producer's {@code initTransactions}
+ * does to its predecessor) aborts its transaction at once.
  *
  * <p>What counts as gone: a Kafka Streams transaction of this application open for at least {@link #MIN_AGE}
  * whose process id is in no member's client id. A live stream thread commits every 50 ms, a starting scorer
@@ -50,10 +52,11 @@ import org.slf4j.LoggerFactory;
  * left to their timeout: a fenced judge worker stops for good, which a worker that was only paused past its
  * session must not.
  *
- * <p>When: only around the rebalances of a running scorer (a member leaving is one). A check every second while
- * Kafka Streams is rebalancing and for {@link #AFTER_REBALANCE} after it; nothing while it just runs, nor while it
- * starts: every test and every start would pay for an admin client and its requests, for a dead peer that a start
- * rarely meets (its transactions then end at their timeout, as before).
+ * <p>When: every second once the scorer has run (not while it starts: a dead peer's transactions then end at
+ * their timeout, as before). Not only around the rebalances Kafka Streams reports: the survivor above stayed
+ * RUNNING, as its stream thread was held inside the rebalance it led, until that rebalance failed 15 s later.
+ * A check costs one request per broker (transactions open for {@link #MIN_AGE} or more: none while every
+ * member lives) and, only when there is one, a description of the group.
  */
 final class GoneMemberTransactions implements AutoCloseable {
 
@@ -61,9 +64,6 @@ final class GoneMemberTransactions implements AutoCloseable {
 
     /** How long a transaction must have been open before its owner's absence counts (two heartbeats of a session). */
     static final Duration MIN_AGE = Duration.ofSeconds(5);
-
-    /** How long after a rebalance the checks go on: a transaction younger than {@link #MIN_AGE} then is caught later. */
-    static final Duration AFTER_REBALANCE = Duration.ofSeconds(25);
 
     private static final Pattern PROCESS_ID = Pattern.compile("[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}");
 
@@ -73,7 +73,6 @@ final class GoneMemberTransactions implements AutoCloseable {
     private final Pattern streamsIds;
     private final Duration minAge;
     private final ScheduledExecutorService timer;
-    private volatile long checkUntil;
     private volatile boolean ran;
     private volatile boolean unsupported;
     private Admin admin; // made at the first check, kept: one per check would log its whole configuration each time
@@ -95,18 +94,14 @@ final class GoneMemberTransactions implements AutoCloseable {
         });
     }
 
-    /** Watches {@code state} once a second (a field read) and checks around each rebalance it sees. */
+    /** Checks once a second from the first time {@code state} (a field read) says RUNNING. */
     GoneMemberTransactions watch(Supplier<KafkaStreams.State> state) {
         timer.scheduleWithFixedDelay(() -> {
             try {
-                long now = System.nanoTime();
-                KafkaStreams.State s = state.get();
-                if (s == KafkaStreams.State.RUNNING) {
+                if (!ran && state.get() == KafkaStreams.State.RUNNING) {
                     ran = true;
-                } else if (s == KafkaStreams.State.REBALANCING && ran) {
-                    checkUntil = now + AFTER_REBALANCE.toNanos();
                 }
-                if (!unsupported && ran && now - checkUntil < 0) {
+                if (!unsupported && ran) {
                     fenceGone();
                 }
             } catch (RuntimeException e) {

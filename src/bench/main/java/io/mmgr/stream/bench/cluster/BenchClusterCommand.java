@@ -20,9 +20,9 @@ import picocli.CommandLine.Option;
                 + "every leaderboard row equal to its recomputation from the scores, no dead letter, no judge request "
                 + "billed twice, no transaction left open, scoring again within 30 s of each fault.",
                 "Needs the build's Apicurio (src/bench/target/apicurio: mvn package without -DskipTests unpacks it). "
-                        + "Exits 1 when a check fails. It takes a while: every fault and the throughput took 7 minutes on "
-                        + "a quiet 2-core machine (docs/benchmarks.md, Measured). A killed broker's fault ends once it leads "
-                        + "partitions again."})
+                        + "Exits 1 when a check fails. It takes a while: every fault and the throughput took 6 minutes on "
+                        + "a quiet 2-core machine (docs/benchmarks.md, Measured). A broker's fault ends once every partition "
+                        + "is led by its preferred replica again."})
 public final class BenchClusterCommand implements Callable<Integer> {
 
     @Option(names = "--dir", description = "where every process keeps its data and log (default: target/cluster-runs/cluster-<time>)")

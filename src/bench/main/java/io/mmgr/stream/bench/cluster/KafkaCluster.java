@@ -65,8 +65,8 @@ public final class KafkaCluster implements AutoCloseable {
             // a transaction left open by a process that died for good is aborted within a second of its timeout,
             // not up to 10 s later (the broker's default scan): see docs/operations.md, "Failover timing"
             "transaction.abort.timed.out.transaction.cleanup.interval.ms", "1000",
-            // a restarted node leads its preferred partitions again within 30 s, not up to 300 s later
-            "leader.imbalance.check.interval.seconds", "30");
+            // a restarted node leads its preferred partitions again within 10 s of catching up, not up to 300 s later
+            "leader.imbalance.check.interval.seconds", "10");
 
     /**
      * Sized for three nodes sharing one small machine, not semantics: fewer internal partitions than the 50 each
@@ -345,6 +345,22 @@ public final class KafkaCluster implements AutoCloseable {
             }
         }
         return led;
+    }
+
+    /**
+     * Partitions led by another node than their preferred replica (the first of their replicas): what the controller's
+     * preferred-leader election has still to move back after a node's return.
+     */
+    public int notPreferred() throws Exception {
+        int n = 0;
+        for (TopicDescription t : describeAll().values()) {
+            for (TopicPartitionInfo p : t.partitions()) {
+                if (p.leader() == null || p.replicas().isEmpty() || p.leader().id() != p.replicas().get(0).id()) {
+                    n++;
+                }
+            }
+        }
+        return n;
     }
 
     /** The node leading the most partitions. */

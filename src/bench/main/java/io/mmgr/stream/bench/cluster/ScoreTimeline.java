@@ -35,12 +35,14 @@ public final class ScoreTimeline implements AutoCloseable {
      * @param open        whether that partition still had no score at the window's end: the stall is then at least
      *                    {@code stallMillis}, the window being all that was watched
      */
-    public record Gap(long faultAt, long lastBefore, long firstAfter, long stallMillis, int partition, boolean open) {
+    public record Gap(long faultAt, long lastBefore, long firstAfter, long stallMillis, int partition, boolean open, long stallFrom) {
         public String describe() {
-            // "none" rather than NaN: a task with few samples (the judged ones) may have had no score in the window
-            return String.format(Locale.ROOT, "last score %s before, first %s after; longest partition stall %s%.1f s (p%d%s)",
+            // "none" rather than NaN: a task with few samples (the judged ones) may have had no score in the window;
+            // where the stall began says what it followed (the fault itself, or a rebalance seconds later)
+            return String.format(Locale.ROOT, "last score %s before, first %s after; longest partition stall %s%.1f s (p%d, from +%.1f s%s)",
                     lastBefore == 0 ? "none" : seconds(faultAt - lastBefore), firstAfter == 0 ? "none" : seconds(firstAfter - faultAt),
-                    open ? "at least " : "", stallMillis / 1000.0, partition, open ? ", no score yet at the window's end" : "");
+                    open ? "at least " : "", stallMillis / 1000.0, partition, Math.max(0, stallFrom - faultAt) / 1000.0,
+                    open ? ", no score yet at the window's end" : "");
         }
 
         private static String seconds(long millis) {
@@ -184,6 +186,7 @@ public final class ScoreTimeline implements AutoCloseable {
         long worst = -1;
         int worstPartition = -1;
         boolean worstOpen = false;
+        long worstFrom = faultAt;
         for (int p = 0; p < partitions; p++) {
             final int part = p;
             List<Long> times = arrivals.stream().filter(a -> a.partition() == part).map(Arrival::atMillis).sorted().toList();
@@ -192,6 +195,7 @@ public final class ScoreTimeline implements AutoCloseable {
             }
             long prev = faultAt;
             long stall = 0;
+            long from = faultAt;
             for (long t : times) {
                 if (t < faultAt) {
                     lastBefore = Math.max(lastBefore, t);
@@ -204,21 +208,28 @@ public final class ScoreTimeline implements AutoCloseable {
                 if (firstAfter == 0 || t < firstAfter) {
                     firstAfter = t;
                 }
-                stall = Math.max(stall, t - Math.max(prev, faultAt));
+                if (t - Math.max(prev, faultAt) > stall) {
+                    stall = t - Math.max(prev, faultAt);
+                    from = Math.max(prev, faultAt);
+                }
                 prev = t;
             }
             // no score since the last one: the stall runs to the window's end, and on past it for all we know (a
             // window that ends with every partition scored within a few seconds leaves none open this long)
             long toEnd = end - Math.max(prev, faultAt);
             boolean open = toEnd >= stall && toEnd > OPEN_AFTER_MILLIS;
-            stall = Math.max(stall, toEnd);
+            if (toEnd > stall) {
+                stall = toEnd;
+                from = Math.max(prev, faultAt);
+            }
             if (stall > worst) {
                 worst = stall;
                 worstPartition = p;
                 worstOpen = open;
+                worstFrom = from;
             }
         }
-        return new Gap(faultAt, lastBefore, firstAfter, Math.max(0, worst), worstPartition, worstOpen);
+        return new Gap(faultAt, lastBefore, firstAfter, Math.max(0, worst), worstPartition, worstOpen, worstFrom);
     }
 
     @Override

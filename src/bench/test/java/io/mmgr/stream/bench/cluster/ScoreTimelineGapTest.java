@@ -35,7 +35,8 @@ class ScoreTimelineGapTest {
         assertThat(gap.open()).isFalse();
         assertThat(gap.lastBefore()).isEqualTo(9_500);
         assertThat(gap.firstAfter()).isEqualTo(10_000);
-        assertThat(gap.describe()).contains("longest partition stall 35.0 s (p1)").doesNotContain("at least");
+        assertThat(gap.stallFrom()).isEqualTo(FAULT);
+        assertThat(gap.describe()).contains("longest partition stall 35.0 s (p1, from +0.0 s)").doesNotContain("at least");
     }
 
     @Test
@@ -47,7 +48,7 @@ class ScoreTimelineGapTest {
         assertThat(gap.partition()).isEqualTo(1);
         assertThat(gap.stallMillis()).isEqualTo(40_000);
         assertThat(gap.open()).isTrue();
-        assertThat(gap.describe()).contains("at least 40.0 s (p1, no score yet at the window's end)");
+        assertThat(gap.describe()).contains("at least 40.0 s (p1, from +0.0 s, no score yet at the window's end)");
     }
 
     @Test
@@ -63,6 +64,21 @@ class ScoreTimelineGapTest {
         assertThat(withSilent.partition()).isEqualTo(2);
         assertThat(withSilent.stallMillis()).isEqualTo(20_000);
         assertThat(withSilent.open()).isTrue();
+        assertThat(withSilent.stallFrom()).as("its last score").isEqualTo(20_000);
+    }
+
+    @Test
+    void aStallThatBeganAfterTheFaultSaysWhen() {
+        // scoring went on after the fault (an added scorer still starting), then stopped for 15 s (its rebalance)
+        List<ScoreTimeline.Arrival> a = new ArrayList<>();
+        every(a, 0, 8_000, 60_000, 1_000);
+        every(a, 1, 8_000, 22_000, 1_000);
+        every(a, 1, 37_000, 60_000, 1_000);
+        ScoreTimeline.Gap gap = ScoreTimeline.gap(a, 2, FAULT, 60_000);
+        assertThat(gap.partition()).isEqualTo(1);
+        assertThat(gap.stallMillis()).isEqualTo(15_000);
+        assertThat(gap.stallFrom()).isEqualTo(22_000);
+        assertThat(gap.describe()).contains("longest partition stall 15.0 s (p1, from +12.0 s)");
     }
 
     @Test
