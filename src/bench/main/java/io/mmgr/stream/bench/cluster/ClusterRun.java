@@ -8,6 +8,7 @@ import io.mmgr.stream.bench.MagmaWorkload;
 import io.mmgr.stream.bench.RawThroughput;
 import io.mmgr.stream.bench.RestartBench;
 import io.mmgr.stream.bench.ScorerProcess;
+import io.mmgr.stream.bench.ScriptedVlmServer;
 import java.io.PrintWriter;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -322,11 +323,38 @@ public final class ClusterRun {
         long end = System.currentTimeMillis();
         ScoreTimeline.Gap gap = timeline.gap(at, Duration.ofMillis(end - at), null);
         ScoreTimeline.Gap judged = timeline.gap(at, Duration.ofMillis(end - at), MixedLoad.JUDGED_TASK);
+        // where a judged stall sat: no calls at the provider means the worker's side (its requests, its consumer),
+        // calls going on means downstream of it (its verdicts' writes, the scorers' join)
+        String calls = h.provider() == null ? "" : providerGap(h.provider().seen(), at, end);
         FaultResult r = new FaultResult(fault, at, end, Duration.ofMillis(done - at), gap, judged,
-                ProcessLogs.between(watched, at, end), note, -1);
+                ProcessLogs.between(watched, at, end), note.isEmpty() ? calls : note + "; " + calls, -1);
         out.println(r.describe());
         out.flush();
         return r;
+    }
+
+    /** The longest time in [{@code at}, {@code end}] (epoch ms) without a call arriving at the provider. */
+    static String providerGap(List<ScriptedVlmServer.Seen> seen, long at, long end) {
+        // the provider stamps arrivals with this JVM's nanoTime
+        long offset = System.currentTimeMillis() - System.nanoTime() / 1_000_000;
+        List<Long> times = seen.stream().map(x -> x.arrivedNanos() / 1_000_000 + offset).filter(t -> t >= at && t <= end)
+                .sorted().toList();
+        long prev = at;
+        long longest = 0;
+        long from = at;
+        for (long t : times) {
+            if (t - prev > longest) {
+                longest = t - prev;
+                from = prev;
+            }
+            prev = t;
+        }
+        if (end - prev > longest) {
+            longest = end - prev;
+            from = prev;
+        }
+        return String.format(Locale.ROOT, "provider calls: %d in the window, longest without one %.1f s (from +%.1f s)",
+                times.size(), longest / 1000.0, (from - at) / 1000.0);
     }
 
     /**
