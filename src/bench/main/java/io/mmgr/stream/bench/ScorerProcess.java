@@ -176,6 +176,28 @@ public final class ScorerProcess implements AutoCloseable {
         return process != null && process.isAlive();
     }
 
+    /**
+     * The running JVM's threads as {@code jstack} prints them (the JDK's, beside this JVM's {@code java}), into
+     * {@code file}: where its threads wait during a stall. False when it is not running or the dump failed.
+     */
+    public boolean threadDump(Path file) throws InterruptedException {
+        if (!alive()) {
+            return false;
+        }
+        Path jstack = Path.of(System.getProperty("java.home"), "bin", "jstack");
+        try {
+            Process p = new ProcessBuilder(jstack.toString(), String.valueOf(process.pid()))
+                    .redirectErrorStream(true).redirectOutput(file.toFile()).start();
+            if (!p.waitFor(30, TimeUnit.SECONDS)) {
+                p.destroyForcibly();
+                return false;
+            }
+            return p.exitValue() == 0;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
     public Path dataDir() {
         return dataDir;
     }

@@ -8,6 +8,7 @@ import io.mmgr.stream.bench.MagmaWorkload;
 import io.mmgr.stream.bench.RawThroughput;
 import io.mmgr.stream.bench.RestartBench;
 import io.mmgr.stream.bench.ScorerProcess;
+import io.mmgr.stream.bench.ScriptedVlmServer;
 import java.io.PrintWriter;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -58,6 +59,9 @@ public final class ClusterRun {
 
     /** How long a restarted broker may take to lead its partitions again (the controller checks every 10 s). */
     static final Duration LEADERSHIP_BACK = Duration.ofSeconds(60);
+
+    /** How long a partition is silent after a fault's end before the scorers' threads are dumped (once a fault). */
+    static final Duration STALL_DUMP = Duration.ofSeconds(20);
 
     /** The longest any score partition may go without a score after a fault. */
     public static final Duration RESUME_BOUND = Duration.ofSeconds(30);
@@ -308,7 +312,14 @@ public final class ClusterRun {
                                String note) throws InterruptedException {
         long done = System.currentTimeMillis();
         long deadline = done + RESUME_BOUND.toMillis() + 15_000;
+        List<String> dumps = new ArrayList<>();
         while (System.currentTimeMillis() < deadline) {
+            // a partition silent for STALL_DUMP after the fault's end: where every scorer's threads wait then
+            if (dumps.isEmpty() && System.currentTimeMillis() - done > STALL_DUMP.toMillis()
+                    && timeline.silentPartitions(done, STALL_DUMP, null) + timeline.silentPartitions(done, STALL_DUMP,
+                    MixedLoad.JUDGED_TASK) > 0) {
+                dumps.addAll(threadDumps(h, fault));
+            }
             // every partition scored in the last moments and after the fault was over, judged samples too (a judge
             // worker's loss stops only those): the stall is over. After the fault, not only lately: a partition whose
             // last score came just before a kill counted as scoring for QUIET after it, which ended a lost scorer's
@@ -322,11 +333,55 @@ public final class ClusterRun {
         long end = System.currentTimeMillis();
         ScoreTimeline.Gap gap = timeline.gap(at, Duration.ofMillis(end - at), null);
         ScoreTimeline.Gap judged = timeline.gap(at, Duration.ofMillis(end - at), MixedLoad.JUDGED_TASK);
+        // where a judged stall sat: no calls at the provider means the worker's side (its requests, its consumer),
+        // calls going on means downstream of it (its verdicts' writes, the scorers' join)
+        String calls = h.provider() == null ? "" : providerGap(h.provider().seen(), at, end);
+        if (!dumps.isEmpty()) {
+            calls += "; thread dumps " + STALL_DUMP.toSeconds() + " s into a stall: " + String.join(", ", dumps);
+        }
+        String trimmed = note.endsWith(";") ? note.substring(0, note.length() - 1) : note;
         FaultResult r = new FaultResult(fault, at, end, Duration.ofMillis(done - at), gap, judged,
-                ProcessLogs.between(watched, at, end), note, -1);
+                ProcessLogs.between(watched, at, end), trimmed.isEmpty() ? calls : trimmed + "; " + calls, -1);
         out.println(r.describe());
         out.flush();
         return r;
+    }
+
+    /** Each live scorer's thread dump, in its data directory; the files written. */
+    private static List<String> threadDumps(ClusterHarness h, String fault) throws InterruptedException {
+        List<String> files = new ArrayList<>();
+        String name = "stall-" + fault.replaceAll("[^a-z0-9]+", "-") + "-" + System.currentTimeMillis() + ".txt";
+        for (ScorerProcess s : h.scorers()) {
+            Path file = s.dataDir().resolve(name);
+            if (s.threadDump(file)) {
+                files.add(s.dataDir().getFileName() + "/" + name);
+            }
+        }
+        return files;
+    }
+
+    /** The longest time in [{@code at}, {@code end}] (epoch ms) without a call arriving at the provider. */
+    static String providerGap(List<ScriptedVlmServer.Seen> seen, long at, long end) {
+        // the provider stamps arrivals with this JVM's nanoTime
+        long offset = System.currentTimeMillis() - System.nanoTime() / 1_000_000;
+        List<Long> times = seen.stream().map(x -> x.arrivedNanos() / 1_000_000 + offset).filter(t -> t >= at && t <= end)
+                .sorted().toList();
+        long prev = at;
+        long longest = 0;
+        long from = at;
+        for (long t : times) {
+            if (t - prev > longest) {
+                longest = t - prev;
+                from = prev;
+            }
+            prev = t;
+        }
+        if (end - prev > longest) {
+            longest = end - prev;
+            from = prev;
+        }
+        return String.format(Locale.ROOT, "provider calls: %d in the window, longest without one %.1f s (from +%.1f s)",
+                times.size(), longest / 1000.0, (from - at) / 1000.0);
     }
 
     /**
