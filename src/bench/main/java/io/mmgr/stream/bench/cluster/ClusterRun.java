@@ -432,9 +432,13 @@ public final class ClusterRun {
      */
     private static Leadership awaitPreferredLeaders(KafkaCluster kafka, Duration timeout) throws Exception {
         long deadline = System.nanoTime() + timeout.toNanos();
-        int left;
-        while ((left = kafka.notPreferred()) > 0 && System.nanoTime() < deadline) {
+        // twice in a row, a second apart: one answer may come from a node whose metadata lags
+        int left = kafka.notPreferred();
+        int before = -1;
+        while ((left > 0 || before != 0) && System.nanoTime() < deadline) {
             Thread.sleep(1000);
+            before = left;
+            left = kafka.notPreferred();
         }
         return new Leadership(kafka.leadership(), left);
     }
