@@ -189,7 +189,7 @@ public final class ClusterRun {
             }
             if (settings.faults().stream().anyMatch(f -> f == Fault.BROKER_LEADER || f == Fault.CONTROLLER
                     || f == Fault.ROLLING_RESTART)) {
-                Leadership led = awaitPreferredLeaders(h.kafka(), LEADERSHIP_BACK);
+                KafkaCluster.Leaders led = awaitPreferredLeaders(h.kafka(), LEADERSHIP_BACK);
                 checks.check(led.notPreferred() == 0, led.notPreferred() + " partitions still led by another node than their "
                                 + "preferred replica at the end: " + led.led(),
                         "every partition is led by its preferred replica again at the end (leader.imbalance.check.interval.seconds): "
@@ -224,24 +224,24 @@ public final class ClusterRun {
                 // partitions and group coordinators to it, which must not fall into the next fault's window (a group
                 // coordinator moved there gives every member a new session: the likely cause of a lost scorer found
                 // 22.6 s after its kill, not 10 s, when this wait ended as soon as the node led any partition)
-                Leadership after = awaitPreferredLeaders(h.kafka(), LEADERSHIP_BACK);
+                KafkaCluster.Leaders after = awaitPreferredLeaders(h.kafka(), LEADERSHIP_BACK);
                 note = String.format(Locale.ROOT, "node %d killed (leadership before: %s), back after %d s, leading again "
                         + "%.1f s later: %s", victim, led, (back - at) / 1000, (System.currentTimeMillis() - back) / 1000.0, after);
             }
             case ROLLING_RESTART -> {
-                StringBuilder b = new StringBuilder("one by one:");
+                List<String> restarts = new ArrayList<>();
                 for (KafkaCluster.NodeProcess n : h.kafka().nodes()) {
                     h.kafka().awaitFullIsr(Duration.ofMinutes(2));
                     long t = System.currentTimeMillis();
                     h.kafka().stop(n.id());
                     h.kafka().restart(n.id(), settings.harness().timeout());
                     long back = System.currentTimeMillis();
-                    Leadership after = awaitPreferredLeaders(h.kafka(), LEADERSHIP_BACK);
-                    b.append(String.format(Locale.ROOT, " node %d back in %.1f s, leading again %.1f s later%s;", n.id(),
+                    KafkaCluster.Leaders after = awaitPreferredLeaders(h.kafka(), LEADERSHIP_BACK);
+                    restarts.add(String.format(Locale.ROOT, "node %d back in %.1f s, leading again %.1f s later%s", n.id(),
                             (back - t) / 1000.0, (System.currentTimeMillis() - back) / 1000.0,
                             after.notPreferred() == 0 ? "" : " (" + after + ")"));
                 }
-                note = b.toString();
+                note = "one by one: " + String.join("; ", restarts);
             }
             case SCORER_LOST -> {
                 // the scorer whose loss stops the most scores: the one holding the most score-writing tasks (a
@@ -339,9 +339,8 @@ public final class ClusterRun {
         if (!dumps.isEmpty()) {
             calls += "; thread dumps " + STALL_DUMP.toSeconds() + " s into a stall: " + String.join(", ", dumps);
         }
-        String trimmed = note.endsWith(";") ? note.substring(0, note.length() - 1) : note;
         FaultResult r = new FaultResult(fault, at, end, Duration.ofMillis(done - at), gap, judged,
-                ProcessLogs.between(watched, at, end), trimmed.isEmpty() ? calls : trimmed + "; " + calls, -1);
+                ProcessLogs.between(watched, at, end), note.isEmpty() ? calls : note + "; " + calls, -1);
         out.println(r.describe());
         out.flush();
         return r;
@@ -366,20 +365,9 @@ public final class ClusterRun {
         long offset = System.currentTimeMillis() - System.nanoTime() / 1_000_000;
         List<Long> times = seen.stream().map(x -> x.arrivedNanos() / 1_000_000 + offset).filter(t -> t >= at && t <= end)
                 .sorted().toList();
-        long prev = at;
-        long longest = 0;
-        long from = at;
-        for (long t : times) {
-            if (t - prev > longest) {
-                longest = t - prev;
-                from = prev;
-            }
-            prev = t;
-        }
-        if (end - prev > longest) {
-            longest = end - prev;
-            from = prev;
-        }
+        ScoreTimeline.Silence s = ScoreTimeline.Silence.in(times, at, end);
+        long longest = Math.max(s.between(), s.tail());
+        long from = s.tail() > s.between() ? s.tailFrom() : s.betweenFrom();
         return String.format(Locale.ROOT, "provider calls: %d in the window, longest without one %.1f s (from +%.1f s)",
                 times.size(), longest / 1000.0, (from - at) / 1000.0);
     }
@@ -418,29 +406,21 @@ public final class ClusterRun {
         return lines;
     }
 
-    /** Partitions led per node, and how many are led by another node than their preferred replica. */
-    record Leadership(Map<Integer, Integer> led, int notPreferred) {
-        @Override
-        public String toString() {
-            return led + (notPreferred == 0 ? "" : ", " + notPreferred + " partitions led by another node than their preferred replica");
-        }
-    }
-
     /**
      * Leadership once every partition is led by its preferred replica (the controller's preferred-leader election gave
      * a restarted node all its own back), or as it is after {@code timeout}.
      */
-    private static Leadership awaitPreferredLeaders(KafkaCluster kafka, Duration timeout) throws Exception {
+    private static KafkaCluster.Leaders awaitPreferredLeaders(KafkaCluster kafka, Duration timeout) throws Exception {
         long deadline = System.nanoTime() + timeout.toNanos();
         // twice in a row, a second apart: one answer may come from a node whose metadata lags
-        int left = kafka.notPreferred();
-        int before = -1;
-        while ((left > 0 || before != 0) && System.nanoTime() < deadline) {
+        KafkaCluster.Leaders now = kafka.leaders();
+        int inARow = now.notPreferred() == 0 ? 1 : 0;
+        while (inARow < 2 && System.nanoTime() < deadline) {
             Thread.sleep(1000);
-            before = left;
-            left = kafka.notPreferred();
+            now = kafka.leaders();
+            inARow = now.notPreferred() == 0 ? inARow + 1 : 0;
         }
-        return new Leadership(kafka.leadership(), left);
+        return now;
     }
 
     /** Waits until every scorer's state file has said RUNNING for three seconds in a row. */

@@ -359,32 +359,36 @@ public final class KafkaCluster implements AutoCloseable {
 
     /** Partitions led per node id. */
     public Map<Integer, Integer> leadership() throws Exception {
+        return leaders().led();
+    }
+
+    /**
+     * Partitions led per node, and how many are led by another node than their preferred replica (the first of their
+     * replicas): what the controller's preferred-leader election has still to move back after a node's return.
+     */
+    public record Leaders(Map<Integer, Integer> led, int notPreferred) {
+        @Override
+        public String toString() {
+            return led + (notPreferred == 0 ? "" : ", " + notPreferred + " partitions led by another node than their preferred replica");
+        }
+    }
+
+    /** Who leads what now, from one description of every topic. */
+    public Leaders leaders() throws Exception {
         Map<Integer, Integer> led = new TreeMap<>();
         nodes.forEach(n -> led.put(n.id, 0));
+        int notPreferred = 0;
         for (TopicDescription t : describeAll().values()) {
             for (TopicPartitionInfo p : t.partitions()) {
                 if (p.leader() != null) {
                     led.merge(p.leader().id(), 1, Integer::sum);
                 }
-            }
-        }
-        return led;
-    }
-
-    /**
-     * Partitions led by another node than their preferred replica (the first of their replicas): what the controller's
-     * preferred-leader election has still to move back after a node's return.
-     */
-    public int notPreferred() throws Exception {
-        int n = 0;
-        for (TopicDescription t : describeAll().values()) {
-            for (TopicPartitionInfo p : t.partitions()) {
                 if (p.leader() == null || p.replicas().isEmpty() || p.leader().id() != p.replicas().get(0).id()) {
-                    n++;
+                    notPreferred++;
                 }
             }
         }
-        return n;
+        return new Leaders(led, notPreferred);
     }
 
     /** The node leading the most partitions. */

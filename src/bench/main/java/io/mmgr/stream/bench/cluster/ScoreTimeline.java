@@ -179,6 +179,34 @@ public final class ScoreTimeline implements AutoCloseable {
         return gap(all, partitions, faultAt, Math.min(System.currentTimeMillis(), faultAt + window.toMillis()));
     }
 
+    /**
+     * The longest time in a window [{@code at}, {@code end}] (epoch ms) without an arrival: between two arrivals (or
+     * from {@code at} to the first), and apart, from the last arrival (or {@code at}) to {@code end}; each with where it
+     * began. Score partitions and the judge provider's calls alike.
+     */
+    record Silence(long between, long betweenFrom, long tail, long tailFrom) {
+        /** @param sorted arrival times in ascending order; those outside the window are ignored */
+        static Silence in(List<Long> sorted, long at, long end) {
+            long prev = at;
+            long between = 0;
+            long from = at;
+            for (long t : sorted) {
+                if (t < at) {
+                    continue;
+                }
+                if (t > end) {
+                    break;
+                }
+                if (t - prev > between) {
+                    between = t - prev;
+                    from = prev;
+                }
+                prev = t;
+            }
+            return new Silence(between, from, end - prev, prev);
+        }
+    }
+
     /** The gap over {@code arrivals} around a fault at {@code faultAt}, watched until {@code end} (epoch ms). */
     static Gap gap(List<Arrival> arrivals, int partitions, long faultAt, long end) {
         long lastBefore = 0;
@@ -193,34 +221,22 @@ public final class ScoreTimeline implements AutoCloseable {
             if (times.isEmpty()) {
                 continue;
             }
-            long prev = faultAt;
-            long stall = 0;
-            long from = faultAt;
             for (long t : times) {
                 if (t < faultAt) {
                     lastBefore = Math.max(lastBefore, t);
-                    prev = t;
-                    continue;
-                }
-                if (t > end) {
-                    break;
-                }
-                if (firstAfter == 0 || t < firstAfter) {
+                } else if (t <= end && (firstAfter == 0 || t < firstAfter)) {
                     firstAfter = t;
                 }
-                if (t - Math.max(prev, faultAt) > stall) {
-                    stall = t - Math.max(prev, faultAt);
-                    from = Math.max(prev, faultAt);
-                }
-                prev = t;
             }
+            Silence s = Silence.in(times, faultAt, end);
+            long stall = s.between();
+            long from = s.betweenFrom();
             // no score since the last one: the stall runs to the window's end, and on past it for all we know (a
             // window that ends with every partition scored within a few seconds leaves none open this long)
-            long toEnd = end - Math.max(prev, faultAt);
-            boolean open = toEnd >= stall && toEnd > OPEN_AFTER_MILLIS;
-            if (toEnd > stall) {
-                stall = toEnd;
-                from = Math.max(prev, faultAt);
+            boolean open = s.tail() >= stall && s.tail() > OPEN_AFTER_MILLIS;
+            if (s.tail() > stall) {
+                stall = s.tail();
+                from = s.tailFrom();
             }
             if (stall > worst) {
                 worst = stall;
