@@ -44,10 +44,11 @@ public final class ClusterHarness implements AutoCloseable {
      * @param timeout      how long one process may take to start
      * @param transactionVersion the brokers' {@code transaction.version}, 0 for Kafka's default (2)
      * @param scorerProperties each scorer's {@code -P} settings, {@code key=value}
+     * @param childNice    the nice value the scorers and the judge worker run at (0: the harness's own)
      */
     public record Settings(Path dir, int partitions, int threads, List<String> brokerJvm, List<String> childJvm,
                            Duration providerLatency, Duration timeout, int transactionVersion,
-                           List<String> scorerProperties) {
+                           List<String> scorerProperties, int childNice) {
         public Settings {
             scorerProperties = List.copyOf(scorerProperties);
         }
@@ -154,7 +155,8 @@ public final class ClusterHarness implements AutoCloseable {
         List<ScorerProcess> started = new ArrayList<>();
         for (int i = 0; i < count; i++) {
             int index = ++scorerCount;
-            started.add(new ScorerProcess(settings.dir().resolve("scorer-" + index), settings.childJvm(), scorerArgs(index)));
+            started.add(new ScorerProcess(settings.dir().resolve("scorer-" + index), settings.childJvm(), scorerArgs(index))
+                    .niceness(settings.childNice()));
         }
         List<CompletableFuture<Duration>> starting = new ArrayList<>();
         for (ScorerProcess p : started) {
@@ -166,7 +168,7 @@ public final class ClusterHarness implements AutoCloseable {
             // topics, beside the rest of their start (their first rebalance), not after it
             awaitTopic(topics.judgeRequests.name(), starting);
             judge = ScorerProcess.judgeWorker(settings.dir().resolve("judge-worker"), settings.childJvm(), judgeArgs(),
-                    Map.of(KEY_ENV, "cluster-harness-key"));
+                    Map.of(KEY_ENV, "cluster-harness-key")).niceness(settings.childNice());
             starting.add(CompletableFuture.supplyAsync(() -> startProcess(judge)));
         }
         CompletableFuture.allOf(starting.toArray(CompletableFuture[]::new)).join();
