@@ -40,7 +40,6 @@ public final class ScorerProcess implements AutoCloseable {
     private final List<String> jvmOptions;
     private final List<String> args;
     private final Map<String, String> env;
-    private int niceness;
     private Process process;
     private Path log;
     private int starts;
@@ -93,18 +92,6 @@ public final class ScorerProcess implements AutoCloseable {
         return System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
     }
 
-    /**
-     * Runs the child (from its next start on) at this nice value, above its parent's: raising one needs no privilege.
-     * The cluster harness runs its scorers and judge worker so, beside nodes that stand for machines of their own.
-     */
-    public ScorerProcess niceness(int value) {
-        if (value < 0 || value > 19) {
-            throw new IllegalArgumentException("a nice value this raises is 0 to 19, not " + value);
-        }
-        this.niceness = value;
-        return this;
-    }
-
     /** Starts the JVM; returns once it printed its banner. */
     public Duration start(Duration timeout) throws IOException, InterruptedException {
         long t0 = System.nanoTime();
@@ -113,10 +100,6 @@ public final class ScorerProcess implements AutoCloseable {
         log = dataDir.resolve(command + "-" + starts + ".log");
         Optional<Path> launcher = launcher();
         List<String> cmd = new ArrayList<>();
-        if (niceness > 0) {
-            // nice execs the JVM: the process started is still the child itself (its pid is what kill and jstack take)
-            cmd.addAll(List.of("nice", "-n", Integer.toString(niceness)));
-        }
         if (launcher.isPresent()) {
             // started from bin/mmgr: the child is what a user runs, with the launcher's JVM options for run
             cmd.add(launcher.get().toString());

@@ -60,10 +60,6 @@ public final class BenchClusterCommand implements Callable<Integer> {
             description = "JVM options of each scorer and the judge worker (default: ${DEFAULT-VALUE})")
     List<String> childJvm;
 
-    @Option(names = "--child-nice", defaultValue = "0",
-            description = "the nice value the scorers and the judge worker run at, 0 to 19 (default: ${DEFAULT-VALUE})")
-    int childNice;
-
     @Option(names = "--throughput-samples", defaultValue = "5000",
             description = "after the checks: light samples sent as fast as possible with 1, 2 and 3 scorers, beside the raw "
                     + "cluster's records/s (20 times as many records); 0 skips it (default: ${DEFAULT-VALUE})")
@@ -89,7 +85,7 @@ public final class BenchClusterCommand implements Callable<Integer> {
         out.printf("cluster run in %s (every process's log is there)%n", runDir);
         ClusterRun.Report report = ClusterRun.run(new ClusterRun.Settings(
                 new ClusterHarness.Settings(runDir, partitions, threads, brokerJvm, childJvm, Duration.ofMillis(300),
-                        Duration.ofMinutes(3), transactionVersion, scorerProperties, childNice), faults, scorers, rate, brokerDown, throughputSamples), out);
+                        Duration.ofMinutes(3), transactionVersion, scorerProperties), faults, scorers, rate, brokerDown, throughputSamples), out);
         out.print(report.describe());
         out.flush();
         return report.passed() ? 0 : 1;

@@ -44,11 +44,10 @@ public final class ClusterHarness implements AutoCloseable {
      * @param timeout      how long one process may take to start
      * @param transactionVersion the brokers' {@code transaction.version}, 0 for Kafka's default (2)
      * @param scorerProperties each scorer's {@code -P} settings, {@code key=value}
-     * @param childNice    the nice value the scorers and the judge worker run at (0: the harness's own)
      */
     public record Settings(Path dir, int partitions, int threads, List<String> brokerJvm, List<String> childJvm,
                            Duration providerLatency, Duration timeout, int transactionVersion,
-                           List<String> scorerProperties, int childNice) {
+                           List<String> scorerProperties) {
         public Settings {
             scorerProperties = List.copyOf(scorerProperties);
         }
@@ -155,8 +154,7 @@ public final class ClusterHarness implements AutoCloseable {
         List<ScorerProcess> started = new ArrayList<>();
         for (int i = 0; i < count; i++) {
             int index = ++scorerCount;
-            started.add(new ScorerProcess(settings.dir().resolve("scorer-" + index), settings.childJvm(), scorerArgs(index))
-                    .niceness(settings.childNice()));
+            started.add(new ScorerProcess(settings.dir().resolve("scorer-" + index), settings.childJvm(), scorerArgs(index)));
         }
         List<CompletableFuture<Duration>> starting = new ArrayList<>();
         for (ScorerProcess p : started) {
@@ -168,7 +166,7 @@ public final class ClusterHarness implements AutoCloseable {
             // topics, beside the rest of their start (their first rebalance), not after it
             awaitTopic(topics.judgeRequests.name(), starting);
             judge = ScorerProcess.judgeWorker(settings.dir().resolve("judge-worker"), settings.childJvm(), judgeArgs(),
-                    Map.of(KEY_ENV, "cluster-harness-key")).niceness(settings.childNice());
+                    Map.of(KEY_ENV, "cluster-harness-key"));
             starting.add(CompletableFuture.supplyAsync(() -> startProcess(judge)));
         }
         CompletableFuture.allOf(starting.toArray(CompletableFuture[]::new)).join();

@@ -39,7 +39,7 @@ class ClusterFaultTest {
         // to 170-178 s, with every stall still under the bound (docs/benchmarks.md, eleventh session);
         // `mmgr bench cluster` keeps six
         ClusterRun.Report report = ClusterRun.run(new ClusterRun.Settings(
-                new ClusterHarness.Settings(dir, PARTITIONS, 1, brokerJvm, jvm, Duration.ofMillis(300), Duration.ofMinutes(3), 0, List.of(), 0),
+                new ClusterHarness.Settings(dir, PARTITIONS, 1, brokerJvm, jvm, Duration.ofMillis(300), Duration.ofMinutes(3), 0, List.of()),
                 ClusterRun.COMPACT, 2, 20, Duration.ofSeconds(8), 0), out);
         out.print(report.describe());
 
