@@ -53,6 +53,8 @@ import org.slf4j.LoggerFactory;
 public final class ScorerApp implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(ScorerApp.class);
+    /** How long a start may spend caching the registry's schema ids; what is left is resolved on first use. */
+    static final Duration SCHEMA_PREFETCH_BUDGET = Duration.ofSeconds(5);
 
     /**
      * What runs beside the topology.
@@ -213,6 +215,12 @@ public final class ScorerApp implements AutoCloseable {
             awaitBroker(options.brokerReady(), startTimeout);
             caps = ensureTopics(settings, bootstrapServers, registry);
             timeline.mark("topics");
+            // a scorer joining a running deployment (added, restarted) would otherwise ask the registry for each
+            // topic's schema id on its stream threads, one request at a time, when its first records go out
+            int cached = registry.prefetch(subject -> subject.startsWith(settings.topicPrefix())
+                    || subject.startsWith(settings.applicationId() + "-"), SCHEMA_PREFETCH_BUDGET);
+            timeline.mark("schemas");
+            LOG.info("schema registry: {} subjects' schema ids cached before the stream threads run", cached);
         } catch (RuntimeException e) {
             if (early != null) {
                 early.close();

@@ -17,7 +17,14 @@ import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Predicate;
 import org.apache.avro.Schema;
 import org.apache.avro.SchemaParseException;
 
@@ -42,6 +49,8 @@ public final class SchemaRegistryClient implements SchemaRegistry {
             "application/vnd.schemaregistry.v1+json, application/vnd.schemaregistry+json; qs=0.9, application/json; qs=0.5";
     private static final long UNKNOWN_ID_TTL_NANOS = Duration.ofSeconds(30).toNanos();
     private static final ObjectMapper JSON = new ObjectMapper();
+    /** Requests {@link #prefetch} keeps in flight: a registry shared by many scorers is not flooded by one start. */
+    private static final int PREFETCH_IN_FLIGHT = 8;
 
     /** Properties given beside Kafka's ({@code -P}, the streams config) that configure this client, prefix removed. */
     public static final String PROPERTY_PREFIX = "mmgr.schema-registry.";
@@ -148,23 +157,7 @@ public final class SchemaRegistryClient implements SchemaRegistry {
             }
             throw e;
         }
-        String type = answer.path("schemaType").asText("AVRO");
-        if (!type.equals("AVRO")) {
-            throw new RegistryException(200, -1, null,
-                    "schema id " + id + " at " + baseUrl + " is a " + type + " schema, not Avro");
-        }
-        String text = answer.path("schema").asText(null);
-        if (text == null) {
-            throw new RegistryException(200, -1, null, "schema registry at " + baseUrl
-                    + " answered GET /schemas/ids/" + id + " without a schema");
-        }
-        Schema schema;
-        try {
-            schema = new Schema.Parser().parse(text);
-        } catch (SchemaParseException e) {
-            throw new RegistryException(200, -1, null,
-                    "schema id " + id + " at " + baseUrl + " is not a valid Avro schema: " + e.getMessage());
-        }
+        Schema schema = avroSchema(answer, "schema id " + id, "GET /schemas/ids/" + id);
         Schema raced = schemasById.putIfAbsent(id, schema);
         return raced == null ? schema : raced;
     }
@@ -190,6 +183,64 @@ public final class SchemaRegistryClient implements SchemaRegistry {
         int id = requireInt(answer, "id", "lookup");
         remember(subject, schema, id);
         return Optional.of(id);
+    }
+
+    /**
+     * Caches the latest version of every subject {@code wanted} accepts (GET /subjects, then GET
+     * /subjects/{subject}/versions/latest, a few at a time), so that serdes of a process joining a running
+     * deployment find their ids without a request: their first record per topic would otherwise wait on the
+     * registry on a stream thread. Best effort within {@code budget}: a subject not cached by then, a latest
+     * version that is not the serde's schema, or a registry that fails leaves that subject to be resolved on first
+     * use, as without it.
+     *
+     * @return how many subjects' latest versions are now cached
+     */
+    public int prefetch(Predicate<String> wanted, Duration budget) {
+        long deadline = System.nanoTime() + budget.toNanos();
+        List<String> subjects = new ArrayList<>();
+        try {
+            HttpResponse<String> listed = http.send(request("GET", "/subjects", null, budget).build(),
+                    HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+            answer("GET /subjects", listed).forEach(n -> {
+                if (wanted.test(n.asText())) {
+                    subjects.add(n.asText());
+                }
+            });
+        } catch (IOException | RuntimeException e) {
+            return 0;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return 0;
+        }
+        Semaphore slots = new Semaphore(PREFETCH_IN_FLIGHT);
+        AtomicInteger cached = new AtomicInteger();
+        List<CompletableFuture<Void>> calls = new ArrayList<>();
+        try {
+            for (String subject : subjects) {
+                Duration left = Duration.ofNanos(deadline - System.nanoTime());
+                if (left.isNegative() || !slots.tryAcquire(left.toNanos(), TimeUnit.NANOSECONDS)) {
+                    break;
+                }
+                String what = "GET /subjects/" + subject + "/versions/latest";
+                calls.add(http.sendAsync(request("GET", "/subjects/" + encode(subject) + "/versions/latest", null,
+                                Duration.ofNanos(Math.max(1, deadline - System.nanoTime()))).build(),
+                                HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8))
+                        .thenAccept(r -> {
+                            JsonNode latest = answer(what, r);
+                            remember(subject, avroSchema(latest, "the latest of " + subject, what),
+                                    requireInt(latest, "id", what));
+                            cached.incrementAndGet();
+                        })
+                        .whenComplete((ok, failed) -> slots.release()));
+            }
+            CompletableFuture.allOf(calls.toArray(CompletableFuture[]::new))
+                    .get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (ExecutionException | TimeoutException | RuntimeException e) {
+            // a subject that failed or was late is resolved on first use
+        }
+        return cached.get();
     }
 
     /** All subjects (GET /subjects). */
@@ -264,11 +315,27 @@ public final class SchemaRegistryClient implements SchemaRegistry {
     }
 
     private JsonNode send(String method, String path, JsonNode body) {
+        String what = method + " " + path;
+        HttpResponse<String> response;
+        try {
+            response = http.send(request(method, path, body, requestTimeout).build(),
+                    HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+        } catch (IOException e) {
+            throw new RegistryException("schema registry at " + baseUrl + " unreachable (" + what + "): "
+                    + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new RegistryException("interrupted while calling the schema registry at " + baseUrl, e);
+        }
+        return answer(what, response);
+    }
+
+    private HttpRequest.Builder request(String method, String path, JsonNode body, Duration timeout) {
         if (closed) {
             throw new IllegalStateException("schema registry client for " + baseUrl + " is closed");
         }
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(baseUrl + path))
-                .timeout(requestTimeout)
+                .timeout(timeout)
                 .header("Accept", ACCEPT);
         if (authorization != null) {
             request.header("Authorization", authorization);
@@ -279,17 +346,11 @@ public final class SchemaRegistryClient implements SchemaRegistry {
         } else {
             request.method(method, HttpRequest.BodyPublishers.noBody());
         }
-        String what = method + " " + path;
-        HttpResponse<String> response;
-        try {
-            response = http.send(request.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
-        } catch (IOException e) {
-            throw new RegistryException("schema registry at " + baseUrl + " unreachable (" + what + "): "
-                    + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()), e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new RegistryException("interrupted while calling the schema registry at " + baseUrl, e);
-        }
+        return request;
+    }
+
+    /** The JSON of a 2xx answer; a RegistryException with the registry's code and message otherwise. */
+    private JsonNode answer(String what, HttpResponse<String> response) {
         JsonNode json = parse(response.body());
         int status = response.statusCode();
         if (status >= 200 && status < 300) {
@@ -313,6 +374,30 @@ public final class SchemaRegistryClient implements SchemaRegistry {
                     + operation + " without an integer '" + field + "'");
         }
         return value.asInt();
+    }
+
+    /** The Avro schema in an answer's "schema" field (GET /schemas/ids/{id}, GET .../versions/{version}). */
+    private Schema avroSchema(JsonNode answer, String which, String what) {
+        String type = answer.path("schemaType").asText("AVRO");
+        if (!type.equals("AVRO")) {
+            throw new RegistryException(200, -1, null, which + " at " + baseUrl + " is a " + type + " schema, not Avro");
+        }
+        String text = answer.path("schema").asText(null);
+        if (text == null) {
+            throw new RegistryException(200, -1, null, "schema registry at " + baseUrl + " answered " + what
+                    + " without a schema");
+        }
+        try {
+            return new Schema.Parser().parse(text);
+        } catch (SchemaParseException e) {
+            throw new RegistryException(200, -1, null, which + " at " + baseUrl + " is not a valid Avro schema: "
+                    + e.getMessage());
+        }
+    }
+
+    /** Whether the id of {@code schema} under {@code subject} is cached: no request would be made for it. */
+    boolean knows(String subject, Schema schema) {
+        return cachedId(subject, schema) != null;
     }
 
     private static JsonNode parse(String body) {

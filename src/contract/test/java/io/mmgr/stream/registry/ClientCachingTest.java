@@ -93,6 +93,48 @@ class ClientCachingTest {
     }
 
     @Test
+    void aPrefetchedSubjectIsServedWithoutARequestAndOnlyTheWantedOnesAreFetched() {
+        byte[] written;
+        try (SchemaRegistryClient writer = new SchemaRegistryClient(server.url())) {
+            AvroSerdes serdes = new AvroSerdes(writer, true);
+            written = serdes.forValues(GenerationEvent.class).serializer().serialize("app.events", TestRecords.generationEvent());
+            serdes.forValues(MetricStat.class).serializer().serialize("app-store-changelog", new MetricStat(1.0, 1L));
+            serdes.forValues(MetricStat.class).serializer().serialize("other.stats", new MetricStat(2.0, 2L));
+        }
+        try (SchemaRegistryClient joining = new SchemaRegistryClient(server.url())) {
+            long before = server.requestCount();
+            int cached = joining.prefetch(s -> s.startsWith("app.") || s.startsWith("app-"), java.time.Duration.ofSeconds(5));
+            assertThat(cached).isEqualTo(2);
+            // GET /subjects and one GET of each wanted subject's latest version; other.stats-value is left alone
+            assertThat(server.requestCount() - before).isEqualTo(3);
+
+            before = server.requestCount();
+            AvroSerdes serdes = new AvroSerdes(joining, true);
+            assertThat(serdes.forValues(GenerationEvent.class).serializer().serialize("app.events", TestRecords.generationEvent()))
+                    .isEqualTo(written);
+            serdes.forValues(MetricStat.class).serializer().serialize("app-store-changelog", new MetricStat(3.0, 3L));
+            assertThat(serdes.forValues(GenerationEvent.class).deserializer().deserialize("app.events", written))
+                    .isEqualTo(TestRecords.generationEvent());
+            assertThat(server.requestCount() - before).as("ids and schemas of the prefetched subjects").isZero();
+
+            serdes.forValues(MetricStat.class).serializer().serialize("other.stats", new MetricStat(4.0, 4L));
+            assertThat(server.requestCount() - before).as("a subject left out is resolved on first use").isEqualTo(1);
+        }
+    }
+
+    @Test
+    void aPrefetchAgainstARegistryThatIsGoneCachesNothingAndFailsNothing() throws IOException {
+        String url = server.url();
+        server.close();
+        try (SchemaRegistryClient joining = new SchemaRegistryClient(url)) {
+            assertThat(joining.prefetch(s -> true, java.time.Duration.ofSeconds(2))).isZero();
+            assertThatThrownBy(() -> joining.register("app.events-value", GenerationEvent.getClassSchema()))
+                    .isInstanceOf(RegistryException.class).hasMessageContaining("unreachable");
+        }
+        server = RegistryServer.start(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), null);
+    }
+
+    @Test
     void anUnknownIdIsNotAskedForAgainAndAgain() {
         byte[] unknown = ByteBuffer.allocate(6).put((byte) 0).putInt(999).put((byte) 0).array();
         try (SchemaRegistryClient client = new SchemaRegistryClient(server.url())) {

@@ -74,6 +74,22 @@ abstract class RegistryContractTest {
         client.close();
     }
 
+    /**
+     * A client joining a deployment caches what is registered for its topics, and the registry answers the latest
+     * version with the schema as registered, so the serdes' own schema finds its id without a request.
+     */
+    @Test
+    void aPrefetchCachesTheIdsOfTheWantedSubjects() {
+        serdes.forValues(GenerationEvent.class).serializer().serialize(topic, TestRecords.generationEvent());
+        serdes.forKeys(SampleKey.class).serializer().serialize(topic, TestRecords.key("s-1", 7));
+        try (SchemaRegistryClient joining = new SchemaRegistryClient(registryUrl())) {
+            assertThat(joining.prefetch(s -> s.startsWith(topic), java.time.Duration.ofSeconds(20))).isEqualTo(2);
+            assertThat(joining.knows(topic + "-value", GenerationEvent.getClassSchema())).isTrue();
+            assertThat(joining.knows(topic + "-key", SampleKey.getClassSchema())).isTrue();
+            assertThat(joining.knows(topic + "-value", MetricStat.getClassSchema())).isFalse();
+        }
+    }
+
     static Stream<Arguments> records() {
         return Stream.of(
                 Arguments.of(GenerationEvent.class, TestRecords.generationEvent()),
