@@ -84,7 +84,12 @@ public final class ScorerProcess implements AutoCloseable {
 
     /** This JVM's java launcher, which children run on. */
     public static String java() {
-        return Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        return jdkTool("java");
+    }
+
+    /** A tool of this JVM's JDK ({@code java}, {@code jstack}). */
+    private static String jdkTool(String name) {
+        return Path.of(System.getProperty("java.home"), "bin", name).toString();
     }
 
     /** The class path children run on: the test class path under Surefire/Failsafe, else this JVM's. */
@@ -184,9 +189,8 @@ public final class ScorerProcess implements AutoCloseable {
         if (!alive()) {
             return false;
         }
-        Path jstack = Path.of(System.getProperty("java.home"), "bin", "jstack");
         try {
-            Process p = new ProcessBuilder(jstack.toString(), String.valueOf(process.pid()))
+            Process p = new ProcessBuilder(jdkTool("jstack"), String.valueOf(process.pid()))
                     .redirectErrorStream(true).redirectOutput(file.toFile()).start();
             if (!p.waitFor(30, TimeUnit.SECONDS)) {
                 p.destroyForcibly();

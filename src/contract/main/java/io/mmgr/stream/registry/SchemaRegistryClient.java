@@ -197,19 +197,10 @@ public final class SchemaRegistryClient implements SchemaRegistry {
      */
     public int prefetch(Predicate<String> wanted, Duration budget) {
         long deadline = System.nanoTime() + budget.toNanos();
-        List<String> subjects = new ArrayList<>();
+        List<String> subjects;
         try {
-            HttpResponse<String> listed = http.send(request("GET", "/subjects", null, budget).build(),
-                    HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
-            answer("GET /subjects", listed).forEach(n -> {
-                if (wanted.test(n.asText())) {
-                    subjects.add(n.asText());
-                }
-            });
-        } catch (IOException | RuntimeException e) {
-            return 0;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+            subjects = subjects(budget).stream().filter(wanted).toList();
+        } catch (RuntimeException e) {
             return 0;
         }
         Semaphore slots = new Semaphore(PREFETCH_IN_FLIGHT);
@@ -245,7 +236,11 @@ public final class SchemaRegistryClient implements SchemaRegistry {
 
     /** All subjects (GET /subjects). */
     public List<String> subjects() {
-        JsonNode answer = send("GET", "/subjects", null);
+        return subjects(requestTimeout);
+    }
+
+    private List<String> subjects(Duration timeout) {
+        JsonNode answer = send("GET", "/subjects", null, timeout);
         List<String> subjects = new ArrayList<>();
         answer.forEach(n -> subjects.add(n.asText()));
         return subjects;
@@ -315,10 +310,14 @@ public final class SchemaRegistryClient implements SchemaRegistry {
     }
 
     private JsonNode send(String method, String path, JsonNode body) {
+        return send(method, path, body, requestTimeout);
+    }
+
+    private JsonNode send(String method, String path, JsonNode body, Duration timeout) {
         String what = method + " " + path;
         HttpResponse<String> response;
         try {
-            response = http.send(request(method, path, body, requestTimeout).build(),
+            response = http.send(request(method, path, body, timeout).build(),
                     HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
         } catch (IOException e) {
             throw new RegistryException("schema registry at " + baseUrl + " unreachable (" + what + "): "

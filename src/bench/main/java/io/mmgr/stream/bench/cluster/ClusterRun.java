@@ -366,10 +366,8 @@ public final class ClusterRun {
         List<Long> times = seen.stream().map(x -> x.arrivedNanos() / 1_000_000 + offset).filter(t -> t >= at && t <= end)
                 .sorted().toList();
         ScoreTimeline.Silence s = ScoreTimeline.Silence.in(times, at, end);
-        long longest = Math.max(s.between(), s.tail());
-        long from = s.tail() > s.between() ? s.tailFrom() : s.betweenFrom();
         return String.format(Locale.ROOT, "provider calls: %d in the window, longest without one %.1f s (from +%.1f s)",
-                times.size(), longest / 1000.0, (from - at) / 1000.0);
+                times.size(), s.longest() / 1000.0, (s.longestFrom() - at) / 1000.0);
     }
 
     /**

@@ -205,6 +205,16 @@ public final class ScoreTimeline implements AutoCloseable {
             }
             return new Silence(between, from, end - prev, prev);
         }
+
+        /** The longer of the two silences: between arrivals, or the tail when it is longer. */
+        long longest() {
+            return Math.max(between, tail);
+        }
+
+        /** Where {@link #longest} began. */
+        long longestFrom() {
+            return tail > between ? tailFrom : betweenFrom;
+        }
     }
 
     /** The gap over {@code arrivals} around a fault at {@code faultAt}, watched until {@code end} (epoch ms). */
@@ -229,15 +239,11 @@ public final class ScoreTimeline implements AutoCloseable {
                 }
             }
             Silence s = Silence.in(times, faultAt, end);
-            long stall = s.between();
-            long from = s.betweenFrom();
+            long stall = s.longest();
+            long from = s.longestFrom();
             // no score since the last one: the stall runs to the window's end, and on past it for all we know (a
             // window that ends with every partition scored within a few seconds leaves none open this long)
-            boolean open = s.tail() >= stall && s.tail() > OPEN_AFTER_MILLIS;
-            if (s.tail() > stall) {
-                stall = s.tail();
-                from = s.tailFrom();
-            }
+            boolean open = s.tail() >= s.between() && s.tail() > OPEN_AFTER_MILLIS;
             if (stall > worst) {
                 worst = stall;
                 worstPartition = p;
